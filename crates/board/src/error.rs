@@ -1,0 +1,71 @@
+//! Errors for move sequences and stone grids; each names the input position and a fix.
+
+use thiserror::Error;
+
+/// Why a move sequence was refused. Plies count from 1.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MoveError {
+    /// A character that is not a column digit.
+    #[error("move {ply}: {ch:?} is not a column; write columns as digits 1-7")]
+    BadChar {
+        /// The 1-based ply of the bad character.
+        ply: usize,
+        /// The character found.
+        ch: char,
+    },
+    /// A move into a full column.
+    #[error("move {ply}: column {column} is already full")]
+    ColumnFull {
+        /// The 1-based ply of the move.
+        ply: usize,
+        /// The column, 1..7.
+        column: usize,
+    },
+    /// A move after a four-in-a-row ended the game.
+    #[error("move {ply}: the game is already over ({winner} made four in a row at move {}); remove the moves after it", ply - 1)]
+    GameOver {
+        /// The 1-based ply of the move.
+        ply: usize,
+        /// Who made the four: "Red" or "Yellow".
+        winner: &'static str,
+    },
+}
+
+/// Why a grid of stones was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum StonesError {
+    /// The grid is not six rows of seven cells.
+    #[error("expected six rows of seven cells, top row first; {0}")]
+    Shape(String),
+    /// A character that is neither a stone nor an empty mark.
+    #[error("row {row} (from the top), column {column}: {ch:?} is not a stone; use R/Y (or 1/2) for stones and ? or . for empty cells")]
+    BadChar {
+        /// Grid row, 1 = top.
+        row: usize,
+        /// Column, 1..7.
+        column: usize,
+        /// The character found.
+        ch: char,
+    },
+    /// A stone with an empty cell below it.
+    #[error("column {column}: the stone in row {row} floats above an empty cell; stones rest on the bottom or on another stone")]
+    Floating {
+        /// Column, 1..7.
+        column: usize,
+        /// Board row, 1 = bottom.
+        row: usize,
+    },
+    /// Stone counts that no game produces, or that do not leave Red to move when asked.
+    #[error("{red} Red and {yellow} Yellow stones: {need}")]
+    Counts {
+        /// Red stones.
+        red: u32,
+        /// Yellow stones.
+        yellow: u32,
+        /// What the counts must be.
+        need: &'static str,
+    },
+    /// Stones that no legal game reaches.
+    #[error("no legal game reaches this position: {0}")]
+    Unreachable(String),
+}
