@@ -1,0 +1,39 @@
+//! `c4lab convert`.
+
+use std::path::Path;
+
+use anyhow::{anyhow, Result};
+use c4lab_steady::link;
+use clap::ValueEnum;
+
+use crate::input::read_diagram;
+
+/// An output form for a diagram.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Form {
+    /// Six rows of the level language.
+    Grid,
+    /// Upstream's JSON: an array of six strings.
+    Json,
+    /// The old seven-marker language (levels 0-5 and 9 only).
+    Old,
+    /// A share-link fragment (`1.<root>.<cells>`).
+    Link,
+}
+
+/// `c4lab convert`: prints the diagram in another form; says on stderr what was read.
+pub fn convert(file: Option<&Path>, to: Form) -> Result<u8> {
+    let input = read_diagram(file)?;
+    let d = &input.diagram;
+    let out = match to {
+        Form::Grid => d.to_grid(),
+        Form::Json => d.to_json() + "\n",
+        Form::Old => d
+            .to_legacy()
+            .map_err(|e| anyhow!("cannot write the old language: {e}"))?,
+        Form::Link => link::encode(d, &input.line)? + "\n",
+    };
+    eprintln!("read: {}", input.form);
+    print!("{out}");
+    Ok(0)
+}

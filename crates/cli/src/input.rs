@@ -1,0 +1,63 @@
+//! Reading a diagram from a file or stdin in any of its forms.
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use c4lab_steady::{link, Diagram, Language};
+
+/// A diagram as read, with the form it came in.
+pub struct Input {
+    pub diagram: Diagram,
+    /// "level grid", "old seven-marker grid", "upstream JSON", "share link".
+    pub form: &'static str,
+    /// Yellow moves carried by a share link.
+    pub line: Vec<u8>,
+}
+
+/// Reads the whole of `path` (`-` or absent for stdin).
+pub fn read_text(path: Option<&Path>) -> Result<String> {
+    match path {
+        Some(p) if p != Path::new("-") => {
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))
+        }
+        _ => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .context("cannot read standard input")?;
+            Ok(s)
+        }
+    }
+}
+
+/// Reads a diagram: a level grid, an old grid, upstream JSON, or a share link (one line).
+pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
+    let text = read_text(path)?;
+    let name = path.map_or("standard input".to_string(), |p| p.display().to_string());
+    let trimmed = text.trim();
+    if !trimmed.is_empty() && !trimmed.contains('\n') && !trimmed.starts_with('[') {
+        let shared = link::decode(trimmed).with_context(|| format!("{name}: not a share link"))?;
+        return Ok(Input {
+            diagram: shared.diagram,
+            form: "share link",
+            line: shared.line,
+        });
+    }
+    let parsed = Diagram::parse(&text).with_context(|| format!("{name}: not a diagram"))?;
+    let form = match (parsed.json, parsed.language) {
+        (true, _) => "upstream JSON",
+        (false, Language::Levels) => "level grid",
+        (false, Language::Legacy) => "old seven-marker grid",
+    };
+    let form = if parsed.json && parsed.language == Language::Legacy {
+        "upstream JSON (old seven-marker)"
+    } else {
+        form
+    };
+    Ok(Input {
+        diagram: parsed.diagram,
+        form,
+        line: vec![],
+    })
+}

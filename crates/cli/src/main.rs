@@ -1,0 +1,117 @@
+//! `c4lab`: the command line of the Connect Four research workbench.
+//!
+//! Exit codes: 0 win / ok, 1 loss / failed check, 2 bad input (or a diagram with no
+//! verdict: incomplete, bad root, root already won), 3 budget ran out.
+
+mod bench;
+mod convert;
+mod input;
+mod play;
+mod solution;
+mod verify;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// The Connect Four research workbench.
+#[derive(Parser)]
+#[command(name = "c4lab", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Verify a diagram exhaustively: win, or the losing line (a counterexample).
+    Verify {
+        /// Diagram file: level grid, old seven-marker grid, upstream JSON or share link (stdin if absent or `-`).
+        file: Option<PathBuf>,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+        /// Give up after this many positions (a bound for pathological input).
+        #[arg(long, default_value_t = c4lab_steady::DEFAULT_BUDGET)]
+        budget: u64,
+    },
+    /// Blank (set to 9) every cell that is not load-bearing, keeping the win.
+    Simplify {
+        /// Diagram file (stdin if absent or `-`).
+        file: Option<PathBuf>,
+        /// Only report how many cells would be cleared.
+        #[arg(long)]
+        dry_run: bool,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Convert a diagram between the level grid, upstream JSON, the old language and share links.
+    Convert {
+        /// Diagram file (stdin if absent or `-`).
+        file: Option<PathBuf>,
+        /// Output form.
+        #[arg(long, value_enum, default_value_t = convert::Form::Grid)]
+        to: convert::Form,
+    },
+    /// Play Yellow against a diagram in the terminal: type a column 1-7, `u` to undo, `q` to quit.
+    Play {
+        /// Diagram file.
+        file: PathBuf,
+        /// Yellow moves to play first (digits 1-7); with --no-input nothing is read afterwards.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Do not read moves from stdin (play only --moves).
+        #[arg(long)]
+        no_input: bool,
+    },
+    /// Check upstream's whole weak solution graph (branches.txt + steady_states.txt).
+    CheckSolution {
+        /// Upstream's branches.txt.
+        #[arg(long)]
+        branches: PathBuf,
+        /// Upstream's steady_states.txt.
+        #[arg(long)]
+        steady_states: PathBuf,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Benchmarks that print a table.
+    Bench {
+        #[command(subcommand)]
+        what: bench::Bench,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Verify { file, json, budget } => verify::verify(file.as_deref(), json, budget),
+        Command::Simplify {
+            file,
+            dry_run,
+            json,
+        } => verify::simplify(file.as_deref(), dry_run, json),
+        Command::Convert { file, to } => convert::convert(file.as_deref(), to),
+        Command::Play {
+            file,
+            moves,
+            no_input,
+        } => play::play(&file, &moves, no_input),
+        Command::CheckSolution {
+            branches,
+            steady_states,
+            json,
+        } => solution::check(&branches, &steady_states, json),
+        Command::Bench { what } => bench::run(what),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! `c4lab check-solution`.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use c4lab_steady::solution::check_solution;
+use serde_json::json;
+
+/// How many failures of each check are printed in text mode.
+const SHOWN: usize = 5;
+
+/// Runs every check and prints one line per check; exit 1 when any fails.
+pub fn check(branches: &Path, steady: &Path, json_out: bool) -> Result<u8> {
+    let read = |p: &Path| {
+        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))
+    };
+    let (b, s) = (read(branches)?, read(steady)?);
+    let start = Instant::now();
+    let report = check_solution(&b, &s);
+    let secs = start.elapsed().as_secs_f64();
+    if json_out {
+        let checks: Vec<_> = report
+            .checks
+            .iter()
+            .map(|c| json!({"check": c.name, "passed": c.passed, "summary": c.summary, "failures": c.failures}))
+            .collect();
+        println!(
+            "{}",
+            json!({"passed": report.passed(), "checks": checks, "seconds": secs})
+        );
+    } else {
+        for c in &report.checks {
+            println!(
+                "{:<13} {}  {}",
+                c.name,
+                if c.passed { "pass" } else { "FAIL" },
+                c.summary
+            );
+            for f in c.failures.iter().take(SHOWN) {
+                println!("    {f}");
+            }
+            if c.failures.len() > SHOWN {
+                println!("    ... and {} more", c.failures.len() - SHOWN);
+            }
+        }
+        println!(
+            "{} in {:.3} s",
+            if report.passed() {
+                "all checks pass"
+            } else {
+                "FAILED"
+            },
+            secs
+        );
+    }
+    Ok(if report.passed() { 0 } else { 1 })
+}

@@ -1,0 +1,152 @@
+//! `c4lab verify` and `c4lab simplify`.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::Result;
+use c4lab_board::format_moves;
+use c4lab_steady::{simplify as simplify_diagram, Counterexample, LossReason, Verdict, Verifier};
+use serde_json::json;
+
+use crate::input::read_diagram;
+
+/// The exit code for a verdict: 0 win, 1 loss, 2 no verdict possible, 3 budget.
+pub fn exit_code(v: &Verdict) -> u8 {
+    match v {
+        Verdict::Win { .. } => 0,
+        Verdict::Loss { .. } => 1,
+        Verdict::Budget { .. } => 3,
+        _ => 2,
+    }
+}
+
+fn levels(tied: &[u8]) -> String {
+    tied.iter()
+        .map(|l| l.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn describe_loss(c: &Counterexample) -> String {
+    let why = match &c.reason {
+        LossReason::NoMove { tied } if tied.is_empty() => {
+            "no-move (no playable cell holds a level)".into()
+        }
+        LossReason::NoMove { tied } => format!("no-move (no level unique; tied: {})", levels(tied)),
+        LossReason::YellowWins => "yellow-wins".into(),
+        LossReason::Draw => "draw".into(),
+    };
+    let line = if c.line.is_empty() {
+        "at the root".to_string()
+    } else {
+        format!("after {}", format_moves(&c.line))
+    };
+    format!("{why} {line} (moves from the root, Red first)")
+}
+
+/// The verdict as JSON.
+pub fn verdict_json(v: &Verdict) -> serde_json::Value {
+    let mut j = json!({ "verdict": v.name() });
+    match v {
+        Verdict::Win { positions } | Verdict::Budget { positions } => {
+            j["positions"] = json!(positions)
+        }
+        Verdict::Loss {
+            counterexample,
+            positions,
+        } => {
+            j["positions"] = json!(positions);
+            j["reason"] = json!(counterexample.reason.name());
+            j["line"] = json!(format_moves(&counterexample.line));
+            if let LossReason::NoMove { tied } = &counterexample.reason {
+                j["tied"] = json!(tied);
+            }
+        }
+        Verdict::Incomplete { undecided } => j["undecided"] = json!(undecided),
+        Verdict::RootTerminal { winner } => j["winner"] = json!(winner.name()),
+        Verdict::BadRoot { reason } => j["reason"] = json!(reason),
+    }
+    j
+}
+
+/// One line describing a verdict.
+pub fn verdict_text(v: &Verdict) -> String {
+    match v {
+        Verdict::Win { positions } => {
+            format!("win: Red makes four on every line ({positions} positions searched)")
+        }
+        Verdict::Loss {
+            counterexample,
+            positions,
+        } => {
+            format!(
+                "loss: {} [{positions} positions searched]",
+                describe_loss(counterexample)
+            )
+        }
+        Verdict::Incomplete { undecided } => {
+            format!("incomplete: {undecided} cells are undecided (?); fill them (c4lab complete) to get a verdict")
+        }
+        Verdict::RootTerminal { winner } => format!(
+            "root-terminal: {} already has four in a row at the root",
+            winner.name()
+        ),
+        Verdict::BadRoot { reason } => format!("bad-root: {reason}"),
+        Verdict::Budget { positions } => {
+            format!("budget: gave up after {positions} positions (raise --budget)")
+        }
+    }
+}
+
+/// `c4lab verify`.
+pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
+    let input = read_diagram(file)?;
+    let root = input.diagram.root().ok().map(|r| format_moves(&r.order));
+    let start = Instant::now();
+    let verdict = Verifier::with_budget(budget).verify(&input.diagram);
+    let micros = start.elapsed().as_secs_f64() * 1e6;
+    if json_out {
+        let mut j = verdict_json(&verdict);
+        j["input"] = json!(input.form);
+        j["root"] = json!(root);
+        j["microseconds"] = json!(micros.round());
+        println!("{j}");
+    } else {
+        println!(
+            "read: {}; root: {}",
+            input.form,
+            root.as_deref()
+                .map_or("-", |r| if r.is_empty() { "empty board" } else { r })
+        );
+        println!("{} in {:.2} ms", verdict_text(&verdict), micros / 1000.0);
+    }
+    Ok(exit_code(&verdict))
+}
+
+/// `c4lab simplify`.
+pub fn simplify(file: Option<&Path>, dry_run: bool, json_out: bool) -> Result<u8> {
+    let input = read_diagram(file)?;
+    let mut verifier = Verifier::new();
+    let s = simplify_diagram(&input.diagram, &mut verifier)?;
+    let n = s.cleared.len();
+    if json_out {
+        let cells: Vec<String> = s
+            .cleared
+            .iter()
+            .map(|(x, y)| format!("c{}r{}", x + 1, y + 1))
+            .collect();
+        let mut j = json!({ "cleared": n, "cells": cells, "dry_run": dry_run });
+        if !dry_run {
+            j["diagram"] = serde_json::from_str(&s.diagram.to_json())?;
+        }
+        println!("{j}");
+    } else if n == 0 {
+        println!("already minimal: no cell can be blanked without losing the win");
+    } else if dry_run {
+        println!("simplify would clear {n} cells (set them to 9); the diagram keeps its win");
+    } else {
+        print!("{}", s.diagram.to_grid());
+        eprintln!("cleared {n} cells; the diagram still verifies as a win");
+    }
+    Ok(0)
+}

@@ -1,0 +1,130 @@
+//! Red's decision at a position (SPEC §2): win, else block, else the lowest unique level.
+
+use c4lab_board::{winning_cells, Position, BOARD_MASK, BOTTOM_MASK, HEIGHT};
+
+use crate::Levels;
+
+/// The rule that chose Red's move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rule {
+    /// Rule 1: an immediate win (lowest column).
+    Win,
+    /// Rule 2: block Yellow's immediate win (lowest column).
+    Block,
+    /// Rule 3: the lowest level held by exactly one playable cell.
+    Level {
+        /// The level that fired.
+        level: u8,
+        /// Lower levels skipped because two or more playable cells held them.
+        tied: Vec<u8>,
+    },
+    /// No level is held by exactly one playable cell: the diagram names no move.
+    NoMove {
+        /// The levels present among the playable cells (each held by two or more).
+        tied: Vec<u8>,
+    },
+}
+
+impl Rule {
+    /// A short description for move logs, e.g. `level 3 (tied: 1, 2)`.
+    pub fn describe(&self) -> String {
+        let list = |t: &[u8]| {
+            t.iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            Rule::Win => "win".into(),
+            Rule::Block => "block".into(),
+            Rule::Level { level, tied } if tied.is_empty() => format!("level {level}"),
+            Rule::Level { level, tied } => format!("level {level} (tied: {})", list(tied)),
+            Rule::NoMove { tied } if tied.is_empty() => {
+                "no move (no levelled playable cell)".into()
+            }
+            Rule::NoMove { tied } => format!("no move (tied: {})", list(tied)),
+        }
+    }
+}
+
+/// Red's move and the rule that chose it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    /// The column (0-based) Red plays, `None` when the diagram names no move.
+    pub column: Option<usize>,
+    /// The rule that fired.
+    pub rule: Rule,
+}
+
+/// The bare decision the verifier's hot path needs: which cell, and by which rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Choice {
+    /// Red wins at once.
+    Win,
+    /// Red blocks at this cell.
+    Block(u64),
+    /// Red plays this cell, chosen by this level.
+    Level(u64, u8),
+    /// The diagram names no move.
+    NoMove,
+}
+
+/// Decides for the side holding `own` with `mask` occupied: rules 1, 2 and 3 in order.
+#[inline(always)]
+pub(crate) fn choose(own: u64, mask: u64, levels: &Levels) -> Choice {
+    let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
+    if winning_cells(own, mask) & playable != 0 {
+        return Choice::Win;
+    }
+    choose_without_win(own, mask, playable, levels)
+}
+
+/// Rules 2 and 3, for a position where the side to move has no immediate win.
+#[inline(always)]
+pub(crate) fn choose_without_win(own: u64, mask: u64, playable: u64, levels: &Levels) -> Choice {
+    let threats = winning_cells(own ^ mask, mask) & playable;
+    if threats != 0 {
+        return Choice::Block(threats & threats.wrapping_neg());
+    }
+    match levels.pick(playable) {
+        Some((cell, level)) => Choice::Level(cell, level),
+        None => Choice::NoMove,
+    }
+}
+
+/// The column of a single cell bit.
+#[inline]
+pub(crate) fn column_of(cell: u64) -> usize {
+    cell.trailing_zeros() as usize / (HEIGHT + 1)
+}
+
+/// Red's decision at `pos` (the side to move follows the diagram), with its rule.
+pub fn decide(pos: &Position, levels: &Levels) -> Decision {
+    let playable = pos.playable();
+    match choose(pos.current(), pos.mask(), levels) {
+        Choice::Win => {
+            let w = pos.winning_moves();
+            Decision {
+                column: Some(column_of(w & w.wrapping_neg())),
+                rule: Rule::Win,
+            }
+        }
+        Choice::Block(cell) => Decision {
+            column: Some(column_of(cell)),
+            rule: Rule::Block,
+        },
+        Choice::Level(cell, level) => Decision {
+            column: Some(column_of(cell)),
+            rule: Rule::Level {
+                level,
+                tied: levels.tied(playable, level),
+            },
+        },
+        Choice::NoMove => Decision {
+            column: None,
+            rule: Rule::NoMove {
+                tied: levels.tied(playable, u8::MAX),
+            },
+        },
+    }
+}

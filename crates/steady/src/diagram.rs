@@ -1,0 +1,338 @@
+//! Diagrams: the 42-cell level grid, its text forms, its root and its level layer.
+
+use c4lab_board::{cell_bit, Player, Position, StoneGrid, HEIGHT, WIDTH};
+
+use crate::legacy;
+use crate::{DiagramError, RootError, LEVELS};
+
+/// What one cell of a diagram holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cell {
+    /// A priority level, 0 (strongest) ..= 13; `a`..`d` are 10..13.
+    Level(u8),
+    /// A Red stone at the root.
+    Red,
+    /// A Yellow stone at the root.
+    Yellow,
+    /// Undecided (`?`): never fires; a diagram holding one has no verdict.
+    Undecided,
+}
+
+impl Cell {
+    /// The cell's character in the level language.
+    pub fn to_char(self) -> char {
+        match self {
+            Cell::Level(l @ 0..=9) => char::from(b'0' + l),
+            Cell::Level(l) => char::from(b'a' + (l - 10)),
+            Cell::Red => 'R',
+            Cell::Yellow => 'Y',
+            Cell::Undecided => '?',
+        }
+    }
+
+    /// Reads a level-language character.
+    pub fn from_char(ch: char) -> Option<Cell> {
+        Some(match ch {
+            '0'..='9' => Cell::Level(ch as u8 - b'0'),
+            'a'..='d' => Cell::Level(ch as u8 - b'a' + 10),
+            'R' => Cell::Red,
+            'Y' => Cell::Yellow,
+            '?' => Cell::Undecided,
+            _ => return None,
+        })
+    }
+}
+
+/// Which language a diagram text was written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    /// The level language: `0`-`9`, `a`-`d`, `R`, `Y`, `?`.
+    Levels,
+    /// The old seven-marker language (`1`/`2` stones, `! @ . | + = -`), translated.
+    Legacy,
+}
+
+impl Language {
+    /// A short name for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Levels => "level",
+            Language::Legacy => "old seven-marker",
+        }
+    }
+}
+
+/// A diagram read from text, with what was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedDiagram {
+    /// The diagram, in the level language.
+    pub diagram: Diagram,
+    /// The language the text was written in.
+    pub language: Language,
+    /// True when the text was upstream's JSON form.
+    pub json: bool,
+}
+
+/// A steady-state diagram: every cell's level or root stone, grid order (top row first).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Diagram {
+    cells: [Cell; 42],
+}
+
+/// A diagram's root: the position its stones describe and a legal order reaching it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Root {
+    /// The root position; Red is to move.
+    pub position: Position,
+    /// A legal move order (0-based columns) from the empty board.
+    pub order: Vec<u8>,
+}
+
+fn index(x: usize, y: usize) -> usize {
+    (HEIGHT - 1 - y) * WIDTH + x
+}
+
+impl Diagram {
+    /// A diagram of the given cells in grid order (top row first, left to right).
+    pub fn from_cells(cells: [Cell; 42]) -> Diagram {
+        Diagram { cells }
+    }
+
+    /// The root `position`'s stones with every empty cell set by `level(x, y)`.
+    pub fn from_root(position: &Position, mut level: impl FnMut(usize, usize) -> Cell) -> Diagram {
+        let mut cells = [Cell::Level(crate::BLANK); 42];
+        for y in 0..HEIGHT {
+            for x in 0..WIDTH {
+                cells[index(x, y)] = match position.stone(x, y) {
+                    Some(Player::Red) => Cell::Red,
+                    Some(Player::Yellow) => Cell::Yellow,
+                    None => level(x, y),
+                };
+            }
+        }
+        Diagram { cells }
+    }
+
+    /// Parses a level grid, an old seven-marker grid or upstream's JSON form.
+    ///
+    /// Lines starting with `#` and blank lines are skipped. The language is the old one
+    /// when the grid holds any of `! @ | + = - .` or a space (SPEC §2).
+    pub fn parse(text: &str) -> Result<ParsedDiagram, DiagramError> {
+        let trimmed = text.trim();
+        if trimmed.starts_with('[') {
+            let rows: Vec<String> =
+                serde_json::from_str(trimmed).map_err(|e| DiagramError::Json(format!("{e}")))?;
+            if rows.len() != HEIGHT {
+                return Err(DiagramError::Json(format!("found {} strings", rows.len())));
+            }
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let (diagram, language) = Self::from_rows(&rows)?;
+            return Ok(ParsedDiagram {
+                diagram,
+                language,
+                json: true,
+            });
+        }
+        let rows: Vec<&str> = text
+            .lines()
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+            .filter(|l| !l.trim().is_empty() || l.chars().count() == WIDTH)
+            .filter(|l| !l.starts_with('#'))
+            .collect();
+        let (diagram, language) = Self::from_rows(&rows)?;
+        Ok(ParsedDiagram {
+            diagram,
+            language,
+            json: false,
+        })
+    }
+
+    /// Reads six rows, detecting the language.
+    pub(crate) fn from_rows(rows: &[&str]) -> Result<(Diagram, Language), DiagramError> {
+        if rows.len() != HEIGHT {
+            return Err(DiagramError::Shape(format!("found {} rows", rows.len())));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let n = row.chars().count();
+            if n != WIDTH {
+                return Err(DiagramError::Shape(format!("row {} has {n} cells", i + 1)));
+            }
+        }
+        let language = if rows.iter().any(|r| r.chars().any(legacy::is_marker)) {
+            Language::Legacy
+        } else {
+            Language::Levels
+        };
+        let mut cells = [Cell::Undecided; 42];
+        for (yt, row) in rows.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                let cell = match language {
+                    Language::Levels => Cell::from_char(ch),
+                    Language::Legacy => legacy::translate(ch, yt),
+                };
+                cells[yt * WIDTH + x] = cell.ok_or(DiagramError::BadChar {
+                    row: yt + 1,
+                    column: x + 1,
+                    ch,
+                    language: language.name(),
+                    hint: match language {
+                        Language::Levels => {
+                            "use levels 0-9 or a-d, R/Y for root stones, ? for undecided"
+                        }
+                        Language::Legacy => {
+                            "the old language has stones 1/2 and markers ! @ . | + = - (or a space)"
+                        }
+                    },
+                })?;
+            }
+        }
+        Ok((Diagram { cells }, language))
+    }
+
+    /// The cells in grid order (top row first).
+    pub fn cells(&self) -> &[Cell; 42] {
+        &self.cells
+    }
+
+    /// The cell at column `x`, board row `y` (0 = bottom).
+    pub fn cell(&self, x: usize, y: usize) -> Cell {
+        self.cells[index(x, y)]
+    }
+
+    /// Sets the cell at column `x`, board row `y` (0 = bottom).
+    pub fn set(&mut self, x: usize, y: usize, cell: Cell) {
+        self.cells[index(x, y)] = cell;
+    }
+
+    /// Number of undecided (`?`) cells.
+    pub fn undecided(&self) -> usize {
+        self.cells.iter().filter(|c| **c == Cell::Undecided).count()
+    }
+
+    /// The left-right mirror image.
+    pub fn mirror(&self) -> Diagram {
+        let mut cells = self.cells;
+        for row in cells.chunks_mut(WIDTH) {
+            row.reverse();
+        }
+        Diagram { cells }
+    }
+
+    /// Six rows of level-language characters, top row first, each ending in a newline.
+    pub fn to_grid(&self) -> String {
+        let mut s = String::with_capacity(48);
+        for row in self.cells.chunks(WIDTH) {
+            s.extend(row.iter().map(|c| c.to_char()));
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Upstream's JSON form: an array of six row strings, top row first.
+    pub fn to_json(&self) -> String {
+        let rows: Vec<String> = self
+            .cells
+            .chunks(WIDTH)
+            .map(|r| r.iter().map(|c| c.to_char()).collect())
+            .collect();
+        serde_json::to_string(&rows).expect("strings always serialise")
+    }
+
+    /// The old seven-marker grid, when every level has an old marker (0-5 and 9).
+    pub fn to_legacy(&self) -> Result<String, String> {
+        legacy::to_legacy(self)
+    }
+
+    /// Red's and Yellow's root stones as bitboards.
+    pub fn stones(&self) -> (u64, u64) {
+        let (mut red, mut yellow) = (0, 0);
+        for y in 0..HEIGHT {
+            for x in 0..WIDTH {
+                match self.cell(x, y) {
+                    Cell::Red => red |= cell_bit(x, y),
+                    Cell::Yellow => yellow |= cell_bit(x, y),
+                    _ => {}
+                }
+            }
+        }
+        (red, yellow)
+    }
+
+    /// The root position (Red to move) and a legal order reaching it.
+    pub fn root(&self) -> Result<Root, RootError> {
+        let (red, yellow) = self.stones();
+        let StoneGrid { position, order } = StoneGrid::from_bitboards(red, yellow)?;
+        if position.to_move() != Player::Red {
+            let (red, yellow) = (red.count_ones(), yellow.count_ones());
+            return Err(RootError::NotRedToMove { red, yellow });
+        }
+        Ok(Root { position, order })
+    }
+
+    /// The level layer compiled for fast decisions (`?` cells never fire).
+    pub fn levels(&self) -> Levels {
+        let mut masks = [0u64; LEVELS];
+        for y in 0..HEIGHT {
+            for x in 0..WIDTH {
+                if let Cell::Level(l) = self.cell(x, y) {
+                    masks[l as usize] |= cell_bit(x, y);
+                }
+            }
+        }
+        Levels::from_masks(masks)
+    }
+}
+
+/// The level layer as one bitboard per level, for the agent's hot path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Levels {
+    masks: [u64; LEVELS],
+    used: [u8; LEVELS],
+    n_used: usize,
+}
+
+impl Levels {
+    /// Builds the layer from one bitboard of cells per level.
+    pub fn from_masks(masks: [u64; LEVELS]) -> Levels {
+        let mut used = [0u8; LEVELS];
+        let mut n_used = 0;
+        for (l, m) in masks.iter().enumerate() {
+            if *m != 0 {
+                used[n_used] = l as u8;
+                n_used += 1;
+            }
+        }
+        Levels {
+            masks,
+            used,
+            n_used,
+        }
+    }
+
+    /// The cells holding level `l`.
+    pub fn mask(&self, l: u8) -> u64 {
+        self.masks[l as usize]
+    }
+
+    /// The cell of the lowest level held by exactly one of the `playable` cells, with
+    /// that level; `None` when no level is unique.
+    #[inline]
+    pub fn pick(&self, playable: u64) -> Option<(u64, u8)> {
+        for &l in &self.used[..self.n_used] {
+            let c = playable & self.masks[l as usize];
+            if c != 0 && c & (c - 1) == 0 {
+                return Some((c, l));
+            }
+        }
+        None
+    }
+
+    /// The levels below `below` held by two or more of the `playable` cells.
+    pub fn tied(&self, playable: u64, below: u8) -> Vec<u8> {
+        self.used[..self.n_used]
+            .iter()
+            .copied()
+            .filter(|&l| l < below && (playable & self.masks[l as usize]).count_ones() >= 2)
+            .collect()
+    }
+}

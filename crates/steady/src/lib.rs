@@ -1,0 +1,29 @@
+//! The WeakC4 steady-state language (SPEC §2–§4).
+//!
+//! A [`Diagram`] gives each of the 42 cells a priority level (or a root stone, or `?`).
+//! Red follows it as a strategy ([`agent`]); the [`Verifier`] searches every Yellow
+//! reply and returns a [`Verdict`]; [`simplify`] blanks cells that carry no weight;
+//! [`link`] packs a diagram into a URL fragment; [`solution`] checks upstream's whole
+//! published solution graph.
+
+pub mod agent;
+mod diagram;
+mod error;
+mod keyset;
+mod legacy;
+pub mod link;
+pub mod play;
+mod simplify;
+pub mod solution;
+mod verify;
+
+pub use agent::{decide, Decision, Rule};
+pub use diagram::{Cell, Diagram, Language, Levels, ParsedDiagram, Root};
+pub use error::{DiagramError, RootError};
+pub use simplify::{simplify, Simplified, SimplifyError};
+pub use verify::{verify_many, Counterexample, LossReason, Verdict, Verifier, DEFAULT_BUDGET};
+
+/// The number of levels the language knows: `0`..`9` and `a`..`d` (10..13).
+pub const LEVELS: usize = 14;
+/// The level "Clear" and "Simplify" write; drawn as an empty cell.
+pub const BLANK: u8 = 9;

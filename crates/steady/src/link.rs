@@ -1,0 +1,199 @@
+//! Share links: a compact, versioned URL fragment carrying a root, a diagram and,
+//! optionally, the Yellow moves played against it.
+//!
+//! Version 1: `1.<root>.<cells>[.<line>]`
+//! - `root`: the root's move sequence (digits 1-7), `-` for the empty board;
+//! - `cells`: one character per cell empty at the root, grid order (top row first,
+//!   left to right): `0`-`9`, `a`-`d` or `?`. A run of 3 to 28 equal characters may be
+//!   written `*` + a count letter (`A` = 3 ... `Z` = 28) + the character;
+//! - `line`: Yellow's moves in Play mode (digits 1-7), absent when none.
+//!
+//! Every character is one a URL fragment carries unescaped.
+
+use c4lab_board::{format_moves, parse_moves, MoveError, Position, CELLS};
+use thiserror::Error;
+
+use crate::play::{Game, PlayError};
+use crate::{Cell, Diagram, RootError};
+
+/// The version this module writes.
+pub const VERSION: &str = "1";
+const RUN_MIN: usize = 3;
+const RUN_MAX: usize = RUN_MIN + 25;
+
+/// Why a share link was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LinkError {
+    /// Nothing after the `#`.
+    #[error("the link carries no diagram (nothing after '#')")]
+    Empty,
+    /// A version this build does not read.
+    #[error("share link version {0:?} is not known; this build reads version 1 links (`1.<root>.<cells>`)")]
+    Version(String),
+    /// The wrong number of dot-separated parts.
+    #[error("a version 1 link has 3 or 4 parts separated by '.', found {0}")]
+    Parts(usize),
+    /// The root is not a legal move sequence.
+    #[error("the link's root: {0}")]
+    Root(#[from] MoveError),
+    /// The root is not a Red-to-move position without a four.
+    #[error("the link's root {0:?} is not a position where Red is to move and nobody has won")]
+    RootNotPlayable(String),
+    /// The cell part is malformed.
+    #[error("the link's cells: {0}")]
+    Cells(String),
+    /// The Yellow line does not replay.
+    #[error("the link's Yellow line: {0}")]
+    Line(String),
+}
+
+/// What a share link carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shared {
+    /// The diagram, root stones included.
+    pub diagram: Diagram,
+    /// The root's move order (0-based columns).
+    pub root: Vec<u8>,
+    /// Yellow's moves played against the diagram (0-based columns).
+    pub line: Vec<u8>,
+}
+
+/// Encodes a diagram (its root order derived from its stones) and a Yellow line.
+pub fn encode(diagram: &Diagram, line: &[u8]) -> Result<String, RootError> {
+    let root = diagram.root()?;
+    let mut cells = String::new();
+    let chars: Vec<char> = (0..6)
+        .rev()
+        .flat_map(|y| (0..7).map(move |x| (x, y)))
+        .filter(|&(x, y)| root.position.stone(x, y).is_none())
+        .map(|(x, y)| diagram.cell(x, y).to_char())
+        .collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let run = chars[i..]
+            .iter()
+            .take_while(|&&d| d == c)
+            .count()
+            .min(RUN_MAX);
+        if run >= RUN_MIN {
+            cells.push('*');
+            cells.push(char::from(b'A' + (run - RUN_MIN) as u8));
+            cells.push(c);
+        } else {
+            cells.extend(std::iter::repeat_n(c, run));
+        }
+        i += run;
+    }
+    let root_text = if root.order.is_empty() {
+        "-".to_string()
+    } else {
+        format_moves(&root.order)
+    };
+    let mut out = format!("{VERSION}.{root_text}.{cells}");
+    if !line.is_empty() {
+        out.push('.');
+        out.push_str(&format_moves(line));
+    }
+    Ok(out)
+}
+
+/// Decodes a link, a bare fragment, or a whole URL (everything up to `#` is skipped).
+pub fn decode(link: &str) -> Result<Shared, LinkError> {
+    let fragment = link.trim();
+    let fragment = fragment.split_once('#').map_or(fragment, |(_, f)| f);
+    if fragment.is_empty() {
+        return Err(LinkError::Empty);
+    }
+    let parts: Vec<&str> = fragment.split('.').collect();
+    if parts[0] != VERSION {
+        let v: String = parts[0].chars().take(12).collect();
+        return Err(LinkError::Version(v));
+    }
+    if !(3..=4).contains(&parts.len()) {
+        return Err(LinkError::Parts(parts.len()));
+    }
+    let root_text = if parts[1] == "-" { "" } else { parts[1] };
+    let order = parse_moves(root_text)?;
+    let position = Position::from_moves(root_text)?;
+    if position.moves_played() % 2 != 0 || position.winner().is_some() {
+        return Err(LinkError::RootNotPlayable(
+            root_text.chars().take(42).collect(),
+        ));
+    }
+    let levels = expand_cells(parts[2], CELLS - position.moves_played() as usize)?;
+    let mut next = levels.into_iter();
+    let diagram = Diagram::from_root(&position, |_, _| next.next().unwrap_or(Cell::Undecided));
+    let line = match parts.get(3) {
+        None => vec![],
+        Some(text) => parse_line(text)?,
+    };
+    Game::replay(&diagram, &line).map_err(|e: PlayError| LinkError::Line(e.to_string()))?;
+    Ok(Shared {
+        diagram,
+        root: order,
+        line,
+    })
+}
+
+fn parse_line(text: &str) -> Result<Vec<u8>, LinkError> {
+    text.chars()
+        .enumerate()
+        .map(|(i, ch)| match ch {
+            '1'..='7' => Ok(ch as u8 - b'1'),
+            _ => Err(LinkError::Line(format!(
+                "move {}: {ch:?} is not a column 1-7",
+                i + 1
+            ))),
+        })
+        .collect()
+}
+
+/// Expands the cell part into exactly `want` level cells.
+fn expand_cells(text: &str, want: usize) -> Result<Vec<Cell>, LinkError> {
+    let level = |ch: char| match Cell::from_char(ch) {
+        Some(c @ (Cell::Level(_) | Cell::Undecided)) => Ok(c),
+        _ => Err(LinkError::Cells(format!(
+            "{ch:?} is not a level (0-9, a-d) or ?"
+        ))),
+    };
+    let mut out = Vec::with_capacity(want);
+    let mut chars = text.chars();
+    while let Some(ch) = chars.next() {
+        if ch == '*' {
+            let count = chars
+                .next()
+                .ok_or_else(|| LinkError::Cells("a run '*' ends early".into()))?;
+            if !count.is_ascii_uppercase() {
+                return Err(LinkError::Cells(format!(
+                    "run length {count:?} is not a letter A-Z"
+                )));
+            }
+            let c = level(
+                chars
+                    .next()
+                    .ok_or_else(|| LinkError::Cells("a run '*' ends early".into()))?,
+            )?;
+            out.extend(std::iter::repeat_n(
+                c,
+                count as usize - 'A' as usize + RUN_MIN,
+            ));
+        } else {
+            out.push(level(ch)?);
+        }
+        if out.len() > want {
+            break;
+        }
+    }
+    if out.len() != want {
+        let given = if out.len() > want {
+            "more".to_string()
+        } else {
+            out.len().to_string()
+        };
+        return Err(LinkError::Cells(format!(
+            "the root leaves {want} empty cells but the link gives {given}"
+        )));
+    }
+    Ok(out)
+}

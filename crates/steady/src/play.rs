@@ -1,0 +1,211 @@
+//! Playing Yellow against a diagram: Red's replies are derived from it move by move.
+
+use c4lab_board::{Player, Position, WIDTH};
+use thiserror::Error;
+
+use crate::{decide, Diagram, Levels, RootError, Rule};
+
+/// Why a game cannot start or a Yellow move was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PlayError {
+    /// The diagram's stones are not a root Red can move from.
+    #[error(transparent)]
+    Root(#[from] RootError),
+    /// The root already holds a four.
+    #[error("the root already holds a four: there is no game to play")]
+    RootTerminal,
+    /// The game has ended.
+    #[error("Yellow move {ply}: the game is over ({status}); undo first")]
+    Over {
+        /// 1-based index of the refused Yellow move.
+        ply: usize,
+        /// How it ended.
+        status: String,
+    },
+    /// A column outside 1..7 or a full one.
+    #[error("Yellow move {ply}: column {column} cannot be played (columns are 1-7 and must not be full)")]
+    Column {
+        /// 1-based index of the refused Yellow move.
+        ply: usize,
+        /// The column, 1-based as given.
+        column: usize,
+    },
+}
+
+/// Where a game stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Yellow is to move.
+    YellowToMove,
+    /// Red made four.
+    RedWon,
+    /// Yellow made four.
+    YellowWon,
+    /// The board is full.
+    Draw,
+    /// The diagram names no move for Red: the line is lost.
+    NoMove,
+}
+
+impl Status {
+    /// A short description.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Status::YellowToMove => "Yellow to move",
+            Status::RedWon => "Red wins",
+            Status::YellowWon => "Yellow wins",
+            Status::Draw => "draw",
+            Status::NoMove => "the diagram names no move: Red loses",
+        }
+    }
+}
+
+/// One move of a game; Red's moves carry the rule that chose them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Played {
+    /// Who moved.
+    pub player: Player,
+    /// The column, 0-based (`None` for Red when the diagram named no move).
+    pub column: Option<usize>,
+    /// The rule that fired, for Red's moves.
+    pub rule: Option<Rule>,
+}
+
+/// A game of Yellow (the user) against a diagram (Red).
+#[derive(Debug, Clone)]
+pub struct Game {
+    root: Position,
+    levels: Levels,
+    position: Position,
+    log: Vec<Played>,
+    status: Status,
+}
+
+impl Game {
+    /// Starts at the diagram's root; Red moves first.
+    pub fn new(diagram: &Diagram) -> Result<Game, PlayError> {
+        let root = diagram.root()?.position;
+        if root.winner().is_some() {
+            return Err(PlayError::RootTerminal);
+        }
+        let mut game = Game {
+            root,
+            levels: diagram.levels(),
+            position: root,
+            log: vec![],
+            status: Status::YellowToMove,
+        };
+        game.red_turn();
+        Ok(game)
+    }
+
+    /// Starts a game and plays the Yellow moves of `line` (0-based columns).
+    pub fn replay(diagram: &Diagram, line: &[u8]) -> Result<Game, PlayError> {
+        let mut game = Game::new(diagram)?;
+        for &c in line {
+            game.yellow(c as usize)?;
+        }
+        Ok(game)
+    }
+
+    /// Plays Yellow's move in column `x` (0-based), then Red's reply.
+    pub fn yellow(&mut self, x: usize) -> Result<(), PlayError> {
+        let ply = self.yellow_moves() + 1;
+        if self.status != Status::YellowToMove {
+            return Err(PlayError::Over {
+                ply,
+                status: self.status.describe().into(),
+            });
+        }
+        if x >= WIDTH || !self.position.can_play(x) {
+            return Err(PlayError::Column { ply, column: x + 1 });
+        }
+        self.position.play(x);
+        self.log.push(Played {
+            player: Player::Yellow,
+            column: Some(x),
+            rule: None,
+        });
+        if self.position.winner().is_some() {
+            self.status = Status::YellowWon;
+        } else if self.position.is_full() {
+            self.status = Status::Draw;
+        } else {
+            self.red_turn();
+        }
+        Ok(())
+    }
+
+    /// Takes back the last Yellow move and Red's reply; false at the root.
+    pub fn undo(&mut self) -> bool {
+        let Some(last_yellow) = self.log.iter().rposition(|m| m.player == Player::Yellow) else {
+            return false;
+        };
+        self.log.truncate(last_yellow);
+        self.position = self.root;
+        for m in &self.log {
+            if let Some(c) = m.column {
+                self.position.play(c);
+            }
+        }
+        self.status = Status::YellowToMove;
+        true
+    }
+
+    fn red_turn(&mut self) {
+        let decision = decide(&self.position, &self.levels);
+        self.log.push(Played {
+            player: Player::Red,
+            column: decision.column,
+            rule: Some(decision.rule),
+        });
+        match decision.column {
+            None => self.status = Status::NoMove,
+            Some(c) => {
+                self.position.play(c);
+                if self.position.winner().is_some() {
+                    self.status = Status::RedWon;
+                } else if self.position.is_full() {
+                    self.status = Status::Draw;
+                }
+            }
+        }
+    }
+
+    /// The number of Yellow moves played.
+    pub fn yellow_moves(&self) -> usize {
+        self.log
+            .iter()
+            .filter(|m| m.player == Player::Yellow)
+            .count()
+    }
+
+    /// The Yellow moves played, 0-based columns.
+    pub fn yellow_line(&self) -> Vec<u8> {
+        self.log
+            .iter()
+            .filter(|m| m.player == Player::Yellow)
+            .filter_map(|m| m.column.map(|c| c as u8))
+            .collect()
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The root position.
+    pub fn root(&self) -> &Position {
+        &self.root
+    }
+
+    /// Every move since the root, Red's with their rules.
+    pub fn log(&self) -> &[Played] {
+        &self.log
+    }
+
+    /// Where the game stands.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+}

@@ -1,0 +1,266 @@
+//! The exhaustive verifier (SPEC §3): Red follows the diagram, every Yellow reply is
+//! searched depth-first in column order, transpositions are shared.
+
+use c4lab_board::{
+    has_four, winning_cells, Player, Position, StonesError, BOARD_MASK, BOTTOM_MASK,
+};
+
+use crate::agent::{choose_without_win, column_of, Choice};
+use crate::keyset::KeySet;
+use crate::{Diagram, Levels, RootError};
+
+/// The node budget: a bound for pathological input, never hit by a real diagram.
+pub const DEFAULT_BUDGET: u64 = 5_000_000;
+
+/// Why a line is lost for Red.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LossReason {
+    /// No level is held by exactly one playable cell; the tied levels present.
+    NoMove {
+        /// Levels held by two or more playable cells.
+        tied: Vec<u8>,
+    },
+    /// Yellow completes a four.
+    YellowWins,
+    /// The board fills without a four for Red.
+    Draw,
+}
+
+impl LossReason {
+    /// The reason's name: `no-move`, `yellow-wins` or `draw`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            LossReason::NoMove { .. } => "no-move",
+            LossReason::YellowWins => "yellow-wins",
+            LossReason::Draw => "draw",
+        }
+    }
+}
+
+/// A line on which the diagram loses: the moves from the root and why it ends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counterexample {
+    /// The moves from the root (0-based columns), Red first, alternating.
+    pub line: Vec<u8>,
+    /// How the line ends.
+    pub reason: LossReason,
+}
+
+/// The outcome of verifying a diagram.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Red makes four on every line.
+    Win {
+        /// Distinct Red-to-move positions searched where Red had no immediate win.
+        positions: u64,
+    },
+    /// Some Yellow line beats the diagram.
+    Loss {
+        /// The first losing line in search order.
+        counterexample: Counterexample,
+        /// Positions searched before it was found.
+        positions: u64,
+    },
+    /// The diagram holds `?` cells and has no verdict.
+    Incomplete {
+        /// How many cells are undecided.
+        undecided: usize,
+    },
+    /// The root already holds a four.
+    RootTerminal {
+        /// Who holds it.
+        winner: Player,
+    },
+    /// The stones are not a legal Red-to-move root.
+    BadRoot {
+        /// Why, naming the column, row or counts at fault.
+        reason: String,
+    },
+    /// The node budget ran out.
+    Budget {
+        /// Positions searched.
+        positions: u64,
+    },
+}
+
+impl Verdict {
+    /// The verdict's name: `win`, `loss`, `incomplete`, `root-terminal`, `bad-root`, `budget`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Win { .. } => "win",
+            Verdict::Loss { .. } => "loss",
+            Verdict::Incomplete { .. } => "incomplete",
+            Verdict::RootTerminal { .. } => "root-terminal",
+            Verdict::BadRoot { .. } => "bad-root",
+            Verdict::Budget { .. } => "budget",
+        }
+    }
+
+    /// True for `win`.
+    pub fn is_win(&self) -> bool {
+        matches!(self, Verdict::Win { .. })
+    }
+}
+
+enum Stop {
+    Loss(LossReason),
+    Budget,
+}
+
+/// Verifies diagrams; keeps its transposition set between calls to save allocations.
+#[derive(Debug, Clone)]
+pub struct Verifier {
+    budget: u64,
+    seen: KeySet,
+    line: Vec<u8>,
+}
+
+impl Default for Verifier {
+    fn default() -> Self {
+        Verifier::new()
+    }
+}
+
+impl Verifier {
+    /// A verifier with the default budget of 5,000,000 positions.
+    pub fn new() -> Verifier {
+        Verifier::with_budget(DEFAULT_BUDGET)
+    }
+
+    /// A verifier that gives up after `budget` distinct positions.
+    pub fn with_budget(budget: u64) -> Verifier {
+        Verifier {
+            budget,
+            seen: KeySet::new(),
+            line: Vec::with_capacity(42),
+        }
+    }
+
+    /// Verifies a diagram from the root its stones describe.
+    pub fn verify(&mut self, diagram: &Diagram) -> Verdict {
+        let undecided = diagram.undecided();
+        if undecided > 0 {
+            return Verdict::Incomplete { undecided };
+        }
+        let (red, yellow) = diagram.stones();
+        let four = |p: Player| {
+            if p == Player::Red {
+                has_four(red)
+            } else {
+                has_four(yellow)
+            }
+        };
+        let winner = [Player::Red, Player::Yellow].into_iter().find(|&p| four(p));
+        match (diagram.root(), winner) {
+            (
+                Err(RootError::Stones(
+                    e @ (StonesError::Floating { .. } | StonesError::Counts { .. }),
+                )),
+                _,
+            ) => Verdict::BadRoot {
+                reason: format!("bad root: {e}"),
+            },
+            (_, Some(winner)) => Verdict::RootTerminal { winner },
+            (Err(e), None) => Verdict::BadRoot {
+                reason: e.to_string(),
+            },
+            (Ok(root), None) => self.verify_root(&root.position, &diagram.levels()),
+        }
+    }
+
+    /// Verifies the level layer `levels` from `root`, a Red-to-move position without a four.
+    pub fn verify_root(&mut self, root: &Position, levels: &Levels) -> Verdict {
+        self.seen.clear();
+        self.line.clear();
+        let searched = if root.winning_moves() != 0 {
+            Ok(())
+        } else {
+            self.red_node(root.current(), root.mask(), levels)
+        };
+        match searched {
+            Ok(()) => Verdict::Win {
+                positions: self.seen.len() as u64,
+            },
+            Err(Stop::Budget) => Verdict::Budget {
+                positions: self.seen.len() as u64,
+            },
+            Err(Stop::Loss(reason)) => Verdict::Loss {
+                counterexample: Counterexample {
+                    line: self.line.clone(),
+                    reason,
+                },
+                positions: self.seen.len() as u64,
+            },
+        }
+    }
+
+    /// Searches the Red-to-move position with Red's stones `red`, where Red has no
+    /// immediate win; on a loss `self.line` holds the losing line.
+    fn red_node(&mut self, red: u64, mask: u64, levels: &Levels) -> Result<(), Stop> {
+        if !self.seen.insert(red + mask) {
+            return Ok(());
+        }
+        if self.seen.len() as u64 > self.budget {
+            return Err(Stop::Budget);
+        }
+        let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
+        let cell = match choose_without_win(red, mask, playable, levels) {
+            Choice::Block(cell) | Choice::Level(cell, _) => cell,
+            Choice::Win => return Ok(()),
+            Choice::NoMove => {
+                return Err(Stop::Loss(LossReason::NoMove {
+                    tied: levels.tied(playable, u8::MAX),
+                }));
+            }
+        };
+        let (red, mask) = (red | cell, mask | cell);
+        self.line.push(column_of(cell) as u8);
+        if mask == BOARD_MASK {
+            return Err(Stop::Loss(LossReason::Draw));
+        }
+        let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
+        let wins = winning_cells(red ^ mask, mask) & playable;
+        if wins != 0 {
+            self.line.push(column_of(wins & wins.wrapping_neg()) as u8);
+            return Err(Stop::Loss(LossReason::YellowWins));
+        }
+        // cells where Red completes a four; a reply that leaves one playable is won
+        let red_wins = winning_cells(red, mask);
+        let mut replies = playable;
+        while replies != 0 {
+            let reply = replies & replies.wrapping_neg();
+            replies ^= reply;
+            let next = mask | reply;
+            if next == BOARD_MASK {
+                self.line.push(column_of(reply) as u8);
+                return Err(Stop::Loss(LossReason::Draw));
+            }
+            let next_playable = (playable ^ reply) | ((reply << 1) & BOARD_MASK);
+            if red_wins & next_playable != 0 {
+                continue;
+            }
+            self.line.push(column_of(reply) as u8);
+            self.red_node(red, next, levels)?;
+            self.line.pop();
+        }
+        self.line.pop();
+        Ok(())
+    }
+}
+
+/// Verifies many diagrams, on all cores when the `parallel` feature is on.
+pub fn verify_many(diagrams: &[Diagram]) -> Vec<Verdict> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        diagrams
+            .par_iter()
+            .map_init(Verifier::new, |v, d| v.verify(d))
+            .collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let mut v = Verifier::new();
+        diagrams.iter().map(|d| v.verify(d)).collect()
+    }
+}
