@@ -76,7 +76,7 @@ impl Position {
         debug_assert_eq!(red & yellow, 0);
         let mask = red | yellow;
         let moves = mask.count_ones();
-        let current = if moves % 2 == 0 { red } else { yellow };
+        let current = if moves.is_multiple_of(2) { red } else { yellow };
         Position {
             current,
             mask,
@@ -93,7 +93,7 @@ impl Position {
     /// The player to move.
     #[inline]
     pub fn to_move(&self) -> Player {
-        if self.moves % 2 == 0 {
+        if self.moves.is_multiple_of(2) {
             Player::Red
         } else {
             Player::Yellow
@@ -121,7 +121,7 @@ impl Position {
     /// Red's stones.
     #[inline]
     pub fn red(&self) -> u64 {
-        if self.moves % 2 == 0 {
+        if self.moves.is_multiple_of(2) {
             self.current
         } else {
             self.opponent()

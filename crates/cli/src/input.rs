@@ -34,9 +34,14 @@ pub fn read_text(path: Option<&Path>) -> Result<String> {
 /// Reads a diagram: a level grid, an old grid, upstream JSON, or a share link (one line).
 pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
     let text = read_text(path)?;
-    let name = path.map_or("standard input".to_string(), |p| p.display().to_string());
+    let name = match path {
+        Some(p) if p != Path::new("-") => p.display().to_string(),
+        _ => "standard input".to_string(),
+    };
     let trimmed = text.trim();
-    if !trimmed.is_empty() && !trimmed.contains('\n') && !trimmed.starts_with('[') {
+    let looks_like_link = trimmed.contains('#')
+        || trimmed.starts_with(|c: char| c.is_ascii_digit()) && trimmed.get(1..2) == Some(".");
+    if !trimmed.contains('\n') && looks_like_link {
         let shared = link::decode(trimmed).with_context(|| format!("{name}: not a share link"))?;
         return Ok(Input {
             diagram: shared.diagram,

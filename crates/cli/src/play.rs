@@ -50,9 +50,9 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
         };
         step(&mut game, d as usize - 1, &mut out)?;
     }
-    write!(
+    writeln!(
         out,
-        "{}{}\n",
+        "{}{}",
         board(game.position()),
         game.status().describe()
     )?;
@@ -85,9 +85,9 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
                 }
             },
         }
-        write!(
+        writeln!(
             out,
-            "{}{}\n",
+            "{}{}",
             board(game.position()),
             game.status().describe()
         )?;

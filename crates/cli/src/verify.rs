@@ -85,7 +85,7 @@ pub fn verdict_text(v: &Verdict) -> String {
             )
         }
         Verdict::Incomplete { undecided } => {
-            format!("incomplete: {undecided} cells are undecided (?); fill them (c4lab complete) to get a verdict")
+            format!("incomplete: undecided cells (?): {undecided}; decide them to get a verdict")
         }
         Verdict::RootTerminal { winner } => format!(
             "root-terminal: {} already has four in a row at the root",

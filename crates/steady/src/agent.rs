@@ -26,7 +26,7 @@ pub enum Rule {
 }
 
 impl Rule {
-    /// A short description for move logs, e.g. `level 3 (tied: 1, 2)`.
+    /// A short description for move logs, e.g. `level 3, lower levels tied: 1, 2`.
     pub fn describe(&self) -> String {
         let list = |t: &[u8]| {
             t.iter()
@@ -38,11 +38,13 @@ impl Rule {
             Rule::Win => "win".into(),
             Rule::Block => "block".into(),
             Rule::Level { level, tied } if tied.is_empty() => format!("level {level}"),
-            Rule::Level { level, tied } => format!("level {level} (tied: {})", list(tied)),
+            Rule::Level { level, tied } => {
+                format!("level {level}, lower levels tied: {}", list(tied))
+            }
             Rule::NoMove { tied } if tied.is_empty() => {
                 "no move (no levelled playable cell)".into()
             }
-            Rule::NoMove { tied } => format!("no move (tied: {})", list(tied)),
+            Rule::NoMove { tied } => format!("no move, every level tied: {}", list(tied)),
         }
     }
 }

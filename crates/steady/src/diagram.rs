@@ -98,10 +98,11 @@ impl Diagram {
         Diagram { cells }
     }
 
-    /// The root `position`'s stones with every empty cell set by `level(x, y)`.
+    /// The root `position`'s stones with every empty cell set by `level(x, y)`, which is
+    /// called in grid order (top row first, left to right).
     pub fn from_root(position: &Position, mut level: impl FnMut(usize, usize) -> Cell) -> Diagram {
         let mut cells = [Cell::Level(crate::BLANK); 42];
-        for y in 0..HEIGHT {
+        for y in (0..HEIGHT).rev() {
             for x in 0..WIDTH {
                 cells[index(x, y)] = match position.stone(x, y) {
                     Some(Player::Red) => Cell::Red,

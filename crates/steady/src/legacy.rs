@@ -14,7 +14,7 @@ pub(crate) fn is_marker(ch: char) -> bool {
 
 /// The level-language cell for an old character at grid row `yt` (0 = top).
 pub(crate) fn translate(ch: char, yt: usize) -> Option<Cell> {
-    let even = yt % 2 == 0;
+    let even = yt.is_multiple_of(2);
     Some(match ch {
         '1' => Cell::Red,
         '2' => Cell::Yellow,

@@ -1,0 +1,182 @@
+//! The `c4lab` binary as a script would use it: outputs, `--json`, exit codes.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn c4lab(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args(args)
+        .current_dir(repo())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("c4lab runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn verify_exit_codes_and_json() {
+    let win = c4lab(&["verify", "examples/win.txt"], "");
+    assert_eq!(win.status.code(), Some(0));
+    assert!(stdout(&win).contains("win: Red makes four on every line"));
+
+    let loss = c4lab(&["verify", "--json", "examples/loss.txt"], "");
+    assert_eq!(loss.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&loss)).unwrap();
+    assert_eq!(j["verdict"], "loss");
+    assert_eq!(j["reason"], "no-move");
+    assert_eq!(j["line"], "67711132");
+    assert_eq!(j["tied"], serde_json::json!([9]));
+
+    let incomplete = c4lab(&["verify", "examples/incomplete.txt"], "");
+    assert_eq!(incomplete.status.code(), Some(2));
+
+    let garbage = c4lab(&["verify", "-"], "not a diagram\n");
+    assert_eq!(garbage.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&garbage.stderr).contains("standard input: not a diagram"));
+
+    let budget = c4lab(&["verify", "--budget", "2", "examples/win.txt"], "");
+    assert_eq!(budget.status.code(), Some(3));
+}
+
+#[test]
+fn stdin_links_and_conversions() {
+    let grid = std::fs::read_to_string(repo().join("examples/win.txt")).unwrap();
+    let link = c4lab(&["convert", "--to", "link"], &grid);
+    assert_eq!(link.status.code(), Some(0));
+    let link = stdout(&link);
+    assert!(link.starts_with("1.655433534337221121."), "{link}");
+    // a link reads back as the same diagram
+    let back = c4lab(&["convert", "--to", "grid"], &link);
+    assert_eq!(stdout(&back), grid);
+    assert!(String::from_utf8_lossy(&back.stderr).contains("read: share link"));
+    // JSON round trip through stdin
+    let json = stdout(&c4lab(&["convert", "--to", "json"], &grid));
+    assert!(json.starts_with("[\"9909999\""), "{json}");
+    assert_eq!(stdout(&c4lab(&["convert"], &json)), grid);
+    // levels 6-8 have no old marker: a clear refusal
+    let old = c4lab(&["convert", "--to", "old"], &grid);
+    assert_eq!(old.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&old.stderr).contains("has no old-language marker"));
+}
+
+#[test]
+fn simplify_reports_before_it_applies() {
+    let mut grid = std::fs::read_to_string(repo().join("examples/win.txt")).unwrap();
+    let minimal = c4lab(&["simplify", "--dry-run"], &grid);
+    assert!(stdout(&minimal).contains("already minimal"));
+    // clutter: the top-right cell was 9 and is not consulted
+    grid.replace_range(6..7, "8");
+    let dry = c4lab(&["simplify", "--dry-run"], &grid);
+    assert!(
+        stdout(&dry).contains("would clear 1 cells"),
+        "{}",
+        stdout(&dry)
+    );
+    let done = c4lab(&["simplify"], &grid);
+    assert_eq!(
+        stdout(&done),
+        std::fs::read_to_string(repo().join("examples/win.txt")).unwrap()
+    );
+}
+
+#[test]
+fn play_prints_each_rule() {
+    let out = c4lab(&["play", "examples/win.txt"], "x\n2\nu\n1\n");
+    let text = stdout(&out);
+    assert!(
+        text.contains("Red plays 6 (level 7, lower levels tied: 0)"),
+        "{text}"
+    );
+    assert!(text.contains("\"x\": type a column 1-7"), "{text}");
+    assert!(text.contains("Yellow plays 2"), "{text}");
+    assert!(text.contains("undone"), "{text}");
+    assert!(text.contains("Red plays 7 (win)"), "{text}");
+    assert_eq!(out.status.code(), Some(0));
+    let lost = c4lab(
+        &["play", "examples/loss.txt", "--moves", "7112", "--no-input"],
+        "",
+    );
+    assert!(
+        stdout(&lost).contains("Red has no move"),
+        "{}",
+        stdout(&lost)
+    );
+    assert_eq!(lost.status.code(), Some(1));
+}
+
+#[test]
+fn check_solution_on_upstream_files() {
+    let dir = repo().join("../shared/data/upstream");
+    if !dir.join("branches.txt").exists() {
+        eprintln!(
+            "skipped: upstream's solution files are not at {}",
+            dir.display()
+        );
+        return;
+    }
+    let b = dir.join("branches.txt");
+    let s = dir.join("steady_states.txt");
+    let out = c4lab(
+        &[
+            "check-solution",
+            "--branches",
+            b.to_str().unwrap(),
+            "--steady-states",
+            s.to_str().unwrap(),
+        ],
+        "",
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    for name in ["structure", "root", "coverage", "reachability", "leaves"] {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(name) && l.contains(" pass ")),
+            "{name}: {text}"
+        );
+    }
+    assert!(text.contains("1295 of 1295 diagrams verify as win"));
+    // a broken pair of files: exit 1 and the failing check named
+    let tmp = std::env::temp_dir().join(format!("c4lab-branches-{}.txt", std::process::id()));
+    let lines: String = std::fs::read_to_string(&b)
+        .unwrap()
+        .lines()
+        .filter(|l| *l != "41->5")
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&tmp, lines).unwrap();
+    let out = c4lab(
+        &[
+            "check-solution",
+            "--json",
+            "--branches",
+            tmp.to_str().unwrap(),
+            "--steady-states",
+            s.to_str().unwrap(),
+        ],
+        "",
+    );
+    std::fs::remove_file(&tmp).ok();
+    assert_eq!(out.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(j["passed"], false);
+    assert_eq!(j["checks"][2]["check"], "coverage");
+    assert_eq!(j["checks"][2]["passed"], false);
+}

@@ -1,0 +1,167 @@
+//! Grid, JSON, old-language and share-link codecs: lossless round trips, and garbage
+//! refused without a panic.
+
+mod common;
+
+use c4lab_board::{parse_moves, parse_stones, Position};
+use c4lab_steady::play::Game;
+use c4lab_steady::{link, solution, Cell, Diagram, Language};
+use proptest::prelude::*;
+
+/// Strategy: a diagram with any language cell (levels 0-13 and `?`) on a random root.
+fn any_diagram() -> impl Strategy<Value = Diagram> {
+    (
+        common::root_and_levels(0, 30, 14),
+        proptest::collection::vec(any::<bool>(), 42),
+    )
+        .prop_map(|(d, unknown)| {
+            let mut d = d;
+            for (i, u) in unknown.into_iter().enumerate() {
+                let (x, y) = (i % 7, i / 7);
+                if let Cell::Level(l) = d.cell(x, y) {
+                    // level 14 stands for `?`
+                    d.set(
+                        x,
+                        y,
+                        if l == 14 || (u && l == 13) {
+                            Cell::Undecided
+                        } else {
+                            Cell::Level(l)
+                        },
+                    );
+                }
+            }
+            d
+        })
+}
+
+/// Strategy: an old seven-marker grid on a random root (`.` never space).
+fn old_grid() -> impl Strategy<Value = String> {
+    (
+        common::root_and_levels(0, 30, 0),
+        proptest::collection::vec(0..7usize, 42),
+    )
+        .prop_map(|(d, marks)| {
+            let mut s = String::new();
+            for (i, c) in d.cells().iter().enumerate() {
+                s.push(match c {
+                    Cell::Red => '1',
+                    Cell::Yellow => '2',
+                    _ => ['!', '@', '.', '|', '+', '=', '-'][marks[i]],
+                });
+                if i % 7 == 6 {
+                    s.push('\n');
+                }
+            }
+            s
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn grid_and_json_round_trip(d in any_diagram()) {
+        let g = Diagram::parse(&d.to_grid()).unwrap();
+        prop_assert_eq!(&g.diagram, &d);
+        prop_assert_eq!(g.language, Language::Levels);
+        let j = Diagram::parse(&d.to_json()).unwrap();
+        prop_assert!(j.json);
+        prop_assert_eq!(&j.diagram, &d);
+    }
+
+    #[test]
+    fn old_language_round_trips(text in old_grid()) {
+        let p = Diagram::parse(&text).unwrap();
+        prop_assert_eq!(p.language, Language::Legacy);
+        prop_assert_eq!(p.diagram.to_legacy().unwrap(), text.clone());
+        // and the translation is the one SPEC §2 gives, cell by cell
+        for (i, ch) in text.lines().flat_map(|l| l.chars()).enumerate() {
+            let yt = i / 7;
+            let want = match ch {
+                '1' => Cell::Red, '2' => Cell::Yellow, '!' => Cell::Level(0), '@' => Cell::Level(1),
+                '.' => Cell::Level(if yt % 2 == 0 { 2 } else { 9 }),
+                '|' => Cell::Level(if yt % 2 == 1 { 2 } else { 9 }),
+                '+' => Cell::Level(3), '=' => Cell::Level(4), _ => Cell::Level(5),
+            };
+            prop_assert_eq!(p.diagram.cells()[i], want);
+        }
+    }
+
+    #[test]
+    fn share_links_round_trip(d in any_diagram(), yellow in proptest::collection::vec(0..7u8, 0..6)) {
+        // keep only a Yellow line that replays
+        let mut line = vec![];
+        if let Ok(mut g) = Game::new(&d) {
+            for y in yellow {
+                if g.yellow(y as usize).is_ok() {
+                    line.push(y);
+                }
+            }
+        }
+        let text = link::encode(&d, &line).unwrap();
+        prop_assert!(text.chars().all(|c| c.is_ascii_alphanumeric() || "._*-?".contains(c)), "{}", text);
+        let back = link::decode(&format!("https://example.org/lab/#{text}")).unwrap();
+        prop_assert_eq!(&back.diagram, &d);
+        prop_assert_eq!(back.line, line);
+        prop_assert_eq!(Position::from_moves(&c4lab_board::format_moves(&back.root)).unwrap(), d.root().unwrap().position);
+    }
+
+    #[test]
+    fn parsers_refuse_garbage_without_panicking(s in ".{0,200}") {
+        let _ = Diagram::parse(&s);
+        let _ = link::decode(&s);
+        let _ = parse_moves(&s);
+        let _ = parse_stones(&s);
+        let _ = solution::check_solution(&s, &s);
+    }
+
+    #[test]
+    fn link_decoder_survives_near_misses(root in "[1-7]{0,12}", cells in "[0-9a-d?*A-Z]{0,60}", line in "[0-9]{0,5}") {
+        let _ = link::decode(&format!("1.{root}.{cells}.{line}"));
+        let _ = link::decode(&format!("1.{root}.{cells}"));
+    }
+
+    #[test]
+    fn grid_parser_survives_grid_shaped_garbage(rows in proptest::collection::vec("[0-9a-dRY?!@|+=. 12xX-]{7}", 6)) {
+        let text = rows.join("\n");
+        if let Ok(p) = Diagram::parse(&text) {
+            // whatever parsed must print back to something that parses to the same
+            prop_assert_eq!(Diagram::parse(&p.diagram.to_grid()).unwrap().diagram, p.diagram);
+        }
+    }
+}
+
+#[test]
+fn links_are_compact_and_errors_name_the_part() {
+    let p = Position::from_moves("4453").unwrap();
+    let d = Diagram::from_root(&p, |_, _| Cell::Level(9));
+    let text = link::encode(&d, &[]).unwrap();
+    assert!(text.starts_with("1.4453."), "{text}");
+    assert!(
+        text.len() < 16,
+        "38 blank cells should pack into a few runs: {text}"
+    );
+    let e = |s: &str| link::decode(s).unwrap_err().to_string();
+    assert!(e("2.44.9").contains("version"));
+    assert!(e("1.448.9").contains("root"));
+    assert!(e("1.4.9").contains("Red is to move"));
+    assert!(e("1.44.999").contains("the root leaves 40 empty cells but the link gives 3"));
+    assert!(e("1.44.<script>").contains("is not a level"));
+    assert!(e("#").contains("no diagram"));
+}
+
+#[test]
+fn old_grids_say_which_language_was_read() {
+    let old = ".......\n.......\n.......\n.......\n.......\n.......\n";
+    let p = Diagram::parse(old).unwrap();
+    assert_eq!(p.language, Language::Legacy);
+    assert_eq!(p.diagram.cell(0, 5), Cell::Level(2)); // top row: claimeven live
+    assert_eq!(p.diagram.cell(0, 4), Cell::Level(9));
+    let e = Diagram::parse(".......\n.......\n.......\n.......\n.......\n...7...\n").unwrap_err();
+    assert!(
+        e.to_string().contains("row 6 (from the top), column 4"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("old seven-marker"), "{e}");
+}

@@ -1,0 +1,161 @@
+//! Upstream's published weak solution: every diagram verifies, the whole graph checks,
+//! and corrupted copies fail with the right check named.
+
+mod common;
+
+use c4lab_steady::solution::{check_solution, Report};
+use c4lab_steady::{Verdict, Verifier};
+
+fn failed(r: &Report) -> Vec<&'static str> {
+    r.checks
+        .iter()
+        .filter(|c| !c.passed)
+        .map(|c| c.name)
+        .collect()
+}
+
+fn failures_of<'a>(r: &'a Report, name: &str) -> &'a [String] {
+    &r.checks
+        .iter()
+        .find(|c| c.name == name)
+        .expect("check exists")
+        .failures
+}
+
+#[test]
+fn every_upstream_diagram_translates_and_wins() {
+    let Some((_, steady)) = common::upstream() else {
+        return;
+    };
+    let diagrams = common::upstream_diagrams(&steady);
+    assert_eq!(diagrams.len(), 1295);
+    let mut v = Verifier::new();
+    for (i, d) in diagrams.iter().enumerate() {
+        let verdict = v.verify(d);
+        assert!(
+            verdict.is_win(),
+            "diagram {}: {verdict:?}\n{}",
+            i + 1,
+            d.to_grid()
+        );
+        assert!(
+            v.verify(&d.mirror()).is_win(),
+            "mirror of diagram {}",
+            i + 1
+        );
+    }
+}
+
+#[test]
+fn the_whole_solution_checks() {
+    let Some((branches, steady)) = common::upstream() else {
+        return;
+    };
+    let r = check_solution(&branches, &steady);
+    assert!(r.passed(), "{:#?}", r.checks);
+    let names: Vec<_> = r.checks.iter().map(|c| c.name).collect();
+    assert_eq!(
+        names,
+        ["structure", "root", "coverage", "reachability", "leaves"]
+    );
+    assert!(r.checks[0].summary.contains("336 branches, 1295 diagrams"));
+}
+
+#[test]
+fn a_changed_marker_fails_the_leaves_check() {
+    let Some((branches, steady)) = common::upstream() else {
+        return;
+    };
+    // find the first single-marker change in the first diagrams that breaks a leaf
+    let lines: Vec<&str> = steady.lines().collect();
+    let mut v = Verifier::new();
+    for (n, line) in lines.iter().enumerate() {
+        if line.starts_with('#') || line.len() != 7 {
+            continue;
+        }
+        for (i, ch) in line.char_indices() {
+            if ch == '1' || ch == '2' || ch == '-' {
+                continue;
+            }
+            let mut copy: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+            copy[n].replace_range(i..i + 1, "-");
+            let text = copy.join("\n");
+            let (leaves, _) = c4lab_steady::solution::parse_leaves(&text);
+            let Some(leaf) = leaves
+                .iter()
+                .find(|l| l.line <= n + 1 && n + 1 < l.line + 6)
+            else {
+                continue;
+            };
+            if v.verify(&leaf.diagram).is_win() {
+                continue;
+            }
+            let r = check_solution(&branches, &text);
+            assert_eq!(failed(&r), ["leaves"]);
+            let f = failures_of(&r, "leaves");
+            assert_eq!(f.len(), 1);
+            assert!(
+                f[0].starts_with(&format!("diagram {} (line {}", leaf.index, leaf.line)),
+                "{f:?}"
+            );
+            assert!(f[0].contains("loss"), "{f:?}");
+            return;
+        }
+    }
+    panic!("no single marker change broke a leaf");
+}
+
+#[test]
+fn a_removed_branch_fails_coverage_and_reachability() {
+    let Some((branches, steady)) = common::upstream() else {
+        return;
+    };
+    let text: String = branches
+        .lines()
+        .filter(|l| *l != "415351->6")
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(text.lines().count() + 1, branches.lines().count());
+    let r = check_solution(&text, &steady);
+    assert_eq!(failed(&r), ["coverage", "reachability"]);
+    let f = failures_of(&r, "coverage");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].starts_with("415351: Yellow's reply is covered by no branch"),
+        "{f:?}"
+    );
+    assert!(failures_of(&r, "reachability")
+        .iter()
+        .all(|f| f.contains("never reached")));
+}
+
+#[test]
+fn a_duplicate_mirrored_diagram_fails_structure() {
+    let Some((branches, steady)) = common::upstream() else {
+        return;
+    };
+    let first: Vec<String> = steady
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.len() == 7)
+        .take(6)
+        .map(|l| l.chars().rev().collect())
+        .collect();
+    let text = format!("{steady}\n{}\n", first.join("\n"));
+    let r = check_solution(&branches, &text);
+    assert!(failed(&r).contains(&"structure"), "{:?}", failed(&r));
+    let f = failures_of(&r, "structure");
+    assert!(
+        f.iter()
+            .any(|f| f.starts_with("diagrams 1 (line ")
+                && f.contains("the same board up to mirroring")),
+        "{f:?}"
+    );
+    assert!(matches!(
+        Verifier::new().verify(
+            &c4lab_steady::Diagram::parse(&first.join("\n"))
+                .unwrap()
+                .diagram
+        ),
+        Verdict::Win { .. }
+    ));
+}

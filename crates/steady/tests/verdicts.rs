@@ -1,0 +1,223 @@
+//! Each verdict of SPEC §3, the agent's rules, simplify and play, on small hand-made cases.
+
+use c4lab_board::{Player, Position};
+use c4lab_steady::play::{Game, Status};
+use c4lab_steady::{
+    decide, simplify, Cell, Diagram, LossReason, Rule, SimplifyError, Verdict, Verifier,
+};
+
+const WIN: &str = include_str!("../../../examples/win.txt");
+const LOSS: &str = include_str!("../../../examples/loss.txt");
+
+fn parse(text: &str) -> Diagram {
+    Diagram::parse(text).unwrap().diagram
+}
+
+fn blank_on(moves: &str) -> Diagram {
+    Diagram::from_root(&Position::from_moves(moves).unwrap(), |_, _| Cell::Level(9))
+}
+
+#[test]
+fn win_and_loss_with_their_lines() {
+    let mut v = Verifier::new();
+    assert!(matches!(v.verify(&parse(WIN)), Verdict::Win { positions } if positions > 10));
+    match v.verify(&parse(LOSS)) {
+        Verdict::Loss { counterexample, .. } => {
+            assert_eq!(counterexample.reason, LossReason::NoMove { tied: vec![9] });
+            assert_eq!(c4lab_board::format_moves(&counterexample.line), "67711132");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn no_verdict_cases() {
+    let mut v = Verifier::new();
+    let mut d = parse(WIN);
+    d.set(0, 3, Cell::Undecided);
+    d.set(1, 5, Cell::Undecided);
+    assert_eq!(v.verify(&d), Verdict::Incomplete { undecided: 2 });
+
+    // Yellow holds a four and Red is to move
+    let terminal = parse("9999999\n9999999\nY999999\nYR99999\nYR99999\nYRR9999\n");
+    assert_eq!(
+        v.verify(&terminal),
+        Verdict::RootTerminal {
+            winner: Player::Yellow
+        }
+    );
+
+    let floating = parse("9999999\n9999999\n9999999\n9999999\n999R999\n99Y9999\n");
+    assert!(
+        matches!(v.verify(&floating), Verdict::BadRoot { reason } if reason.contains("column 4") && reason.contains("floats"))
+    );
+    let counts = parse("9999999\n9999999\n9999999\n9999999\n9999999\n99RRY99\n");
+    assert!(
+        matches!(v.verify(&counts), Verdict::BadRoot { reason } if reason.contains("counts must be equal"))
+    );
+
+    let mut tiny = Verifier::with_budget(3);
+    assert!(matches!(
+        tiny.verify(&parse(WIN)),
+        Verdict::Budget { positions: 4 }
+    ));
+}
+
+#[test]
+fn yellow_wins_and_draw_reasons() {
+    let mut v = Verifier::new();
+    // the empty board with every cell at one level: no level is unique at the root
+    match v.verify(&blank_on("")) {
+        Verdict::Loss {
+            counterexample,
+            positions,
+        } => {
+            assert_eq!(positions, 1);
+            assert!(counterexample.line.is_empty());
+            assert_eq!(counterexample.reason, LossReason::NoMove { tied: vec![9] });
+        }
+        other => panic!("{other:?}"),
+    }
+    // Yellow's open three in the bottom row: Red blocks column 1, Yellow wins in 5
+    match v.verify(&blank_on("727364")) {
+        Verdict::Loss { counterexample, .. } => {
+            assert_eq!(counterexample.reason, LossReason::YellowWins);
+            assert_eq!(c4lab_board::format_moves(&counterexample.line), "15");
+        }
+        other => panic!("{other:?}"),
+    }
+    // a board filled to 40 stones without a four, where the last two moves draw
+    let mut rng = 7u64;
+    let mut drawn = 0;
+    for _ in 0..20_000 {
+        let mut p = Position::new();
+        while p.moves_played() < 40 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let legal: Vec<usize> = (0..7)
+                .filter(|&x| p.can_play(x) && !p.is_winning_move(x))
+                .collect();
+            if legal.is_empty() {
+                break;
+            }
+            p.play(legal[rng as usize % legal.len()]);
+        }
+        if p.moves_played() < 40 || p.winning_moves() != 0 {
+            continue;
+        }
+        let d = Diagram::from_root(&p, |_, _| Cell::Level(0));
+        if let Verdict::Loss { counterexample, .. } = v.verify(&d) {
+            if counterexample.reason == LossReason::Draw {
+                assert_eq!(counterexample.line.len(), 2);
+                drawn += 1;
+            }
+        }
+    }
+    assert!(drawn > 0, "no drawn ending found");
+}
+
+#[test]
+fn the_agent_names_its_rule() {
+    let levels = |d: &Diagram| d.levels();
+    // win beats block: Red has three in the bottom row, Yellow three in column 7
+    let p = Position::from_moves("172737").unwrap();
+    let d = blank_on("172737");
+    assert_eq!(decide(&p, &levels(&d)).rule, Rule::Win);
+    assert_eq!(decide(&p, &levels(&d)).column, Some(3));
+    let p = Position::from_moves("172757").unwrap();
+    let d = blank_on("172757");
+    assert_eq!(
+        decide(&p, &levels(&d)),
+        c4lab_steady::Decision {
+            column: Some(6),
+            rule: Rule::Block
+        }
+    );
+    // level rule: level 1 is tied in columns 1 and 2, level 4 unique in column 6
+    let p = Position::new();
+    let d = Diagram::from_root(&p, |x, y| match (x, y) {
+        (0, 0) | (1, 0) => Cell::Level(1),
+        (5, 0) => Cell::Level(4),
+        _ => Cell::Level(9),
+    });
+    let got = decide(&p, &levels(&d));
+    assert_eq!(got.column, Some(5));
+    assert_eq!(
+        got.rule,
+        Rule::Level {
+            level: 4,
+            tied: vec![1]
+        }
+    );
+    assert_eq!(got.rule.describe(), "level 4, lower levels tied: 1");
+    // `?` never fires and never ties
+    let d = Diagram::from_root(&p, |x, y| match (x, y) {
+        (0, 0) => Cell::Undecided,
+        (1, 0) => Cell::Level(5),
+        _ => Cell::Level(9),
+    });
+    assert_eq!(decide(&p, &levels(&d)).column, Some(1));
+}
+
+#[test]
+fn levels_survive_stones_played_on_top() {
+    let d = parse(WIN);
+    let mut game = Game::new(&d).unwrap();
+    // the level under a covered cell is still read where it is the playable cell later
+    assert_eq!(game.log()[0].column, Some(5));
+    game.yellow(0).unwrap();
+    assert_eq!(game.status(), &Status::RedWon);
+    assert!(game.undo());
+    assert_eq!(game.log().len(), 1);
+    assert!(!game.undo());
+    assert!(game.yellow(9).is_err());
+}
+
+#[test]
+fn simplify_reaches_a_fixpoint() {
+    let mut v = Verifier::new();
+    let d = parse(WIN);
+    let s = simplify(&d, &mut v).unwrap();
+    assert!(s.cleared.is_empty(), "the example is already minimal");
+    // add clutter: every blank cell at level 8; simplify must clear exactly the clutter
+    let mut cluttered = d.clone();
+    let mut added = 0;
+    for x in 0..7 {
+        for y in 0..6 {
+            if cluttered.cell(x, y) == Cell::Level(9) {
+                cluttered.set(x, y, Cell::Level(8));
+                if v.verify(&cluttered).is_win() {
+                    added += 1;
+                } else {
+                    cluttered.set(x, y, Cell::Level(9));
+                }
+            }
+        }
+    }
+    assert!(added > 5);
+    let s = simplify(&cluttered, &mut v).unwrap();
+    assert!(v.verify(&s.diagram).is_win());
+    for (x, y) in &s.cleared {
+        assert_eq!(s.diagram.cell(*x, *y), Cell::Level(9));
+    }
+    // no single remaining non-9 level cell can be blanked
+    for x in 0..7 {
+        for y in 0..6 {
+            if let Cell::Level(l) = s.diagram.cell(x, y) {
+                if l != 9 {
+                    let mut t = s.diagram.clone();
+                    t.set(x, y, Cell::Level(9));
+                    assert!(
+                        !v.verify(&t).is_win(),
+                        "cell {x},{y} could still be blanked"
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(
+        simplify(&parse(LOSS), &mut v).unwrap_err(),
+        SimplifyError::NotAWin("loss")
+    );
+}
