@@ -101,7 +101,7 @@ fn play_prints_each_rule() {
     let out = c4lab(&["play", "examples/win.txt"], "x\n2\nu\n1\n");
     let text = stdout(&out);
     assert!(
-        text.contains("Red plays 6 (level 7, lower levels tied: 0)"),
+        text.contains("Red plays 6 (level 7, lower levels tied: 0 in columns 1, 3)"),
         "{text}"
     );
     assert!(text.contains("\"x\": type a column 1-7"), "{text}");

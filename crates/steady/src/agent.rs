@@ -16,23 +16,52 @@ pub enum Rule {
         /// The level that fired.
         level: u8,
         /// Lower levels skipped because two or more playable cells held them.
-        tied: Vec<u8>,
+        tied: Vec<Tie>,
     },
     /// No level is held by exactly one playable cell: the diagram names no move.
     NoMove {
         /// The levels present among the playable cells (each held by two or more).
-        tied: Vec<u8>,
+        tied: Vec<Tie>,
     },
+}
+
+/// A level held by two or more playable cells, and their columns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tie {
+    /// The level.
+    pub level: u8,
+    /// The 0-based columns whose playable cell holds it.
+    pub columns: Vec<u8>,
+}
+
+fn ties(levels: &Levels, playable: u64, below: u8) -> Vec<Tie> {
+    levels
+        .tied(playable, below)
+        .into_iter()
+        .map(|level| {
+            let mut cells = playable & levels.mask(level);
+            let mut columns = Vec::new();
+            while cells != 0 {
+                columns.push(column_of(cells & cells.wrapping_neg()) as u8);
+                cells &= cells - 1;
+            }
+            Tie { level, columns }
+        })
+        .collect()
 }
 
 impl Rule {
     /// A short description for move logs, e.g. `level 3, lower levels tied: 1, 2`.
     pub fn describe(&self) -> String {
-        let list = |t: &[u8]| {
+        let list = |t: &[Tie]| {
             t.iter()
-                .map(|l| l.to_string())
+                .map(|tie| {
+                    let cols: Vec<String> =
+                        tie.columns.iter().map(|c| (c + 1).to_string()).collect();
+                    format!("{} in columns {}", tie.level, cols.join(", "))
+                })
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join("; ")
         };
         match self {
             Rule::Win => "win".into(),
@@ -119,13 +148,13 @@ pub fn decide(pos: &Position, levels: &Levels) -> Decision {
             column: Some(column_of(cell)),
             rule: Rule::Level {
                 level,
-                tied: levels.tied(playable, level),
+                tied: ties(levels, playable, level),
             },
         },
         Choice::NoMove => Decision {
             column: None,
             rule: Rule::NoMove {
-                tied: levels.tied(playable, u8::MAX),
+                tied: ties(levels, playable, u8::MAX),
             },
         },
     }

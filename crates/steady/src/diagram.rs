@@ -288,18 +288,19 @@ impl Diagram {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Levels {
     masks: [u64; LEVELS],
-    used: [u8; LEVELS],
+    /// The levels in use, lowest first, with their cells.
+    used: [(u64, u8); LEVELS],
     n_used: usize,
 }
 
 impl Levels {
     /// Builds the layer from one bitboard of cells per level.
     pub fn from_masks(masks: [u64; LEVELS]) -> Levels {
-        let mut used = [0u8; LEVELS];
+        let mut used = [(0u64, 0u8); LEVELS];
         let mut n_used = 0;
         for (l, m) in masks.iter().enumerate() {
             if *m != 0 {
-                used[n_used] = l as u8;
+                used[n_used] = (*m, l as u8);
                 n_used += 1;
             }
         }
@@ -319,8 +320,8 @@ impl Levels {
     /// that level; `None` when no level is unique.
     #[inline]
     pub fn pick(&self, playable: u64) -> Option<(u64, u8)> {
-        for &l in &self.used[..self.n_used] {
-            let c = playable & self.masks[l as usize];
+        for &(m, l) in &self.used[..self.n_used] {
+            let c = playable & m;
             if c != 0 && c & (c - 1) == 0 {
                 return Some((c, l));
             }
@@ -332,8 +333,8 @@ impl Levels {
     pub fn tied(&self, playable: u64, below: u8) -> Vec<u8> {
         self.used[..self.n_used]
             .iter()
-            .copied()
-            .filter(|&l| l < below && (playable & self.masks[l as usize]).count_ones() >= 2)
+            .filter(|&&(m, l)| l < below && (playable & m).count_ones() >= 2)
+            .map(|&(_, l)| l)
             .collect()
     }
 }

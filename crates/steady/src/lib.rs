@@ -17,7 +17,7 @@ mod simplify;
 pub mod solution;
 mod verify;
 
-pub use agent::{decide, Decision, Rule};
+pub use agent::{decide, Decision, Rule, Tie};
 pub use diagram::{Cell, Diagram, Language, Levels, ParsedDiagram, Root};
 pub use error::{DiagramError, RootError};
 pub use simplify::{simplify, Simplified, SimplifyError};

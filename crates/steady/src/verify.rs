@@ -102,6 +102,7 @@ impl Verdict {
     }
 }
 
+#[derive(Debug, Clone)]
 enum Stop {
     Loss(LossReason),
     Budget,
@@ -112,7 +113,9 @@ enum Stop {
 pub struct Verifier {
     budget: u64,
     seen: KeySet,
-    line: Vec<u8>,
+    line: [u8; 42],
+    depth: usize,
+    stop: Option<Stop>,
 }
 
 impl Default for Verifier {
@@ -132,7 +135,9 @@ impl Verifier {
         Verifier {
             budget,
             seen: KeySet::new(),
-            line: Vec::with_capacity(42),
+            line: [0; 42],
+            depth: 0,
+            stop: None,
         }
     }
 
@@ -171,58 +176,56 @@ impl Verifier {
     /// Verifies the level layer `levels` from `root`, a Red-to-move position without a four.
     pub fn verify_root(&mut self, root: &Position, levels: &Levels) -> Verdict {
         self.seen.clear();
-        self.line.clear();
-        let searched = if root.winning_moves() != 0 {
-            Ok(())
-        } else {
-            self.red_node(root.current(), root.mask(), levels)
-        };
-        match searched {
-            Ok(()) => Verdict::Win {
-                positions: self.seen.len() as u64,
-            },
-            Err(Stop::Budget) => Verdict::Budget {
-                positions: self.seen.len() as u64,
-            },
-            Err(Stop::Loss(reason)) => Verdict::Loss {
+        self.depth = 0;
+        self.stop = None;
+        if root.winning_moves() == 0 {
+            self.red_node(root.current(), root.mask(), levels);
+        }
+        let positions = self.seen.len() as u64;
+        match self.stop.take() {
+            None => Verdict::Win { positions },
+            Some(Stop::Budget) => Verdict::Budget { positions },
+            Some(Stop::Loss(reason)) => Verdict::Loss {
                 counterexample: Counterexample {
-                    line: self.line.clone(),
+                    line: self.line[..self.depth].to_vec(),
                     reason,
                 },
-                positions: self.seen.len() as u64,
+                positions,
             },
         }
     }
 
     /// Searches the Red-to-move position with Red's stones `red`, where Red has no
-    /// immediate win; on a loss `self.line` holds the losing line.
-    fn red_node(&mut self, red: u64, mask: u64, levels: &Levels) -> Result<(), Stop> {
+    /// immediate win. Returns false when the search stops (a loss, kept in `self.stop`
+    /// with its line in `self.line[..self.depth]`, or the budget).
+    fn red_node(&mut self, red: u64, mask: u64, levels: &Levels) -> bool {
         if !self.seen.insert(red + mask) {
-            return Ok(());
+            return true;
         }
         if self.seen.len() as u64 > self.budget {
-            return Err(Stop::Budget);
+            self.stop = Some(Stop::Budget);
+            return false;
         }
         let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
         let cell = match choose_without_win(red, mask, playable, levels) {
             Choice::Block(cell) | Choice::Level(cell, _) => cell,
-            Choice::Win => return Ok(()),
+            Choice::Win => return true,
             Choice::NoMove => {
-                return Err(Stop::Loss(LossReason::NoMove {
+                return self.lose(LossReason::NoMove {
                     tied: levels.tied(playable, u8::MAX),
-                }));
+                });
             }
         };
         let (red, mask) = (red | cell, mask | cell);
-        self.line.push(column_of(cell) as u8);
+        self.push(cell);
         if mask == BOARD_MASK {
-            return Err(Stop::Loss(LossReason::Draw));
+            return self.lose(LossReason::Draw);
         }
         let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
         let wins = winning_cells(red ^ mask, mask) & playable;
         if wins != 0 {
-            self.line.push(column_of(wins & wins.wrapping_neg()) as u8);
-            return Err(Stop::Loss(LossReason::YellowWins));
+            self.push(wins & wins.wrapping_neg());
+            return self.lose(LossReason::YellowWins);
         }
         // cells where Red completes a four; a reply that leaves one playable is won
         let red_wins = winning_cells(red, mask);
@@ -232,19 +235,33 @@ impl Verifier {
             replies ^= reply;
             let next = mask | reply;
             if next == BOARD_MASK {
-                self.line.push(column_of(reply) as u8);
-                return Err(Stop::Loss(LossReason::Draw));
+                self.push(reply);
+                return self.lose(LossReason::Draw);
             }
             let next_playable = (playable ^ reply) | ((reply << 1) & BOARD_MASK);
             if red_wins & next_playable != 0 {
                 continue;
             }
-            self.line.push(column_of(reply) as u8);
-            self.red_node(red, next, levels)?;
-            self.line.pop();
+            self.push(reply);
+            if !self.red_node(red, next, levels) {
+                return false;
+            }
+            self.depth -= 1;
         }
-        self.line.pop();
-        Ok(())
+        self.depth -= 1;
+        true
+    }
+
+    #[inline(always)]
+    fn push(&mut self, cell: u64) {
+        self.line[self.depth] = column_of(cell) as u8;
+        self.depth += 1;
+    }
+
+    #[cold]
+    fn lose(&mut self, reason: LossReason) -> bool {
+        self.stop = Some(Stop::Loss(reason));
+        false
     }
 }
 

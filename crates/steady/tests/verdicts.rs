@@ -3,7 +3,7 @@
 use c4lab_board::{Player, Position};
 use c4lab_steady::play::{Game, Status};
 use c4lab_steady::{
-    decide, simplify, Cell, Diagram, LossReason, Rule, SimplifyError, Verdict, Verifier,
+    decide, simplify, Cell, Diagram, LossReason, Rule, SimplifyError, Tie, Verdict, Verifier,
 };
 
 const WIN: &str = include_str!("../../../examples/win.txt");
@@ -147,10 +147,16 @@ fn the_agent_names_its_rule() {
         got.rule,
         Rule::Level {
             level: 4,
-            tied: vec![1]
+            tied: vec![Tie {
+                level: 1,
+                columns: vec![0, 1]
+            }]
         }
     );
-    assert_eq!(got.rule.describe(), "level 4, lower levels tied: 1");
+    assert_eq!(
+        got.rule.describe(),
+        "level 4, lower levels tied: 1 in columns 1, 2"
+    );
     // `?` never fires and never ties
     let d = Diagram::from_root(&p, |x, y| match (x, y) {
         (0, 0) => Cell::Undecided,
