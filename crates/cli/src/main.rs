@@ -7,6 +7,7 @@ mod bench;
 mod convert;
 mod input;
 mod play;
+mod serve;
 mod solution;
 mod verify;
 
@@ -78,6 +79,18 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the Lab (the browser page and its WebAssembly engine) on 127.0.0.1.
+    Serve {
+        /// Port to listen on.
+        #[arg(long, default_value_t = 8765)]
+        port: u16,
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Open the page in the default browser.
+        #[arg(long)]
+        open: bool,
+    },
     /// Benchmarks that print a table.
     Bench {
         #[command(subcommand)]
@@ -105,6 +118,7 @@ fn main() -> ExitCode {
             steady_states,
             json,
         } => solution::check(&branches, &steady_states, json),
+        Command::Serve { port, host, open } => serve::serve(&host, port, open),
         Command::Bench { what } => bench::run(what),
     };
     match result {

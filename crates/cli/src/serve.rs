@@ -1,0 +1,74 @@
+//! `c4lab serve`: serves the Lab's page and engine, embedded in this binary.
+
+use std::io::Cursor;
+
+use anyhow::{anyhow, bail, Result};
+use tiny_http::{Header, Response, Server};
+
+include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+
+/// Looks up an embedded file by request path (`/` is `index.html`).
+fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
+    let path = path.split(['?', '#']).next().unwrap_or("/");
+    let path = if path == "/" { "/index.html" } else { path };
+    ASSETS
+        .iter()
+        .find(|(p, _, _)| *p == path)
+        .map(|(_, kind, bytes)| (*kind, *bytes))
+}
+
+fn header(name: &str, value: &str) -> Header {
+    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("static header")
+}
+
+/// Serves on 127.0.0.1 (or `host`) until killed.
+pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
+    if !ENGINE_BUILT {
+        bail!("this binary was built without the Lab's WebAssembly engine; build it and the server with scripts/lab");
+    }
+    let addr = format!("{host}:{port}");
+    let server = Server::http(&addr).map_err(|e| {
+        anyhow!("cannot listen on {addr}: {e} (is another server on that port? try --port)")
+    })?;
+    let url = format!("http://{addr}/");
+    println!("the Lab is at {url} (Ctrl-C stops it)");
+    if open {
+        let opener = if cfg!(target_os = "macos") {
+            "open"
+        } else {
+            "xdg-open"
+        };
+        if let Err(e) = std::process::Command::new(opener).arg(&url).spawn() {
+            eprintln!("could not open a browser ({opener}: {e}); open {url} yourself");
+        }
+    }
+    for request in server.incoming_requests() {
+        let response = match asset(request.url()) {
+            Some((kind, bytes)) => Response::new(
+                200.into(),
+                vec![
+                    header("Content-Type", kind),
+                    header("Cache-Control", "no-store"),
+                    header("X-Content-Type-Options", "nosniff"),
+                    header(
+                        "Content-Security-Policy",
+                        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
+                    ),
+                ],
+                Cursor::new(bytes.to_vec()),
+                Some(bytes.len()),
+                None,
+            ),
+            None => Response::new(
+                404.into(),
+                vec![header("Content-Type", "text/plain; charset=utf-8")],
+                Cursor::new(b"not found".to_vec()),
+                Some(9),
+                None,
+            ),
+        };
+        // a client that hung up mid-response is not the server's problem
+        let _ = request.respond(response);
+    }
+    Ok(0)
+}

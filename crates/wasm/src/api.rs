@@ -1,0 +1,298 @@
+//! The exported functions. Each is a thin JSON wrapper over an engine crate.
+
+use c4lab_board::{format_moves, parse_moves, parse_stones, Player, Position, HEIGHT, WIDTH};
+use c4lab_steady::play::{Game, Status};
+use c4lab_steady::{
+    link, simplify as simplify_diagram, Diagram, Language, LossReason, Rule, Verdict, Verifier,
+};
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+fn fail(e: impl std::fmt::Display) -> String {
+    json!({ "ok": false, "error": e.to_string() }).to_string()
+}
+
+/// Reads a grid given as six rows, or as 42 characters without newlines.
+fn diagram(grid: &str) -> Result<Diagram, String> {
+    let t = grid.trim();
+    let text = if !t.contains('\n') && t.chars().count() == 42 {
+        t.chars()
+            .collect::<Vec<_>>()
+            .chunks(7)
+            .map(|r| r.iter().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else {
+        grid.to_string()
+    };
+    Diagram::parse(&text)
+        .map(|p| p.diagram)
+        .map_err(|e| e.to_string())
+}
+
+/// The 42 cells of a diagram in grid order as one string.
+fn flat(d: &Diagram) -> String {
+    d.cells().iter().map(|c| c.to_char()).collect()
+}
+
+/// The stones of a position in grid order: `R`, `Y` or `.`.
+fn stones_of(p: &Position) -> String {
+    (0..HEIGHT)
+        .rev()
+        .flat_map(|y| (0..WIDTH).map(move |x| (x, y)))
+        .map(|(x, y)| match p.stone(x, y) {
+            Some(Player::Red) => 'R',
+            Some(Player::Yellow) => 'Y',
+            None => '.',
+        })
+        .collect()
+}
+
+/// The engine's version.
+#[wasm_bindgen]
+pub fn engine_version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// Reads any diagram form (level grid, old grid, upstream JSON, share link) and says
+/// which it was: `{ok, cells, root, line, form}`.
+#[wasm_bindgen]
+pub fn read_any(text: &str) -> String {
+    let t = text.trim();
+    if !t.contains('\n') && (t.contains('#') || t.get(1..2) == Some(".")) {
+        return match link::decode(t) {
+            Ok(s) => json!({"ok": true, "cells": flat(&s.diagram), "root": format_moves(&s.root),
+                "line": format_moves(&s.line), "form": "share link"})
+            .to_string(),
+            Err(e) => fail(e),
+        };
+    }
+    match Diagram::parse(text) {
+        Ok(p) => {
+            let root = match p.diagram.root() {
+                Ok(r) => format_moves(&r.order),
+                Err(e) => return fail(e),
+            };
+            let form = match (p.json, p.language) {
+                (true, Language::Legacy) => "upstream JSON (old seven-marker language)",
+                (true, Language::Levels) => "upstream JSON",
+                (false, Language::Legacy) => "old seven-marker grid",
+                (false, Language::Levels) => "level grid",
+            };
+            json!({"ok": true, "cells": flat(&p.diagram), "root": root, "line": "", "form": form})
+                .to_string()
+        }
+        Err(e) => fail(e),
+    }
+}
+
+/// A root from a move sequence: `{ok, stones, moves, to_move}`; refuses illegal input.
+#[wasm_bindgen]
+pub fn position(moves: &str) -> String {
+    match Position::from_moves(moves) {
+        Ok(p) => json!({"ok": true, "stones": stones_of(&p), "moves": format_moves(&parse_moves(moves).unwrap_or_default()),
+            "to_move": p.to_move().name(), "over": p.winner().is_some()})
+        .to_string(),
+        Err(e) => fail(e),
+    }
+}
+
+/// A root from stones alone (six rows of R/Y with `?` or `.`): `{ok, stones, moves}`.
+#[wasm_bindgen]
+pub fn position_from_stones(text: &str) -> String {
+    match parse_stones(text) {
+        Ok(g) if g.position.to_move() == Player::Red => {
+            json!({"ok": true, "stones": stones_of(&g.position), "moves": format_moves(&g.order)}).to_string()
+        }
+        Ok(g) => fail(format!(
+            "{} Red and {} Yellow stones: at a steady-state root Red is to move, so the counts must be equal",
+            g.position.red().count_ones(),
+            g.position.yellow().count_ones()
+        )),
+        Err(e) => fail(e),
+    }
+}
+
+fn verdict_json(v: &Verdict) -> Value {
+    let mut j = json!({"ok": true, "verdict": v.name()});
+    match v {
+        Verdict::Win { positions } | Verdict::Budget { positions } => {
+            j["positions"] = json!(positions)
+        }
+        Verdict::Loss {
+            counterexample,
+            positions,
+        } => {
+            j["positions"] = json!(positions);
+            j["reason"] = json!(counterexample.reason.name());
+            j["line"] = json!(format_moves(&counterexample.line));
+            if let LossReason::NoMove { tied } = &counterexample.reason {
+                j["tied"] = json!(tied);
+            }
+        }
+        Verdict::Incomplete { undecided } => j["undecided"] = json!(undecided),
+        Verdict::RootTerminal { winner } => j["winner"] = json!(winner.name()),
+        Verdict::BadRoot { reason } => j["message"] = json!(reason),
+    }
+    j
+}
+
+/// Verifies a diagram: `{ok, verdict, positions, reason, line, tied, ...}`.
+#[wasm_bindgen]
+pub fn verify(grid: &str, budget: f64) -> String {
+    let d = match diagram(grid) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    let budget = if budget.is_finite() && budget >= 1.0 {
+        budget as u64
+    } else {
+        c4lab_steady::DEFAULT_BUDGET
+    };
+    verdict_json(&Verifier::with_budget(budget).verify(&d)).to_string()
+}
+
+/// Simplifies a winning diagram: `{ok, cleared, cells}`.
+#[wasm_bindgen]
+pub fn simplify(grid: &str) -> String {
+    let d = match diagram(grid) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    match simplify_diagram(&d, &mut Verifier::new()) {
+        Ok(s) => {
+            json!({"ok": true, "cleared": s.cleared.len(), "cells": flat(&s.diagram)}).to_string()
+        }
+        Err(e) => fail(e),
+    }
+}
+
+fn rule_json(rule: &Rule) -> Value {
+    let name = match rule {
+        Rule::Win => "win",
+        Rule::Block => "block",
+        Rule::Level { .. } => "level",
+        Rule::NoMove { .. } => "no-move",
+    };
+    json!({"name": name, "text": rule.describe()})
+}
+
+/// Plays the Yellow moves `yellow` (digits 1-7) against the diagram: `{ok, log, status,
+/// stones, next, four}`; `next` is the column Red would play now, `four` the winning cells.
+#[wasm_bindgen]
+pub fn play(grid: &str, yellow: &str) -> String {
+    let d = match diagram(grid) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    let mut game = match Game::new(&d) {
+        Ok(g) => g,
+        Err(e) => return fail(e),
+    };
+    let mut error = Value::Null;
+    for (i, ch) in yellow.chars().enumerate() {
+        let played = match ch {
+            '1'..='7' => game
+                .yellow(ch as usize - '1' as usize)
+                .map_err(|e| e.to_string()),
+            _ => Err(format!("Yellow move {}: {ch:?} is not a column 1-7", i + 1)),
+        };
+        if let Err(e) = played {
+            error = json!(e);
+            break;
+        }
+    }
+    let log: Vec<Value> = game
+        .log()
+        .iter()
+        .map(|m| {
+            json!({"player": m.player.name(), "column": m.column.map(|c| c + 1),
+                "rule": m.rule.as_ref().map(rule_json)})
+        })
+        .collect();
+    let status = match game.status() {
+        Status::YellowToMove => "yellow-to-move",
+        Status::RedWon => "red-won",
+        Status::YellowWon => "yellow-won",
+        Status::Draw => "draw",
+        Status::NoMove => "no-move",
+    };
+    json!({"ok": true, "log": log, "status": status, "status_text": game.status().describe(),
+        "stones": stones_of(game.position()), "four": winning_four(game.position()),
+        "yellow": format_moves(&game.yellow_line()), "error": error})
+    .to_string()
+}
+
+/// Grid indices (top row first) of the cells of a four on the board, if any.
+fn winning_four(p: &Position) -> Vec<usize> {
+    let mut cells = Vec::new();
+    for who in [Player::Red, Player::Yellow] {
+        let has = |x: i32, y: i32| {
+            (0..WIDTH as i32).contains(&x)
+                && (0..HEIGHT as i32).contains(&y)
+                && p.stone(x as usize, y as usize) == Some(who)
+        };
+        for x in 0..WIDTH as i32 {
+            for y in 0..HEIGHT as i32 {
+                for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                    if (0..4).all(|k| has(x + k * dx, y + k * dy)) {
+                        for k in 0..4 {
+                            let i = (HEIGHT as i32 - 1 - (y + k * dy)) as usize * WIDTH
+                                + (x + k * dx) as usize;
+                            if !cells.contains(&i) {
+                                cells.push(i);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    cells
+}
+
+/// A share-link fragment for the diagram and Yellow line: `{ok, link}`.
+#[wasm_bindgen]
+pub fn link_encode(grid: &str, yellow: &str) -> String {
+    let d = match diagram(grid) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    let line = match parse_line(yellow) {
+        Ok(l) => l,
+        Err(e) => return fail(e),
+    };
+    match link::encode(&d, &line) {
+        Ok(l) => json!({"ok": true, "link": l}).to_string(),
+        Err(e) => fail(e),
+    }
+}
+
+fn parse_line(text: &str) -> Result<Vec<u8>, String> {
+    text.chars()
+        .enumerate()
+        .map(|(i, c)| match c {
+            '1'..='7' => Ok(c as u8 - b'1'),
+            _ => Err(format!("Yellow move {}: {c:?} is not a column 1-7", i + 1)),
+        })
+        .collect()
+}
+
+/// The diagram in another form (`grid`, `json`, `old`): `{ok, text}`.
+#[wasm_bindgen]
+pub fn export_diagram(grid: &str, form: &str) -> String {
+    let d = match diagram(grid) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    let text = match form {
+        "grid" => Ok(d.to_grid()),
+        "json" => Ok(d.to_json()),
+        "old" => d.to_legacy(),
+        other => Err(format!("unknown form {other:?}: use grid, json or old")),
+    };
+    match text {
+        Ok(t) => json!({"ok": true, "text": t}).to_string(),
+        Err(e) => fail(e),
+    }
+}

@@ -1,0 +1,475 @@
+// The Lab's page: state, rendering and input. The engine (Rust compiled to WebAssembly)
+// answers every question about the game; verification runs in verify.worker.js.
+import init, * as engine from './pkg/c4lab_wasm.js';
+
+performance.mark('app');
+const W = 7, H = 6, N = 42;
+const LEVELS = '0123456789';
+const $ = (sel) => document.querySelector(sel);
+const call = (fn, ...args) => JSON.parse(fn(...args));
+
+const state = {
+  mode: 'levels',
+  levels: Array(N).fill('9'), // the level layer, grid order (top row first); kept under stones
+  root: '',                    // the root's move sequence
+  yellow: '',                  // Yellow's moves in Play mode
+  level: '0',                  // the palette's selection
+  focus: null,                 // the keyboard focus ring's cell
+  history: [],                 // level-layer undo stack
+  verdict: null,
+  simplify: null,
+};
+const lab = { firstVerdictMs: null, verdicts: 0, ready: false, engine };
+window.__lab = lab;
+
+// ---- derived facts ----------------------------------------------------------------
+
+function rootStones() {
+  const p = call(engine.position, state.root);
+  return p.ok ? p.stones : '.'.repeat(N);
+}
+
+/** The diagram as the engine reads it: root stones over the level layer. */
+function grid() {
+  const stones = rootStones();
+  let s = '';
+  for (let i = 0; i < N; i++) {
+    s += stones[i] !== '.' ? stones[i] : state.levels[i];
+    if (i % W === W - 1) s += '\n';
+  }
+  return s;
+}
+
+/** Cells (grid indices) where each move of `line` lands, dropped onto `stones`. */
+function drops(stones, line) {
+  const height = Array(W).fill(0);
+  for (let i = 0; i < N; i++) if (stones[i] !== '.') height[i % W] = Math.max(height[i % W], H - Math.floor(i / W));
+  const cells = [];
+  for (const ch of line) {
+    const x = ch.charCodeAt(0) - 49;
+    if (x < 0 || x >= W || height[x] >= H) break;
+    cells.push((H - 1 - height[x]) * W + x);
+    height[x]++;
+  }
+  return cells;
+}
+
+// ---- worker ---------------------------------------------------------------------
+
+let worker = null, busy = false, requestId = 0;
+let lastHash = ''; // the fragment this page wrote last; any other is a link to load
+function startWorker() {
+  worker = new Worker(new URL('./verify.worker.js', import.meta.url), { type: 'module' });
+  worker.onmessage = (e) => onWorker(e.data);
+  busy = false;
+}
+function requestVerify() {
+  requestId++;
+  if (busy) { worker.terminate(); startWorker(); } // cancelled: the diagram changed
+  busy = true;
+  state.verdict = null;
+  state.simplify = null;
+  worker.postMessage({ type: 'verify', id: requestId, grid: grid() });
+}
+function onWorker(msg) {
+  if (msg.type === 'bench') { lab.benchResult?.(msg); return; }
+  if (msg.id !== requestId) return;
+  if (msg.type === 'verdict') {
+    state.verdict = msg.result;
+    lab.verdicts++;
+    lab.lastVerifyMs = msg.ms;
+    if (lab.firstVerdictMs === null) lab.firstVerdictMs = performance.now();
+    if (msg.result.verdict !== 'win') busy = false;
+  } else if (msg.type === 'simplify') {
+    state.simplify = msg.result;
+    busy = false;
+  }
+  render();
+}
+/** Test and benchmark hook: verification time of each grid inside the worker. */
+lab.benchVerify = (grids) => new Promise((resolve) => {
+  lab.benchResult = (msg) => resolve(msg.times);
+  worker.postMessage({ type: 'bench', grids });
+});
+
+// ---- edits ------------------------------------------------------------------------
+
+function edited({ verify = true } = {}) {
+  if (verify) requestVerify();
+  const link = call(engine.link_encode, grid(), state.yellow);
+  if (link.ok) {
+    lastHash = '#' + link.link;
+    history.replaceState(null, '', lastHash);
+  }
+  render();
+}
+function editLevels(change) {
+  state.history.push(state.levels.slice());
+  if (state.history.length > 200) state.history.shift();
+  change();
+  edited();
+}
+function paint(i, level) {
+  if (rootStones()[i] !== '.') return say(`That cell holds a root stone; switch to Position mode to change the root.`, true);
+  if (state.levels[i] === level) return;
+  editLevels(() => { state.levels[i] = level; });
+}
+function setRoot(moves) {
+  const p = call(engine.position, moves);
+  if (!p.ok) return say(p.error, true);
+  if (p.over) return say(`After ${moves} the game is over: a root must have no four.`, true);
+  state.root = p.moves;
+  state.yellow = '';
+  say(p.to_move === 'Red' ? '' : 'Yellow is to move here: add one more stone, since Red moves at a steady-state root.');
+  edited();
+  return true;
+}
+function apply(read) {
+  state.history.push(state.levels.slice());
+  const p = call(engine.position, read.root);
+  for (let i = 0; i < N; i++) if (p.ok && p.stones[i] === '.') state.levels[i] = read.cells[i];
+  state.root = read.root;
+  state.yellow = read.line || '';
+  edited();
+}
+
+function say(text, error = false) {
+  const m = $('#message');
+  m.textContent = text;
+  m.classList.toggle('error', error);
+  return false;
+}
+
+// ---- rendering --------------------------------------------------------------------
+
+const REASONS = { 'no-move': 'the diagram names no move', 'yellow-wins': 'Yellow wins', draw: 'the board fills: a draw' };
+
+function verdictText() {
+  const v = state.verdict;
+  if (!v) return ['Verifying…', ''];
+  if (!v.ok) return [v.error, 'loss'];
+  switch (v.verdict) {
+    case 'win': return [`Win: Red makes four on every line (${v.positions.toLocaleString('en')} positions searched).`, 'win'];
+    case 'loss': {
+      const tied = v.tied && v.tied.length ? ` (tied levels: ${v.tied.join(', ')})` : '';
+      const line = v.line ? `after ${v.line}` : 'at the root';
+      return [`Loss: ${REASONS[v.reason]}${tied} ${line}. The numbered ghost stones show the line.`, 'loss'];
+    }
+    case 'incomplete': return [`Incomplete: ${v.undecided} undecided cell${v.undecided === 1 ? '' : 's'} (?); no verdict until they are decided.`, ''];
+    case 'root-terminal': return [`The root already holds a four (${v.winner}): there is nothing to verify.`, 'loss'];
+    case 'bad-root': return [v.message, 'loss'];
+    case 'budget': return [`Gave up after ${v.positions.toLocaleString('en')} positions.`, ''];
+  }
+  return ['', ''];
+}
+
+function render() {
+  if (!lab.ready) return;
+  const stones = rootStones();
+  const board = $('#board');
+  const cells = board.children;
+  const legend = new Set();
+  let shown = stones, ghost = [], selected = -1, four = [];
+  const game = call(engine.play, grid(), state.mode === 'play' ? state.yellow : '');
+  if (game.ok) {
+    const first = game.log[0];
+    if (state.mode === 'play') {
+      shown = game.stones;
+      four = game.four;
+      selected = redCell(stones, game);
+    } else if (first && first.column) {
+      selected = drops(stones, String(first.column))[0];
+    }
+  }
+  if (state.mode !== 'play' && state.verdict && state.verdict.verdict === 'loss') {
+    ghost = drops(stones, state.verdict.line);
+  }
+  for (let i = 0; i < N; i++) {
+    const c = cells[i];
+    const x = i % W, y = H - Math.floor(i / W);
+    const level = state.levels[i];
+    const stone = shown[i];
+    const g = ghost.indexOf(i);
+    c.className = 'cell';
+    c.textContent = '';
+    let label = `column ${x + 1}, row ${y}: `;
+    if (stone !== '.') {
+      c.classList.add('stone-' + stone);
+      label += (stone === 'R' ? 'Red' : 'Yellow') + ' stone';
+      if (stones[i] === '.') { // played after the root: the level stays underneath
+        const u = document.createElement('span');
+        u.className = 'under';
+        u.textContent = level === '9' ? '' : level;
+        c.append(u);
+        label += `, level ${level} underneath`;
+      }
+    } else if (g >= 0) {
+      c.classList.add(g % 2 === 0 ? 'ghost-R' : 'ghost-Y');
+      const n = document.createElement('span');
+      n.className = 'num';
+      n.textContent = String(g + 1);
+      c.append(n);
+      label += `counterexample move ${g + 1} (${g % 2 === 0 ? 'Red' : 'Yellow'}), level ${level}`;
+      legend.add('ghost');
+    } else {
+      c.textContent = level === '9' ? '' : level;
+      if (level === '?') c.classList.add('undecided');
+      label += level === '?' ? 'undecided' : `level ${level}`;
+    }
+    if (i === selected) { c.classList.add('selected'); legend.add('selected'); }
+    if (four.includes(i)) { c.classList.add('four'); legend.add('four'); }
+    if (i === state.focus) c.classList.add('focus');
+    c.title = label;
+    c.setAttribute('aria-label', label);
+  }
+  renderLegend(legend);
+  const [text, cls] = verdictText();
+  const v = $('#verdict');
+  v.textContent = text;
+  v.className = cls;
+  const simp = $('#simplify');
+  if (state.simplify && state.simplify.ok) {
+    const n = state.simplify.cleared;
+    simp.disabled = n === 0;
+    simp.textContent = n === 0 ? 'Simplify (already minimal)' : `Simplify (clears ${n})`;
+  } else {
+    simp.disabled = true;
+    simp.textContent = 'Simplify';
+  }
+  renderLog(game);
+  for (const b of document.querySelectorAll('#palette button')) b.setAttribute('aria-pressed', String(b.dataset.level === state.level));
+  $('#moves').placeholder = state.root || 'e.g. 4453';
+}
+
+function redCell(rootStones, game) {
+  // the cell of Red's latest move: the last stone of the replayed line
+  const line = game.log.filter((m) => m.column).map((m) => String(m.column)).join('');
+  const cells = drops(rootStones, line);
+  const reds = game.log.filter((m) => m.column).map((m, k) => (m.player === 'Red' ? cells[k] : -1)).filter((c) => c >= 0);
+  return reds.length ? reds[reds.length - 1] : -1;
+}
+
+function renderLegend(items) {
+  const ul = $('#legend');
+  ul.textContent = '';
+  const add = (cls, color, text) => {
+    const li = document.createElement('li');
+    li.className = cls;
+    const s = document.createElement('span');
+    s.className = 'swatch';
+    s.style.boxShadow = `0 0 0 3px ${color}`;
+    li.append(s, text);
+    ul.append(li);
+  };
+  if (items.has('selected')) add('legend-selected', 'var(--accent)', state.mode === 'play' ? "Red's last move" : 'the cell the diagram selects');
+  if (items.has('four')) add('legend-four', 'var(--win)', 'the winning four');
+  if (items.has('ghost')) add('legend-ghost', 'var(--muted)', 'faded numbered stones: the losing line');
+}
+
+function renderLog(game) {
+  const ol = $('#log');
+  ol.textContent = '';
+  if (!game.ok) { $('#game-status').textContent = game.error; return; }
+  for (const m of game.log) {
+    const li = document.createElement('li');
+    li.className = m.player === 'Red' ? 'red' : 'yellow';
+    li.textContent = m.player === 'Red'
+      ? (m.column ? `Red ${m.column} · ${m.rule.text}` : `Red: ${m.rule.text}`)
+      : `Yellow ${m.column}`;
+    ol.append(li);
+  }
+  $('#game-status').textContent = game.status_text + (game.error ? ` · ${game.error}` : '');
+}
+
+// ---- input -----------------------------------------------------------------------
+
+function setMode(mode) {
+  state.mode = mode;
+  for (const b of document.querySelectorAll('nav button')) b.setAttribute('aria-pressed', String(b.dataset.mode === mode));
+  for (const s of document.querySelectorAll('[data-panel]')) s.hidden = s.dataset.panel !== mode;
+  say('');
+  render();
+}
+
+function column(x) {
+  if (state.mode === 'play') {
+    const g = call(engine.play, grid(), state.yellow + (x + 1));
+    if (!g.ok) return say(g.error, true);
+    if (g.error) return say(g.error, true);
+    state.yellow = g.yellow;
+    say('');
+    edited({ verify: false });
+  } else if (state.mode === 'position') {
+    setRoot(state.root + (x + 1));
+  }
+}
+
+function undo() {
+  if (state.mode === 'play') { state.yellow = state.yellow.slice(0, -1); edited({ verify: false }); }
+  else if (state.mode === 'position') { if (state.root) setRoot(state.root.slice(0, -1)); }
+  else if (state.history.length) { state.levels = state.history.pop(); edited(); }
+}
+
+function buildBoard() {
+  const board = $('#board');
+  for (let i = 0; i < N; i++) {
+    const c = document.createElement('div');
+    c.className = 'cell';
+    c.setAttribute('role', 'gridcell');
+    c.dataset.index = String(i);
+    board.append(c);
+  }
+  board.addEventListener('click', (e) => {
+    const c = e.target.closest('.cell');
+    if (!c) return;
+    const i = Number(c.dataset.index);
+    if (state.mode === 'levels') paint(i, state.level);
+    else column(i % W);
+  });
+  board.addEventListener('contextmenu', (e) => {
+    const c = e.target.closest('.cell');
+    if (!c || state.mode !== 'levels') return;
+    e.preventDefault();
+    paint(Number(c.dataset.index), '?');
+  });
+  board.addEventListener('mouseover', (e) => {
+    const c = e.target.closest('.cell');
+    for (const d of board.querySelectorAll('.drop')) d.classList.remove('drop');
+    if (!c || state.mode === 'levels') return;
+    const x = Number(c.dataset.index) % W;
+    const stones = state.mode === 'play' ? call(engine.play, grid(), state.yellow).stones : rootStones();
+    const cell = drops(stones || rootStones(), String(x + 1))[0];
+    if (cell !== undefined) board.children[cell].classList.add('drop');
+  });
+  board.addEventListener('mouseleave', () => { for (const d of board.querySelectorAll('.drop')) d.classList.remove('drop'); });
+}
+
+function buildPalette() {
+  const p = $('#palette');
+  for (const l of LEVELS + '?') {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.level = l;
+    b.setAttribute('aria-label', l === '?' ? 'Undecided' : `Level ${l}`);
+    const label = document.createElement('span');
+    label.className = 'label';
+    label.textContent = l === '?' ? ' undecided' : l === '0' ? ' strongest' : l === '9' ? ' blank' : '';
+    b.append(l, label);
+    b.addEventListener('click', () => { state.level = l; render(); });
+    p.append(b);
+  }
+}
+
+function onKey(e) {
+  if (e.target.closest('input, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
+  const k = e.key;
+  if (k === 'Backspace') { e.preventDefault(); undo(); return; }
+  if (state.mode === 'levels') {
+    if (k.startsWith('Arrow')) {
+      e.preventDefault();
+      const f = state.focus ?? 0;
+      const [x, y] = [f % W, Math.floor(f / W)];
+      const nx = Math.min(W - 1, Math.max(0, x + (k === 'ArrowRight') - (k === 'ArrowLeft')));
+      const ny = Math.min(H - 1, Math.max(0, y + (k === 'ArrowDown') - (k === 'ArrowUp')));
+      state.focus = state.focus === null ? 0 : ny * W + nx;
+      render();
+    } else if (LEVELS.includes(k) || k === '?') {
+      state.level = k;
+      if (state.focus !== null) paint(state.focus, k); else render();
+    } else if (k === 'Escape') { state.focus = null; render(); }
+  } else if (k >= '1' && k <= '7') {
+    column(Number(k) - 1);
+  }
+}
+
+function wire() {
+  for (const b of document.querySelectorAll('nav button')) b.addEventListener('click', () => setMode(b.dataset.mode));
+  $('#theme').addEventListener('click', () => {
+    const dark = document.documentElement.dataset.theme
+      ? document.documentElement.dataset.theme === 'dark'
+      : matchMedia('(prefers-color-scheme: dark)').matches;
+    document.documentElement.dataset.theme = dark ? 'light' : 'dark';
+  });
+  $('#clear').addEventListener('click', () => editLevels(() => state.levels.fill('9')));
+  $('#clear-undecided').addEventListener('click', () => editLevels(() => { state.levels = state.levels.map((l) => (l === '?' ? '9' : l)); }));
+  $('#undecide-all').addEventListener('click', () => editLevels(() => state.levels.fill('?')));
+  $('#mirror').addEventListener('click', () => {
+    const mirrored = state.root.split('').map((c) => String(8 - Number(c))).join('');
+    editLevels(() => {
+      const l = state.levels.slice();
+      for (let i = 0; i < N; i++) state.levels[i] = l[i - (i % W) + (W - 1 - (i % W))];
+      state.root = mirrored;
+      state.yellow = '';
+    });
+  });
+  $('#simplify').addEventListener('click', () => {
+    const s = call(engine.simplify, grid());
+    if (!s.ok) return say(s.error, true);
+    editLevels(() => { for (let i = 0; i < N; i++) if ('RY'.indexOf(s.cells[i]) < 0) state.levels[i] = s.cells[i]; });
+    say(`Simplify cleared ${s.cleared} cell${s.cleared === 1 ? '' : 's'}.`);
+  });
+  $('#undo-levels').addEventListener('click', undo);
+  $('#undo-play').addEventListener('click', undo);
+  $('#to-root').addEventListener('click', () => { state.yellow = ''; edited({ verify: false }); });
+  $('#undo-position').addEventListener('click', undo);
+  $('#clear-root').addEventListener('click', () => setRoot(''));
+  $('#set-moves').addEventListener('click', () => setRoot($('#moves').value.trim()));
+  $('#set-stones').addEventListener('click', () => {
+    const p = call(engine.position_from_stones, $('#stones').value);
+    if (!p.ok) return say(p.error, true);
+    if (setRoot(p.moves)) say(`Root loaded from stones; a legal order is ${p.moves || 'the empty board'}.`);
+  });
+  $('#import').addEventListener('click', () => {
+    const r = call(engine.read_any, $('#io-text').value);
+    if (!r.ok) return say(r.error, true);
+    apply(r);
+    say(`Read: ${r.form}.`);
+  });
+  for (const b of document.querySelectorAll('[data-export]')) {
+    b.addEventListener('click', () => {
+      const form = b.dataset.export;
+      if (form === 'link') {
+        const l = call(engine.link_encode, grid(), state.yellow);
+        if (!l.ok) return say(l.error, true);
+        $('#io-text').value = location.href.split('#')[0] + '#' + l.link;
+        return say('Share link written below; it is also in the address bar.');
+      }
+      const r = call(engine.export_diagram, grid(), form);
+      if (!r.ok) return say(r.error, true);
+      $('#io-text').value = r.text;
+      say('');
+    });
+  }
+  document.addEventListener('keydown', onKey);
+}
+
+function loadHash() {
+  let h = location.hash.slice(1);
+  try { h = decodeURIComponent(h); } catch { /* not percent-encoded: read as is */ }
+  if (!h) return;
+  const r = call(engine.read_any, h);
+  if (!r.ok) { say(`The share link was refused: ${r.error}`, true); return; }
+  const p = call(engine.position, r.root);
+  for (let i = 0; i < N; i++) if (p.ok && p.stones[i] === '.') state.levels[i] = r.cells[i];
+  state.root = r.root;
+  state.yellow = r.line;
+  say('');
+  if (r.line) setMode('play');
+}
+
+async function main() {
+  startWorker(); // loads its engine while this thread loads its own
+  buildBoard();
+  buildPalette();
+  wire();
+  await init();
+  performance.mark('engine-ready');
+  lab.ready = true;
+  loadHash();
+  edited();
+  addEventListener('hashchange', () => {
+    if (location.hash !== lastHash) { loadHash(); edited(); }
+  });
+}
+
+main().catch((e) => say(`The engine failed to load: ${e}`, true));

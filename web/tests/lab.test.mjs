@@ -1,0 +1,239 @@
+// The Lab in a real browser: Debian's Chromium driven by playwright-core, against
+// `c4lab serve`. Run by scripts/test after the engine and the binary are built.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..', '..');
+const shots = join(repo, 'web', 'test-results');
+const bin = process.env.C4LAB_BIN || join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'debug', 'c4lab');
+const port = Number(process.env.C4LAB_TEST_PORT || 8799);
+const url = `http://127.0.0.1:${port}/`;
+const upstream = join(repo, '..', 'shared', 'data', 'upstream', 'steady_states.txt');
+const chromePath = process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
+
+let server, browser;
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  server = spawn(bin, ['serve', '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve, reject) => {
+    server.stdout.on('data', (d) => String(d).includes('the Lab is at') && resolve());
+    server.on('exit', (code) => reject(new Error(`c4lab serve exited with ${code}`)));
+  });
+  assert.ok(chromePath, 'Chromium is not installed (apt-get install chromium)');
+  browser = await chromium.launch({
+    executablePath: chromePath,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-quic'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+async function open(hash = '') {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.errors = errors;
+  await page.goto(url + hash);
+  await page.waitForFunction(() => window.__lab && window.__lab.verdicts > 0);
+  return page;
+}
+
+const verdict = (page) => page.locator('#verdict').textContent();
+async function settled(page, before) {
+  await page.waitForFunction((n) => window.__lab.verdicts > n, before);
+  return verdict(page);
+}
+const count = (page) => page.evaluate(() => window.__lab.verdicts);
+const cell = (page, col, rowFromBottom) => page.locator(`#board .cell[data-index="${(6 - rowFromBottom) * 7 + (col - 1)}"]`);
+
+async function importText(page, text) {
+  const n = await count(page);
+  await page.locator('#io summary').click();
+  await page.fill('#io-text', text);
+  await page.click('#import');
+  await settled(page, n);
+}
+
+function upstreamDiagrams() {
+  if (!existsSync(upstream)) return null;
+  const blocks = [];
+  let rows = [];
+  for (const line of readFileSync(upstream, 'utf8').split('\n')) {
+    if (line.startsWith('#')) continue;
+    if (line.length === 7) rows.push(line);
+    else if (rows.length) { blocks.push(rows.join('\n')); rows = []; }
+  }
+  if (rows.length) blocks.push(rows.join('\n'));
+  return blocks;
+}
+
+const WIN = readFileSync(join(repo, 'examples', 'win.txt'), 'utf8');
+const LOSS = readFileSync(join(repo, 'examples', 'loss.txt'), 'utf8');
+
+test('the page loads and gives a first verdict', async () => {
+  const page = await open();
+  const ms = await page.evaluate(() => window.__lab.firstVerdictMs);
+  const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => `${m.name} ${m.startTime.toFixed(0)} ms`).join(', '));
+  console.log(`# page load to first verdict: ${ms.toFixed(0)} ms (${marks})`);
+  assert.match(await verdict(page), /Loss: the diagram names no move \(tied levels: 9\) at the root/);
+  assert.equal(await page.locator('#board .cell').count(), 42);
+  await page.screenshot({ path: join(shots, 'levels-empty.png') });
+  assert.deepEqual(page.errors, []);
+});
+
+test('painting levels changes the verdict', async () => {
+  const page = await open();
+  const before = await verdict(page);
+  await page.click('#palette button[data-level="0"]');
+  let n = await count(page);
+  await cell(page, 4, 1).click();
+  const after = await settled(page, n);
+  assert.notEqual(after, before);
+  assert.match(await cell(page, 4, 1).getAttribute('title'), /column 4, row 1: .*level 0/);
+  // right-click marks the cell undecided: no verdict
+  n = await count(page);
+  await cell(page, 3, 1).click({ button: 'right' });
+  assert.match(await settled(page, n), /Incomplete: 1 undecided cell/);
+  assert.match(page.url(), /#1\.-\./, 'the share link follows the edits');
+});
+
+test('a losing diagram draws its counterexample line', async () => {
+  const page = await open();
+  await importText(page, LOSS);
+  assert.match(await page.locator('#message').textContent(), /Read: level grid/);
+  assert.match(await verdict(page), /Loss: the diagram names no move \(tied levels: 9\) after 67711132/);
+  const ghosts = page.locator('#board .cell .num');
+  assert.equal(await ghosts.count(), 8);
+  const nums = (await ghosts.allTextContents()).map(Number).sort((a, b) => a - b);
+  assert.deepEqual(nums, [1, 2, 3, 4, 5, 6, 7, 8]);
+  assert.match(await page.locator('#legend').textContent(), /the losing line/);
+  await page.screenshot({ path: join(shots, 'levels-counterexample.png') });
+});
+
+test('playing Yellow names the rule behind each Red move', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  assert.match(await verdict(page), /^Win: Red makes four on every line/);
+  await page.click('nav button[data-mode="play"]');
+  assert.match(await page.locator('#log').textContent(), /Red 6 · level 7, lower levels tied: 0 in columns 1, 3/);
+  await cell(page, 1, 4).click(); // column 1
+  const log = await page.locator('#log li').allTextContents();
+  assert.deepEqual(log.slice(1), ['Yellow 1', 'Red 7 · win']);
+  assert.match(await page.locator('#game-status').textContent(), /Red wins/);
+  assert.equal(await page.locator('#board .cell.four').count(), 4);
+  assert.match(await page.locator('#legend').textContent(), /the winning four/);
+  await page.screenshot({ path: join(shots, 'play.png') });
+  await page.keyboard.press('Backspace');
+  assert.equal(await page.locator('#log li').count(), 1);
+  await page.keyboard.press('2');
+  assert.equal(await page.locator('#log li').nth(1).textContent(), 'Yellow 2');
+});
+
+test('an upstream diagram imports in the old language and verifies', async (t) => {
+  const blocks = upstreamDiagrams();
+  if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);
+  const page = await open();
+  await importText(page, blocks[0]);
+  assert.match(await page.locator('#message').textContent(), /Read: old seven-marker grid/);
+  assert.match(await verdict(page), /^Win/);
+  await page.waitForFunction(() => !document.querySelector('#simplify').textContent.endsWith('Simplify'));
+  assert.match(await page.locator('#simplify').textContent(), /Simplify \((clears \d+|already minimal)\)/);
+  await page.screenshot({ path: join(shots, 'levels-upstream.png') });
+});
+
+test('a share link restores the exact state', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  await page.click('nav button[data-mode="play"]');
+  await cell(page, 2, 4).click();
+  const link = page.url();
+  assert.match(link, /#1\.655433534337221121\..*\.2$/);
+  const copy = await open(link.slice(url.length));
+  assert.equal(await copy.evaluate(() => location.hash), new URL(link).hash);
+  assert.equal(await copy.locator('nav button[aria-pressed="true"]').textContent(), 'Play');
+  assert.deepEqual(await copy.locator('#log li').allTextContents(), await page.locator('#log li').allTextContents());
+  const grid = async (p) => { await p.click('[data-export="grid"]'); return p.inputValue('#io-text'); };
+  await copy.locator('#io summary').click();
+  assert.equal(await grid(copy), WIN);
+  assert.equal(await grid(page), WIN);
+});
+
+test('keyboard only: arrows move the focus ring and a digit paints', async () => {
+  const page = await open();
+  await page.focus('#board');
+  let n = await count(page);
+  await page.keyboard.press('ArrowDown'); // focus appears on the top-left cell
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('0'); // column 4, bottom row
+  await settled(page, n);
+  assert.match(await cell(page, 4, 1).getAttribute('title'), /column 4, row 1: .*level 0/);
+  assert.equal(await page.locator('#board .cell.focus').count(), 1);
+  n = await count(page);
+  await page.keyboard.press('Backspace');
+  await settled(page, n);
+  assert.match(await cell(page, 4, 1).getAttribute('title'), /column 4, row 1: level 9/);
+  // every control is a labelled button
+  const unlabelled = await page.$$eval('button', (bs) => bs.filter((b) => !(b.textContent.trim() || b.getAttribute('aria-label'))).length);
+  assert.equal(unlabelled, 0);
+  await page.click('nav button[data-mode="position"]');
+  await page.screenshot({ path: join(shots, 'position.png') });
+});
+
+test('a hostile share link is refused and injects nothing', async () => {
+  const page = await browser.newPage();
+  const dialogs = [];
+  page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
+  await page.goto(url + '#' + encodeURIComponent('<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'));
+  await page.waitForFunction(() => window.__lab && window.__lab.verdicts > 0);
+  assert.match(await page.locator('#message').textContent(), /The share link was refused/);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await page.locator('img, body script').count(), 0);
+  assert.deepEqual(dialogs, []);
+  await page.goto(url + '#1.4.9');
+  await page.waitForFunction(() => window.__lab && window.__lab.verdicts > 0);
+  assert.match(await page.locator('#message').textContent(), /Red is to move/);
+});
+
+test('position mode: stones only, and illegal input is named', async () => {
+  const page = await open();
+  await page.click('nav button[data-mode="position"]');
+  await page.fill('#stones', '.......\n.......\n.......\n.......\n...Y...\n..YRR..\n');
+  let n = await count(page);
+  await page.click('#set-stones');
+  await settled(page, n);
+  assert.match(await page.locator('#message').textContent(), /Root loaded from stones; a legal order is \d{4}/);
+  await page.fill('#moves', '1111111');
+  await page.click('#set-moves');
+  assert.match(await page.locator('#message').textContent(), /move 7: column 1 is already full/);
+  await page.fill('#stones', '.......\n.......\n.......\n.......\n...R...\n..Y....\n');
+  await page.click('#set-stones');
+  assert.match(await page.locator('#message').textContent(), /floats above an empty cell/);
+});
+
+test('speed: verification in the worker over upstream diagrams', async (t) => {
+  const blocks = upstreamDiagrams();
+  if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);
+  const page = await open();
+  const grids = await page.evaluate((bs) => bs.map((b) => {
+    const r = JSON.parse(window.__lab.engine.read_any(b));
+    return r.cells.match(/.{7}/g).join('\n');
+  }), blocks.filter((_, i) => i % 5 === 0));
+  const times = await page.evaluate((g) => window.__lab.benchVerify(g), grids);
+  assert.ok(times.every((r) => r.verdict === 'win'), 'every upstream diagram wins in the browser');
+  const ms = times.map((r) => r.ms).sort((a, b) => a - b);
+  const wasm = statSync(join(repo, 'web', 'pkg', 'c4lab_wasm_bg.wasm')).size;
+  console.log(`# browser verify over ${ms.length} upstream diagrams: median ${ms[ms.length >> 1].toFixed(3)} ms, max ${ms[ms.length - 1].toFixed(2)} ms`);
+  console.log(`# engine size: ${(wasm / 1024).toFixed(0)} KB`);
+});
