@@ -18,6 +18,7 @@ const state = {
   history: [],                 // level-layer undo stack
   verdict: null,
   simplify: null,
+  hints: null,                 // the solver's answers in Play mode
 };
 const lab = { firstVerdictMs: null, verdicts: 0, ready: false, engine };
 window.__lab = lab;
@@ -92,6 +93,78 @@ lab.benchVerify = (grids) => new Promise((resolve) => {
   worker.postMessage({ type: 'bench', grids });
 });
 
+// ---- solver hints (Play mode) ------------------------------------------------------
+
+let solverWorker = null, hintId = 0;
+function requestHints(game) {
+  state.hints = null;
+  if (state.mode !== 'play' || !game.ok) return;
+  if (!solverWorker) {
+    solverWorker = new Worker(new URL('./solve.worker.js', import.meta.url), { type: 'module' });
+    solverWorker.onmessage = (e) => {
+      if (e.data.id !== hintId) return;
+      state.hints = e.data;
+      lab.hints = e.data;
+      renderHints();
+    };
+  }
+  const moves = game.log.filter((m) => m.column);
+  const played = moves.map((m) => String(m.column)).join('');
+  let k = moves.length - 1;
+  while (k >= 0 && moves[k].player !== 'Red') k--;
+  hintId++;
+  if (game.status === 'red-won') { // nothing left to ask
+    state.hints = { id: hintId, yellow: null, red: 'won' };
+    lab.hints = state.hints;
+    return;
+  }
+  solverWorker.postMessage({
+    id: hintId,
+    moves: game.status === 'yellow-to-move' ? state.root + played : null,
+    beforeRed: k >= 0 ? state.root + played.slice(0, k) : null,
+    redColumn: k >= 0 ? played[k] : '',
+  });
+}
+
+function renderHints() {
+  const el = $('#hints');
+  const h = state.hints;
+  for (const c of document.querySelectorAll('#board .losing')) c.classList.remove('losing');
+  if (state.mode !== 'play' || !h) { el.textContent = state.mode === 'play' ? 'Solver: thinking…' : ''; return; }
+  const parts = [];
+  if (h.red !== null) {
+    const r = h.red;
+    parts.push(r === 'won' ? "Red's last move wins at once, so it keeps the win"
+      : r === 'unknown' ? "Red's last move: unknown within the solver's budget"
+      : r > 0 ? "Red's last move keeps the win" : r === 0 ? "Red's last move only draws" : "Red's last move loses");
+  }
+  if (h.yellow && h.yellow.ok) {
+    const lose = [], other = [], unknown = [];
+    h.yellow.scores.forEach((s, x) => {
+      if (s === 'full') return;
+      if (s === 'unknown') unknown.push(x + 1);
+      else if (s < 0) lose.push(x + 1);
+      else other.push(x + 1);
+    });
+    parts.push(lose.length ? `Yellow moves that lose: ${lose.join(', ')}` : 'no Yellow move loses');
+    if (other.length) parts.push(`that draw or win: ${other.join(', ')}`);
+    if (unknown.length) parts.push(`unknown: ${unknown.join(', ')}`);
+    const game = call(engine.play, grid(), state.yellow);
+    for (const x of lose) {
+      const cell = drops(game.stones, String(x))[0];
+      if (cell !== undefined) $('#board').children[cell].classList.add('losing');
+    }
+  }
+  el.textContent = 'Solver: ' + parts.join('; ') + '.';
+  if ($('#board .losing') && !$('#legend .legend-losing')) {
+    const li = document.createElement('li');
+    li.className = 'legend-losing';
+    li.textContent = '✕ a Yellow move the solver proves losing';
+    $('#legend').append(li);
+  }
+  el.dataset.losing = h.yellow && h.yellow.ok ? h.yellow.scores.map((s, x) => (typeof s === 'number' && s < 0 ? x + 1 : '')).join('') : '';
+}
+
 // ---- edits ------------------------------------------------------------------------
 
 function edited({ verify = true } = {}) {
@@ -142,6 +215,7 @@ function say(text, error = false) {
 
 // ---- rendering --------------------------------------------------------------------
 
+const plural = (n, word) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
 const REASONS = { 'no-move': 'the diagram names no move', 'yellow-wins': 'Yellow wins', draw: 'the board fills: a draw' };
 
 function verdictText() {
@@ -149,7 +223,7 @@ function verdictText() {
   if (!v) return ['Verifying…', ''];
   if (!v.ok) return [v.error, 'loss'];
   switch (v.verdict) {
-    case 'win': return [`Win: Red makes four on every line (${v.positions.toLocaleString('en')} positions searched).`, 'win'];
+    case 'win': return [`Win: Red makes four on every line (${plural(v.positions, 'position')} searched).`, 'win'];
     case 'loss': {
       const tied = v.tied && v.tied.length ? ` (tied levels: ${v.tied.join(', ')})` : '';
       const line = v.line ? `after ${v.line}` : 'at the root';
@@ -158,7 +232,7 @@ function verdictText() {
     case 'incomplete': return [`Incomplete: ${v.undecided} undecided cell${v.undecided === 1 ? '' : 's'} (?); no verdict until they are decided.`, ''];
     case 'root-terminal': return [`The root already holds a four (${v.winner}): there is nothing to verify.`, 'loss'];
     case 'bad-root': return [v.message, 'loss'];
-    case 'budget': return [`Gave up after ${v.positions.toLocaleString('en')} positions.`, ''];
+    case 'budget': return [`Gave up after ${plural(v.positions, 'position')}.`, ''];
   }
   return ['', ''];
 }
@@ -237,6 +311,11 @@ function render() {
     simp.textContent = 'Simplify';
   }
   renderLog(game);
+  if (state.mode === 'play' && lab.hintsFor !== state.root + '|' + state.yellow + '|' + grid()) {
+    lab.hintsFor = state.root + '|' + state.yellow + '|' + grid();
+    requestHints(game);
+  }
+  renderHints();
   for (const b of document.querySelectorAll('#palette button')) b.setAttribute('aria-pressed', String(b.dataset.level === state.level));
   $('#moves').placeholder = state.root || 'e.g. 4453';
 }

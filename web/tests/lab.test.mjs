@@ -134,10 +134,18 @@ test('playing Yellow names the rule behind each Red move', async () => {
   assert.equal(await page.locator('#board .cell.four').count(), 4);
   assert.match(await page.locator('#legend').textContent(), /the winning four/);
   await page.screenshot({ path: join(shots, 'play.png') });
+  // the solver judges Red's winning move
+  await page.waitForFunction(() => /keeps the win/.test(document.querySelector('#hints').textContent));
   await page.keyboard.press('Backspace');
   assert.equal(await page.locator('#log li').count(), 1);
-  await page.keyboard.press('2');
-  assert.equal(await page.locator('#log li').nth(1).textContent(), 'Yellow 2');
+  await page.keyboard.press('7'); // the only block of Red's four
+  assert.equal(await page.locator('#log li').nth(1).textContent(), 'Yellow 7');
+  // Yellow to move again: the solver marks the losing replies (this root is a Red win, so all lose)
+  await page.waitForFunction(() => /Yellow moves that lose: /.test(document.querySelector('#hints').textContent));
+  const hints = await page.locator('#hints').textContent();
+  assert.match(hints, /Red's last move keeps the win/);
+  assert.ok((await page.locator('#board .cell.losing').count()) > 0);
+  await page.screenshot({ path: join(shots, 'play-hints.png') });
 });
 
 test('an upstream diagram imports in the old language and verifies', async (t) => {

@@ -23,6 +23,28 @@ pub enum Bench {
         #[arg(long, default_value_t = 5)]
         runs: usize,
     },
+    /// Solve the benchmark position sets (exact scores checked) and optionally the empty board.
+    Solver {
+        /// The folder of `<moves> <score>` sets.
+        #[arg(long, default_value = "../shared/data/bench")]
+        sets: PathBuf,
+        /// Which sets (default: all six).
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "L3_R1,L2_R1,L2_R2,L1_R1,L1_R2,L1_R3"
+        )]
+        only: Vec<String>,
+        /// Transposition table size in MiB (cleared before each position).
+        #[arg(long, default_value_t = 128)]
+        table_mb: usize,
+        /// Also solve the empty board, strongly and weakly (with the book too, if given).
+        #[arg(long)]
+        empty: bool,
+        /// An opening book made by `c4lab book`, for the empty-board rows.
+        #[arg(long)]
+        book: Option<PathBuf>,
+    },
 }
 
 /// Runs a benchmark.
@@ -33,6 +55,13 @@ pub fn run(what: Bench) -> Result<u8> {
             steady_states,
             runs,
         } => verify(&branches, &steady_states, runs),
+        Bench::Solver {
+            sets,
+            only,
+            table_mb,
+            empty,
+            book,
+        } => solver(&sets, &only, table_mb, empty, book.as_deref()),
     }
 }
 
@@ -103,4 +132,78 @@ fn verify(branches: &PathBuf, steady: &PathBuf, runs: usize) -> Result<u8> {
         return Ok(1);
     }
     Ok(0)
+}
+
+/// The classic single-threaded C++ bitboard solver's search time per position on this
+/// kind of machine, as recorded beside the sets (shared/data/bench/README.md).
+fn classic_micros(set: &str) -> &'static str {
+    match set {
+        "L3_R1" => "7.3",
+        "L2_R1" => "9.3",
+        "L2_R2" => "1,660-2,030",
+        "L1_R1" => "9.8",
+        "L1_R2" => "1,800-1,940",
+        "L1_R3" => "314,000-323,000",
+        _ => "-",
+    }
+}
+
+fn solver(
+    dir: &std::path::Path,
+    only: &[String],
+    mb: usize,
+    empty: bool,
+    book: Option<&std::path::Path>,
+) -> Result<u8> {
+    let mut s = c4lab_solver::Solver::new(mb << 20);
+    println!(
+        "| set | positions | mismatches | mean µs | mean nodes | classic solver µs (recorded) |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+    let mut failed = false;
+    for name in only {
+        let path = dir.join(format!("{name}.txt"));
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let cases = c4lab_solver::parse_bench(&text).with_context(|| path.display().to_string())?;
+        let origin = Instant::now();
+        let r = c4lab_solver::run_bench(&mut s, &cases, false, &mut || {
+            origin.elapsed().as_nanos() as u64
+        });
+        failed |= r.mismatches > 0;
+        let n = r.positions.max(1) as f64;
+        println!(
+            "| {name} | {} | {} | {:.1} | {:.0} | {} |",
+            r.positions,
+            r.mismatches,
+            r.time as f64 / n / 1e3,
+            r.nodes as f64 / n,
+            classic_micros(name)
+        );
+        if let Some((moves, want, got)) = r.first_mismatch {
+            println!("first mismatch: {moves}: expected {want}, solved {got}");
+        }
+    }
+    if empty {
+        let mut rows = vec![("no book", None)];
+        if let Some(b) = book {
+            rows.push(("with book", Some(b)));
+        }
+        println!();
+        println!("| empty board | strong | weak | nodes (strong) |");
+        println!("| --- | ---: | ---: | ---: |");
+        for (label, b) in rows {
+            let mut s = crate::solve::solver(mb, b)?;
+            let t = Instant::now();
+            let strong = s.solve(&c4lab_board::Position::new());
+            let strong_s = t.elapsed().as_secs_f64();
+            let nodes = s.nodes();
+            s.reset();
+            let t = Instant::now();
+            let weak = s.solve_weak(&c4lab_board::Position::new());
+            let weak_s = t.elapsed().as_secs_f64();
+            println!("| {label} | {strong_s:.2} s (score {strong}) | {weak_s:.2} s (sign {weak}) | {nodes} |");
+        }
+    }
+    Ok(if failed { 1 } else { 0 })
 }

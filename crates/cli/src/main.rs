@@ -9,6 +9,7 @@ mod input;
 mod play;
 mod serve;
 mod solution;
+mod solve;
 mod verify;
 
 use std::path::PathBuf;
@@ -79,6 +80,42 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Solve positions exactly: one line per position, `<moves> <score> <nodes> <microseconds>`.
+    Solve {
+        /// Positions, one move sequence per line (first word; stdin if absent or `-`).
+        file: Option<PathBuf>,
+        /// Only the sign: 1 win, 0 draw, -1 loss for the side to move.
+        #[arg(long)]
+        weak: bool,
+        /// One JSON object per line.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        solver: solve::SolverArgs,
+    },
+    /// Score every column of a position (full columns marked `-`).
+    Analyze {
+        /// The position's move sequence (empty for the empty board).
+        #[arg(default_value = "")]
+        position: String,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        solver: solve::SolverArgs,
+    },
+    /// Build an opening book: every position within --depth moves of the empty board, solved.
+    Book {
+        /// Plies from the empty board.
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        /// Where to write the book.
+        #[arg(long)]
+        out: PathBuf,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = solve::DEFAULT_TABLE_MB)]
+        table_mb: usize,
+    },
     /// Serve the Lab (the browser page and its WebAssembly engine) on 127.0.0.1.
     Serve {
         /// Port to listen on.
@@ -118,6 +155,22 @@ fn main() -> ExitCode {
             steady_states,
             json,
         } => solution::check(&branches, &steady_states, json),
+        Command::Solve {
+            file,
+            weak,
+            json,
+            solver,
+        } => solve::solve(file.as_deref(), weak, json, &solver),
+        Command::Analyze {
+            position,
+            json,
+            solver,
+        } => solve::analyze(&position, json, &solver),
+        Command::Book {
+            depth,
+            out,
+            table_mb,
+        } => solve::book(depth, &out, table_mb),
         Command::Serve { port, host, open } => serve::serve(&host, port, open),
         Command::Bench { what } => bench::run(what),
     };

@@ -4,27 +4,18 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use c4lab_board::{Player, Position, HEIGHT, WIDTH};
+use c4lab_board::Player;
 use c4lab_steady::play::{Game, Played, Status};
 
 use crate::input::read_diagram;
 
-fn board(p: &Position) -> String {
-    let mut s = String::new();
-    for y in (0..HEIGHT).rev() {
-        s.push_str("  ");
-        for x in 0..WIDTH {
-            s.push(match p.stone(x, y) {
-                Some(Player::Red) => 'R',
-                Some(Player::Yellow) => 'Y',
-                None => '.',
-            });
-            s.push(' ');
-        }
-        s.push('\n');
+/// The board as spaced rows with the column numbers underneath.
+fn show(game: &Game, out: &mut impl Write) -> std::io::Result<()> {
+    for row in game.position().to_grid().lines() {
+        let spaced: Vec<String> = row.chars().map(String::from).collect();
+        writeln!(out, "  {}", spaced.join(" "))?;
     }
-    s.push_str("  1 2 3 4 5 6 7\n");
-    s
+    writeln!(out, "  1 2 3 4 5 6 7\n{}", game.status().describe())
 }
 
 fn describe(m: &Played) -> String {
@@ -50,12 +41,7 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
         };
         step(&mut game, d as usize - 1, &mut out)?;
     }
-    writeln!(
-        out,
-        "{}{}",
-        board(game.position()),
-        game.status().describe()
-    )?;
+    show(&game, &mut out)?;
     if no_input {
         return Ok(code(game.status()));
     }
@@ -85,12 +71,7 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
                 }
             },
         }
-        writeln!(
-            out,
-            "{}{}",
-            board(game.position()),
-            game.status().describe()
-        )?;
+        show(&game, &mut out)?;
     }
     Ok(code(game.status()))
 }

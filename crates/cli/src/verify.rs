@@ -44,31 +44,6 @@ fn describe_loss(c: &Counterexample) -> String {
     format!("{why} {line} (moves from the root, Red first)")
 }
 
-/// The verdict as JSON.
-pub fn verdict_json(v: &Verdict) -> serde_json::Value {
-    let mut j = json!({ "verdict": v.name() });
-    match v {
-        Verdict::Win { positions } | Verdict::Budget { positions } => {
-            j["positions"] = json!(positions)
-        }
-        Verdict::Loss {
-            counterexample,
-            positions,
-        } => {
-            j["positions"] = json!(positions);
-            j["reason"] = json!(counterexample.reason.name());
-            j["line"] = json!(format_moves(&counterexample.line));
-            if let LossReason::NoMove { tied } = &counterexample.reason {
-                j["tied"] = json!(tied);
-            }
-        }
-        Verdict::Incomplete { undecided } => j["undecided"] = json!(undecided),
-        Verdict::RootTerminal { winner } => j["winner"] = json!(winner.name()),
-        Verdict::BadRoot { reason } => j["reason"] = json!(reason),
-    }
-    j
-}
-
 /// One line describing a verdict.
 pub fn verdict_text(v: &Verdict) -> String {
     match v {
@@ -106,7 +81,7 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
     let verdict = Verifier::with_budget(budget).verify(&input.diagram);
     let micros = start.elapsed().as_secs_f64() * 1e6;
     if json_out {
-        let mut j = verdict_json(&verdict);
+        let mut j = verdict.to_json();
         j["input"] = json!(input.form);
         j["root"] = json!(root);
         j["microseconds"] = json!(micros.round());

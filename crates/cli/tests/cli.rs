@@ -180,3 +180,68 @@ fn check_solution_on_upstream_files() {
     assert_eq!(j["checks"][2]["check"], "coverage");
     assert_eq!(j["checks"][2]["passed"], false);
 }
+
+#[test]
+fn solve_prints_the_classic_layout_and_names_bad_lines() {
+    let out = c4lab(
+        &["solve", "--table-mb", "16"],
+        "2252576253462244111563365343671351441 \n448\n\n12121211\n1111111\n",
+    );
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    let fields: Vec<&str> = lines[0].split(' ').collect();
+    assert_eq!(fields.len(), 4, "{text}");
+    assert_eq!(fields[0], "2252576253462244111563365343671351441");
+    fields[2].parse::<u64>().unwrap();
+    fields[3].parse::<u64>().unwrap();
+    assert!(lines[1].starts_with("448 error: line 2: move 3"), "{text}");
+    assert!(
+        lines[2].contains("line 4") && lines[2].contains("already over"),
+        "{text}"
+    );
+    assert!(lines[3].contains("column 1 is already full"), "{text}");
+    assert_eq!(out.status.code(), Some(2));
+
+    // scores agree with the independent solver's file, weakly and strongly
+    let set = repo().join("../shared/data/bench/L3_R1.txt");
+    let Ok(text) = std::fs::read_to_string(&set) else {
+        eprintln!("skipped: {} is absent", set.display());
+        return;
+    };
+    let sample: Vec<&str> = text.lines().step_by(50).collect();
+    let input = sample.join("\n");
+    let strong = stdout(&c4lab(&["solve", "--table-mb", "16"], &input));
+    let weak = stdout(&c4lab(&["solve", "--weak", "--table-mb", "16"], &input));
+    for ((want, got), sign) in sample.iter().zip(strong.lines()).zip(weak.lines()) {
+        let want: i32 = want.split(' ').nth(1).unwrap().parse().unwrap();
+        assert_eq!(
+            got.split(' ').nth(1).unwrap().parse::<i32>().unwrap(),
+            want,
+            "{got}"
+        );
+        assert_eq!(
+            sign.split(' ').nth(1).unwrap().parse::<i32>().unwrap(),
+            want.signum(),
+            "{sign}"
+        );
+    }
+}
+
+#[test]
+fn analyze_scores_every_column() {
+    // Red to move with three in the bottom row: column 4 wins at once
+    let out = c4lab(&["analyze", "--json", "--table-mb", "16", "112233"], "");
+    let j: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(j["scores"][3], 18); // (43 - 6) / 2
+    assert_eq!(j["best"], 18);
+    let full = c4lab(&["analyze", "--table-mb", "16", "111111"], "");
+    let text = stdout(&full);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("score") && l.split_whitespace().nth(1) == Some("-")),
+        "{text}"
+    );
+    let bad = c4lab(&["analyze", "9"], "");
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -100,6 +100,33 @@ impl Verdict {
     pub fn is_win(&self) -> bool {
         matches!(self, Verdict::Win { .. })
     }
+
+    /// The verdict as a JSON object: `verdict`, and per kind `positions`, `reason`,
+    /// `line` (moves from the root), `tied`, `undecided`, `winner` or `message`.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let mut j = json!({ "verdict": self.name() });
+        match self {
+            Verdict::Win { positions } | Verdict::Budget { positions } => {
+                j["positions"] = json!(positions)
+            }
+            Verdict::Loss {
+                counterexample,
+                positions,
+            } => {
+                j["positions"] = json!(positions);
+                j["reason"] = json!(counterexample.reason.name());
+                j["line"] = json!(c4lab_board::format_moves(&counterexample.line));
+                if let LossReason::NoMove { tied } = &counterexample.reason {
+                    j["tied"] = json!(tied);
+                }
+            }
+            Verdict::Incomplete { undecided } => j["undecided"] = json!(undecided),
+            Verdict::RootTerminal { winner } => j["winner"] = json!(winner.name()),
+            Verdict::BadRoot { reason } => j["message"] = json!(reason),
+        }
+        j
+    }
 }
 
 #[derive(Debug, Clone)]

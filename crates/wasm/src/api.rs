@@ -2,9 +2,7 @@
 
 use c4lab_board::{format_moves, parse_moves, parse_stones, Player, Position, HEIGHT, WIDTH};
 use c4lab_steady::play::{Game, Status};
-use c4lab_steady::{
-    link, simplify as simplify_diagram, Diagram, Language, LossReason, Rule, Verdict, Verifier,
-};
+use c4lab_steady::{link, simplify as simplify_diagram, Diagram, Language, Rule, Verifier};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
@@ -113,30 +111,6 @@ pub fn position_from_stones(text: &str) -> String {
     }
 }
 
-fn verdict_json(v: &Verdict) -> Value {
-    let mut j = json!({"ok": true, "verdict": v.name()});
-    match v {
-        Verdict::Win { positions } | Verdict::Budget { positions } => {
-            j["positions"] = json!(positions)
-        }
-        Verdict::Loss {
-            counterexample,
-            positions,
-        } => {
-            j["positions"] = json!(positions);
-            j["reason"] = json!(counterexample.reason.name());
-            j["line"] = json!(format_moves(&counterexample.line));
-            if let LossReason::NoMove { tied } = &counterexample.reason {
-                j["tied"] = json!(tied);
-            }
-        }
-        Verdict::Incomplete { undecided } => j["undecided"] = json!(undecided),
-        Verdict::RootTerminal { winner } => j["winner"] = json!(winner.name()),
-        Verdict::BadRoot { reason } => j["message"] = json!(reason),
-    }
-    j
-}
-
 /// Verifies a diagram: `{ok, verdict, positions, reason, line, tied, ...}`.
 #[wasm_bindgen]
 pub fn verify(grid: &str, budget: f64) -> String {
@@ -149,7 +123,9 @@ pub fn verify(grid: &str, budget: f64) -> String {
     } else {
         c4lab_steady::DEFAULT_BUDGET
     };
-    verdict_json(&Verifier::with_budget(budget).verify(&d)).to_string()
+    let mut j = Verifier::with_budget(budget).verify(&d).to_json();
+    j["ok"] = json!(true);
+    j.to_string()
 }
 
 /// Simplifies a winning diagram: `{ok, cleared, cells}`.
@@ -295,4 +271,73 @@ pub fn export_diagram(grid: &str, form: &str) -> String {
         Ok(t) => json!({"ok": true, "text": t}).to_string(),
         Err(e) => fail(e),
     }
+}
+
+thread_local! {
+    /// One solver per page, its table kept warm between questions.
+    static SOLVER: std::cell::RefCell<c4lab_solver::Solver> =
+        std::cell::RefCell::new(c4lab_solver::Solver::new(SOLVER_TABLE_BYTES));
+}
+
+/// The solver's table in the browser: 16 MiB.
+const SOLVER_TABLE_BYTES: usize = 16 << 20;
+
+/// Scores every column of the position after `moves` from the side to move's view
+/// (Pons' convention), each within `node_budget` nodes: `{ok, scores, to_move}` where a
+/// score is a number, `"full"`, or `"unknown"` when its budget ran out.
+#[wasm_bindgen]
+pub fn analyze(moves: &str, node_budget: f64) -> String {
+    let p = match Position::from_moves(moves) {
+        Ok(p) if p.winner().is_none() => p,
+        Ok(_) => return fail("the game is already over"),
+        Err(e) => return fail(e),
+    };
+    let budget = if node_budget.is_finite() && node_budget >= 1.0 {
+        node_budget as u64
+    } else {
+        u64::MAX
+    };
+    let scores: Vec<Value> = (0..WIDTH)
+        .map(|x| {
+            if !p.can_play(x) {
+                return json!("full");
+            }
+            if p.is_winning_move(x) {
+                return json!(c4lab_solver::immediate_win_score(p.moves_played()));
+            }
+            let child = p.after(x);
+            if child.is_full() {
+                return json!(0);
+            }
+            SOLVER.with(
+                |s| match s.borrow_mut().solve_with_budget(&child, budget).exact() {
+                    Some(score) => json!(-score),
+                    None => json!("unknown"),
+                },
+            )
+        })
+        .collect();
+    json!({"ok": true, "scores": scores, "to_move": p.to_move().name()}).to_string()
+}
+
+/// The score of the position after `moves` from the side to move's view, within
+/// `node_budget` nodes: `{ok, score}` with `score` a number or `"unknown"`.
+#[wasm_bindgen]
+pub fn score(moves: &str, node_budget: f64) -> String {
+    let p = match Position::from_moves(moves) {
+        Ok(p) if p.winner().is_none() => p,
+        Ok(_) => return fail("the game is already over"),
+        Err(e) => return fail(e),
+    };
+    let budget = if node_budget.is_finite() && node_budget >= 1.0 {
+        node_budget as u64
+    } else {
+        u64::MAX
+    };
+    let score = if p.is_full() {
+        Some(0)
+    } else {
+        SOLVER.with(|s| s.borrow_mut().solve_with_budget(&p, budget).exact())
+    };
+    json!({"ok": true, "score": score.map_or(json!("unknown"), |s| json!(s))}).to_string()
 }

@@ -1,0 +1,171 @@
+//! `c4lab solve`, `c4lab analyze` and `c4lab book`: the strong solver.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use c4lab_board::{format_moves, parse_moves, Position};
+use c4lab_solver::{build_book, Book, Solver};
+use serde_json::json;
+
+use crate::input::read_text;
+
+/// Table size for the command-line solver, in MiB, when not given.
+pub const DEFAULT_TABLE_MB: usize = 256;
+
+/// The solver options shared by `solve` and `analyze`.
+#[derive(clap::Args)]
+pub struct SolverArgs {
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = DEFAULT_TABLE_MB)]
+    pub table_mb: usize,
+    /// An opening book made by `c4lab book`.
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+}
+
+/// A solver with `mb` MiB of table and the book at `book`, if any.
+pub fn solver(mb: usize, book: Option<&Path>) -> Result<Solver> {
+    let mut s = Solver::new(mb << 20);
+    if let Some(path) = book {
+        let bytes = std::fs::read(path)
+            .with_context(|| format!("cannot read the book {}", path.display()))?;
+        let b = Book::from_bytes(&bytes)
+            .with_context(|| format!("{}: not a c4lab book", path.display()))?;
+        s.set_book(Some(b));
+    }
+    Ok(s)
+}
+
+/// Reads a position's move sequence: the first word of a line (so benchmark files with
+/// a score after the moves can be fed as they are).
+fn position(word: &str) -> Result<Position, String> {
+    let moves = parse_moves(word).map_err(|e| e.to_string())?;
+    let p = Position::from_moves(word).map_err(|e| e.to_string())?;
+    if let Some(w) = p.winner() {
+        return Err(format!(
+            "the game is already over: {} made four in a row at move {}",
+            w.name(),
+            moves.len()
+        ));
+    }
+    Ok(p)
+}
+
+/// `c4lab solve`: one line per position, `<moves> <score> <nodes> <microseconds>`.
+pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs) -> Result<u8> {
+    let text = read_text(file)?;
+    let mut s = solver(args.table_mb, args.book.as_deref())?;
+    let mut out = std::io::stdout().lock();
+    let mut bad = 0;
+    for (n, line) in text.lines().enumerate() {
+        let word = line.split_whitespace().next().unwrap_or("");
+        if line.trim().is_empty() {
+            continue;
+        }
+        match position(word) {
+            Err(e) => {
+                bad += 1;
+                if json_out {
+                    writeln!(out, "{}", json!({"line": n + 1, "moves": word, "error": e}))?;
+                } else {
+                    writeln!(out, "{word} error: line {}: {e}", n + 1)?;
+                }
+            }
+            Ok(p) => {
+                s.reset_nodes();
+                let t = Instant::now();
+                let score = if weak { s.solve_weak(&p) } else { s.solve(&p) };
+                let us = t.elapsed().as_micros();
+                if json_out {
+                    writeln!(
+                        out,
+                        "{}",
+                        json!({"moves": word, "score": score, "nodes": s.nodes(), "microseconds": us})
+                    )?;
+                } else {
+                    writeln!(out, "{word} {score} {} {us}", s.nodes())?;
+                }
+            }
+        }
+    }
+    Ok(if bad > 0 { 2 } else { 0 })
+}
+
+/// `c4lab analyze`: the score of every column.
+pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
+    let p = match position(moves) {
+        Ok(p) => p,
+        Err(e) => bail!("position {moves:?}: {e}"),
+    };
+    let mut s = solver(args.table_mb, args.book.as_deref())?;
+    let t = Instant::now();
+    let scores = s.analyze(&p);
+    let best = scores.iter().flatten().max().copied();
+    if json_out {
+        println!(
+            "{}",
+            json!({"moves": format_moves(&parse_moves(moves)?), "scores": scores, "best": best,
+            "nodes": s.nodes(), "microseconds": t.elapsed().as_micros()})
+        );
+        return Ok(0);
+    }
+    println!(
+        "position {} ({} to move)",
+        if moves.is_empty() {
+            "empty board"
+        } else {
+            moves
+        },
+        p.to_move().name()
+    );
+    println!("column  1    2    3    4    5    6    7");
+    print!("score ");
+    for sc in scores {
+        match sc {
+            Some(v) => print!("{v:>5}"),
+            None => print!("    -"),
+        }
+    }
+    println!();
+    let best_cols: Vec<String> = (0..7)
+        .filter(|&x| scores[x].is_some() && scores[x] == best)
+        .map(|x| (x + 1).to_string())
+        .collect();
+    println!(
+        "best: {} (score {}), {} nodes, {:.3} s",
+        best_cols.join(", "),
+        best.map_or("-".into(), |b| b.to_string()),
+        s.nodes(),
+        t.elapsed().as_secs_f64()
+    );
+    Ok(0)
+}
+
+/// `c4lab book`: solves every position within `depth` moves of the empty board.
+pub fn book(depth: u32, out: &PathBuf, mb: usize) -> Result<u8> {
+    let mut s = Solver::new(mb << 20);
+    let t = Instant::now();
+    let mut last = Instant::now();
+    let b = build_book(&mut s, &Position::new(), depth, &mut |done, total| {
+        if last.elapsed().as_secs() >= 2 || done == total {
+            eprint!(
+                "\rbook: {done}/{total} positions solved, {:.0} s",
+                t.elapsed().as_secs_f64()
+            );
+            last = Instant::now();
+        }
+    });
+    eprintln!();
+    let bytes = b.to_bytes();
+    std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
+    println!(
+        "book of depth {depth}: {} positions, {} bytes, written to {} in {:.1} s",
+        b.len(),
+        bytes.len(),
+        out.display(),
+        t.elapsed().as_secs_f64()
+    );
+    Ok(0)
+}

@@ -1,0 +1,63 @@
+//! Errors: malformed opening-book bytes and malformed benchmark lines.
+
+use thiserror::Error;
+
+/// Why bytes could not be read as an opening book.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BookError {
+    /// The bytes do not start with the book's magic number.
+    #[error("not a c4lab opening book (bad magic number); build one with build_book")]
+    BadMagic,
+    /// A format version this code does not read.
+    #[error("opening book format version {0} is not supported (expected 1); rebuild the book")]
+    BadVersion(u8),
+    /// The byte length does not match the entry count in the header.
+    #[error("opening book is {found} bytes but its header announces {expected}; the file is truncated or corrupt")]
+    BadLength {
+        /// Bytes the header implies.
+        expected: usize,
+        /// Bytes found.
+        found: usize,
+    },
+    /// An entry's key is not a valid position key or keys are out of order.
+    #[error("opening book entry {index} has a bad or unsorted position key; the file is corrupt")]
+    BadKey {
+        /// The 0-based entry index.
+        index: usize,
+    },
+    /// An entry's score is outside the game's score range.
+    #[error("opening book entry {index} has score {score}, outside -21..=21; the file is corrupt")]
+    BadScore {
+        /// The 0-based entry index.
+        index: usize,
+        /// The score found.
+        score: i8,
+    },
+}
+
+/// Why a benchmark line could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BenchError {
+    /// The line is not `<moves> <score>`.
+    #[error("line {line}: expected `<moves> <score>`")]
+    Shape {
+        /// The 1-based line number.
+        line: usize,
+    },
+    /// The move sequence is illegal.
+    #[error("line {line}: {source}")]
+    Moves {
+        /// The 1-based line number.
+        line: usize,
+        /// Why the moves were refused.
+        source: c4lab_board::MoveError,
+    },
+    /// The score is not an integer.
+    #[error("line {line}: {text:?} is not an integer score")]
+    Score {
+        /// The 1-based line number.
+        line: usize,
+        /// The text found.
+        text: String,
+    },
+}

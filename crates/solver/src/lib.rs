@@ -1,0 +1,54 @@
+//! Connect Four strong solver.
+//!
+//! Scores follow Pascal Pons' convention, always from the side to move: 0 is a draw,
+//! a positive score a win and a negative one a loss. Winning with one's k-th stone
+//! from the end of the game scores k, so a win on the next move from a position with
+//! `n` stones scores `(43 - n) / 2`; losses mirror wins.
+//!
+//! The search is a bitboard negamax with alpha-beta pruning and null-window tests
+//! that narrow the score. It uses a caller-sized transposition table (4-entry
+//! buckets, lossless keys, both bounds and the best move, with a small cache-resident
+//! table for positions near the end), prefetching of the children's entries, move
+//! ordering by threats created, losing-move anticipation, detection of a win with
+//! the next stone (which also tightens the upper bound), mirror symmetry at shallow
+//! depths and enhanced transposition cutoffs. An optional opening [`Book`] answers
+//! shallow positions at once. [`search_move`] is a separate depth-limited heuristic
+//! search.
+//!
+//! The library uses no threads, clock or filesystem (it builds for
+//! `wasm32-unknown-unknown`); time limits come from the caller as node budgets or a
+//! stop flag ([`Limits`]). The `parallel` feature adds rayon-based helpers.
+
+mod bench;
+mod book;
+mod error;
+mod heuristic;
+mod order;
+#[cfg(feature = "parallel")]
+mod parallel;
+mod search;
+mod solver;
+mod table;
+
+pub use bench::{parse_bench, run_bench, BenchCase, BenchReport};
+pub use book::{build_book, Book};
+pub use error::{BenchError, BookError};
+pub use heuristic::search_move;
+#[cfg(feature = "parallel")]
+pub use parallel::{analyze_parallel, build_book_parallel};
+pub use solver::{Limits, Outcome, Solver};
+
+/// A game score in Pascal Pons' convention, from the side to move.
+pub type Score = i32;
+
+/// Number of cells on the board, as a score-arithmetic constant.
+pub(crate) const CELLS: i32 = 42;
+
+/// The score of a position with `moves` stones where the side to move wins at once.
+#[inline]
+pub fn immediate_win_score(moves: u32) -> Score {
+    (CELLS + 1 - moves as i32) / 2
+}
+
+/// The column search order from the centre outwards.
+pub(crate) const CENTRE_ORDER: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];

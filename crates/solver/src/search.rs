@@ -1,0 +1,333 @@
+//! The exact search: negamax with alpha-beta pruning over bitboards.
+//!
+//! Every node assumes the side to move cannot win at once (its parent only plays
+//! moves that leave no immediate win, and the root checks). The score window is
+//! first clamped by what the remaining cells allow, then by the transposition table;
+//! shallow nodes use mirror-canonical keys and enhanced transposition cutoffs.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use c4lab_board::{mirror_bits, Position};
+
+use crate::book::Book;
+use crate::order::{non_losing_moves, order_moves, MoveList};
+use crate::table::{Entry, Table};
+use crate::CELLS;
+
+/// Positions with at most this many stones share table entries with their mirror.
+const SYM_MAX: u32 = 12;
+/// Positions with at most this many stones try enhanced transposition cutoffs.
+const ETC_MAX: u32 = 30;
+/// Positions with at least this many stones are searched without the table.
+const DEEP: u32 = 36;
+/// Positions with at least this many stones use the small, cache-resident table.
+const NEAR: u32 = 30;
+/// After this many nodes a search refines its move ordering (not playing under
+/// one's own winning cell), which pays off in long searches but not in short ones.
+const LONG_SEARCH: u64 = 200_000;
+/// How many nodes pass between checks of the stop flag.
+const CHECK_EVERY: u64 = 1 << 12;
+
+/// One search's state: the table, the node count and the limits.
+pub(crate) struct Search<'a> {
+    table: &'a mut Table,
+    near: &'a mut Table,
+    book: Option<&'a Book>,
+    /// Nodes visited so far (including earlier searches of the same solver).
+    pub nodes: u64,
+    limit: u64,
+    next_check: u64,
+    stop: Option<&'a AtomicBool>,
+    /// Set once the node budget ran out or the stop flag was raised.
+    pub aborted: bool,
+    /// From this node count on the search counts as long and refines its ordering.
+    long_from: u64,
+}
+
+/// The key shared by a position and its mirror, and whether `pos` is the mirror.
+#[inline]
+pub(crate) fn canonical(pos: &Position) -> (u64, bool) {
+    let k = pos.key();
+    let m = mirror_bits(pos.current()) + mirror_bits(pos.mask());
+    if m < k {
+        (m, true)
+    } else {
+        (k, false)
+    }
+}
+
+/// The table key of `pos` after playing `cell` (mirror-canonical when `sym`).
+#[inline(always)]
+fn child_key(pos: &Position, cell: u64, sym: bool) -> u64 {
+    if sym {
+        let mut c = *pos;
+        c.play_cell(cell);
+        canonical(&c).0
+    } else {
+        // the child's current stones are our opponent's; its mask gains `cell`
+        (pos.current() ^ pos.mask()) + (pos.mask() | cell)
+    }
+}
+
+impl<'a> Search<'a> {
+    /// A search starting at node count `nodes`, stopping after `budget` more nodes
+    /// or when `stop` becomes true.
+    pub fn new(
+        table: &'a mut Table,
+        near: &'a mut Table,
+        book: Option<&'a Book>,
+        nodes: u64,
+        budget: u64,
+        stop: Option<&'a AtomicBool>,
+    ) -> Search<'a> {
+        let limit = nodes.saturating_add(budget);
+        let next_check = if stop.is_some() {
+            // look at the flag at the very first node, then every few thousand
+            limit.min(nodes + 1)
+        } else {
+            limit
+        };
+        Search {
+            table,
+            near,
+            book,
+            nodes,
+            limit,
+            next_check,
+            stop,
+            aborted: false,
+            long_from: nodes.saturating_add(LONG_SEARCH),
+        }
+    }
+
+    /// The table entry for `key`, a position with `n` stones.
+    #[inline(always)]
+    fn get(&self, n: u32, key: u64) -> Option<Entry> {
+        if n >= NEAR {
+            self.near.get(key)
+        } else {
+            self.table.get(key)
+        }
+    }
+
+    /// Stores bounds for `key`, a position with `n` stones.
+    #[inline(always)]
+    fn put(&mut self, n: u32, key: u64, lo: i32, hi: i32, mv: Option<u8>, work: u64) {
+        if n >= NEAR {
+            self.near.put(key, lo, hi, mv, work)
+        } else {
+            self.table.put(key, lo, hi, mv, work)
+        }
+    }
+
+    /// Prefetches the bucket of `key`, a position with `n` stones.
+    #[inline(always)]
+    fn prefetch(&self, n: u32, key: u64) {
+        if n >= NEAR {
+            self.near.prefetch(key)
+        } else {
+            self.table.prefetch(key)
+        }
+    }
+
+    #[cold]
+    fn check_abort(&mut self) -> bool {
+        if self.nodes > self.limit || self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            self.aborted = true;
+            return true;
+        }
+        self.next_check = self.limit.min(self.nodes + CHECK_EVERY);
+        false
+    }
+
+    /// Null-window narrowing of the exact score of `pos` within `[min, max]`, both
+    /// known bounds. Returns the final bounds (equal unless the search was aborted).
+    pub fn narrow(&mut self, pos: &Position, mut min: i32, mut max: i32) -> (i32, i32) {
+        while min < max {
+            // halve towards zero: tests far from the score are cheap, and scores
+            // near zero are the likeliest
+            let mut med = min + (max - min) / 2;
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let r = self.negamax(pos, med, med + 1);
+            if self.aborted {
+                break;
+            }
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        (min, max)
+    }
+
+    /// The score of `pos` if it lies strictly inside `(alpha, beta)`; otherwise an
+    /// upper bound at most `alpha` or a lower bound at least `beta`. The side to move
+    /// must not have an immediate win.
+    pub fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta);
+        debug_assert_eq!(pos.winning_moves(), 0);
+        self.nodes += 1;
+        if self.nodes >= self.next_check && self.check_abort() {
+            return 0;
+        }
+        let n = pos.moves_played();
+        let next = non_losing_moves(pos);
+        if next == 0 {
+            // every move lets the opponent win next turn
+            return -(CELLS - n as i32) / 2;
+        }
+        if n as i32 >= CELLS - 2 {
+            // nobody can win in the last two moves
+            return 0;
+        }
+        let mut lo = -(CELLS - 2 - n as i32) / 2;
+        let mut hi = (CELLS - 1 - n as i32) / 2;
+        if lo >= beta {
+            return lo;
+        }
+        if hi <= alpha {
+            return hi;
+        }
+
+        let deep = n >= DEEP;
+        let (key, mirrored) = if deep {
+            (0, false)
+        } else if n <= SYM_MAX {
+            canonical(pos)
+        } else {
+            (pos.key(), false)
+        };
+        // fetch the children's buckets while this node's own probe and the move
+        // ordering proceed
+        let child_sym = n < SYM_MAX;
+        let mut m = if n + 1 < DEEP { next } else { 0 };
+        while m != 0 {
+            let cell = m & m.wrapping_neg();
+            m &= m - 1;
+            self.prefetch(n + 1, child_key(pos, cell, child_sym));
+        }
+        let mut hint = None;
+        if !deep {
+            if let Some(e) = self.get(n, key) {
+                lo = lo.max(e.lo);
+                hi = hi.min(e.hi);
+                if lo >= beta || lo == hi {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                hint = e.mv;
+            }
+        }
+        let mut moves = order_moves(pos, next, self.nodes >= self.long_from);
+        if moves.wins_next {
+            // a move leaves the opponent no safe reply: the best possible score
+            return (CELLS - 1 - n as i32) / 2;
+        }
+        // otherwise the earliest win is with the stone after next
+        hi = hi.min((CELLS - 3 - n as i32) / 2);
+        if hi <= alpha {
+            return hi;
+        }
+        if deep {
+            return self.negamax_deep(pos, &moves, alpha, beta.min(hi));
+        }
+        if let Some(m) = hint {
+            moves.promote(if mirrored { 6 - m } else { m });
+        }
+        if let Some(book) = self.book {
+            if n <= book.max_moves() {
+                if let Some(s) = book.get(pos) {
+                    return s;
+                }
+            }
+        }
+        alpha = alpha.max(lo);
+        beta = beta.min(hi);
+        let alpha0 = alpha;
+        let start = self.nodes;
+
+        if n <= ETC_MAX {
+            // enhanced transposition cutoff: a child already known to be bad enough
+            // for the opponent refutes this node without a search
+            for i in 0..moves.len() {
+                let (col, cell) = moves.get(i);
+                if let Some(e) = self.get(n + 1, child_key(pos, cell, child_sym)) {
+                    let v = -e.hi;
+                    if v >= beta {
+                        let mv = if mirrored { 6 - col as u8 } else { col as u8 };
+                        self.put(n, key, v, hi, Some(mv), 1);
+                        return v;
+                    }
+                }
+            }
+        }
+
+        let mut best = i32::MIN;
+        let mut best_col = moves.get(0).0;
+        for i in 0..moves.len() {
+            let (col, cell) = moves.get(i);
+            let mut child = *pos;
+            child.play_cell(cell);
+            let v = -self.negamax(&child, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_col = col;
+                if v >= beta {
+                    break;
+                }
+                if v > alpha {
+                    alpha = v;
+                }
+            }
+        }
+        let m = if mirrored {
+            6 - best_col as u8
+        } else {
+            best_col as u8
+        };
+        let work = self.nodes - start;
+        if best >= beta {
+            self.put(n, key, best, hi, Some(m), work);
+        } else if best > alpha0 {
+            self.put(n, key, best, best, Some(m), work);
+        } else {
+            self.put(n, key, lo, best, Some(m), work);
+        }
+        best
+    }
+
+    /// [`Search::negamax`] without the table, for nodes near the end of the game
+    /// whose subtrees are too small to repay a memory access. `moves` are the
+    /// ordered non-losing moves and the score window is already clamped.
+    fn negamax_deep(&mut self, pos: &Position, moves: &MoveList, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = i32::MIN;
+        for i in 0..moves.len() {
+            let mut child = *pos;
+            child.play_cell(moves.get(i).1);
+            let v = -self.negamax(&child, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v >= beta {
+                    break;
+                }
+                if v > alpha {
+                    alpha = v;
+                }
+            }
+        }
+        best
+    }
+}

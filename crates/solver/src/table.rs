@@ -1,0 +1,299 @@
+//! The transposition table: 4-entry buckets of 64-bit entries holding both score
+//! bounds and the best move, with lossless keys and generation-based clearing.
+//!
+//! A position key (`current + mask`, below 2^49) is mixed by multiplying with an odd
+//! constant modulo 2^49, a bijection. The top `b` bits of the product pick the bucket
+//! and the remaining `49 - b` bits are stored, so a stored entry identifies its
+//! position exactly: the table never returns another position's bounds.
+//!
+//! Entry layout, low bits first: best move + 1 (3 bits, 0 = none), lower bound + 32
+//! (6), upper bound + 32 (6), work = log2 of the subtree's node count (6), generation
+//! (`g` bits, 0 = empty), key remainder (`49 - b` bits).
+
+/// Bits of a position key.
+const KEY_BITS: u32 = 49;
+/// An odd multiplier mixing keys (a bijection modulo 2^49).
+const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+/// Entries per bucket.
+const WAYS: usize = 4;
+/// Smallest number of bucket-index bits (leaves one generation bit).
+const MIN_BITS: u32 = 7;
+/// Largest number of bucket-index bits.
+const MAX_BITS: u32 = 40;
+
+const MOVE_SHIFT: u32 = 0;
+const LO_SHIFT: u32 = 3;
+const HI_SHIFT: u32 = 9;
+const WORK_SHIFT: u32 = 15;
+const GEN_SHIFT: u32 = 21;
+const SCORE_OFFSET: i32 = 32;
+
+/// One 32-byte bucket.
+#[derive(Clone, Copy, Default)]
+#[repr(align(32))]
+struct Bucket([u64; WAYS]);
+
+/// What the table knows about a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Entry {
+    /// A lower bound on the score.
+    pub lo: i32,
+    /// An upper bound on the score.
+    pub hi: i32,
+    /// The best (or refuting) column found, if any.
+    pub mv: Option<u8>,
+}
+
+/// The transposition table.
+pub(crate) struct Table {
+    /// Storage; the table proper starts at `start` (aligned for huge pages).
+    store: Vec<Bucket>,
+    start: usize,
+    len: usize,
+    /// log2 of the bucket count.
+    bits: u32,
+    /// Bits of the stored key remainder.
+    rem_bits: u32,
+    /// Bits of the generation field.
+    gen_bits: u32,
+    /// The current generation, 1 ..= 2^gen_bits - 1.
+    gen: u64,
+}
+
+impl Table {
+    /// A table using at most `bytes` bytes (at least 4 KiB).
+    pub fn new(bytes: usize) -> Table {
+        let want = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut bits = usize::BITS - 1 - want.leading_zeros();
+        bits = bits.clamp(MIN_BITS, MAX_BITS);
+        let rem_bits = KEY_BITS - bits;
+        let gen_bits = (64 - GEN_SHIFT - rem_bits).min(8);
+        let len = 1usize << bits;
+        let (store, start) = allocate(len);
+        Table {
+            store,
+            start,
+            len,
+            bits,
+            rem_bits,
+            gen_bits,
+            gen: 1,
+        }
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.len * std::mem::size_of::<Bucket>()
+    }
+
+    /// Forgets every entry (in O(1) time except once every few hundred calls).
+    pub fn clear(&mut self) {
+        self.gen += 1;
+        if self.gen >= 1 << self.gen_bits {
+            self.store.fill(Bucket::default());
+            self.gen = 1;
+        }
+    }
+
+    #[inline(always)]
+    fn split(&self, key: u64) -> (usize, u64) {
+        let h = key.wrapping_mul(MIX) & ((1u64 << KEY_BITS) - 1);
+        (
+            (h >> self.rem_bits) as usize,
+            h & ((1u64 << self.rem_bits) - 1),
+        )
+    }
+
+    /// The tag bits (generation and key remainder) an entry for `rem` carries now.
+    #[inline(always)]
+    fn tag(&self, rem: u64) -> u64 {
+        (self.gen << GEN_SHIFT) | (rem << (GEN_SHIFT + self.gen_bits))
+    }
+
+    /// Prefetches the bucket of `key` into the cache (a hint; no effect elsewhere).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (i, _) = self.split(key);
+            // SAFETY: `i` is a valid bucket index; prefetching has no side effects.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                let p = self.store.as_ptr().add(self.start + i) as *const i8;
+                _mm_prefetch::<_MM_HINT_T0>(p);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The stored bounds of the position with key `key`.
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<Entry> {
+        let (i, rem) = self.split(key);
+        let tag = self.tag(rem);
+        let tag_mask = !((1u64 << GEN_SHIFT) - 1);
+        let b = &self.store[self.start + i].0;
+        for &e in b {
+            if e & tag_mask == tag {
+                return Some(decode(e));
+            }
+        }
+        None
+    }
+
+    /// Stores bounds for `key`, merging them with bounds already held for it.
+    /// `work` is the size of the search that produced them (node count).
+    #[inline]
+    pub fn put(&mut self, key: u64, lo: i32, hi: i32, mv: Option<u8>, work: u64) {
+        let (i, rem) = self.split(key);
+        let tag = self.tag(rem);
+        let tag_mask = !((1u64 << GEN_SHIFT) - 1);
+        let gen_mask = ((1u64 << self.gen_bits) - 1) << GEN_SHIFT;
+        let cur_gen = self.gen << GEN_SHIFT;
+        let w = (64 - work.leading_zeros()).min(63) as u64;
+        let b = &mut self.store[self.start + i].0;
+        let mut slot = 0;
+        let mut slot_work = u64::MAX;
+        for (j, &e) in b.iter().enumerate() {
+            if e & tag_mask == tag {
+                let old = decode(e);
+                let mv = mv.or(old.mv);
+                let ow = (e >> WORK_SHIFT) & 63;
+                b[j] = encode(lo.max(old.lo), hi.min(old.hi), mv, w.max(ow)) | tag;
+                return;
+            }
+            // stale generations count as empty
+            let ew = if e & gen_mask != cur_gen {
+                0
+            } else {
+                1 + ((e >> WORK_SHIFT) & 63)
+            };
+            if ew < slot_work {
+                slot_work = ew;
+                slot = j;
+            }
+        }
+        b[slot] = encode(lo, hi, mv, w) | tag;
+    }
+
+    /// The number of bucket-index bits (for tests and reports).
+    #[allow(dead_code)]
+    pub fn index_bits(&self) -> u32 {
+        self.bits
+    }
+}
+
+/// Bytes of a huge page: large tables are aligned to it and advised to use them,
+/// which saves most address-translation misses on random probes.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// Zeroed storage for `len` buckets, and the index where an aligned run of `len`
+/// buckets starts within it.
+fn allocate(len: usize) -> (Vec<Bucket>, usize) {
+    let size = std::mem::size_of::<Bucket>();
+    if len * size < HUGE_PAGE {
+        return (vec![Bucket::default(); len], 0);
+    }
+    let extra = HUGE_PAGE / size;
+    let mut v: Vec<Bucket> = Vec::with_capacity(len + extra);
+    let addr = v.as_ptr() as usize;
+    let start = (addr.next_multiple_of(HUGE_PAGE) - addr) / size;
+    advise_huge_pages(addr + start * size, len * size);
+    v.resize(len + extra, Bucket::default());
+    (v, start)
+}
+
+/// Asks the kernel to back `[addr, addr + len)` with transparent huge pages.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(addr: usize, len: usize) {
+    extern "C" {
+        fn madvise(
+            addr: *mut std::ffi::c_void,
+            len: usize,
+            advice: std::ffi::c_int,
+        ) -> std::ffi::c_int;
+    }
+    const MADV_HUGEPAGE: std::ffi::c_int = 14;
+    // SAFETY: the range lies inside an allocation this table owns; the advice only
+    // changes how the kernel backs the pages, never their contents. Failure is fine.
+    unsafe {
+        madvise(addr as *mut std::ffi::c_void, len, MADV_HUGEPAGE);
+    }
+}
+
+/// Huge-page advice is a Linux feature; elsewhere nothing happens.
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_addr: usize, _len: usize) {}
+
+#[inline(always)]
+fn encode(lo: i32, hi: i32, mv: Option<u8>, work: u64) -> u64 {
+    let m = match mv {
+        Some(c) => c as u64 + 1,
+        None => 0,
+    };
+    (m << MOVE_SHIFT)
+        | (((lo + SCORE_OFFSET) as u64) << LO_SHIFT)
+        | (((hi + SCORE_OFFSET) as u64) << HI_SHIFT)
+        | (work << WORK_SHIFT)
+}
+
+#[inline(always)]
+fn decode(e: u64) -> Entry {
+    let m = (e >> MOVE_SHIFT) & 7;
+    Entry {
+        lo: ((e >> LO_SHIFT) & 63) as i32 - SCORE_OFFSET,
+        hi: ((e >> HI_SHIFT) & 63) as i32 - SCORE_OFFSET,
+        mv: if m == 0 { None } else { Some(m as u8 - 1) },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_merges_and_clears() {
+        let mut t = Table::new(4096);
+        assert_eq!(t.index_bits(), MIN_BITS);
+        let k = 0x1_2345_6789_ABCD & ((1 << 49) - 1);
+        assert_eq!(t.get(k), None);
+        t.put(k, -3, 5, Some(2), 100);
+        t.put(k, -1, 7, None, 10);
+        assert_eq!(
+            t.get(k),
+            Some(Entry {
+                lo: -1,
+                hi: 5,
+                mv: Some(2)
+            })
+        );
+        t.clear();
+        assert_eq!(t.get(k), None);
+        // many generations wrap around and still clear
+        for _ in 0..300 {
+            t.put(k, 0, 0, None, 1);
+            t.clear();
+            assert_eq!(t.get(k), None);
+        }
+    }
+
+    #[test]
+    fn keys_in_one_bucket_never_alias() {
+        let mut t = Table::new(4096);
+        // fill far more keys than entries; every hit must be the key's own bounds
+        let keys: Vec<u64> = (0..5000u64)
+            .map(|i| i * 0x1_0000_0001 % (1 << 49))
+            .collect();
+        for (i, &k) in keys.iter().enumerate() {
+            let s = (i % 40) as i32 - 20;
+            t.put(k, s, s, None, i as u64);
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            if let Some(e) = t.get(k) {
+                let s = (i % 40) as i32 - 20;
+                assert_eq!((e.lo, e.hi), (s, s));
+            }
+        }
+    }
+}
