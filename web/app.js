@@ -64,12 +64,26 @@ function startWorker() {
   worker.onmessage = (e) => onWorker(e.data);
   busy = false;
 }
-function requestVerify() {
+/** Positions the page verifies on its own thread when it opens, before the worker is up. */
+const FIRST_BUDGET = 200_000;
+
+function requestVerify({ first = false } = {}) {
   requestId++;
   if (busy) { worker.terminate(); startWorker(); } // cancelled: the diagram changed
   busy = true;
   state.verdict = null;
   state.simplify = null;
+  if (first) {
+    // the worker is still loading its engine: a real diagram verifies here in well
+    // under a millisecond; anything bigger goes to the worker as usual
+    const t = performance.now();
+    const result = call(engine.verify, grid(), FIRST_BUDGET);
+    if (result.ok && result.verdict !== 'budget') {
+      onWorker({ type: 'verdict', id: requestId, result, ms: performance.now() - t });
+      if (result.verdict === 'win') worker.postMessage({ type: 'simplify', id: requestId, grid: grid() });
+      return;
+    }
+  }
   worker.postMessage({ type: 'verify', id: requestId, grid: grid() });
 }
 function onWorker(msg) {
@@ -167,8 +181,8 @@ function renderHints() {
 
 // ---- edits ------------------------------------------------------------------------
 
-function edited({ verify = true } = {}) {
-  if (verify) requestVerify();
+function edited({ verify = true, first = false } = {}) {
+  if (verify) requestVerify({ first });
   const link = call(engine.link_encode, grid(), state.yellow);
   if (link.ok) {
     lastHash = '#' + link.link;
@@ -227,7 +241,7 @@ function verdictText() {
     case 'loss': {
       const tied = v.tied && v.tied.length ? ` (tied levels: ${v.tied.join(', ')})` : '';
       const line = v.line ? `after ${v.line}` : 'at the root';
-      return [`Loss: ${REASONS[v.reason]}${tied} ${line}. The numbered ghost stones show the line.`, 'loss'];
+      return [`Loss: ${REASONS[v.reason]}${tied} ${line}.${v.line ? ' The numbered ghost stones show the line.' : ''}`, 'loss'];
     }
     case 'incomplete': return [`Incomplete: ${v.undecided} undecided cell${v.undecided === 1 ? '' : 's'} (?); no verdict until they are decided.`, ''];
     case 'root-terminal': return [`The root already holds a four (${v.winner}): there is nothing to verify.`, 'loss'];
@@ -545,7 +559,7 @@ async function main() {
   performance.mark('engine-ready');
   lab.ready = true;
   loadHash();
-  edited();
+  edited({ first: true });
   addEventListener('hashchange', () => {
     if (location.hash !== lastHash) { loadHash(); edited(); }
   });

@@ -1,5 +1,6 @@
 // Verification off the main thread: a verdict first, then (for a win) how many cells
 // Simplify would clear. The page terminates this worker to cancel a stale request.
+// Messages: {type: 'verify' | 'simplify' | 'bench', id, grid | grids}.
 import init, { verify, simplify } from './pkg/c4lab_wasm.js';
 
 const ready = init();
@@ -14,6 +15,8 @@ self.onmessage = async (e) => {
     if (result.ok && result.verdict === 'win') {
       self.postMessage({ type: 'simplify', id: msg.id, result: JSON.parse(simplify(msg.grid)) });
     }
+  } else if (msg.type === 'simplify') {
+    self.postMessage({ type: 'simplify', id: msg.id, result: JSON.parse(simplify(msg.grid)) });
   } else if (msg.type === 'bench') {
     const times = msg.grids.map((g) => {
       const t = performance.now();

@@ -245,3 +245,20 @@ test('speed: verification in the worker over upstream diagrams', async (t) => {
   console.log(`# browser verify over ${ms.length} upstream diagrams: median ${ms[ms.length >> 1].toFixed(3)} ms, max ${ms[ms.length - 1].toFixed(2)} ms`);
   console.log(`# engine size: ${(wasm / 1024).toFixed(0)} KB`);
 });
+
+test('narrow screen and dark theme', async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await page.goto(url);
+  await page.waitForFunction(() => window.__lab && window.__lab.verdicts > 0);
+  // the board stacks above the panel and stays usable (cells at least ~36 px)
+  const board = await page.locator('#board').boundingBox();
+  const panel = await page.locator('#panel').boundingBox();
+  assert.ok(panel.y > board.y + board.height - 1, 'the panel sits below the board');
+  const cellBox = await page.locator('#board .cell').first().boundingBox();
+  assert.ok(cellBox.width >= 36, `cells are ${cellBox.width} px wide`);
+  const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.click('#theme');
+  const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.notEqual(light, dark);
+  await page.screenshot({ path: join(shots, 'narrow-dark.png'), fullPage: true });
+});
