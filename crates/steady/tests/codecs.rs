@@ -117,6 +117,20 @@ proptest! {
     }
 
     #[test]
+    fn parsers_refuse_arbitrary_bytes_without_panicking(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let s = String::from_utf8_lossy(&bytes);
+        let _ = Diagram::parse(&s);
+        let _ = link::decode(&s);
+        let _ = parse_moves(&s);
+        let _ = parse_stones(&s);
+        let _ = solution::check_solution(&s, &s);
+        // six lines of seven arbitrary characters reach the cell-level checks
+        let grid: String = s.chars().filter(|c| *c != '\n').take(42).collect::<Vec<_>>()
+            .chunks(7).map(|r| r.iter().collect::<String>()).collect::<Vec<_>>().join("\n");
+        let _ = Diagram::parse(&grid);
+    }
+
+    #[test]
     fn link_decoder_survives_near_misses(root in "[1-7]{0,12}", cells in "[0-9a-d?*A-Z]{0,60}", line in "[0-9]{0,5}") {
         let _ = link::decode(&format!("1.{root}.{cells}.{line}"));
         let _ = link::decode(&format!("1.{root}.{cells}"));
