@@ -49,7 +49,7 @@ impl KeySet {
     }
 
     /// Inserts `key` (< 2^49); false when it was already present.
-    #[inline]
+    #[inline(always)]
     pub fn insert(&mut self, key: u64) -> bool {
         debug_assert!(key <= KEY_MASK);
         if 2 * (self.len + 1) > self.slots.len() {
@@ -72,6 +72,7 @@ impl KeySet {
         }
     }
 
+    #[cold]
     fn grow(&mut self) {
         let live: Vec<u64> = self
             .slots

@@ -206,6 +206,7 @@ impl Verifier {
         self.depth = 0;
         self.stop = None;
         if root.winning_moves() == 0 {
+            self.seen.insert(root.key());
             self.red_node(root.current(), root.mask(), levels);
         }
         let positions = self.seen.len() as u64;
@@ -223,12 +224,10 @@ impl Verifier {
     }
 
     /// Searches the Red-to-move position with Red's stones `red`, where Red has no
-    /// immediate win. Returns false when the search stops (a loss, kept in `self.stop`
+    /// immediate win, just entered into the transposition set. Returns false when the search stops (a loss, kept in `self.stop`
     /// with its line in `self.line[..self.depth]`, or the budget).
     fn red_node(&mut self, red: u64, mask: u64, levels: &Levels) -> bool {
-        if !self.seen.insert(red + mask) {
-            return true;
-        }
+        // first visit only: transpositions are skipped before the call
         if self.seen.len() as u64 > self.budget {
             self.stop = Some(Stop::Budget);
             return false;
@@ -267,6 +266,9 @@ impl Verifier {
             }
             let next_playable = (playable ^ reply) | ((reply << 1) & BOARD_MASK);
             if red_wins & next_playable != 0 {
+                continue;
+            }
+            if !self.seen.insert(red + next) {
                 continue;
             }
             self.push(reply);
