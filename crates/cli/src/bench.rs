@@ -23,6 +23,8 @@ pub enum Bench {
         #[arg(long, default_value_t = 5)]
         runs: usize,
     },
+    /// Corpus generation: games/s and labels/s per teacher, peak memory.
+    Corpus(crate::corpus::BenchCorpus),
     /// Solve the benchmark position sets (exact scores checked) and optionally the empty board.
     Solver {
         /// The folder of `<moves> <score>` sets.
@@ -55,6 +57,7 @@ pub fn run(what: Bench) -> Result<u8> {
             steady_states,
             runs,
         } => verify(&branches, &steady_states, runs),
+        Bench::Corpus(args) => crate::corpus::bench(args),
         Bench::Solver {
             sets,
             only,

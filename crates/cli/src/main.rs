@@ -5,6 +5,7 @@
 
 mod bench;
 mod convert;
+mod corpus;
 mod input;
 mod play;
 mod serve;
@@ -116,6 +117,11 @@ enum Command {
         #[arg(long, default_value_t = solve::DEFAULT_TABLE_MB)]
         table_mb: usize,
     },
+    /// The teacher corpus: generate, check, stats, split, merge, label, checksums, overlap.
+    Corpus {
+        #[command(subcommand)]
+        cmd: corpus::Corpus,
+    },
     /// Serve the Lab (the browser page and its WebAssembly engine) on 127.0.0.1.
     Serve {
         /// Port to listen on.
@@ -172,6 +178,7 @@ fn main() -> ExitCode {
             table_mb,
         } => solve::book(depth, &out, table_mb),
         Command::Serve { port, host, open } => serve::serve(&host, port, open),
+        Command::Corpus { cmd } => corpus::run(cmd),
         Command::Bench { what } => bench::run(what),
     };
     match result {

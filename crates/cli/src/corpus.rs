@@ -1,0 +1,563 @@
+//! `c4lab corpus`: generate, check, describe, split, merge, relabel and checksum the
+//! teacher corpus (SPEC §8), and `c4lab bench corpus`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use c4lab_corpus::bench::{bench as run_bench, TABLE_HEADER};
+use c4lab_corpus::dataset::{self, generate_dataset, generate_shard, layout, DatasetConfig};
+use c4lab_corpus::gate::{check_with, GateReport};
+use c4lab_corpus::generate::{GenConfig, Progress};
+use c4lab_corpus::holdout;
+use c4lab_corpus::label::relabel;
+use c4lab_corpus::sidecar::write_sidecar;
+use c4lab_corpus::stats;
+use c4lab_corpus::sums::{verify_sums, write_sums};
+use c4lab_corpus::teacher::{TeacherConfig, TeacherMode};
+use clap::{Args, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// The teacher on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Teacher {
+    /// Alpha-beta search (flag 2), bounded exact solver at <= 7 empty cells (flag 1).
+    Alphabeta,
+    /// The full exact solver at every ply (flag 3).
+    Exact,
+}
+
+impl From<Teacher> for TeacherMode {
+    fn from(t: Teacher) -> TeacherMode {
+        match t {
+            Teacher::Alphabeta => TeacherMode::AlphaBeta,
+            Teacher::Exact => TeacherMode::Exact,
+        }
+    }
+}
+
+/// Self-play and teacher settings shared by `generate` and `bench corpus`.
+#[derive(Args, Debug, Clone)]
+pub struct SelfPlay {
+    /// Master seed; every game is a pure function of (seed, game index).
+    #[arg(long, default_value_t = 32)]
+    pub seed: u64,
+    /// Which teacher labels the plies.
+    #[arg(long, value_enum, default_value_t = Teacher::Alphabeta)]
+    pub teacher: Teacher,
+    /// Label slots per row (S), newest ply first.
+    #[arg(long, default_value_t = 19)]
+    pub slots: usize,
+    /// Depth of the alpha-beta teacher.
+    #[arg(long, default_value_t = TeacherConfig::default().depth)]
+    pub depth: u32,
+    /// Node budget of the alpha-beta teacher per move.
+    #[arg(long, default_value_t = TeacherConfig::default().node_budget)]
+    pub nodes: u64,
+    /// The bounded exact solver labels plies with at most this many empty cells.
+    #[arg(long, default_value_t = 7)]
+    pub bounded_empty: u32,
+    /// Fewest uniformly random opening plies.
+    #[arg(long, default_value_t = GenConfig::default().opening_min)]
+    pub opening_min: u32,
+    /// Most uniformly random opening plies.
+    #[arg(long, default_value_t = GenConfig::default().opening_max)]
+    pub opening_max: u32,
+    /// Probability of a random move at each later ply.
+    #[arg(long, default_value_t = GenConfig::default().epsilon)]
+    pub epsilon: f64,
+    /// Take the lowest best column instead of a random one among equal best moves.
+    #[arg(long)]
+    pub no_random_ties: bool,
+    /// Transposition table of each thread's exact solver, in MiB.
+    #[arg(long, default_value_t = 64)]
+    pub table_mb: usize,
+    /// Opening book for the exact solver (c4lab solver book format).
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+}
+
+impl SelfPlay {
+    fn config(&self) -> Result<GenConfig> {
+        let book = match &self.book {
+            None => None,
+            Some(p) => {
+                let bytes =
+                    std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
+                Some(
+                    c4lab_corpus::Book::from_bytes(&bytes)
+                        .with_context(|| format!("{}", p.display()))?,
+                )
+            }
+        };
+        let mode: TeacherMode = self.teacher.into();
+        // the bounded solver needs little memory; the full exact teacher more
+        let table_bytes = match mode {
+            TeacherMode::AlphaBeta => (self.table_mb << 20).min(4 << 20),
+            TeacherMode::Exact => self.table_mb << 20,
+        };
+        Ok(GenConfig {
+            seed: self.seed,
+            slots: self.slots,
+            teacher: TeacherConfig {
+                mode,
+                depth: self.depth,
+                node_budget: self.nodes,
+                bounded_empty: self.bounded_empty,
+                table_bytes: table_bytes.max(1 << 16),
+                book,
+            },
+            opening_min: self.opening_min,
+            opening_max: self.opening_max,
+            epsilon: self.epsilon,
+            random_ties: !self.no_random_ties,
+        })
+    }
+}
+
+/// Teacher-corpus commands.
+#[derive(Subcommand)]
+pub enum Corpus {
+    /// Generate the published dataset (train, board-disjoint holdout, card, SHA256SUMS), or one shard.
+    Generate {
+        /// Training games.
+        #[arg(long, default_value_t = 320_000)]
+        games: u64,
+        /// Holdout games (board-disjoint from training, mirror-aware).
+        #[arg(long, default_value_t = 4_000)]
+        holdout: u64,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+        /// Generate only shard i of N (0-based `i/N`, a contiguous block of games); join with `corpus merge`.
+        #[arg(long)]
+        shard: Option<String>,
+        #[command(flatten)]
+        play: SelfPlay,
+    },
+    /// The integrity gate: every SPEC §8 rule, legality and the sidecar; exit 1 on any violation.
+    Check {
+        /// The corpus file.
+        corpus: PathBuf,
+        /// Its sidecar (default: perply_targets.npz beside the corpus, when present).
+        targets: Option<PathBuf>,
+        /// Check the transcript only.
+        #[arg(long)]
+        no_targets: bool,
+        /// Examples listed per kind of violation.
+        #[arg(long, default_value_t = 5)]
+        examples: usize,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The dataset card's tables: rows, slots by teacher flag, active columns, the invariant.
+    Stats {
+        /// The corpus file.
+        corpus: PathBuf,
+        /// Its sidecar (default: perply_targets.npz beside the corpus).
+        targets: Option<PathBuf>,
+    },
+    /// Split a corpus and sidecar into OUT/train and OUT/holdout, board-disjointly.
+    Split {
+        /// The corpus file.
+        corpus: PathBuf,
+        /// Its sidecar (default: perply_targets.npz beside the corpus).
+        targets: Option<PathBuf>,
+        /// Rows to hold out (at most; only rows sharing no labelled board qualify).
+        #[arg(long)]
+        holdout: usize,
+        /// Seed of the row order.
+        #[arg(long, default_value_t = 32)]
+        seed: u64,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Merge shard directories into the published layout (identical to a single run).
+    Merge {
+        /// Shard directories (any order).
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Relabel with the exact teacher; report per flag how often labels are optimal.
+    Label {
+        /// The corpus file.
+        corpus: PathBuf,
+        /// Its sidecar (default: perply_targets.npz beside the corpus).
+        targets: Option<PathBuf>,
+        /// The relabelling teacher (only `exact`).
+        #[arg(long, value_enum, default_value_t = Teacher::Exact)]
+        teacher: Teacher,
+        /// Relabel only the first ROWS rows.
+        #[arg(long)]
+        rows: Option<usize>,
+        /// Skip slots whose board has fewer stones (exact solves near the empty board are slow without --book).
+        #[arg(long, default_value_t = 12)]
+        min_stones: u32,
+        /// Write the relabelled corpus.txt and perply_targets.npz (flag 3) here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Transposition table of each thread's solver, in MiB.
+        #[arg(long, default_value_t = 64)]
+        table_mb: usize,
+        /// Opening book for the exact solver.
+        #[arg(long)]
+        book: Option<PathBuf>,
+    },
+    /// Write DIR/SHA256SUMS over every file under DIR (`sha256sum -c` format).
+    Sums {
+        /// The dataset directory.
+        dir: PathBuf,
+    },
+    /// Verify DIR/SHA256SUMS without coreutils; exit 1 on a mismatch or an unlisted file.
+    VerifySums {
+        /// The dataset directory.
+        dir: PathBuf,
+    },
+    /// Measure how many labelled boards (mirror-aware) of corpus B occur in corpus A.
+    Overlap {
+        /// Corpus A.
+        a: PathBuf,
+        /// Corpus B.
+        b: PathBuf,
+        /// A's sidecar (default: beside A).
+        #[arg(long)]
+        a_targets: Option<PathBuf>,
+        /// B's sidecar (default: beside B).
+        #[arg(long)]
+        b_targets: Option<PathBuf>,
+        /// Exit 1 unless the overlap is zero.
+        #[arg(long)]
+        expect_disjoint: bool,
+    },
+}
+
+/// `c4lab bench corpus`: games and labels per second per teacher.
+#[derive(Args, Debug, Clone)]
+pub struct BenchCorpus {
+    /// Games for the alpha-beta teacher.
+    #[arg(long, default_value_t = 20_000)]
+    pub games: u64,
+    /// Games for the exact teacher (0 skips it).
+    #[arg(long, default_value_t = 20)]
+    pub exact_games: u64,
+    #[command(flatten)]
+    pub play: SelfPlay,
+}
+
+/// Draws an indicatif bar with ETA for each phase.
+struct Bar(Mutex<Option<ProgressBar>>);
+
+impl Bar {
+    fn new() -> Bar {
+        Bar(Mutex::new(None))
+    }
+}
+
+impl Progress for Bar {
+    fn start(&self, phase: &str, total: u64) {
+        let bar = ProgressBar::new(total);
+        let style = ProgressStyle::with_template(
+            "{prefix:>8} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {per_sec} ETA {eta}",
+        )
+        .expect("a valid template");
+        bar.set_style(style);
+        bar.set_prefix(phase.to_string());
+        bar.enable_steady_tick(Duration::from_millis(250));
+        *self.0.lock().unwrap() = Some(bar);
+    }
+
+    fn advance(&self, n: u64) {
+        if let Some(b) = self.0.lock().unwrap().as_ref() {
+            b.inc(n);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(b) = self.0.lock().unwrap().take() {
+            b.finish();
+        }
+    }
+}
+
+fn beside(corpus: &Path, given: Option<PathBuf>) -> PathBuf {
+    given.unwrap_or_else(|| corpus.with_file_name("perply_targets.npz"))
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64)> {
+    let (i, n) = s.split_once('/').context("--shard takes i/N, e.g. 0/4")?;
+    let (i, n): (u64, u64) = (i.trim().parse()?, n.trim().parse()?);
+    if n == 0 || i >= n {
+        bail!("--shard {s}: need 0 <= i < N");
+    }
+    Ok((i, n))
+}
+
+/// Peak resident memory of this process in bytes (Linux), if known.
+pub fn peak_rss() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn report_json(rep: &GateReport) -> serde_json::Value {
+    let kinds: serde_json::Map<String, serde_json::Value> = rep
+        .kinds
+        .iter()
+        .map(|(k, v)| {
+            let ex: Vec<serde_json::Value> = v
+                .examples
+                .iter()
+                .map(|e| serde_json::json!({"row": e.row, "ply": e.ply, "byte": e.byte, "detail": e.detail}))
+                .collect();
+            (k.name().to_string(), serde_json::json!({"count": v.count, "examples": ex}))
+        })
+        .collect();
+    serde_json::json!({
+        "clean": rep.is_clean(),
+        "rows": rep.rows,
+        "plies": rep.plies,
+        "sidecar_rows": rep.sidecar_rows,
+        "violations": rep.total(),
+        "kinds": kinds,
+    })
+}
+
+/// Runs a corpus command; returns the exit code (0 ok, 1 failed check).
+pub fn run(cmd: Corpus) -> Result<u8> {
+    match cmd {
+        Corpus::Generate {
+            games,
+            holdout,
+            out,
+            shard,
+            play,
+        } => {
+            let cfg = DatasetConfig {
+                gen: play.config()?,
+                games,
+                holdout,
+            };
+            cfg.gen.validate()?;
+            std::fs::create_dir_all(&out)
+                .with_context(|| format!("cannot create {}", out.display()))?;
+            let bar = Bar::new();
+            let t = Instant::now();
+            if let Some(s) = shard {
+                let (i, n) = parse_shard(&s)?;
+                let rows = generate_shard(&cfg, i, n, &out, &bar)?;
+                println!(
+                    "shard {i}/{n}: {rows} games (indices {:?}) in {:.1} s -> {}",
+                    dataset::shard_range(games, i, n),
+                    t.elapsed().as_secs_f64(),
+                    out.display()
+                );
+                return Ok(0);
+            }
+            let sum = generate_dataset(&cfg, &out, &bar)?;
+            println!("train: {} ({games} rows)", sum.train.display());
+            if let Some(h) = &sum.holdout {
+                println!(
+                    "holdout: {} ({holdout} rows from {} candidates)",
+                    h.display(),
+                    sum.holdout_candidates
+                );
+            }
+            println!("card: {}", out.join("README.md").display());
+            println!("SHA256SUMS: {} files", sum.sums.len());
+            println!(
+                "gate: {}; {:.1} s ({:.0} games/s)",
+                if sum.clean { "clean" } else { "VIOLATIONS" },
+                t.elapsed().as_secs_f64(),
+                (games + holdout) as f64 / t.elapsed().as_secs_f64()
+            );
+            Ok(if sum.clean { 0 } else { 1 })
+        }
+        Corpus::Check {
+            corpus,
+            targets,
+            no_targets,
+            examples,
+            json,
+        } => {
+            let npz = if no_targets {
+                None
+            } else {
+                match targets {
+                    Some(t) => Some(t),
+                    None => Some(beside(&corpus, None)).filter(|p| p.exists()),
+                }
+            };
+            let rep = check_with(&corpus, npz.as_deref(), examples)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report_json(&rep))?);
+            } else {
+                match &npz {
+                    Some(p) => println!("{} + {}", corpus.display(), p.display()),
+                    None => println!("{} (no sidecar)", corpus.display()),
+                }
+                print!("{rep}");
+            }
+            Ok(if rep.is_clean() { 0 } else { 1 })
+        }
+        Corpus::Stats { corpus, targets } => {
+            let st = stats::compute(&corpus, &beside(&corpus, targets))?;
+            print!("{}", st.to_markdown());
+            Ok(0)
+        }
+        Corpus::Split {
+            corpus,
+            targets,
+            holdout,
+            seed,
+            out,
+        } => {
+            let (t, h) = dataset::split(&corpus, &beside(&corpus, targets), holdout, seed, &out)?;
+            let [train, train_npz, hold, hold_npz] = layout(&out, t as u64);
+            let o = holdout::overlap((&train, &train_npz), (&hold, &hold_npz))?;
+            println!("train: {} ({t} rows)", train.display());
+            println!("holdout: {} ({h} rows)", hold.display());
+            println!("overlap: {}", holdout::describe(&o));
+            if h < holdout {
+                eprintln!("note: only {h} rows share no labelled board with another row");
+            }
+            Ok(0)
+        }
+        Corpus::Merge { shards, out } => {
+            let sum = dataset::merge(&shards, &out, &Bar::new())?;
+            println!("train: {}", sum.train.display());
+            if let Some(h) = &sum.holdout {
+                println!("holdout: {}", h.display());
+            }
+            println!("gate: {}", if sum.clean { "clean" } else { "VIOLATIONS" });
+            Ok(if sum.clean { 0 } else { 1 })
+        }
+        Corpus::Label {
+            corpus,
+            targets,
+            teacher,
+            rows,
+            min_stones,
+            out,
+            table_mb,
+            book,
+        } => {
+            if teacher != Teacher::Exact {
+                bail!("corpus label relabels with the exact teacher only (--teacher exact)");
+            }
+            let play = SelfPlay {
+                teacher,
+                table_mb,
+                book,
+                ..bench_defaults()
+            };
+            let cfg = play.config()?;
+            let npz = beside(&corpus, targets);
+            let t = Instant::now();
+            let (rep, labels) =
+                relabel(&corpus, &npz, &cfg.teacher, rows, min_stones, &Bar::new())?;
+            let secs = t.elapsed().as_secs_f64();
+            print!("{}", rep.to_markdown());
+            let slots: u64 = rep.flags.iter().map(|f| f.slots).sum();
+            println!(
+                "{} rows, {slots} labels in {secs:.1} s ({:.0} labels/s)",
+                rep.rows,
+                slots as f64 / secs.max(1e-9)
+            );
+            if let Some(dir) = out {
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+                dataset::copy_rows(&corpus, &dir.join("corpus.txt"), labels.len())?;
+                write_sidecar(&dir.join("perply_targets.npz"), &labels)?;
+                println!("relabelled: {}", dir.display());
+            }
+            Ok(0)
+        }
+        Corpus::Sums { dir } => {
+            let lines = write_sums(&dir)?;
+            for l in &lines {
+                println!("{l}");
+            }
+            Ok(0)
+        }
+        Corpus::VerifySums { dir } => {
+            let rep = verify_sums(&dir)?;
+            for f in &rep.ok {
+                println!("{f}: OK");
+            }
+            for (f, why) in &rep.failed {
+                println!("{f}: FAILED ({why})");
+            }
+            for f in &rep.unlisted {
+                println!("{f}: NOT LISTED");
+            }
+            for (n, l) in &rep.malformed {
+                println!("line {n}: malformed: {l:?}");
+            }
+            Ok(if rep.passed() { 0 } else { 1 })
+        }
+        Corpus::Overlap {
+            a,
+            b,
+            a_targets,
+            b_targets,
+            expect_disjoint,
+        } => {
+            let (an, bn) = (beside(&a, a_targets), beside(&b, b_targets));
+            let o = holdout::overlap((&a, &an), (&b, &bn))?;
+            println!("{}", holdout::describe(&o));
+            let disjoint = o.rows_b_shared == 0;
+            Ok(if expect_disjoint && !disjoint { 1 } else { 0 })
+        }
+    }
+}
+
+fn bench_defaults() -> SelfPlay {
+    SelfPlay {
+        seed: 32,
+        teacher: Teacher::Alphabeta,
+        slots: 19,
+        depth: TeacherConfig::default().depth,
+        nodes: TeacherConfig::default().node_budget,
+        bounded_empty: 7,
+        opening_min: GenConfig::default().opening_min,
+        opening_max: GenConfig::default().opening_max,
+        epsilon: GenConfig::default().epsilon,
+        no_random_ties: false,
+        table_mb: 64,
+        book: None,
+    }
+}
+
+/// `c4lab bench corpus`: prints games/s and labels/s for the alpha-beta and the exact
+/// teacher, the extrapolated time for 324,000 games, and the peak memory.
+pub fn bench(args: BenchCorpus) -> Result<u8> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("{TABLE_HEADER}");
+    let mut ab = args.play.clone();
+    ab.teacher = Teacher::Alphabeta;
+    let r = run_bench(&ab.config()?, args.games)?;
+    println!("{}", r.table_row());
+    let eta = 324_000.0 / r.games_per_s();
+    if args.exact_games > 0 {
+        let mut ex = args.play.clone();
+        ex.teacher = Teacher::Exact;
+        let r = run_bench(&ex.config()?, args.exact_games)?;
+        println!("{}", r.table_row());
+    }
+    println!();
+    println!(
+        "alpha-beta (depth {}, {} nodes): 324,000 games would take {:.0} s on {threads} threads",
+        args.play.depth, args.play.nodes, eta
+    );
+    if let Some(b) = peak_rss() {
+        println!("peak memory: {:.1} MiB", b as f64 / (1 << 20) as f64);
+    }
+    Ok(0)
+}

@@ -1,0 +1,74 @@
+//! `c4lab bench corpus`: games and labels per second of a teacher.
+
+use std::time::Instant;
+
+use crate::error::CorpusError;
+use crate::generate::{run_games, GenConfig, NoProgress, STREAM_TRAIN};
+
+/// One benchmark run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BenchReport {
+    /// The teacher mode's name.
+    pub teacher: &'static str,
+    /// Games played.
+    pub games: u64,
+    /// Plies played.
+    pub plies: u64,
+    /// Labelled slots, by flag 0..=3.
+    pub labels: [u64; 4],
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl BenchReport {
+    /// Games per second.
+    pub fn games_per_s(&self) -> f64 {
+        self.games as f64 / self.seconds.max(1e-9)
+    }
+
+    /// Labelled slots per second.
+    pub fn labels_per_s(&self) -> f64 {
+        self.labels.iter().sum::<u64>() as f64 / self.seconds.max(1e-9)
+    }
+
+    /// A Markdown table row: teacher, games, plies, labels, seconds, games/s, labels/s.
+    pub fn table_row(&self) -> String {
+        format!(
+            "| {} | {} | {} | {} (flag 1: {}, 2: {}, 3: {}) | {:.2} | {:.1} | {:.1} |",
+            self.teacher,
+            self.games,
+            self.plies,
+            self.labels.iter().sum::<u64>(),
+            self.labels[1],
+            self.labels[2],
+            self.labels[3],
+            self.seconds,
+            self.games_per_s(),
+            self.labels_per_s()
+        )
+    }
+}
+
+/// The header matching [`BenchReport::table_row`].
+pub const TABLE_HEADER: &str = "| teacher | games | plies | labels | seconds | games/s | labels/s |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |";
+
+/// Plays `games` training games under `cfg` (on all cores with `parallel`) and times them.
+pub fn bench(cfg: &GenConfig, games: u64) -> Result<BenchReport, CorpusError> {
+    let mut rep = BenchReport {
+        teacher: cfg.teacher.mode.name(),
+        games,
+        plies: 0,
+        labels: [0; 4],
+        seconds: 0.0,
+    };
+    let t = Instant::now();
+    run_games(cfg, STREAM_TRAIN, 0..games, &NoProgress, |_, g| {
+        rep.plies += g.moves.len() as u64;
+        for s in &g.slots {
+            rep.labels[s.flag as usize & 3] += 1;
+        }
+        Ok(())
+    })?;
+    rep.seconds = t.elapsed().as_secs_f64();
+    Ok(rep)
+}

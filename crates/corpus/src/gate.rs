@@ -1,0 +1,534 @@
+//! The integrity gate (`corpus check`): every rule of SPEC §8, legality, and the
+//! sidecar's alignment and invariants. Violations are grouped by [`Kind`], each with
+//! a count and its first few examples (row, ply, byte).
+//!
+//! Transcript rules, per row: a final `\n`; no `\r`; a length that is a multiple of
+//! 10 and not 0; valid column bytes; stone counts that fit the ply (k stones at ply
+//! k, the first player's count equal to or one more than the second's); column bytes
+//! equal to the board replayed from the previous ply; byte 7 = `-` at ply 0 and the
+//! previous ply's byte 9 after; byte 8 naming the side to move (alternating from
+//! `1`); byte 9 a column `A`..`G` that is not full; no ply after a four. After a
+//! mismatch the replay resynchronises on the row's own bytes, so one corruption is
+//! reported once.
+//!
+//! Sidecar rules: four arrays of the right dtypes and shapes, N equal to the corpus
+//! rows; `n_plies` = labelled slots; slot `s` of a game with `n` plies holds ply
+//! `n-1-s` or -1; teacher flag in {0,1,2,3}, 0 iff the slot is empty; targets finite
+//! and non-negative, summing to 1 on a labelled slot (within 1e-5) and 0 elsewhere,
+//! with mass only on legal columns; flag 2 one-hot; flag 1 only with <= 7 empty
+//! cells; and `target.sum(axis=(1,2)) == (ply_of >= 0).sum(axis=1)` (within 1e-4).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use c4lab_board::{Position, CELLS, WIDTH};
+
+use crate::error::CorpusError;
+use crate::reader::RowReader;
+use crate::sidecar::{Sidecar, FLAG_ALPHABETA, FLAG_BOUNDED};
+use crate::transcript::{board_from_columns, column_bytes, MOVE_BASE, NO_LAST, PLY_LEN};
+use crate::transcript::{SIDE_FIRST, SIDE_SECOND};
+
+/// Examples kept per kind unless configured otherwise.
+pub const DEFAULT_EXAMPLES: usize = 5;
+/// Largest number of empty cells at a flag-1 (bounded exact) slot.
+pub const BOUNDED_EMPTY: u32 = 7;
+
+/// A kind of violation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// The file does not end with `\n`.
+    FinalNewline,
+    /// A `\r` inside a row.
+    CarriageReturn,
+    /// A row length that is not a multiple of 10.
+    RowLength,
+    /// A row with no ply.
+    EmptyRow,
+    /// A byte 0..6 that is not a column byte.
+    ColumnByte,
+    /// Stone counts that do not fit the ply.
+    StoneCount,
+    /// Column bytes that disagree with the replayed board.
+    BoardMismatch,
+    /// Byte 7 not the previous ply's byte 9 (or not `-` at ply 0).
+    LastMove,
+    /// Byte 8 not `1`/`2`, or not the side to move.
+    SideToMove,
+    /// Byte 9 not a column `A`..`G`.
+    MoveByte,
+    /// A move into a full column.
+    FullColumn,
+    /// A ply after a four-in-a-row.
+    AfterFour,
+    /// The sidecar is unreadable, or an array is missing or of the wrong dtype/shape.
+    SidecarFormat,
+    /// The sidecar's N differs from the corpus rows.
+    RowCount,
+    /// `n_plies` differs from the number of labelled slots.
+    NPlies,
+    /// A slot's `ply_of` is neither its ply nor -1.
+    PlyOf,
+    /// A teacher flag outside {0,1,2,3}, or 0 on a labelled slot / not 0 on an empty one.
+    TeacherFlag,
+    /// A negative or non-finite target value.
+    TargetValue,
+    /// A labelled slot not summing to 1, or an empty slot with mass.
+    TargetSum,
+    /// Mass on a full (illegal) column.
+    TargetIllegal,
+    /// A flag-2 slot that is not one-hot.
+    OneHot,
+    /// A flag-1 slot with more than 7 empty cells.
+    BoundedScope,
+    /// `target.sum(axis=(1,2)) != (ply_of >= 0).sum(axis=1)`.
+    Invariant,
+}
+
+impl Kind {
+    /// A short stable name (`last-move`, `invariant`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::FinalNewline => "final-newline",
+            Kind::CarriageReturn => "carriage-return",
+            Kind::RowLength => "row-length",
+            Kind::EmptyRow => "empty-row",
+            Kind::ColumnByte => "column-byte",
+            Kind::StoneCount => "stone-count",
+            Kind::BoardMismatch => "board-mismatch",
+            Kind::LastMove => "last-move",
+            Kind::SideToMove => "side-to-move",
+            Kind::MoveByte => "move-byte",
+            Kind::FullColumn => "full-column",
+            Kind::AfterFour => "after-four",
+            Kind::SidecarFormat => "sidecar-format",
+            Kind::RowCount => "row-count",
+            Kind::NPlies => "n-plies",
+            Kind::PlyOf => "ply-of",
+            Kind::TeacherFlag => "teacher-flag",
+            Kind::TargetValue => "target-value",
+            Kind::TargetSum => "target-sum",
+            Kind::TargetIllegal => "target-illegal",
+            Kind::OneHot => "one-hot",
+            Kind::BoundedScope => "bounded-scope",
+            Kind::Invariant => "invariant",
+        }
+    }
+}
+
+/// One violation: where (row, ply, byte or slot, when they apply) and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// The row (0-based).
+    pub row: Option<usize>,
+    /// The ply (0-based).
+    pub ply: Option<usize>,
+    /// The byte within the ply (0..9), or the slot for sidecar kinds.
+    pub byte: Option<usize>,
+    /// What is wrong.
+    pub detail: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(r) = self.row {
+            write!(f, "row {r}")?;
+        }
+        if let Some(p) = self.ply {
+            write!(f, ", ply {p}")?;
+        }
+        if let Some(b) = self.byte {
+            write!(f, ", byte {b}")?;
+        }
+        if self.row.is_some() {
+            write!(f, ": ")?;
+        }
+        write!(f, "{}", self.detail)
+    }
+}
+
+/// The violations of one kind: how many, and the first few.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KindReport {
+    /// Number of violations.
+    pub count: u64,
+    /// The first ones found.
+    pub examples: Vec<Violation>,
+}
+
+/// The gate's findings.
+#[derive(Debug, Clone, Default)]
+pub struct GateReport {
+    /// Corpus rows read.
+    pub rows: usize,
+    /// Plies read.
+    pub plies: u64,
+    /// Sidecar rows, when a sidecar was checked and readable.
+    pub sidecar_rows: Option<usize>,
+    /// Violations by kind.
+    pub kinds: BTreeMap<Kind, KindReport>,
+    /// Examples kept per kind.
+    pub max_examples: usize,
+}
+
+impl GateReport {
+    /// True when nothing was found.
+    pub fn is_clean(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    /// Total violations.
+    pub fn total(&self) -> u64 {
+        self.kinds.values().map(|k| k.count).sum()
+    }
+
+    /// The count of one kind.
+    pub fn count(&self, kind: Kind) -> u64 {
+        self.kinds.get(&kind).map_or(0, |k| k.count)
+    }
+
+    fn add(
+        &mut self,
+        kind: Kind,
+        row: Option<usize>,
+        ply: Option<usize>,
+        byte: Option<usize>,
+        detail: impl Into<String>,
+    ) {
+        let max = self.max_examples;
+        let k = self.kinds.entry(kind).or_default();
+        k.count += 1;
+        if k.examples.len() < max {
+            k.examples.push(Violation {
+                row,
+                ply,
+                byte,
+                detail: detail.into(),
+            });
+        }
+    }
+}
+
+impl fmt::Display for GateReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} rows, {} plies", self.rows, self.plies)?;
+        if let Some(n) = self.sidecar_rows {
+            write!(f, ", sidecar {n} rows")?;
+        }
+        if self.is_clean() {
+            return writeln!(f, ": clean (0 violations)");
+        }
+        writeln!(f, ": {} violations", self.total())?;
+        for (kind, k) in &self.kinds {
+            writeln!(f, "{}: {}", kind.name(), k.count)?;
+            for v in &k.examples {
+                writeln!(f, "  {v}")?;
+            }
+            if k.count > k.examples.len() as u64 {
+                writeln!(f, "  ... and {} more", k.count - k.examples.len() as u64)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn hex(b: u8) -> String {
+    format!("0x{b:02X}")
+}
+
+/// Checks one row's transcript; returns the board before each ply (`None` where the
+/// ply's board cannot be trusted), or `None` when the row cannot be cut into plies.
+fn check_row(rep: &mut GateReport, row: usize, bytes: &[u8]) -> Option<Vec<Option<Position>>> {
+    let r = Some(row);
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\r' {
+            let (p, y) = (i / PLY_LEN, i % PLY_LEN);
+            rep.add(
+                Kind::CarriageReturn,
+                r,
+                Some(p),
+                Some(y),
+                "\\r inside a row",
+            );
+        }
+    }
+    if bytes.is_empty() {
+        rep.add(Kind::EmptyRow, r, None, None, "a row with no ply");
+        return None;
+    }
+    if !bytes.len().is_multiple_of(PLY_LEN) {
+        let detail = format!("{} bytes is not a multiple of 10", bytes.len());
+        rep.add(Kind::RowLength, r, None, None, detail);
+        return None;
+    }
+    let n = bytes.len() / PLY_LEN;
+    rep.plies += n as u64;
+    let mut boards = Vec::with_capacity(n);
+    // the board the previous ply's move leads to (None once lost)
+    let mut replay = Some(Position::new());
+    let mut prev_move: Option<u8> = None;
+    for k in 0..n {
+        let p = &bytes[k * PLY_LEN..(k + 1) * PLY_LEN];
+        let at = |b: usize| (Some(k), Some(b));
+        let own = match board_from_columns(&p[..WIDTH]) {
+            Err(x) => {
+                let (pl, by) = at(x);
+                rep.add(
+                    Kind::ColumnByte,
+                    r,
+                    pl,
+                    by,
+                    format!("{} is not a column byte", hex(p[x])),
+                );
+                None
+            }
+            Ok((red, yellow)) => {
+                let (nr, ny) = (red.count_ones(), yellow.count_ones());
+                if nr + ny != k as u32 || !(nr == ny || nr == ny + 1) {
+                    let d = format!("{nr} first-player and {ny} second-player stones at ply {k}");
+                    rep.add(Kind::StoneCount, r, Some(k), None, d);
+                    None
+                } else {
+                    Some(Position::from_bitboards(red, yellow))
+                }
+            }
+        };
+        if let Some(want) = replay {
+            let expected = column_bytes(&want);
+            if let Some(x) = (0..WIDTH).find(|&x| p[x] != expected[x]) {
+                let d = format!(
+                    "column byte {} disagrees with the replayed board ({})",
+                    hex(p[x]),
+                    hex(expected[x])
+                );
+                let (pl, by) = at(x);
+                rep.add(Kind::BoardMismatch, r, pl, by, d);
+            }
+        }
+        let want_last = prev_move.map_or(NO_LAST, |c| c);
+        if p[7] != want_last {
+            let d = format!(
+                "last move {}, expected {} (byte 9 of the previous ply)",
+                hex(p[7]),
+                hex(want_last)
+            );
+            let (pl, by) = at(7);
+            rep.add(Kind::LastMove, r, pl, by, d);
+        }
+        let want_side = if k % 2 == 0 { SIDE_FIRST } else { SIDE_SECOND };
+        if p[8] != want_side {
+            let d = format!("side to move {}, expected {}", hex(p[8]), hex(want_side));
+            let (pl, by) = at(8);
+            rep.add(Kind::SideToMove, r, pl, by, d);
+        }
+        // the board this ply is played on: its own bytes when valid, else the replay
+        let board = own.or(replay);
+        let mv = p[9].wrapping_sub(MOVE_BASE) as usize;
+        replay = None;
+        if mv >= WIDTH {
+            let (pl, by) = at(9);
+            rep.add(
+                Kind::MoveByte,
+                r,
+                pl,
+                by,
+                format!("{} is not a move (A..G)", hex(p[9])),
+            );
+        } else if let Some(b) = board {
+            if b.winner().is_some() {
+                let (pl, by) = at(9);
+                rep.add(Kind::AfterFour, r, pl, by, "a ply after a four-in-a-row");
+            } else if !b.can_play(mv) {
+                let (pl, by) = at(9);
+                rep.add(
+                    Kind::FullColumn,
+                    r,
+                    pl,
+                    by,
+                    format!("column {} is already full", mv + 1),
+                );
+            } else {
+                replay = Some(b.after(mv));
+            }
+        }
+        prev_move = Some(p[9]);
+        boards.push(board);
+    }
+    Some(boards)
+}
+
+/// Checks one row's sidecar slots against the row's boards.
+fn check_slots(
+    rep: &mut GateReport,
+    row: usize,
+    boards: Option<&[Option<Position>]>,
+    sc: &Sidecar,
+    target: &[f32],
+) {
+    let r = Some(row);
+    let plies = sc.ply_row(row);
+    let flags = sc.teacher_row(row);
+    let n = boards.map(|b| b.len());
+    let labelled = plies.iter().filter(|&&p| p >= 0).count();
+    if sc.n_plies[row] as i64 != labelled as i64 {
+        let d = format!("n_plies {} but {labelled} labelled slots", sc.n_plies[row]);
+        rep.add(Kind::NPlies, r, None, None, d);
+    }
+    let mut row_sum = 0f64;
+    for s in 0..sc.slots {
+        let (ply, flag) = (plies[s], flags[s]);
+        let t = &target[s * 7..s * 7 + 7];
+        let slot = Some(s);
+        let want = n.and_then(|n| n.checked_sub(1 + s));
+        let ply_ok = ply == -1 || (ply >= 0 && n.is_none_or(|_| want == Some(ply as usize)));
+        if !ply_ok {
+            let w = want.map_or("-1".to_string(), |w| format!("{w} or -1"));
+            rep.add(
+                Kind::PlyOf,
+                r,
+                None,
+                slot,
+                format!("slot {s}: ply_of {ply}, expected {w}"),
+            );
+        }
+        if !(0..=3).contains(&flag) {
+            rep.add(
+                Kind::TeacherFlag,
+                r,
+                None,
+                slot,
+                format!("slot {s}: teacher flag {flag} is not 0..3"),
+            );
+        } else if (flag == 0) != (ply < 0) {
+            let d = format!("slot {s}: teacher flag {flag} with ply_of {ply} (0 iff unlabelled)");
+            rep.add(Kind::TeacherFlag, r, None, slot, d);
+        }
+        if t.iter().any(|v| !v.is_finite() || *v < 0.0) {
+            rep.add(
+                Kind::TargetValue,
+                r,
+                None,
+                slot,
+                format!("slot {s}: target {t:?}"),
+            );
+        }
+        let sum: f64 = t.iter().map(|&v| v as f64).sum();
+        row_sum += sum;
+        if ply < 0 {
+            if sum != 0.0 {
+                rep.add(
+                    Kind::TargetSum,
+                    r,
+                    None,
+                    slot,
+                    format!("slot {s}: empty slot with mass {sum}"),
+                );
+            }
+            continue;
+        }
+        if (sum - 1.0).abs() > 1e-5 {
+            rep.add(
+                Kind::TargetSum,
+                r,
+                None,
+                slot,
+                format!("slot {s}: target sums to {sum}"),
+            );
+        }
+        let active = t.iter().filter(|&&v| v > 0.0).count();
+        if flag as u8 == FLAG_ALPHABETA && !(active == 1 && t.contains(&1.0)) {
+            rep.add(
+                Kind::OneHot,
+                r,
+                None,
+                slot,
+                format!("slot {s}: flag 2 target {t:?} is not one-hot"),
+            );
+        }
+        let board = boards.and_then(|b| b.get(ply as usize).copied().flatten());
+        if let Some(b) = board {
+            if let Some(x) = (0..WIDTH).find(|&x| t[x] > 0.0 && !b.can_play(x)) {
+                let d = format!("slot {s}: mass {} on full column {}", t[x], x + 1);
+                rep.add(Kind::TargetIllegal, r, Some(ply as usize), slot, d);
+            }
+            let empty = CELLS as u32 - b.moves_played();
+            if flag as u8 == FLAG_BOUNDED && empty > BOUNDED_EMPTY {
+                let d = format!("slot {s}: flag 1 at a board with {empty} empty cells (at most 7)");
+                rep.add(Kind::BoundedScope, r, Some(ply as usize), slot, d);
+            }
+        }
+    }
+    if (row_sum - labelled as f64).abs() > 1e-4 {
+        let d = format!("target sum {row_sum:.6} but {labelled} labelled slots");
+        rep.add(Kind::Invariant, r, None, None, d);
+    }
+}
+
+/// Runs the gate on a corpus file and, if given, its sidecar.
+pub fn check(corpus: &Path, sidecar: Option<&Path>) -> Result<GateReport, CorpusError> {
+    check_with(corpus, sidecar, DEFAULT_EXAMPLES)
+}
+
+/// [`check`], keeping `examples` examples per kind.
+pub fn check_with(
+    corpus: &Path,
+    sidecar: Option<&Path>,
+    examples: usize,
+) -> Result<GateReport, CorpusError> {
+    let mut rep = GateReport {
+        max_examples: examples,
+        ..GateReport::default()
+    };
+    let sc = match sidecar.map(Sidecar::open) {
+        None => None,
+        Some(Ok(sc)) => Some(sc),
+        Some(Err(e)) => {
+            rep.add(Kind::SidecarFormat, None, None, None, e.to_string());
+            None
+        }
+    };
+    let mut targets = match &sc {
+        Some(sc) => Some(sc.targets()?),
+        None => None,
+    };
+    rep.sidecar_rows = sc.as_ref().map(|s| s.rows);
+    let mut rows = RowReader::open(corpus)?;
+    let mut last_terminated = true;
+    let mut target_failed = false;
+    while let Some(raw) = rows.next_row()? {
+        let (i, terminated) = (raw.index, raw.terminated);
+        let boards = check_row(&mut rep, i, raw.bytes);
+        last_terminated = terminated;
+        rep.rows = i + 1;
+        let Some(sc) = &sc else { continue };
+        if i >= sc.rows || target_failed {
+            continue;
+        }
+        match targets.as_mut().and_then(|t| t.next()) {
+            Some(Ok(t)) => check_slots(&mut rep, i, boards.as_deref(), sc, &t),
+            Some(Err(e)) => {
+                rep.add(Kind::SidecarFormat, Some(i), None, None, e.to_string());
+                target_failed = true;
+            }
+            None => target_failed = true,
+        }
+    }
+    if !last_terminated {
+        let row = rep.rows - 1;
+        rep.add(
+            Kind::FinalNewline,
+            Some(row),
+            None,
+            None,
+            "the file does not end with \\n",
+        );
+    }
+    if let Some(sc) = &sc {
+        if sc.rows != rep.rows {
+            let d = format!("the sidecar has {} rows, the corpus {}", sc.rows, rep.rows);
+            rep.add(Kind::RowCount, None, None, None, d);
+        }
+    }
+    Ok(rep)
+}

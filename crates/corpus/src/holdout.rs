@@ -1,0 +1,253 @@
+//! The board-disjoint holdout, mirror-aware, and the overlap between two corpora.
+//!
+//! **Rule.** No labelled board of a holdout row, up to left-right mirroring, is a
+//! labelled board of any training row. A *labelled board* of a row is the position
+//! before a ply whose slot is labelled (`ply_of >= 0`); two boards are the same when
+//! their stones are equal or mirror images (compared by
+//! [`Position::canonical_key`](c4lab_board::Position::canonical_key), which also fixes
+//! the side to move).
+//!
+//! **Generation.** Holdout games come from their own seeded stream
+//! ([`STREAM_HOLDOUT`]): candidate `j` is a pure function of (seed, j), and candidates
+//! are accepted in index order while they share no labelled board with the training
+//! rows, until the requested number is accepted. The rule favours games whose last
+//! plies leave the common openings behind (short games that end in a shared early
+//! board are rejected); the card reports the acceptance rate.
+//!
+//! **Split.** [`split`] divides an existing corpus: rows are visited in a seeded
+//! random order, and a row goes to the holdout when none of its labelled boards
+//! occurs in any other row; every other row stays in training.
+//!
+//! **Overlap.** [`overlap`] measures, for any corpora A and B, how many rows of B share
+//! a labelled board with A and which share of B's distinct labelled boards occur in A.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::error::CorpusError;
+use crate::generate::{
+    map_batch, play_game, GameRecord, GenConfig, Progress, TeacherPool, STREAM_HOLDOUT,
+};
+use crate::reader::{positions_of, RowReader};
+use crate::rng::Rng;
+use crate::sidecar::{Labels, Sidecar, SlotLabel};
+
+/// The mirror-canonical keys of a row's labelled boards.
+pub fn labelled_keys(moves: &[u8], slots: &[SlotLabel]) -> Vec<u64> {
+    let positions = positions_of(moves);
+    slots
+        .iter()
+        .filter(|s| s.ply >= 0 && (s.ply as usize) < positions.len())
+        .map(|s| positions[s.ply as usize].canonical_key())
+        .collect()
+}
+
+/// A sorted, deduplicated set of board keys.
+#[derive(Debug, Clone, Default)]
+pub struct KeySet(Vec<u64>);
+
+impl KeySet {
+    /// Builds the set from any keys.
+    pub fn from_keys(mut keys: Vec<u64>) -> KeySet {
+        keys.sort_unstable();
+        keys.dedup();
+        KeySet(keys)
+    }
+
+    /// Number of distinct boards.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// True when `key` is in the set.
+    pub fn contains(&self, key: u64) -> bool {
+        self.0.binary_search(&key).is_ok()
+    }
+}
+
+/// Every labelled board of a corpus file and its sidecar, per row.
+pub fn file_row_keys(corpus: &Path, sidecar: &Path) -> Result<Vec<Vec<u64>>, CorpusError> {
+    let sc = Sidecar::open(sidecar)?;
+    let mut rows = RowReader::open(corpus)?;
+    let mut out = Vec::with_capacity(sc.rows);
+    while let Some(g) = rows.next_game()? {
+        let i = out.len();
+        if i >= sc.rows {
+            return Err(CorpusError::Invalid(format!(
+                "{}: more rows than the sidecar's {}",
+                corpus.display(),
+                sc.rows
+            )));
+        }
+        let keys = sc
+            .ply_row(i)
+            .iter()
+            .filter(|&&p| p >= 0 && (p as usize) < g.positions.len())
+            .map(|&p| g.positions[p as usize].canonical_key())
+            .collect();
+        out.push(keys);
+    }
+    Ok(out)
+}
+
+/// Holdout games accepted, and how many candidates were tried.
+#[derive(Debug, Clone)]
+pub struct Holdout {
+    /// The accepted games, in candidate order.
+    pub games: Vec<GameRecord>,
+    /// Candidates played.
+    pub candidates: u64,
+}
+
+/// Generates `count` holdout games disjoint from `train` (see the module rule).
+/// Gives up after `max_candidates` candidates.
+pub fn generate_holdout(
+    cfg: &GenConfig,
+    count: usize,
+    train: &KeySet,
+    max_candidates: u64,
+    progress: &dyn Progress,
+) -> Result<Holdout, CorpusError> {
+    let pool = TeacherPool::new(&cfg.teacher);
+    let mut games = Vec::with_capacity(count);
+    let mut next = 0u64;
+    while games.len() < count {
+        if next >= max_candidates {
+            return Err(CorpusError::Invalid(format!(
+                "only {} of {count} holdout games were disjoint from training after {next} candidates; raise the opening randomness",
+                games.len()
+            )));
+        }
+        let want = (count - games.len()) as u64;
+        let batch = (want * 2).clamp(64, 4096).min(max_candidates - next);
+        let idx: Vec<u64> = (next..next + batch).collect();
+        let results = map_batch(&idx, &pool, |&j, t| {
+            let g = play_game(cfg, STREAM_HOLDOUT, j, t);
+            let ok = labelled_keys(&g.moves, &g.slots)
+                .into_iter()
+                .all(|k| !train.contains(k));
+            (g, ok)
+        });
+        for (g, ok) in results {
+            next += 1;
+            if ok {
+                games.push(g);
+                progress.advance(1);
+                if games.len() == count {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(Holdout {
+        games,
+        candidates: next,
+    })
+}
+
+/// The overlap of corpus B with corpus A.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Overlap {
+    /// Rows of B.
+    pub rows_b: usize,
+    /// Rows of B with a labelled board that is a labelled board of A.
+    pub rows_b_shared: usize,
+    /// Distinct labelled boards of B.
+    pub boards_b: usize,
+    /// Those also labelled in A.
+    pub boards_b_in_a: usize,
+}
+
+impl Overlap {
+    /// The share of B's distinct labelled boards found in A (0 when B has none).
+    pub fn board_share(&self) -> f64 {
+        if self.boards_b == 0 {
+            0.0
+        } else {
+            self.boards_b_in_a as f64 / self.boards_b as f64
+        }
+    }
+}
+
+/// Measures how much of B's labelled boards (mirror-aware) occur in A.
+pub fn overlap_keys(a: &KeySet, b_rows: &[Vec<u64>]) -> Overlap {
+    let rows_b_shared = b_rows
+        .iter()
+        .filter(|r| r.iter().any(|&k| a.contains(k)))
+        .count();
+    let b = KeySet::from_keys(b_rows.iter().flatten().copied().collect());
+    Overlap {
+        rows_b: b_rows.len(),
+        rows_b_shared,
+        boards_b: b.len(),
+        boards_b_in_a: b.0.iter().filter(|&&k| a.contains(k)).count(),
+    }
+}
+
+/// [`overlap_keys`] for two corpus files with their sidecars.
+pub fn overlap(a: (&Path, &Path), b: (&Path, &Path)) -> Result<Overlap, CorpusError> {
+    let a_keys = KeySet::from_keys(file_row_keys(a.0, a.1)?.into_iter().flatten().collect());
+    let b_rows = file_row_keys(b.0, b.1)?;
+    Ok(overlap_keys(&a_keys, &b_rows))
+}
+
+/// Which rows go to the holdout when splitting (see the module rule): a row qualifies
+/// when none of its labelled boards occurs in another row. Returns at most `count`
+/// row indices, chosen in a `seed`-determined random order, sorted.
+pub fn choose_split(row_keys: &[Vec<u64>], count: usize, seed: u64) -> Vec<usize> {
+    let mut rows_with: HashMap<u64, u32> = HashMap::new();
+    for keys in row_keys {
+        let mut own: Vec<u64> = keys.clone();
+        own.sort_unstable();
+        own.dedup();
+        for k in own {
+            *rows_with.entry(k).or_default() += 1;
+        }
+    }
+    let mut order: Vec<usize> = (0..row_keys.len()).collect();
+    let mut rng = Rng::new(seed ^ 0x5B17);
+    for i in (1..order.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        order.swap(i, j);
+    }
+    let mut chosen: Vec<usize> = order
+        .into_iter()
+        .filter(|&r| !row_keys[r].is_empty() && row_keys[r].iter().all(|k| rows_with[k] == 1))
+        .take(count)
+        .collect();
+    chosen.sort_unstable();
+    chosen
+}
+
+/// Splits labels by a sorted list of holdout rows: `(train, holdout)`.
+pub fn split_labels(labels: &Labels, holdout_rows: &[usize]) -> (Labels, Labels) {
+    let (mut train, mut hold) = (Labels::new(labels.slots()), Labels::new(labels.slots()));
+    for (i, row) in labels.rows().enumerate() {
+        if holdout_rows.binary_search(&i).is_ok() {
+            hold.push_row(row);
+        } else {
+            train.push_row(row);
+        }
+    }
+    (train, hold)
+}
+
+/// Rows of B sharing a board with A, and the board share, as one line of text.
+pub fn describe(o: &Overlap) -> String {
+    format!(
+        "{} of {} rows share a labelled board; {} of {} distinct labelled boards ({:.4} %) are labelled in A",
+        o.rows_b_shared,
+        o.rows_b,
+        o.boards_b_in_a,
+        o.boards_b,
+        100.0 * o.board_share()
+    )
+}
+
+/// Re-exported for callers that split in place (see [`crate::dataset::split`]).
+pub use crate::dataset::split;

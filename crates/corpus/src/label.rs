@@ -1,0 +1,170 @@
+//! `corpus label`: relabel a corpus with the full exact teacher (flag 3) and measure,
+//! per original teacher flag, how often its label puts mass only on optimal moves and
+//! how often its argmax (its one-hot move) is optimal.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use c4lab_board::Position;
+
+use crate::error::CorpusError;
+use crate::generate::{map_batch, Progress, TeacherPool};
+use crate::reader::RowReader;
+use crate::sidecar::{Labels, Sidecar, SlotLabel, FLAG_EXACT};
+use crate::teacher::{TeacherConfig, TeacherMode};
+
+const BATCH: usize = 256;
+
+/// Agreement of one teacher flag's labels with the exact solver.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Agreement {
+    /// Slots compared.
+    pub slots: u64,
+    /// Slots whose mass lies only on optimal moves.
+    pub mass_optimal: u64,
+    /// Slots whose argmax column (the lowest among equal maxima) is optimal.
+    pub argmax_optimal: u64,
+}
+
+/// The relabelling report.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LabelReport {
+    /// Rows relabelled.
+    pub rows: u64,
+    /// Agreement by original flag 0..=3 (flag 0 never counts).
+    pub flags: [Agreement; 4],
+    /// Labelled slots left out because their board had fewer than `min_stones` stones.
+    pub skipped: u64,
+}
+
+impl LabelReport {
+    /// The report as a Markdown table.
+    pub fn to_markdown(&self) -> String {
+        let mut s = String::from(
+            "| teacher flag | slots | mass only on optimal moves | argmax optimal |\n| --- | ---: | ---: | ---: |\n",
+        );
+        for (f, a) in self.flags.iter().enumerate().skip(1) {
+            if a.slots == 0 {
+                continue;
+            }
+            let pct = |x: u64| 100.0 * x as f64 / a.slots as f64;
+            let _ = writeln!(
+                s,
+                "| {f} | {} | {} ({:.2} %) | {} ({:.2} %) |",
+                a.slots,
+                a.mass_optimal,
+                pct(a.mass_optimal),
+                a.argmax_optimal,
+                pct(a.argmax_optimal)
+            );
+        }
+        if self.skipped > 0 {
+            let _ = writeln!(
+                s,
+                "\n{} labelled slots with too few stones were skipped.",
+                self.skipped
+            );
+        }
+        s
+    }
+}
+
+/// One slot to relabel: its board, old flag and old target.
+struct Job {
+    pos: Position,
+    flag: i8,
+    target: [f32; 7],
+}
+
+/// Relabels the first `limit` rows (all when `None`) with the exact solver; returns
+/// the report and the new labels (flag 3, every best move, same plies). Slots whose
+/// board has fewer than `min_stones` stones are skipped (left empty in the new
+/// labels): exact solves near the empty board are slow without an opening book.
+pub fn relabel(
+    corpus: &Path,
+    sidecar: &Path,
+    teacher: &TeacherConfig,
+    limit: Option<usize>,
+    min_stones: u32,
+    progress: &dyn Progress,
+) -> Result<(LabelReport, Labels), CorpusError> {
+    let sc = Sidecar::open(sidecar)?;
+    let mut cfg = teacher.clone();
+    cfg.mode = TeacherMode::Exact;
+    let pool = TeacherPool::new(&cfg);
+    let mut rows = RowReader::open(corpus)?;
+    let mut targets = sc.targets()?;
+    let mut report = LabelReport::default();
+    let mut labels = Labels::new(sc.slots);
+    let total = limit.unwrap_or(sc.rows).min(sc.rows);
+    progress.start("label", total as u64);
+    let mut row = 0usize;
+    while row < total {
+        let end = (row + BATCH).min(total);
+        let mut jobs: Vec<Job> = Vec::new();
+        let mut shape: Vec<Vec<i16>> = Vec::new();
+        for i in row..end {
+            let g = rows.next_game()?.ok_or_else(|| {
+                CorpusError::Invalid(format!(
+                    "{} has fewer rows than the sidecar",
+                    corpus.display()
+                ))
+            })?;
+            let t = targets.next().expect("rows below the sidecar's N")?;
+            let mut plies = Vec::new();
+            for (s, &p) in sc.ply_row(i).iter().enumerate() {
+                if p < 0 || p as usize >= g.positions.len() {
+                    plies.push(-1);
+                    continue;
+                }
+                if g.positions[p as usize].moves_played() < min_stones {
+                    report.skipped += 1;
+                    plies.push(-1);
+                    continue;
+                }
+                plies.push(p);
+                jobs.push(Job {
+                    pos: g.positions[p as usize],
+                    flag: sc.teacher_row(i)[s],
+                    target: t[s * 7..s * 7 + 7].try_into().unwrap(),
+                });
+            }
+            shape.push(plies);
+        }
+        let masks = map_batch(&jobs, &pool, |j, t| t.exact_mask(&j.pos));
+        let mut k = 0;
+        for plies in shape {
+            let mut out = Vec::with_capacity(sc.slots);
+            for p in plies {
+                if p < 0 {
+                    out.push(SlotLabel::EMPTY);
+                    continue;
+                }
+                let (job, mask) = (&jobs[k], masks[k]);
+                k += 1;
+                if let Some(f) = usize::try_from(job.flag)
+                    .ok()
+                    .filter(|&f| (1..4).contains(&f))
+                {
+                    let a = &mut report.flags[f];
+                    a.slots += 1;
+                    let t = &job.target;
+                    a.mass_optimal += (0..7).all(|x| t[x] <= 0.0 || mask & (1 << x) != 0) as u64;
+                    let arg = (0..7).fold(0, |b, x| if t[x] > t[b] { x } else { b });
+                    a.argmax_optimal += (mask & (1 << arg) != 0) as u64;
+                }
+                out.push(SlotLabel {
+                    ply: p,
+                    flag: FLAG_EXACT,
+                    mask,
+                });
+            }
+            labels.push_row(&out);
+            progress.advance(1);
+        }
+        report.rows += (end - row) as u64;
+        row = end;
+    }
+    progress.finish();
+    Ok((report, labels))
+}

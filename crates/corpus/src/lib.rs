@@ -1,0 +1,31 @@
+//! The teacher corpus (SPEC §8): the v2 byte transcript, the per-ply target sidecar
+//! `perply_targets.npz`, a deterministic self-play generator with alpha-beta and
+//! exact teachers, the integrity gate, a board-disjoint holdout, `SHA256SUMS`, the
+//! dataset card's statistics and exact relabelling.
+//!
+//! Module map: [`transcript`] (codec), [`sidecar`] and [`npz`] (targets), [`teacher`]
+//! and [`generate`] (self-play), [`gate`] (`corpus check`), [`holdout`] (disjoint
+//! holdout and overlap), [`sums`], [`stats`], [`label`], [`dataset`] (published
+//! layout, shards and merge), [`bench`].
+
+pub mod bench;
+pub mod dataset;
+pub mod error;
+pub mod gate;
+pub mod generate;
+pub mod holdout;
+pub mod label;
+pub mod npz;
+pub mod reader;
+pub mod rng;
+pub mod sidecar;
+pub mod stats;
+pub mod sums;
+pub mod teacher;
+pub mod transcript;
+
+pub use c4lab_solver::Book;
+pub use error::{CorpusError, DecodeError, SidecarError};
+pub use generate::{GenConfig, NoProgress, Progress};
+pub use sidecar::{Labels, SlotLabel};
+pub use teacher::{TeacherConfig, TeacherMode};

@@ -1,0 +1,459 @@
+//! The per-ply target sidecar `perply_targets.npz` (SPEC §8).
+//!
+//! Four arrays aligned to the corpus rows, slots newest-first (slot 0 is the game's
+//! last ply): `target` (N,S,7) float32, `ply_of` (N,S) int16 (-1 when empty),
+//! `teacher` (N,S) int8 (0 none, 1 bounded exact, 2 alpha-beta, 3 exact) and
+//! `n_plies` (N,) int16. In memory a row is kept compactly as [`SlotLabel`]s (a ply,
+//! a flag and a 7-bit column mask whose mass is spread evenly), and every array is
+//! streamed to and from disk, so memory stays at about 4 bytes per slot.
+
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use npyz::{DType, NpyFile, WriterBuilder};
+
+use crate::error::SidecarError;
+use crate::npz::{NpzReader, NpzWriter};
+
+/// Slots per row unless configured otherwise.
+pub const DEFAULT_SLOTS: usize = 19;
+/// Teacher flag: no label at this slot.
+pub const FLAG_NONE: u8 = 0;
+/// Teacher flag: bounded exact solver (<= 7 empty cells, all best moves).
+pub const FLAG_BOUNDED: u8 = 1;
+/// Teacher flag: alpha-beta search teacher (one move, one-hot).
+pub const FLAG_ALPHABETA: u8 = 2;
+/// Teacher flag: full exact solver (all best moves).
+pub const FLAG_EXACT: u8 = 3;
+/// The array names, in the order they are written.
+pub const ARRAYS: [&str; 4] = ["target", "ply_of", "teacher", "n_plies"];
+
+/// One slot: the absolute ply it labels (-1 when empty), the teacher flag and the set
+/// of target columns (bit x = column x), whose mass is spread evenly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SlotLabel {
+    /// Absolute ply index, -1 for an empty slot.
+    pub ply: i16,
+    /// Teacher flag (0..=3).
+    pub flag: u8,
+    /// Target columns as a 7-bit mask.
+    pub mask: u8,
+}
+
+impl SlotLabel {
+    /// The empty slot.
+    pub const EMPTY: SlotLabel = SlotLabel {
+        ply: -1,
+        flag: FLAG_NONE,
+        mask: 0,
+    };
+
+    /// The slot's 7 target masses: `1 / k` on each of its `k` columns.
+    pub fn target(&self) -> [f32; 7] {
+        let k = self.mask.count_ones();
+        let mut t = [0f32; 7];
+        if k > 0 {
+            for (x, v) in t.iter_mut().enumerate() {
+                if self.mask & (1 << x) != 0 {
+                    *v = 1.0 / k as f32;
+                }
+            }
+        }
+        t
+    }
+}
+
+/// Compact labels of many rows: `slots` [`SlotLabel`]s per row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Labels {
+    slots: usize,
+    data: Vec<SlotLabel>,
+}
+
+impl Labels {
+    /// No rows yet, `slots` slots per row.
+    pub fn new(slots: usize) -> Labels {
+        Labels {
+            slots,
+            data: Vec::new(),
+        }
+    }
+
+    /// Slots per row.
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.data.len().checked_div(self.slots).unwrap_or(0)
+    }
+
+    /// True when there is no row.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// Appends a row; missing slots are empty. Panics when `row` has too many slots.
+    pub fn push_row(&mut self, row: &[SlotLabel]) {
+        assert!(
+            row.len() <= self.slots,
+            "a row has at most {} slots",
+            self.slots
+        );
+        self.data.extend_from_slice(row);
+        self.data.extend(std::iter::repeat_n(
+            SlotLabel::EMPTY,
+            self.slots - row.len(),
+        ));
+    }
+
+    /// Appends every row of `other` (same slot count).
+    pub fn extend(&mut self, other: &Labels) {
+        assert_eq!(self.slots, other.slots, "slot counts differ");
+        self.data.extend_from_slice(&other.data);
+    }
+
+    /// The slots of row `i`.
+    pub fn row(&self, i: usize) -> &[SlotLabel] {
+        &self.data[i * self.slots..(i + 1) * self.slots]
+    }
+
+    /// The rows in order.
+    pub fn rows(&self) -> impl Iterator<Item = &[SlotLabel]> {
+        self.data.chunks(self.slots.max(1))
+    }
+}
+
+fn io_at(path: &Path) -> impl Fn(io::Error) -> SidecarError + '_ {
+    move |source| SidecarError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn write_array<T, I>(
+    npz: &mut NpzWriter,
+    path: &Path,
+    name: &str,
+    shape: &[u64],
+    values: I,
+) -> Result<(), SidecarError>
+where
+    T: npyz::AutoSerialize,
+    I: Iterator<Item = T>,
+{
+    let mut member = npz.begin_member(&format!("{name}.npy"))?;
+    {
+        let mut w = npyz::WriteOptions::<T>::new()
+            .default_dtype()
+            .shape(shape)
+            .writer(&mut member)
+            .begin_nd()
+            .map_err(io_at(path))?;
+        for v in values {
+            w.push(&v).map_err(io_at(path))?;
+        }
+        w.finish().map_err(io_at(path))?;
+    }
+    let done = member.done();
+    npz.end_member(done)
+}
+
+/// Writes `labels` as a sidecar at `path`, streaming each array.
+pub fn write_sidecar(path: &Path, labels: &Labels) -> Result<(), SidecarError> {
+    let (n, s) = (labels.len() as u64, labels.slots() as u64);
+    let mut npz = NpzWriter::create(path)?;
+    let flat = || labels.rows().flatten();
+    write_array(
+        &mut npz,
+        path,
+        "target",
+        &[n, s, 7],
+        flat().flat_map(|l| l.target()),
+    )?;
+    write_array(&mut npz, path, "ply_of", &[n, s], flat().map(|l| l.ply))?;
+    write_array(
+        &mut npz,
+        path,
+        "teacher",
+        &[n, s],
+        flat().map(|l| l.flag as i8),
+    )?;
+    write_array(
+        &mut npz,
+        path,
+        "n_plies",
+        &[n],
+        labels
+            .rows()
+            .map(|r| r.iter().filter(|l| l.ply >= 0).count() as i16),
+    )?;
+    npz.finish()
+}
+
+/// An opened sidecar: shapes and dtypes checked, the small arrays loaded, and the
+/// `target` array left on disk to be streamed row by row with [`Sidecar::targets`].
+pub struct Sidecar {
+    /// The file.
+    pub path: PathBuf,
+    /// Number of rows N.
+    pub rows: usize,
+    /// Slots per row S.
+    pub slots: usize,
+    /// `ply_of`, flattened (N*S).
+    pub ply_of: Vec<i16>,
+    /// `teacher`, flattened (N*S).
+    pub teacher: Vec<i8>,
+    /// `n_plies` (N).
+    pub n_plies: Vec<i16>,
+    archive: NpzReader,
+}
+
+fn type_str(dtype: &DType) -> String {
+    match dtype {
+        DType::Plain(ts) => ts.to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+impl Sidecar {
+    fn array(&self, name: &'static str) -> Result<NpyFile<Box<dyn Read>>, SidecarError> {
+        open_array(&self.archive, &self.path, name)
+    }
+
+    /// Opens `path` and checks the four arrays' names, dtypes and shapes.
+    pub fn open(path: &Path) -> Result<Sidecar, SidecarError> {
+        let archive = NpzReader::open(path)?;
+        let bad = |name: &str, reason: String| SidecarError::Array {
+            path: path.to_path_buf(),
+            name: name.to_string(),
+            reason,
+        };
+        let check = |f: &NpyFile<Box<dyn Read>>, name: &str, want: &[&str]| {
+            let t = type_str(&f.dtype());
+            if want.contains(&t.as_str()) {
+                Ok(f.shape().to_vec())
+            } else {
+                Err(bad(name, format!("dtype {t}, expected {}", want[0])))
+            }
+        };
+        let target = open_array(&archive, path, "target")?;
+        let tshape = check(&target, "target", &["<f4"])?;
+        if tshape.len() != 3 || tshape[2] != 7 {
+            return Err(bad(
+                "target",
+                format!("shape {tshape:?}, expected (N, S, 7)"),
+            ));
+        }
+        let (n, s) = (tshape[0] as usize, tshape[1] as usize);
+        let ply = open_array(&archive, path, "ply_of")?;
+        let pshape = check(&ply, "ply_of", &["<i2"])?;
+        let teacher = open_array(&archive, path, "teacher")?;
+        let fshape = check(&teacher, "teacher", &["|i1", "<i1"])?;
+        let np = open_array(&archive, path, "n_plies")?;
+        let nshape = check(&np, "n_plies", &["<i2"])?;
+        let want2 = vec![n as u64, s as u64];
+        for (name, shape) in [("ply_of", &pshape), ("teacher", &fshape)] {
+            if *shape != want2 {
+                return Err(bad(name, format!("shape {shape:?}, expected {want2:?}")));
+            }
+        }
+        if nshape != [n as u64] {
+            return Err(bad("n_plies", format!("shape {nshape:?}, expected [{n}]")));
+        }
+        let io = io_at(path);
+        Ok(Sidecar {
+            path: path.to_path_buf(),
+            rows: n,
+            slots: s,
+            ply_of: ply.into_vec::<i16>().map_err(&io)?,
+            teacher: teacher.into_vec::<i8>().map_err(&io)?,
+            n_plies: np.into_vec::<i16>().map_err(&io)?,
+            archive,
+        })
+    }
+
+    /// Streams `target` one row (S*7 values) at a time.
+    pub fn targets(&self) -> Result<TargetRows, SidecarError> {
+        let f = self.array("target")?;
+        let data = f.data::<f32>().map_err(|e| SidecarError::Array {
+            path: self.path.clone(),
+            name: "target".into(),
+            reason: e.to_string(),
+        })?;
+        Ok(TargetRows {
+            path: self.path.clone(),
+            data: Box::new(data),
+            width: self.slots * 7,
+            left: self.rows,
+        })
+    }
+
+    /// Row `i`'s `ply_of` values.
+    pub fn ply_row(&self, i: usize) -> &[i16] {
+        &self.ply_of[i * self.slots..(i + 1) * self.slots]
+    }
+
+    /// Row `i`'s teacher flags.
+    pub fn teacher_row(&self, i: usize) -> &[i8] {
+        &self.teacher[i * self.slots..(i + 1) * self.slots]
+    }
+}
+
+fn open_array(
+    archive: &NpzReader,
+    path: &Path,
+    name: &'static str,
+) -> Result<NpyFile<Box<dyn Read>>, SidecarError> {
+    let r = archive
+        .member(&format!("{name}.npy"))?
+        .ok_or(SidecarError::Missing {
+            path: path.to_path_buf(),
+            name,
+        })?;
+    NpyFile::new(r).map_err(|e| SidecarError::Array {
+        path: path.to_path_buf(),
+        name: name.to_string(),
+        reason: format!("not a .npy array: {e}"),
+    })
+}
+
+/// Rows of the `target` array, read lazily.
+pub struct TargetRows {
+    path: PathBuf,
+    data: Box<dyn Iterator<Item = io::Result<f32>>>,
+    width: usize,
+    left: usize,
+}
+
+impl Iterator for TargetRows {
+    type Item = Result<Vec<f32>, SidecarError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let mut row = Vec::with_capacity(self.width);
+        for _ in 0..self.width {
+            match self.data.next() {
+                Some(Ok(v)) => row.push(v),
+                Some(Err(e)) => return Some(Err(io_at(&self.path)(e))),
+                None => {
+                    return Some(Err(SidecarError::Array {
+                        path: self.path.clone(),
+                        name: "target".into(),
+                        reason: "ends early".into(),
+                    }))
+                }
+            }
+        }
+        Some(Ok(row))
+    }
+}
+
+/// Reads a sidecar into compact labels; fails on a target that is not spread evenly
+/// over its columns (such a sidecar is still checked by the gate, but not rewritten).
+pub fn read_labels(path: &Path) -> Result<Labels, SidecarError> {
+    let sc = Sidecar::open(path)?;
+    let mut labels = Labels::new(sc.slots);
+    let mut row_buf = Vec::with_capacity(sc.slots);
+    for (i, t) in sc.targets()?.enumerate() {
+        let t = t?;
+        row_buf.clear();
+        for s in 0..sc.slots {
+            let v = &t[s * 7..s * 7 + 7];
+            let mask = (0..7).filter(|&x| v[x] > 0.0).fold(0u8, |m, x| m | 1 << x);
+            let l = SlotLabel {
+                ply: sc.ply_of[i * sc.slots + s],
+                flag: sc.teacher[i * sc.slots + s] as u8,
+                mask,
+            };
+            let want = l.target();
+            if v.iter().zip(want).any(|(a, b)| (a - b).abs() > 1e-6) {
+                return Err(SidecarError::Value {
+                    path: path.to_path_buf(),
+                    row: i,
+                    slot: s,
+                    reason: format!("target {v:?} is not spread evenly over its columns"),
+                });
+            }
+            row_buf.push(l);
+        }
+        labels.push_row(&row_buf);
+    }
+    Ok(labels)
+}
+
+/// All four arrays in memory, values as stored (for tools and tests; a 320k-row
+/// sidecar takes about 200 MB this way, so the gate streams instead).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawArrays {
+    /// Rows N.
+    pub rows: usize,
+    /// Slots S.
+    pub slots: usize,
+    /// `target`, flattened (N*S*7).
+    pub target: Vec<f32>,
+    /// `ply_of`, flattened (N*S).
+    pub ply_of: Vec<i16>,
+    /// `teacher`, flattened (N*S).
+    pub teacher: Vec<i8>,
+    /// `n_plies` (N).
+    pub n_plies: Vec<i16>,
+}
+
+impl RawArrays {
+    /// Loads every array of a sidecar.
+    pub fn read(path: &Path) -> Result<RawArrays, SidecarError> {
+        let sc = Sidecar::open(path)?;
+        let mut target = Vec::with_capacity(sc.rows * sc.slots * 7);
+        for row in sc.targets()? {
+            target.extend(row?);
+        }
+        Ok(RawArrays {
+            rows: sc.rows,
+            slots: sc.slots,
+            target,
+            ply_of: sc.ply_of,
+            teacher: sc.teacher,
+            n_plies: sc.n_plies,
+        })
+    }
+
+    /// Writes the arrays as they are (no check), with shapes from `rows` and `slots`.
+    pub fn write(&self, path: &Path) -> Result<(), SidecarError> {
+        let (n, s) = (self.rows as u64, self.slots as u64);
+        let mut npz = NpzWriter::create(path)?;
+        write_array(
+            &mut npz,
+            path,
+            "target",
+            &[n, s, 7],
+            self.target.iter().copied(),
+        )?;
+        write_array(
+            &mut npz,
+            path,
+            "ply_of",
+            &[n, s],
+            self.ply_of.iter().copied(),
+        )?;
+        write_array(
+            &mut npz,
+            path,
+            "teacher",
+            &[n, s],
+            self.teacher.iter().copied(),
+        )?;
+        write_array(
+            &mut npz,
+            path,
+            "n_plies",
+            &[n],
+            self.n_plies.iter().copied(),
+        )?;
+        npz.finish()
+    }
+}

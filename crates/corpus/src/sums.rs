@@ -1,0 +1,129 @@
+//! `SHA256SUMS`: one line `<hex>  <relative path>` per published file (the format
+//! `sha256sum -c` accepts), sorted by path, and its verification without coreutils.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::error::{io_err, CorpusError};
+
+/// The checksum file's name.
+pub const SUMS_FILE: &str = "SHA256SUMS";
+
+/// The SHA-256 of a file, as lowercase hex.
+pub fn sha256_file(path: &Path) -> Result<String, CorpusError> {
+    let mut f = File::open(path).map_err(io_err(path))?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf).map_err(io_err(path))?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Every file under `dir` except `SHA256SUMS` itself, as sorted `/`-separated paths.
+pub fn published_files(dir: &Path) -> Result<Vec<String>, CorpusError> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), CorpusError> {
+        for e in std::fs::read_dir(dir).map_err(io_err(dir))? {
+            let e = e.map_err(io_err(dir))?;
+            let p = e.path();
+            let ft = e.file_type().map_err(io_err(&p))?;
+            if ft.is_dir() {
+                walk(root, &p, out)?;
+            } else if ft.is_file() {
+                let rel: Vec<String> = p
+                    .strip_prefix(root)
+                    .expect("under the root")
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                let rel = rel.join("/");
+                if rel != SUMS_FILE {
+                    out.push(rel);
+                }
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out)?;
+    out.sort();
+    Ok(out)
+}
+
+/// Writes `dir/SHA256SUMS` over every published file; returns its lines.
+pub fn write_sums(dir: &Path) -> Result<Vec<String>, CorpusError> {
+    let mut lines = Vec::new();
+    for rel in published_files(dir)? {
+        lines.push(format!("{}  {rel}", sha256_file(&dir.join(&rel))?));
+    }
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let path = dir.join(SUMS_FILE);
+    std::fs::write(&path, text).map_err(io_err(&path))?;
+    Ok(lines)
+}
+
+/// The outcome of verifying `SHA256SUMS`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SumsReport {
+    /// Files whose checksum matched.
+    pub ok: Vec<String>,
+    /// Files listed whose checksum differs, or that cannot be read: (path, reason).
+    pub failed: Vec<(String, String)>,
+    /// Published files that the checksum file does not list.
+    pub unlisted: Vec<String>,
+    /// Lines that are not `<64 hex>  <path>`: (line number from 1, line).
+    pub malformed: Vec<(usize, String)>,
+}
+
+impl SumsReport {
+    /// True when every listed file matched and every file is listed.
+    pub fn passed(&self) -> bool {
+        self.failed.is_empty()
+            && self.unlisted.is_empty()
+            && self.malformed.is_empty()
+            && !self.ok.is_empty()
+    }
+}
+
+/// Verifies `dir/SHA256SUMS` (also accepts `sha256sum`'s binary marker `<hex> *<path>`).
+pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
+    let path: PathBuf = dir.join(SUMS_FILE);
+    let text = std::fs::read_to_string(&path).map_err(io_err(&path))?;
+    let mut rep = SumsReport::default();
+    let mut listed = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed = line.split_once(' ').and_then(|(hex, rest)| {
+            let rel = rest.strip_prefix(' ').or_else(|| rest.strip_prefix('*'))?;
+            let ok = hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit());
+            ok.then(|| (hex.to_ascii_lowercase(), rel.to_string()))
+        });
+        let Some((hex, rel)) = parsed else {
+            rep.malformed.push((i + 1, line.to_string()));
+            continue;
+        };
+        listed.push(rel.clone());
+        match sha256_file(&dir.join(&rel)) {
+            Ok(h) if h == hex => rep.ok.push(rel),
+            Ok(h) => rep
+                .failed
+                .push((rel, format!("checksum {h} differs from the listed {hex}"))),
+            Err(e) => rep.failed.push((rel, e.to_string())),
+        }
+    }
+    for f in published_files(dir)? {
+        if !listed.contains(&f) {
+            rep.unlisted.push(f);
+        }
+    }
+    Ok(rep)
+}

@@ -1,0 +1,203 @@
+//! Published datasets: shards and merge, the holdout, overlap, checksums, numpy.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use c4lab_corpus::dataset::{generate_shard, layout, merge, split, DatasetConfig};
+use c4lab_corpus::gate::check;
+use c4lab_corpus::holdout::{file_row_keys, overlap, overlap_keys, KeySet};
+use c4lab_corpus::sums::{verify_sums, write_sums};
+use c4lab_corpus::NoProgress;
+
+fn same_files(a: &Path, b: &Path, rel: &str) {
+    let (x, y) = (
+        std::fs::read(a.join(rel)).unwrap(),
+        std::fs::read(b.join(rel)).unwrap(),
+    );
+    assert!(
+        x == y,
+        "{rel} differs between {} and {}",
+        a.display(),
+        b.display()
+    );
+}
+
+#[test]
+fn shards_merge_to_the_single_run() {
+    let root = common::scratch("shards");
+    let single = root.join("single");
+    let cfg = common::dataset(&single, 150, 20, 11);
+    let mut dirs = Vec::new();
+    for i in [2u64, 0, 1] {
+        let d = root.join(format!("shard{i}"));
+        std::fs::create_dir_all(&d).unwrap();
+        generate_shard(&cfg, i, 3, &d, &NoProgress).unwrap();
+        dirs.push(d);
+    }
+    let merged = root.join("merged");
+    let sum = merge(&dirs, &merged, &NoProgress).unwrap();
+    assert!(sum.clean);
+    for rel in [
+        "train/corpus_150.txt",
+        "train/perply_targets.npz",
+        "holdout/corpus.txt",
+        "holdout/perply_targets.npz",
+        "README.md",
+        "SHA256SUMS",
+    ] {
+        same_files(&single, &merged, rel);
+    }
+    // a missing shard is refused
+    assert!(merge(&dirs[..2], &root.join("bad"), &NoProgress).is_err());
+}
+
+#[test]
+fn holdout_is_board_disjoint_and_overlap_detects_a_plant() {
+    let dir = common::scratch("holdout");
+    let cfg: DatasetConfig = common::dataset(&dir, 200, 40, 5);
+    let [train, train_npz, hold, hold_npz] = layout(&dir, cfg.games);
+    assert!(check(&hold, Some(&hold_npz)).unwrap().is_clean());
+    let o = overlap((&train, &train_npz), (&hold, &hold_npz)).unwrap();
+    assert_eq!(o.rows_b, 40);
+    assert_eq!((o.rows_b_shared, o.boards_b_in_a), (0, 0), "{o:?}");
+    assert!(o.boards_b > 0);
+
+    // plant: a training row copied into the holdout is found, and its mirror too
+    let train_rows = file_row_keys(&train, &train_npz).unwrap();
+    let mut hold_rows = file_row_keys(&hold, &hold_npz).unwrap();
+    hold_rows.push(train_rows[17].clone());
+    let a = KeySet::from_keys(train_rows.iter().flatten().copied().collect());
+    let o = overlap_keys(&a, &hold_rows);
+    assert_eq!(o.rows_b_shared, 1);
+    assert!(o.boards_b_in_a >= 1 && o.board_share() > 0.0);
+
+    // the overlap of a corpus with itself is total
+    let o = overlap((&train, &train_npz), (&train, &train_npz)).unwrap();
+    assert_eq!((o.rows_b_shared, o.boards_b_in_a), (200, o.boards_b));
+
+    // mirror-aware: a mirrored game shares every board
+    let games = c4lab_corpus::reader::read_games(&train).unwrap();
+    let mirrored: Vec<u64> = games[3]
+        .positions
+        .iter()
+        .map(|p| p.mirror().canonical_key())
+        .collect();
+    let own = KeySet::from_keys(
+        games[3]
+            .positions
+            .iter()
+            .map(|p| p.canonical_key())
+            .collect(),
+    );
+    assert!(mirrored.iter().all(|&k| own.contains(k)));
+}
+
+#[test]
+fn split_is_board_disjoint() {
+    let dir = common::scratch("split");
+    let cfg = common::dataset(&dir, 300, 0, 9);
+    let [train, npz, ..] = layout(&dir, cfg.games);
+    let out = dir.join("out");
+    let (t, h) = split(&train, &npz, 30, 1, &out).unwrap();
+    assert_eq!(t + h, 300);
+    assert!(h > 0, "some rows qualify for the holdout");
+    let [t2, t2n, h2, h2n] = layout(&out, t as u64);
+    assert!(check(&t2, Some(&t2n)).unwrap().is_clean());
+    assert!(check(&h2, Some(&h2n)).unwrap().is_clean());
+    let o = overlap((&t2, &t2n), (&h2, &h2n)).unwrap();
+    assert_eq!((o.rows_b, o.rows_b_shared), (h, 0));
+    assert!(verify_sums(&out).unwrap().passed());
+}
+
+#[test]
+fn sums_round_trip_and_detect_a_change() {
+    let dir = common::scratch("sums");
+    common::dataset(&dir, 50, 5, 3);
+    let rep = verify_sums(&dir).unwrap();
+    assert!(rep.passed(), "{rep:?}");
+    assert_eq!(rep.ok.len(), 5, "{rep:?}"); // 4 data files and the card
+    let text = std::fs::read_to_string(dir.join("SHA256SUMS")).unwrap();
+    assert!(text.lines().all(|l| l.len() > 66 && &l[64..66] == "  "));
+    // sha256sum -c accepts it, where coreutils exist
+    if let Ok(out) = Command::new("sha256sum")
+        .arg("-c")
+        .arg("SHA256SUMS")
+        .current_dir(&dir)
+        .output()
+    {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    // one flipped byte is caught
+    let p = dir.join("holdout/corpus.txt");
+    let mut b = std::fs::read(&p).unwrap();
+    b[3] ^= 1;
+    std::fs::write(&p, b).unwrap();
+    let rep = verify_sums(&dir).unwrap();
+    assert!(!rep.passed());
+    assert_eq!(rep.failed.len(), 1);
+    assert_eq!(rep.failed[0].0, "holdout/corpus.txt");
+    // an unlisted file is caught; rewriting the sums passes again
+    std::fs::write(dir.join("extra.txt"), b"x").unwrap();
+    assert_eq!(
+        verify_sums(&dir).unwrap().unlisted,
+        vec!["extra.txt".to_string()]
+    );
+    write_sums(&dir).unwrap();
+    assert!(verify_sums(&dir).unwrap().passed());
+}
+
+#[test]
+fn numpy_loads_the_sidecar() {
+    let has_numpy = Command::new("python3")
+        .args(["-c", "import numpy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_numpy {
+        eprintln!("skipped: python3 with numpy is not installed (CI installs it)");
+        return;
+    }
+    let dir = common::scratch("numpy");
+    common::dataset(&dir, 120, 10, 4);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/check_npz.py");
+    for (npz, rows) in [
+        ("train/perply_targets.npz", "120"),
+        ("holdout/perply_targets.npz", "10"),
+    ] {
+        let out = Command::new("python3")
+            .arg(&script)
+            .arg(dir.join(npz))
+            .arg(rows)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{npz}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("check_npz: ok"), "{text}");
+    }
+    // numpy's own savez (stored) and savez_compressed (deflate) are read back
+    let p = dir.join("train/perply_targets.npz");
+    for (f, out) in [("savez", "np.npz"), ("savez_compressed", "npc.npz")] {
+        let code = format!(
+            "import numpy as np; z = np.load({:?}); np.{f}({:?}, **{{k: z[k] for k in z.files}})",
+            p.display().to_string(),
+            dir.join(out).display().to_string()
+        );
+        assert!(Command::new("python3")
+            .args(["-c", &code])
+            .status()
+            .unwrap()
+            .success());
+        let a = c4lab_corpus::sidecar::RawArrays::read(&p).unwrap();
+        let b = c4lab_corpus::sidecar::RawArrays::read(&dir.join(out)).unwrap();
+        assert_eq!(a, b, "{f}");
+    }
+}

@@ -1,0 +1,323 @@
+//! The integrity gate: clean on a fresh corpus, and every injected corruption found.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use c4lab_board::{Position, WIDTH};
+use c4lab_corpus::gate::{check, GateReport, Kind};
+use c4lab_corpus::sidecar::RawArrays;
+use c4lab_corpus::transcript::{encode_game, encode_ply, rows, PLY_LEN};
+
+/// A fresh 200-game corpus (no holdout) and its paths.
+struct Fixture {
+    dir: PathBuf,
+    corpus: PathBuf,
+    npz: PathBuf,
+}
+
+fn fixture(name: &str) -> Fixture {
+    let dir = common::scratch(name);
+    common::dataset(&dir, 200, 0, 7);
+    Fixture {
+        corpus: dir.join("train/corpus_200.txt"),
+        npz: dir.join("train/perply_targets.npz"),
+        dir,
+    }
+}
+
+impl Fixture {
+    fn bytes(&self) -> Vec<u8> {
+        std::fs::read(&self.corpus).unwrap()
+    }
+
+    fn rows(&self) -> Vec<Vec<u8>> {
+        rows(&self.bytes()).map(|r| r.to_vec()).collect()
+    }
+
+    fn raw(&self) -> RawArrays {
+        RawArrays::read(&self.npz).unwrap()
+    }
+
+    /// Gate on a corrupted corpus (and the original or a corrupted sidecar).
+    fn gate(&self, corpus: &[u8], raw: Option<&RawArrays>) -> GateReport {
+        let c = self.dir.join("bad.txt");
+        std::fs::write(&c, corpus).unwrap();
+        let npz = match raw {
+            Some(r) => {
+                let p = self.dir.join("bad.npz");
+                r.write(&p).unwrap();
+                p
+            }
+            None => self.npz.clone(),
+        };
+        check(&c, Some(&npz)).unwrap()
+    }
+}
+
+fn join(rows: &[Vec<u8>]) -> Vec<u8> {
+    rows.iter()
+        .flat_map(|r| r.iter().copied().chain([b'\n']))
+        .collect()
+}
+
+fn expect(rep: &GateReport, kind: Kind, row: Option<usize>) {
+    let k = rep
+        .kinds
+        .get(&kind)
+        .unwrap_or_else(|| panic!("{} not reported:\n{rep}", kind.name()));
+    assert!(k.count >= 1);
+    if let Some(r) = row {
+        assert!(
+            k.examples.iter().any(|v| v.row == Some(r)),
+            "{} not at row {r}:\n{rep}",
+            kind.name()
+        );
+    }
+    assert!(!rep.is_clean());
+}
+
+#[test]
+fn fresh_corpus_is_clean() {
+    let f = fixture("clean");
+    let rep = check(&f.corpus, Some(&f.npz)).unwrap();
+    assert!(rep.is_clean(), "{rep}");
+    assert_eq!(rep.rows, 200);
+    assert_eq!(rep.sidecar_rows, Some(200));
+    // rewriting an untouched sidecar through the raw path stays clean too
+    let rep = f.gate(&f.bytes(), Some(&f.raw()));
+    assert!(rep.is_clean(), "{rep}");
+}
+
+/// Every transcript corruption, on one fixture.
+#[test]
+fn transcript_corruptions() {
+    let f = fixture("transcript");
+    let good = f.rows();
+
+    // byte 7 disagreeing with the previous ply's byte 9
+    let mut r = good.clone();
+    let b = &mut r[5][3 * PLY_LEN + 7];
+    *b = if *b == b'A' { b'B' } else { b'A' };
+    let rep = f.gate(&join(&r), None);
+    expect(&rep, Kind::LastMove, Some(5));
+    assert_eq!(rep.total(), 1, "only the corrupt byte: {rep}");
+
+    // NO_LAST after the first ply
+    let mut r = good.clone();
+    r[6][PLY_LEN + 7] = b'-';
+    expect(&f.gate(&join(&r), None), Kind::LastMove, Some(6));
+
+    // wrong side-to-move byte
+    let mut r = good.clone();
+    let b = &mut r[8][2 * PLY_LEN + 8];
+    *b = if *b == b'1' { b'2' } else { b'1' };
+    expect(&f.gate(&join(&r), None), Kind::SideToMove, Some(8));
+
+    // not a column byte
+    let mut r = good.clone();
+    r[9][4 * PLY_LEN + 2] = 0x7F;
+    expect(&f.gate(&join(&r), None), Kind::ColumnByte, Some(9));
+
+    // a valid column byte that disagrees with the replay (ownership flipped)
+    let mut r = good.clone();
+    let k = (0..good[10].len() / PLY_LEN)
+        .find(|&k| r[10][k * PLY_LEN + 3] != 0x81)
+        .unwrap();
+    r[10][k * PLY_LEN + 3] ^= 1;
+    let rep = f.gate(&join(&r), None);
+    expect(&rep, Kind::BoardMismatch, Some(10));
+
+    // a stone count that does not fit the ply
+    let mut r = good.clone();
+    let k = (0..good[11].len() / PLY_LEN)
+        .find(|&k| r[11][k * PLY_LEN + 6] == 0x81)
+        .unwrap();
+    r[11][k * PLY_LEN + 6] = 0x84;
+    expect(&f.gate(&join(&r), None), Kind::StoneCount, Some(11));
+
+    // a move byte that is no column
+    let mut r = good.clone();
+    r[12][9] = b'H';
+    expect(&f.gate(&join(&r), None), Kind::MoveByte, Some(12));
+
+    // a move into a full column
+    let mut r = good.clone();
+    let full = encode_game(&[0, 0, 0, 0, 0, 0]).unwrap();
+    let mut row = full.clone();
+    let pos = Position::from_moves("111111").unwrap();
+    row.extend_from_slice(&encode_ply(&pos, Some(0), 1));
+    row[69] = b'A'; // column 1 is full
+    r[13] = row;
+    expect(&f.gate(&join(&r), None), Kind::FullColumn, Some(13));
+
+    // a ply after a four
+    let mut r = good.clone();
+    let mut row = encode_game(&[0, 1, 0, 1, 0, 1, 0]).unwrap();
+    let pos = Position::from_moves("1212121").unwrap();
+    row.extend_from_slice(&encode_ply(&pos, Some(0), 1));
+    r[14] = row;
+    expect(&f.gate(&join(&r), None), Kind::AfterFour, Some(14));
+
+    // a \r inside a row, and a CRLF line ending
+    let mut r = good.clone();
+    r[15][2 * PLY_LEN + 4] = b'\r';
+    expect(&f.gate(&join(&r), None), Kind::CarriageReturn, Some(15));
+    let mut r = good.clone();
+    r[16].push(b'\r');
+    let rep = f.gate(&join(&r), None);
+    expect(&rep, Kind::CarriageReturn, Some(16));
+    expect(&rep, Kind::RowLength, Some(16));
+
+    // a row length that is not a multiple of 10
+    let mut r = good.clone();
+    r[17].pop();
+    expect(&f.gate(&join(&r), None), Kind::RowLength, Some(17));
+
+    // an empty row (and so one row too many for the sidecar)
+    let mut r = good.clone();
+    r.insert(18, Vec::new());
+    let rep = f.gate(&join(&r), None);
+    expect(&rep, Kind::EmptyRow, Some(18));
+    expect(&rep, Kind::RowCount, None);
+
+    // a \n inside a row splits it: lengths and alignment break
+    let mut r = good.clone();
+    r[19][25] = b'\n';
+    let rep = f.gate(&join(&r), None);
+    expect(&rep, Kind::RowLength, Some(19));
+    expect(&rep, Kind::RowCount, None);
+
+    // missing final newline
+    let mut all = f.bytes();
+    all.pop();
+    expect(&f.gate(&all, None), Kind::FinalNewline, Some(199));
+}
+
+/// Every sidecar corruption, on one fixture.
+#[test]
+fn sidecar_corruptions() {
+    let f = fixture("sidecar");
+    let corpus = f.bytes();
+    let good = f.raw();
+    let s = good.slots;
+    let rows: Vec<Vec<u8>> = f.rows();
+    let n_of = |i: usize| rows[i].len() / PLY_LEN;
+
+    // misaligned rows: one row fewer in the sidecar
+    let mut r = good.clone();
+    r.rows -= 1;
+    r.target.truncate(r.rows * s * 7);
+    r.ply_of.truncate(r.rows * s);
+    r.teacher.truncate(r.rows * s);
+    r.n_plies.truncate(r.rows);
+    expect(&f.gate(&corpus, Some(&r)), Kind::RowCount, None);
+
+    // misaligned rows: labels shifted by one row
+    let mut r = good.clone();
+    r.target.drain(..s * 7);
+    r.target.extend(std::iter::repeat_n(0.0, s * 7));
+    r.ply_of.drain(..s);
+    r.ply_of.extend(std::iter::repeat_n(-1, s));
+    r.teacher.drain(..s);
+    r.teacher.extend(std::iter::repeat_n(0, s));
+    r.n_plies.remove(0);
+    r.n_plies.push(0);
+    let rep = f.gate(&corpus, Some(&r));
+    assert!(
+        rep.count(Kind::PlyOf) + rep.count(Kind::TargetIllegal) > 0,
+        "{rep}"
+    );
+
+    // a target not summing to 1
+    let mut r = good.clone();
+    r.target[3 * s * 7 + 2 * 7..3 * s * 7 + 3 * 7]
+        .copy_from_slice(&[0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    let rep = f.gate(&corpus, Some(&r));
+    expect(&rep, Kind::TargetSum, Some(3));
+    expect(&rep, Kind::Invariant, Some(3));
+
+    // the invariant broken by mass on an empty slot
+    let i = (0..good.rows)
+        .find(|&i| n_of(i) < s)
+        .expect("a game shorter than S");
+    let mut r = good.clone();
+    r.target[i * s * 7 + (s - 1) * 7] = 1.0;
+    let rep = f.gate(&corpus, Some(&r));
+    expect(&rep, Kind::Invariant, Some(i));
+
+    // a negative target
+    let mut r = good.clone();
+    r.target[4 * s * 7] = -0.25;
+    expect(&f.gate(&corpus, Some(&r)), Kind::TargetValue, Some(4));
+
+    // ply_of out of place
+    let mut r = good.clone();
+    r.ply_of[5 * s] -= 1;
+    expect(&f.gate(&corpus, Some(&r)), Kind::PlyOf, Some(5));
+
+    // teacher flag 5, and flag 0 on a labelled slot
+    let mut r = good.clone();
+    r.teacher[6 * s + 1] = 5;
+    expect(&f.gate(&corpus, Some(&r)), Kind::TeacherFlag, Some(6));
+    let mut r = good.clone();
+    r.teacher[7 * s] = 0;
+    expect(&f.gate(&corpus, Some(&r)), Kind::TeacherFlag, Some(7));
+
+    // n_plies wrong
+    let mut r = good.clone();
+    r.n_plies[8] += 1;
+    expect(&f.gate(&corpus, Some(&r)), Kind::NPlies, Some(8));
+
+    // flag 2 not one-hot
+    let (i, slot) = (0..good.rows)
+        .flat_map(|i| (0..s).map(move |k| (i, k)))
+        .find(|&(i, k)| good.teacher[i * s + k] == 2)
+        .unwrap();
+    let mut r = good.clone();
+    let t = &mut r.target[(i * s + slot) * 7..(i * s + slot + 1) * 7];
+    let x = t.iter().position(|&v| v == 1.0).unwrap();
+    let y = (x + 1) % WIDTH;
+    t[x] = 0.5;
+    t[y] = 0.5;
+    let rep = f.gate(&corpus, Some(&r));
+    expect(&rep, Kind::OneHot, Some(i));
+
+    // flag 1 with more than 7 empty cells
+    let (i, slot) = (0..good.rows)
+        .flat_map(|i| (0..s).map(move |k| (i, k)))
+        .find(|&(i, k)| good.teacher[i * s + k] == 2 && good.ply_of[i * s + k] < 30)
+        .unwrap();
+    let mut r = good.clone();
+    r.teacher[i * s + slot] = 1;
+    expect(&f.gate(&corpus, Some(&r)), Kind::BoundedScope, Some(i));
+
+    // mass on a full column
+    let games: Vec<_> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, b)| c4lab_corpus::transcript::decode_row(i, b).unwrap())
+        .collect();
+    let (i, slot, x) = (0..good.rows)
+        .flat_map(|i| (0..s).map(move |k| (i, k)))
+        .filter(|&(i, k)| good.ply_of[i * s + k] >= 0)
+        .find_map(|(i, k)| {
+            let p = games[i].positions[good.ply_of[i * s + k] as usize];
+            (0..WIDTH).find(|&x| !p.can_play(x)).map(|x| (i, k, x))
+        })
+        .expect("some labelled board with a full column");
+    let mut r = good.clone();
+    let t = &mut r.target[(i * s + slot) * 7..(i * s + slot + 1) * 7];
+    t.fill(0.0);
+    t[x] = 1.0;
+    expect(&f.gate(&corpus, Some(&r)), Kind::TargetIllegal, Some(i));
+
+    // not an npz at all
+    let junk = f.dir.join("junk.npz");
+    std::fs::write(&junk, b"not a zip").unwrap();
+    let rep = check(&f.corpus, Some(Path::new(&junk))).unwrap();
+    expect(&rep, Kind::SidecarFormat, None);
+    // a missing array: an archive with target only is refused
+    let rep = check(&f.corpus, Some(Path::new("/nonexistent/x.npz"))).unwrap();
+    expect(&rep, Kind::SidecarFormat, None);
+}

@@ -1,0 +1,100 @@
+//! Teachers, statistics and exact relabelling.
+
+mod common;
+
+use c4lab_corpus::dataset::{generate_dataset, layout, DatasetConfig};
+use c4lab_corpus::gate::check;
+use c4lab_corpus::generate::play_game;
+use c4lab_corpus::label::relabel;
+use c4lab_corpus::stats::compute;
+use c4lab_corpus::teacher::Teacher;
+use c4lab_corpus::{NoProgress, TeacherMode};
+
+#[test]
+fn games_are_pure_functions_of_seed_and_index() {
+    let cfg = common::fast_config(21);
+    let mut t1 = Teacher::new(&cfg.teacher);
+    let mut t2 = Teacher::new(&cfg.teacher);
+    let a: Vec<_> = (0..20).map(|i| play_game(&cfg, 0, i, &mut t1)).collect();
+    // a different order and a teacher with a warm table give the same games
+    let b: Vec<_> = (0..20)
+        .rev()
+        .map(|i| play_game(&cfg, 0, i, &mut t2))
+        .collect();
+    let b: Vec<_> = b.into_iter().rev().collect();
+    assert_eq!(a, b);
+    assert_ne!(a[0], play_game(&cfg, 1, 0, &mut t1), "streams differ");
+    for g in &a {
+        let n = g.moves.len();
+        assert_eq!(g.slots.len(), n.min(cfg.slots));
+        for (s, l) in g.slots.iter().enumerate() {
+            assert_eq!(l.ply as usize, n - 1 - s);
+            let empty = 42 - l.ply as u32;
+            assert_eq!(l.flag, if empty <= 7 { 1 } else { 2 });
+            assert!(l.flag == 1 || l.mask.count_ones() == 1);
+        }
+    }
+}
+
+#[test]
+fn stats_and_exact_relabelling() {
+    let dir = common::scratch("label");
+    let cfg = common::dataset(&dir, 60, 0, 13);
+    let [train, npz, ..] = layout(&dir, cfg.games);
+    let st = compute(&train, &npz).unwrap();
+    assert_eq!(st.rows, 60);
+    assert!(st.invariant_holds());
+    assert_eq!(st.flags[3].slots, 0);
+    assert_eq!(st.flags[2].mean_active(), 1.0);
+    assert_eq!(st.flags[2].multi, 0);
+    assert_eq!(st.labelled() + st.flags[0].slots, 60 * 19);
+    let md = st.to_markdown();
+    assert!(
+        md.contains("| teacher flag |") && md.contains("holds"),
+        "{md}"
+    );
+    let card = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(card.contains("0 violations"), "{card}");
+
+    // relabel the first 20 rows with the exact teacher
+    let (rep, labels) = relabel(&train, &npz, &cfg.gen.teacher, Some(20), 16, &NoProgress).unwrap();
+    assert_eq!(rep.rows, 20);
+    assert_eq!(labels.len(), 20);
+    let f1 = rep.flags[1];
+    assert!(f1.slots > 0);
+    // the bounded exact solver is exact: its labels are always optimal
+    assert_eq!((f1.mass_optimal, f1.argmax_optimal), (f1.slots, f1.slots));
+    let f2 = rep.flags[2];
+    assert!(f2.slots > 0 && f2.mass_optimal == f2.argmax_optimal && f2.argmax_optimal <= f2.slots);
+    assert!(rep.to_markdown().contains("| 2 |"));
+    assert!(labels
+        .rows()
+        .flatten()
+        .all(|l| (l.ply < 0) == (l.flag == 0) && (l.flag == 0 || l.flag == 3)));
+    assert!(labels.rows().flatten().all(|l| l.ply < 0 || l.ply >= 16));
+}
+
+#[test]
+fn exact_teacher_corpus() {
+    let dir = common::scratch("exact");
+    let mut gen = common::fast_config(2);
+    gen.teacher.mode = TeacherMode::Exact;
+    gen.teacher.table_bytes = 1 << 24;
+    gen.opening_min = 18; // keep exact solves cheap in a test: no labels near the start
+    gen.opening_max = 20;
+    gen.epsilon = 0.0;
+    gen.slots = 6;
+    let cfg = DatasetConfig {
+        gen,
+        games: 12,
+        holdout: 0,
+    };
+    generate_dataset(&cfg, &dir, &NoProgress).unwrap();
+    let [train, npz, ..] = layout(&dir, 12);
+    let rep = check(&train, Some(&npz)).unwrap();
+    assert!(rep.is_clean(), "{rep}");
+    let st = compute(&train, &npz).unwrap();
+    assert_eq!(st.flags[1].slots + st.flags[2].slots, 0);
+    assert!(st.flags[3].slots > 0);
+    assert_eq!(st.slots_per_row, 6);
+}
