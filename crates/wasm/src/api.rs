@@ -282,20 +282,29 @@ thread_local! {
 /// The solver's table in the browser: 16 MiB.
 const SOLVER_TABLE_BYTES: usize = 16 << 20;
 
+/// The position after `moves` (refused when the game is over) and a node budget
+/// (unbounded when not a positive number).
+fn solver_question(moves: &str, node_budget: f64) -> Result<(Position, u64), String> {
+    let p = Position::from_moves(moves).map_err(|e| e.to_string())?;
+    if p.winner().is_some() {
+        return Err("the game is already over".into());
+    }
+    let budget = if node_budget.is_finite() && node_budget >= 1.0 {
+        node_budget as u64
+    } else {
+        u64::MAX
+    };
+    Ok((p, budget))
+}
+
 /// Scores every column of the position after `moves` from the side to move's view
 /// (Pons' convention), each within `node_budget` nodes: `{ok, scores, to_move}` where a
 /// score is a number, `"full"`, or `"unknown"` when its budget ran out.
 #[wasm_bindgen]
 pub fn analyze(moves: &str, node_budget: f64) -> String {
-    let p = match Position::from_moves(moves) {
-        Ok(p) if p.winner().is_none() => p,
-        Ok(_) => return fail("the game is already over"),
+    let (p, budget) = match solver_question(moves, node_budget) {
+        Ok(q) => q,
         Err(e) => return fail(e),
-    };
-    let budget = if node_budget.is_finite() && node_budget >= 1.0 {
-        node_budget as u64
-    } else {
-        u64::MAX
     };
     let scores: Vec<Value> = (0..WIDTH)
         .map(|x| {
@@ -324,15 +333,9 @@ pub fn analyze(moves: &str, node_budget: f64) -> String {
 /// `node_budget` nodes: `{ok, score}` with `score` a number or `"unknown"`.
 #[wasm_bindgen]
 pub fn score(moves: &str, node_budget: f64) -> String {
-    let p = match Position::from_moves(moves) {
-        Ok(p) if p.winner().is_none() => p,
-        Ok(_) => return fail("the game is already over"),
+    let (p, budget) = match solver_question(moves, node_budget) {
+        Ok(q) => q,
         Err(e) => return fail(e),
-    };
-    let budget = if node_budget.is_finite() && node_budget >= 1.0 {
-        node_budget as u64
-    } else {
-        u64::MAX
     };
     let score = if p.is_full() {
         Some(0)
