@@ -160,36 +160,37 @@ where
     npz.end_member(done)
 }
 
+/// Writes the four arrays of SPEC §8, in order, from streams of their values: the one
+/// place that knows the sidecar's names, shapes and dtypes.
+fn write_arrays(
+    path: &Path,
+    (n, s): (u64, u64),
+    target: impl Iterator<Item = f32>,
+    ply_of: impl Iterator<Item = i16>,
+    teacher: impl Iterator<Item = i8>,
+    n_plies: impl Iterator<Item = i16>,
+) -> Result<(), SidecarError> {
+    let mut npz = NpzWriter::create(path)?;
+    write_array(&mut npz, path, "target", &[n, s, 7], target)?;
+    write_array(&mut npz, path, "ply_of", &[n, s], ply_of)?;
+    write_array(&mut npz, path, "teacher", &[n, s], teacher)?;
+    write_array(&mut npz, path, "n_plies", &[n], n_plies)?;
+    npz.finish()
+}
+
 /// Writes `labels` as a sidecar at `path`, streaming each array.
 pub fn write_sidecar(path: &Path, labels: &Labels) -> Result<(), SidecarError> {
-    let (n, s) = (labels.len() as u64, labels.slots() as u64);
-    let mut npz = NpzWriter::create(path)?;
     let flat = || labels.rows().flatten();
-    write_array(
-        &mut npz,
+    write_arrays(
         path,
-        "target",
-        &[n, s, 7],
+        (labels.len() as u64, labels.slots() as u64),
         flat().flat_map(|l| l.target()),
-    )?;
-    write_array(&mut npz, path, "ply_of", &[n, s], flat().map(|l| l.ply))?;
-    write_array(
-        &mut npz,
-        path,
-        "teacher",
-        &[n, s],
+        flat().map(|l| l.ply),
         flat().map(|l| l.flag as i8),
-    )?;
-    write_array(
-        &mut npz,
-        path,
-        "n_plies",
-        &[n],
         labels
             .rows()
             .map(|r| r.iter().filter(|l| l.ply >= 0).count() as i16),
-    )?;
-    npz.finish()
+    )
 }
 
 /// An opened sidecar: shapes and dtypes checked, the small arrays loaded, and the
@@ -424,36 +425,13 @@ impl RawArrays {
 
     /// Writes the arrays as they are (no check), with shapes from `rows` and `slots`.
     pub fn write(&self, path: &Path) -> Result<(), SidecarError> {
-        let (n, s) = (self.rows as u64, self.slots as u64);
-        let mut npz = NpzWriter::create(path)?;
-        write_array(
-            &mut npz,
+        write_arrays(
             path,
-            "target",
-            &[n, s, 7],
+            (self.rows as u64, self.slots as u64),
             self.target.iter().copied(),
-        )?;
-        write_array(
-            &mut npz,
-            path,
-            "ply_of",
-            &[n, s],
             self.ply_of.iter().copied(),
-        )?;
-        write_array(
-            &mut npz,
-            path,
-            "teacher",
-            &[n, s],
             self.teacher.iter().copied(),
-        )?;
-        write_array(
-            &mut npz,
-            path,
-            "n_plies",
-            &[n],
             self.n_plies.iter().copied(),
-        )?;
-        npz.finish()
+        )
     }
 }
