@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use npyz::{DType, NpyFile, WriterBuilder};
 
 use crate::error::SidecarError;
-use crate::npz::{NpzReader, NpzWriter};
+use crate::npz::{io_at, NpzReader, NpzWriter};
 
 /// Slots per row unless configured otherwise.
 pub const DEFAULT_SLOTS: usize = 19;
@@ -125,13 +125,6 @@ impl Labels {
     }
 }
 
-fn io_at(path: &Path) -> impl Fn(io::Error) -> SidecarError + '_ {
-    move |source| SidecarError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
 fn write_array<T, I>(
     npz: &mut NpzWriter,
     path: &Path,
@@ -143,21 +136,21 @@ where
     T: npyz::AutoSerialize,
     I: Iterator<Item = T>,
 {
-    let mut member = npz.begin_member(&format!("{name}.npy"))?;
-    {
-        let mut w = npyz::WriteOptions::<T>::new()
-            .default_dtype()
-            .shape(shape)
-            .writer(&mut member)
-            .begin_nd()
-            .map_err(io_at(path))?;
-        for v in values {
-            w.push(&v).map_err(io_at(path))?;
-        }
-        w.finish().map_err(io_at(path))?;
+    let data_len = shape
+        .iter()
+        .product::<u64>()
+        .saturating_mul(std::mem::size_of::<T>() as u64);
+    let member = npz.member(&format!("{name}.npy"), data_len)?;
+    let mut w = npyz::WriteOptions::<T>::new()
+        .default_dtype()
+        .shape(shape)
+        .writer(io::BufWriter::with_capacity(1 << 16, member)) // whole buffers into zip's CRC
+        .begin_nd()
+        .map_err(io_at(path))?;
+    for v in values {
+        w.push(&v).map_err(io_at(path))?;
     }
-    let done = member.done();
-    npz.end_member(done)
+    w.finish().map_err(io_at(path))
 }
 
 /// Writes the four arrays of SPEC §8, in order, from streams of their values: the one

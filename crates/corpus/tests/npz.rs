@@ -1,0 +1,279 @@
+//! The sidecar's `.npz` container: bit-exact round trips, and typed errors (never a
+//! panic) on truncated or damaged archives.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::Command;
+
+use c4lab_corpus::npz::{NpzReader, NpzWriter};
+use c4lab_corpus::rng::Rng;
+use c4lab_corpus::sidecar::{read_labels, write_sidecar, RawArrays};
+use c4lab_corpus::{Labels, SidecarError, SlotLabel};
+
+/// Random compact labels as the generator makes them: rows of 0..=slots labelled
+/// slots, newest ply first, alpha-beta (flag 2) targets one-hot.
+fn random_labels(rows: usize, slots: usize, seed: u64) -> Labels {
+    let mut rng = Rng::new(seed);
+    let mut labels = Labels::new(slots);
+    for _ in 0..rows {
+        let n = rng.below(slots as u64 + 1) as usize;
+        let last = n as i16 + rng.below(20) as i16;
+        let row: Vec<SlotLabel> = (0..n)
+            .map(|s| {
+                let flag = 1 + rng.below(3) as u8;
+                let mask = match flag {
+                    2 => 1 << rng.below(7),
+                    _ => 1 + rng.below(127) as u8,
+                };
+                SlotLabel {
+                    ply: last - s as i16,
+                    flag,
+                    mask,
+                }
+            })
+            .collect();
+        labels.push_row(&row);
+    }
+    labels
+}
+
+#[test]
+fn labels_round_trip_bit_exactly_and_reproducibly() {
+    let dir = common::scratch("npz-labels");
+    let labels = random_labels(300, 7, 42);
+    let (a, b) = (dir.join("a.npz"), dir.join("b.npz"));
+    write_sidecar(&a, &labels).unwrap();
+    write_sidecar(&b, &labels).unwrap();
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert_eq!(read_labels(&a).unwrap(), labels);
+    let raw = RawArrays::read(&a).unwrap();
+    assert_eq!((raw.rows, raw.slots), (300, 7));
+    let want: Vec<u32> = labels
+        .rows()
+        .flatten()
+        .flat_map(|l| l.target())
+        .map(f32::to_bits)
+        .collect();
+    let got: Vec<u32> = raw.target.iter().map(|v| v.to_bits()).collect();
+    assert_eq!(got, want);
+    let flat = || labels.rows().flatten();
+    assert!(raw.ply_of.iter().copied().eq(flat().map(|l| l.ply)));
+    assert!(raw.teacher.iter().copied().eq(flat().map(|l| l.flag as i8)));
+}
+
+#[test]
+fn raw_arrays_round_trip_bit_exactly() {
+    let dir = common::scratch("npz-raw");
+    let odd = [
+        f32::from_bits(0x7FC0_1234), // a NaN with a payload
+        -0.0,
+        f32::MIN_POSITIVE / 3.0, // subnormal
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MAX,
+        1.0 / 3.0,
+    ];
+    let (rows, slots) = (4, 3);
+    let raw = RawArrays {
+        rows,
+        slots,
+        target: (0..rows * slots * 7).map(|i| odd[i % odd.len()]).collect(),
+        ply_of: (0..rows * slots)
+            .map(|i| [i16::MIN, -1, i16::MAX][i % 3])
+            .collect(),
+        teacher: (0..rows * slots)
+            .map(|i| [i8::MIN, 0, i8::MAX][i % 3])
+            .collect(),
+        n_plies: vec![0, -5, i16::MAX, 7],
+    };
+    for (name, raw) in [("some", raw), ("none", empty(5))] {
+        let p = dir.join(format!("{name}.npz"));
+        raw.write(&p).unwrap();
+        let back = RawArrays::read(&p).unwrap();
+        let bits = |r: &RawArrays| r.target.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&back), bits(&raw), "{name}");
+        assert_eq!(
+            (
+                back.rows,
+                back.slots,
+                &back.ply_of,
+                &back.teacher,
+                &back.n_plies
+            ),
+            (raw.rows, raw.slots, &raw.ply_of, &raw.teacher, &raw.n_plies),
+            "{name}"
+        );
+    }
+}
+
+/// Empty arrays with `slots` slots: a valid sidecar of zero rows.
+fn empty(slots: usize) -> RawArrays {
+    RawArrays {
+        rows: 0,
+        slots,
+        target: vec![],
+        ply_of: vec![],
+        teacher: vec![],
+        n_plies: vec![],
+    }
+}
+
+#[test]
+fn zip64_members_read_back() {
+    let dir = common::scratch("npz-zip64");
+    let good = dir.join("good.npz");
+    write_sidecar(&good, &random_labels(20, 4, 9)).unwrap();
+    // members announced past 4 GiB are written with zip64 fields
+    let big = dir.join("big.npz");
+    let src = NpzReader::open(&good).unwrap();
+    let mut w = NpzWriter::create(&big).unwrap();
+    for m in src.members() {
+        let mut data = Vec::new();
+        let mut r = src.member(&m.name).unwrap().unwrap();
+        r.read_to_end(&mut data).unwrap();
+        w.member(&m.name, 5 << 30)
+            .unwrap()
+            .write_all(&data)
+            .unwrap();
+    }
+    w.finish().unwrap();
+    let (a, b) = (std::fs::read(&good).unwrap(), std::fs::read(&big).unwrap());
+    assert!(b.len() > a.len(), "no zip64 fields written");
+    assert_eq!(
+        RawArrays::read(&big).unwrap(),
+        RawArrays::read(&good).unwrap()
+    );
+    let has_numpy = Command::new("python3")
+        .args(["-c", "import numpy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_numpy {
+        eprintln!("numpy part skipped: python3 with numpy is not installed (CI installs it)");
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/check_npz.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .args([big.as_os_str(), "20".as_ref(), "4".as_ref()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("check_npz: ok"),
+        "{text}"
+    );
+}
+
+/// Offset of the zip record with signature `sig` whose name (at `name_at`) is `name`.
+fn record(bytes: &[u8], sig: &[u8; 4], name_at: usize, name: &str) -> usize {
+    (0..bytes.len() - name_at - name.len())
+        .find(|&i| {
+            bytes[i..i + 4] == *sig
+                && bytes[i + name_at..i + name_at + name.len()] == *name.as_bytes()
+        })
+        .unwrap_or_else(|| panic!("no record for {name}"))
+}
+
+fn read_err(path: &Path) -> SidecarError {
+    match RawArrays::read(path) {
+        Ok(_) => panic!("{} read without error", path.display()),
+        Err(e) => e,
+    }
+}
+
+/// The error names the file and, where given, the member at fault.
+fn names(e: &SidecarError, path: &Path, member: Option<&str>) {
+    let text = e.to_string();
+    assert!(text.contains(&path.display().to_string()), "{text}");
+    if let Some(m) = member {
+        assert!(text.contains(m), "{text}");
+    }
+}
+
+#[test]
+fn damaged_archives_give_typed_errors() {
+    let dir = common::scratch("npz-damaged");
+    let good = dir.join("good.npz");
+    write_sidecar(&good, &random_labels(3, 2, 7)).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let bad = dir.join("bad.npz");
+    let with = |b: &[u8]| {
+        std::fs::write(&bad, b).unwrap();
+        bad.as_path()
+    };
+
+    // every truncation fails cleanly; losing the end record is a container error
+    for cut in 0..bytes.len() {
+        let e = read_err(with(&bytes[..cut]));
+        names(&e, &bad, None);
+        if cut + 22 > bytes.len() {
+            assert!(matches!(e, SidecarError::Container { .. }), "{cut}: {e}");
+        }
+    }
+    // any single damaged byte is survived (data bytes carry no checksum here)
+    let mut errors = 0;
+    for i in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[i] ^= 0xFF;
+        if let Err(e) = RawArrays::read(with(&b)) {
+            names(&e, &bad, None);
+            errors += 1;
+        }
+    }
+    assert!(errors > bytes.len() / 2, "{errors} of {}", bytes.len());
+
+    // a damaged local header names its member
+    let mut b = bytes.clone();
+    let at = record(&b, b"PK\x03\x04", 30, "ply_of.npy");
+    b[at] = b'X';
+    let e = read_err(with(&b));
+    assert!(matches!(e, SidecarError::Container { .. }), "{e}");
+    names(&e, &bad, Some("ply_of.npy"));
+
+    // an unsupported compression method (bzip2) names its member
+    let mut b = bytes.clone();
+    let at = record(&b, b"PK\x01\x02", 46, "target.npy");
+    b[at + 10] = 12;
+    let e = read_err(with(&b));
+    assert!(matches!(e, SidecarError::Container { .. }), "{e}");
+    names(&e, &bad, Some("target.npy"));
+    assert!(e.to_string().contains("not supported"), "{e}");
+
+    // a member that is not a .npy array
+    let mut b = bytes.clone();
+    let at = record(&b, b"PK\x03\x04", 30, "teacher.npy");
+    let extra = u16::from_le_bytes([b[at + 28], b[at + 29]]) as usize;
+    b[at + 30 + "teacher.npy".len() + extra] = b'#';
+    match read_err(with(&b)) {
+        SidecarError::Array { ref name, .. } if name == "teacher" => {}
+        e => panic!("{e}"),
+    }
+
+    // an archive without an array, its members copied from the good one
+    let src = NpzReader::open(&good).unwrap();
+    let names: Vec<&str> = src.members().iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["target.npy", "ply_of.npy", "teacher.npy", "n_plies.npy"]
+    );
+    let mut w = NpzWriter::create(&bad).unwrap();
+    for name in ["target.npy", "ply_of.npy", "teacher.npy"] {
+        let mut data = Vec::new();
+        let mut r = src.member(name).unwrap().unwrap();
+        r.read_to_end(&mut data).unwrap();
+        w.member(name, data.len() as u64)
+            .unwrap()
+            .write_all(&data)
+            .unwrap();
+    }
+    w.finish().unwrap();
+    assert!(src.member("absent.npy").unwrap().is_none());
+    match read_err(&bad) {
+        SidecarError::Missing {
+            name: "n_plies", ..
+        } => {}
+        e => panic!("{e}"),
+    }
+}
