@@ -23,6 +23,8 @@ pub enum Bench {
         #[arg(long, default_value_t = 5)]
         runs: usize,
     },
+    /// Auto-complete: upstream diagrams with k cells undecided, per k the success rate and candidates/time.
+    Complete(crate::complete::BenchComplete),
     /// Corpus generation: games/s and labels/s per teacher, peak memory.
     Corpus(crate::corpus::BenchCorpus),
     /// Solve the benchmark position sets (exact scores checked) and optionally the empty board.
@@ -57,6 +59,7 @@ pub fn run(what: Bench) -> Result<u8> {
             steady_states,
             runs,
         } => verify(&branches, &steady_states, runs),
+        Bench::Complete(args) => crate::complete::bench(args),
         Bench::Corpus(args) => crate::corpus::bench(args),
         Bench::Solver {
             sets,

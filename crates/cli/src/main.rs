@@ -4,6 +4,7 @@
 //! verdict: incomplete, bad root, root already won), 3 budget ran out.
 
 mod bench;
+mod complete;
 mod convert;
 mod corpus;
 mod input;
@@ -68,6 +69,22 @@ enum Command {
         /// Do not read moves from stdin (play only --moves).
         #[arg(long)]
         no_input: bool,
+    },
+    /// Fill the undecided cells (`?`) so the diagram wins: CEGIS with a SAT solver.
+    ///
+    /// Exit 0 found (the completed grid on stdout), 1 unsat (no completion of the fixed
+    /// cells wins), 3 stopped (Ctrl-C or --max-seconds), 2 bad input.
+    Complete {
+        /// Diagram file with `?` cells (stdin if absent or `-`).
+        file: Option<PathBuf>,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+        /// Stop after this many seconds (exit 3, the deepest candidate reported).
+        #[arg(long)]
+        max_seconds: Option<f64>,
+        #[command(flatten)]
+        search: complete::SearchArgs,
     },
     /// Check upstream's whole weak solution graph (branches.txt + steady_states.txt).
     CheckSolution {
@@ -150,6 +167,12 @@ fn main() -> ExitCode {
             dry_run,
             json,
         } => verify::simplify(file.as_deref(), dry_run, json),
+        Command::Complete {
+            file,
+            json,
+            max_seconds,
+            search,
+        } => complete::complete(file.as_deref(), json, max_seconds, &search),
         Command::Convert { file, to } => convert::convert(file.as_deref(), to),
         Command::Play {
             file,

@@ -27,7 +27,7 @@ fn levels(tied: &[u8]) -> String {
         .join(", ")
 }
 
-fn describe_loss(c: &Counterexample) -> String {
+pub fn describe_loss(c: &Counterexample) -> String {
     let why = match &c.reason {
         LossReason::NoMove { tied } if tied.is_empty() => {
             "no-move (no playable cell holds a level)".into()

@@ -1,0 +1,308 @@
+//! `c4lab complete` (auto-complete by CEGIS) and `c4lab bench complete`.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use c4lab_board::{format_moves, HEIGHT, WIDTH};
+use c4lab_steady::{Cell, Diagram};
+use c4lab_synth::{sat, Completer, Completion, Learn, Options, Progress};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+
+use crate::input::read_diagram;
+use crate::verify::describe_loss;
+
+/// Above this many `?` cells the scope is called wide before the search starts.
+const WIDE_SCOPE: usize = 20;
+
+/// The search settings shared by `complete` and `bench complete`.
+#[derive(Args, Clone)]
+pub struct SearchArgs {
+    /// Seed of the phase scrambling: the same seed gives the same run.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// How a losing candidate is learnt: `tree` (the decision rule encoded at every
+    /// position it reaches), `positions` (only those on its losing line) or `blocking`
+    /// (one clause: some cell consulted on the line must change).
+    #[arg(long, default_value = "positions", value_parser = ["tree", "positions", "blocking"])]
+    learn: String,
+    /// SAT backend: `batsat` (pure Rust, as in the browser; measured fastest here) or `cadical`.
+    #[arg(long, default_value = sat::backends()[0])]
+    backend: String,
+    /// Scramble the solver's phases every this many candidates (0: never).
+    #[arg(long, default_value_t = 25)]
+    scramble_every: u64,
+    /// Node budget of each strong-solver question "does this Red move keep the win?"
+    /// (0: never ask). Moves proved not to keep it are ruled out before any candidate.
+    #[arg(long, default_value_t = 100_000)]
+    oracle_nodes: u64,
+    /// With `--learn tree`: new positions encoded per candidate at most, beyond its losing line.
+    #[arg(long, default_value_t = 256)]
+    tree_cap: usize,
+}
+
+impl SearchArgs {
+    fn options(&self) -> Options {
+        Options {
+            seed: self.seed,
+            scramble_every: self.scramble_every,
+            learn: Learn::parse(&self.learn).expect("clap checked the value"),
+            backend: self.backend.clone(),
+            oracle_nodes: self.oracle_nodes,
+            tree_cap: self.tree_cap,
+        }
+    }
+}
+
+/// Raises `stop` after `seconds` (if given) and on Ctrl-C.
+fn stop_flag(seconds: Option<f64>) -> Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    if let Some(s) = seconds {
+        anyhow::ensure!(s.is_finite() && s > 0.0, "--max-seconds must be positive, got {s}");
+        let flag = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(s));
+            flag.store(true, Ordering::Relaxed);
+        });
+    }
+    let flag = stop.clone();
+    // a second handler cannot be installed (tests call this twice in one process): then
+    // Ctrl-C keeps its default meaning
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    Ok(stop)
+}
+
+fn progress_line(p: &Progress) -> String {
+    let deepest = match &p.deepest {
+        Some((_, cx)) => format!("deepest loss {} plies", cx.line.len()),
+        None => "no loss yet".into(),
+    };
+    format!(
+        "{} candidates, {} clauses, {} positions, {} dead ends; {deepest}",
+        p.candidates, p.clauses, p.positions, p.conflicts
+    )
+}
+
+/// `c4lab complete`.
+pub fn complete(file: Option<&Path>, json_out: bool, max_seconds: Option<f64>, args: &SearchArgs) -> Result<u8> {
+    let input = read_diagram(file)?;
+    let diagram = input.diagram;
+    let stop = stop_flag(max_seconds)?;
+    let mut completer = Completer::new(&diagram, args.options(), stop)
+        .with_context(|| "cannot search completions of this diagram")?;
+    let undecided = completer.undecided();
+    if !json_out {
+        eprintln!(
+            "{undecided} undecided cells (?) searched over levels 0-9; every other cell stays as it is; backend {}",
+            args.backend
+        );
+        if undecided > WIDE_SCOPE {
+            eprintln!(
+                "warning: {undecided} undecided cells is a wide scope: the search may run a long time; decide some cells or set --max-seconds"
+            );
+        }
+    }
+    let bar = if json_out {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new_spinner()
+    };
+    bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"));
+    let start = Instant::now();
+    let mut last = Instant::now();
+    let done = completer.run(|p| {
+        if last.elapsed() > Duration::from_millis(100) {
+            bar.set_message(progress_line(p));
+            bar.tick();
+            last = Instant::now();
+        }
+    })?;
+    bar.finish_and_clear();
+    let p = completer.progress().clone();
+    let seconds = start.elapsed().as_secs_f64();
+    let (verdict, code) = match &done {
+        Completion::Found { .. } => ("found", 0),
+        Completion::Unsat => ("unsat", 1),
+        Completion::Stopped => ("stopped", 3),
+    };
+    if json_out {
+        let mut j = json!({
+            "verdict": verdict,
+            "undecided": undecided,
+            "candidates": p.candidates,
+            "clauses": p.clauses,
+            "positions": p.positions,
+            "conflicts": p.conflicts,
+            "seconds": seconds,
+            "backend": args.backend,
+            "learn": args.learn,
+            "seed": args.seed,
+        });
+        if let Completion::Found { diagram, positions } = &done {
+            j["diagram"] = json!(diagram.to_grid().lines().collect::<Vec<_>>());
+            j["verified_positions"] = json!(positions);
+        }
+        if let Some((d, cx)) = &p.deepest {
+            j["deepest"] = json!({
+                "diagram": d.to_grid().lines().collect::<Vec<_>>(),
+                "line": format_moves(&cx.line),
+                "reason": cx.reason.name(),
+            });
+        }
+        println!("{j}");
+        return Ok(code);
+    }
+    let summary = format!(
+        "{} candidates, {} clauses, {} positions encoded, {seconds:.2} s",
+        p.candidates, p.clauses, p.positions
+    );
+    match &done {
+        Completion::Found { diagram, positions } => {
+            print!("{}", diagram.to_grid());
+            eprintln!("found: a completion that verifies as a win ({positions} positions searched); {summary}");
+        }
+        Completion::Unsat => eprintln!(
+            "unsat: no completion of these fixed cells wins (the {undecided} ? cells over levels 0-9, every other cell as given); this says nothing of the root with other fixed cells; {summary}"
+        ),
+        Completion::Stopped => {
+            if let Some((d, cx)) = &p.deepest {
+                eprintln!("deepest candidate so far, lost by {}:", describe_loss(cx));
+                eprint!("{}", d.to_grid());
+            }
+            eprintln!("stopped: no completion found yet; {summary}");
+        }
+    }
+    Ok(code)
+}
+
+/// `c4lab bench complete`.
+#[derive(Args)]
+pub struct BenchComplete {
+    /// Upstream's steady_states.txt.
+    #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
+    steady_states: PathBuf,
+    /// How many cells to undecide, per row of the table.
+    #[arg(long, value_delimiter = ',', default_value = "4,8,14,20")]
+    k: Vec<usize>,
+    /// Diagrams per k (taken evenly from those with a root of at least --min-ply stones).
+    #[arg(long, default_value_t = 12)]
+    tasks: usize,
+    /// Only diagrams whose root has at least this many stones.
+    #[arg(long, default_value_t = 16)]
+    min_ply: u32,
+    /// Only diagrams whose root has at most this many stones.
+    #[arg(long, default_value_t = 18)]
+    max_ply: u32,
+    /// Give up a task after this many seconds.
+    #[arg(long, default_value_t = 20.0)]
+    cap: f64,
+    #[command(flatten)]
+    search: SearchArgs,
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// `diagram` with `k` of its level cells, chosen by `seed`, set to `?`.
+pub fn undecide(diagram: &Diagram, k: usize, seed: u64) -> Diagram {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut cells: Vec<(usize, usize)> = (0..WIDTH)
+        .flat_map(|x| (0..HEIGHT).map(move |y| (x, y)))
+        .filter(|&(x, y)| matches!(diagram.cell(x, y), Cell::Level(_)))
+        .collect();
+    rng.shuffle(&mut cells);
+    let mut out = diagram.clone();
+    for &(x, y) in cells.iter().take(k) {
+        out.set(x, y, Cell::Undecided);
+    }
+    out
+}
+
+/// Runs the benchmark and prints its table.
+pub fn bench(a: BenchComplete) -> Result<u8> {
+    let text = std::fs::read_to_string(&a.steady_states)
+        .with_context(|| format!("cannot read {}", a.steady_states.display()))?;
+    let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
+    anyhow::ensure!(errors.is_empty(), "{}: {}", a.steady_states.display(), errors[0]);
+    let pool: Vec<Diagram> = leaves
+        .into_iter()
+        .map(|l| l.diagram)
+        .filter(|d| {
+            d.root()
+                .is_ok_and(|r| (a.min_ply..=a.max_ply).contains(&r.position.moves_played()))
+        })
+        .collect();
+    anyhow::ensure!(!pool.is_empty(), "no upstream diagram has a root of {}-{} stones", a.min_ply, a.max_ply);
+    let step = (pool.len() / a.tasks.max(1)).max(1);
+    println!(
+        "auto-complete: {} upstream diagrams of ply {}-{}, backend {}, learn {}, seed {}, cap {} s",
+        pool.len().min(a.tasks),
+        a.min_ply,
+        a.max_ply,
+        a.search.backend,
+        a.search.learn,
+        a.search.seed,
+        a.cap
+    );
+    println!(
+        "{:>4} {:>7} {:>12} {:>12} {:>11} {:>11} {:>10}",
+        "k", "found", "cand median", "cand max", "ms median", "ms max", "positions"
+    );
+    let mut all_found = true;
+    for &k in &a.k {
+        let (mut cands, mut ms, mut positions) = (Vec::new(), Vec::new(), Vec::new());
+        let mut found = 0;
+        let mut ran = 0;
+        for (i, d) in pool.iter().step_by(step).take(a.tasks).enumerate() {
+            ran += 1;
+            let puzzle = undecide(d, k, (k * 1000 + i) as u64 ^ a.search.seed);
+            let stop = Arc::new(AtomicBool::new(false));
+            let flag = stop.clone();
+            let cap = a.cap;
+            let timer = std::thread::spawn(move || {
+                let start = Instant::now();
+                while start.elapsed().as_secs_f64() < cap {
+                    if flag.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                flag.store(true, Ordering::Relaxed);
+            });
+            let start = Instant::now();
+            let mut c = Completer::new(&puzzle, a.search.options(), stop.clone())?;
+            let done = c.run(|_| {})?;
+            let elapsed = start.elapsed().as_secs_f64() * 1e3;
+            stop.store(true, Ordering::Relaxed);
+            timer.join().ok();
+            if let Completion::Found { .. } = done {
+                found += 1;
+                cands.push(c.progress().candidates as f64);
+                ms.push(elapsed);
+                positions.push(c.progress().positions as f64);
+            }
+        }
+        all_found &= found == ran;
+        let max = |v: &[f64]| v.iter().copied().fold(f64::NAN, f64::max);
+        println!(
+            "{:>4} {:>7} {:>12.0} {:>12.0} {:>11.1} {:>11.1} {:>10.0}",
+            k,
+            format!("{found}/{ran}"),
+            median(&mut cands.clone()),
+            max(&cands),
+            median(&mut ms.clone()),
+            max(&ms),
+            median(&mut positions),
+        );
+    }
+    Ok(if all_found { 0 } else { 1 })
+}

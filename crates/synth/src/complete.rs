@@ -1,0 +1,387 @@
+//! Auto-complete (SPEC §5): counterexample-guided search for levels of the `?` cells.
+//!
+//! A SAT model is a candidate diagram; the verifier checks it; a losing line is learnt;
+//! repeat until a candidate wins (re-verified), the clauses are unsatisfiable, or the
+//! caller stops it. Three ways to learn from a losing candidate are kept so they can be
+//! measured: [`Learn::Tree`] encodes the decision rule exactly at every position the
+//! candidate reaches, [`Learn::Positions`] only at the positions on the losing line
+//! (both are facts true of every diagram), and [`Learn::Blocking`] adds the source
+//! document's clause "one of the cell/level pairs consulted on this line must change".
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use c4lab_board::{column_mask, Position, HEIGHT, WIDTH};
+use c4lab_steady::{decide, Cell, Counterexample, Diagram, LossReason, Verdict, Verifier};
+use rustc_hash::FxHashSet;
+
+use crate::encoding::{after_red_move, key, playable, Encoding, EncodingStats, MoveOutcome, FREE_LEVELS};
+use crate::sat::{open, Lit, SatOutcome};
+use crate::SynthError;
+
+/// How a counterexample is turned into clauses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Learn {
+    /// Encode every Red-to-move position the candidate reaches (up to a cap per round),
+    /// the losing ones included.
+    Tree,
+    /// Encode every Red-to-move position on the losing line (reachability and the
+    /// decision circuit of its playable set).
+    Positions,
+    /// The source document's clause: some consulted cell/level pair must change.
+    Blocking,
+}
+
+impl Learn {
+    /// Reads `positions` or `blocking`.
+    pub fn parse(text: &str) -> Option<Learn> {
+        match text {
+            "tree" => Some(Learn::Tree),
+            "positions" => Some(Learn::Positions),
+            "blocking" => Some(Learn::Blocking),
+            _ => None,
+        }
+    }
+
+    /// The mode's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Learn::Tree => "tree",
+            Learn::Positions => "positions",
+            Learn::Blocking => "blocking",
+        }
+    }
+}
+
+/// How the search runs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Seeds the phase scrambling; a seed fixes the whole run.
+    pub seed: u64,
+    /// Scramble the solver's phases every this many candidates (0: never).
+    pub scramble_every: u64,
+    /// How counterexamples are learnt.
+    pub learn: Learn,
+    /// The SAT backend: `cadical` (native builds) or `batsat`.
+    pub backend: String,
+    /// Node budget of each strong-solver question "does this Red move keep the win?"
+    /// (0: do not ask; moves proved not to keep it are ruled out).
+    pub oracle_nodes: u64,
+    /// [`Learn::Tree`]: new positions encoded a round at most, beyond the losing line.
+    pub tree_cap: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            seed: 1,
+            scramble_every: 25,
+            learn: Learn::Positions,
+            backend: crate::sat::backends()[0].to_string(),
+            oracle_nodes: 100_000,
+            tree_cap: 256,
+        }
+    }
+}
+
+/// Where a search stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Progress {
+    /// Candidates verified so far.
+    pub candidates: u64,
+    /// Clauses in the solver.
+    pub clauses: u64,
+    /// Positions encoded.
+    pub positions: u64,
+    /// The solver's conflicts so far.
+    pub conflicts: u64,
+    /// The last candidate and the line that beat it.
+    pub live: Option<(Diagram, Counterexample)>,
+    /// The candidate that survived longest (its losing line is the longest so far).
+    pub deepest: Option<(Diagram, Counterexample)>,
+}
+
+/// How a search ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Completion {
+    /// A completion that the verifier confirms wins.
+    Found {
+        /// The completed diagram.
+        diagram: Diagram,
+        /// Positions the confirming verification searched.
+        positions: u64,
+    },
+    /// No completion of the fixed cells over levels 0..9 wins.
+    Unsat,
+    /// The caller stopped the search.
+    Stopped,
+}
+
+/// One round of the loop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// A candidate lost; its line has been learnt.
+    Refuted,
+    /// The search ended.
+    Done(Completion),
+}
+
+/// A CEGIS search over the `?` cells of one diagram.
+pub struct Completer {
+    encoding: Encoding,
+    verifier: Verifier,
+    options: Options,
+    rng: fastrand::Rng,
+    progress: Progress,
+    blocking_clauses: u64,
+    done: Option<Completion>,
+}
+
+impl Completer {
+    /// Prepares a search; the diagram's root must be a legal Red-to-move position
+    /// without a four. `stop` may be raised at any moment to end the search.
+    pub fn new(diagram: &Diagram, options: Options, stop: Arc<AtomicBool>) -> Result<Completer, SynthError> {
+        let root = crate::checked_root(diagram)?;
+        let backend = open(&options.backend, stop)?;
+        let mut encoding = Encoding::new(diagram, &root, backend)?;
+        if options.oracle_nodes > 0 {
+            encoding.use_oracle(ORACLE_TABLE_BYTES, options.oracle_nodes);
+        }
+        let rng = fastrand::Rng::with_seed(options.seed);
+        let mut c = Completer {
+            encoding,
+            verifier: Verifier::new(),
+            options,
+            rng,
+            progress: Progress {
+                candidates: 0,
+                clauses: 0,
+                positions: 0,
+                conflicts: 0,
+                live: None,
+                deepest: None,
+            },
+            blocking_clauses: 0,
+            done: None,
+        };
+        if c.options.learn != Learn::Blocking {
+            c.encoding.encode(root.current(), root.mask())?;
+        }
+        if c.options.scramble_every > 0 {
+            c.scramble()?;
+        }
+        c.refresh();
+        Ok(c)
+    }
+
+    /// The number of `?` cells searched.
+    pub fn undecided(&self) -> usize {
+        self.encoding.free_cells().len()
+    }
+
+    /// Where the search stands.
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// The encoding's counts.
+    pub fn stats(&self) -> EncodingStats {
+        self.encoding.stats()
+    }
+
+    /// Runs one round: solve, verify the candidate, learn its losing line.
+    pub fn step(&mut self) -> Result<Step, SynthError> {
+        if let Some(done) = &self.done {
+            return Ok(Step::Done(done.clone()));
+        }
+        let every = self.options.scramble_every;
+        if every > 0 && self.progress.candidates > 0 && self.progress.candidates % every == 0 {
+            self.scramble()?;
+        }
+        let outcome = self.encoding.backend().solve(&[])?;
+        let result = match outcome {
+            SatOutcome::Unsat => Some(Completion::Unsat),
+            SatOutcome::Stopped => Some(Completion::Stopped),
+            SatOutcome::Sat => {
+                let candidate = self.encoding.model_diagram();
+                self.progress.candidates += 1;
+                match self.verifier.verify(&candidate) {
+                    Verdict::Win { positions } => Some(Completion::Found {
+                        diagram: candidate,
+                        positions,
+                    }),
+                    Verdict::Loss { counterexample, .. } => {
+                        self.learn(&candidate, &counterexample)?;
+                        let deeper = self
+                            .progress
+                            .deepest
+                            .as_ref()
+                            .is_none_or(|(_, d)| counterexample.line.len() > d.line.len());
+                        if deeper {
+                            self.progress.deepest = Some((candidate.clone(), counterexample.clone()));
+                        }
+                        self.progress.live = Some((candidate, counterexample));
+                        None
+                    }
+                    Verdict::Budget { positions } => {
+                        return Err(SynthError::VerifierBudget { positions })
+                    }
+                    other => {
+                        return Err(SynthError::Internal(format!(
+                            "a candidate got the verdict {} (the root was checked before)",
+                            other.name()
+                        )))
+                    }
+                }
+            }
+        };
+        self.refresh();
+        Ok(match result {
+            Some(done) => {
+                self.done = Some(done.clone());
+                Step::Done(done)
+            }
+            None => Step::Refuted,
+        })
+    }
+
+    /// Runs rounds until the search ends, calling `report` after each.
+    pub fn run(&mut self, mut report: impl FnMut(&Progress)) -> Result<Completion, SynthError> {
+        loop {
+            let step = self.step()?;
+            report(&self.progress);
+            if let Step::Done(done) = step {
+                return Ok(done);
+            }
+        }
+    }
+
+    /// True when the clauses rule out `diagram` (a completion of this search's input):
+    /// solving with its levels assumed is unsatisfiable. For tests of the CEGIS invariant.
+    pub fn excludes(&mut self, diagram: &Diagram) -> Result<bool, SynthError> {
+        let assumptions = self.encoding.assumptions_for(diagram);
+        Ok(self.encoding.backend().solve(&assumptions)? == SatOutcome::Unsat)
+    }
+
+    fn refresh(&mut self) {
+        let stats = self.encoding.stats();
+        self.progress.clauses = stats.clauses;
+        self.progress.positions = stats.positions;
+        self.progress.conflicts = self.encoding.backend().conflicts();
+    }
+
+    /// Sets a random preferred level for every undecided cell (a no-op for backends
+    /// that take no phase hints).
+    fn scramble(&mut self) -> Result<(), SynthError> {
+        for (x, y) in self.encoding.free_cells() {
+            let chosen = self.rng.u8(0..FREE_LEVELS);
+            for l in 0..FREE_LEVELS {
+                let lit = self.encoding.level_lit(x, y, l).expect("free cell");
+                let lit = if l == chosen { lit } else { !lit };
+                if !self.encoding.backend().prefer(lit)? {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn learn(&mut self, candidate: &Diagram, cx: &Counterexample) -> Result<(), SynthError> {
+        if self.options.learn == Learn::Tree {
+            self.learn_line(candidate, cx)?;
+            return self.learn_tree(candidate);
+        }
+        self.learn_line(candidate, cx)
+    }
+
+    fn learn_line(&mut self, candidate: &Diagram, cx: &Counterexample) -> Result<(), SynthError> {
+        let root = *self.encoding.root();
+        let mut pos = root;
+        let mut blocking: FxHashSet<Lit> = FxHashSet::default();
+        // the Red-to-move positions on the line: a no-move line ends at one; a line that
+        // ends in a Yellow four or a full board ends one or two plies after the last
+        let n = match cx.reason {
+            LossReason::NoMove { .. } => cx.line.len() / 2 + 1,
+            LossReason::YellowWins | LossReason::Draw => cx.line.len().div_ceil(2),
+        };
+        for k in 0..n {
+            if k > 0 {
+                pos.play(usize::from(cx.line[2 * k - 2]));
+                pos.play(usize::from(cx.line[2 * k - 1]));
+            }
+            match self.options.learn {
+                Learn::Positions | Learn::Tree => {
+                    self.encoding.encode(pos.current(), pos.mask())?;
+                }
+                Learn::Blocking => {
+                    if pos.opponent_winning_moves() == 0 {
+                        let open = playable(pos.mask());
+                        for x in 0..WIDTH {
+                            let cell = open & column_mask(x);
+                            if cell == 0 {
+                                continue;
+                            }
+                            let y = (cell.trailing_zeros() as usize) % (HEIGHT + 1);
+                            if let Cell::Level(l) = candidate.cell(x, y) {
+                                if let Some(lit) = self.encoding.level_lit(x, y, l) {
+                                    blocking.insert(!lit);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if self.options.learn == Learn::Blocking {
+            let mut clause: Vec<Lit> = blocking.into_iter().collect();
+            clause.sort_unstable();
+            self.encoding.add(&clause)?;
+            self.blocking_clauses += 1;
+        }
+        Ok(())
+    }
+}
+
+impl Completer {
+    /// Encodes every position `candidate` reaches from the root (depth first, below a
+    /// losing move nothing), up to `tree_cap` new positions a round.
+    fn learn_tree(&mut self, candidate: &Diagram) -> Result<(), SynthError> {
+        let levels = candidate.levels();
+        let root = *self.encoding.root();
+        let mut stack = vec![(root.current(), root.mask())];
+        let mut visited: FxHashSet<u64> = FxHashSet::default();
+        let mut added = 0;
+        while let Some((red, mask)) = stack.pop() {
+            if !visited.insert(key(red, mask)) {
+                continue;
+            }
+            if !self.encoding.is_encoded(red, mask) {
+                if added == self.options.tree_cap {
+                    break;
+                }
+                added += 1;
+                self.encoding.encode(red, mask)?;
+            }
+            let pos = Position::from_bitboards(red, mask ^ red);
+            let Some(x) = decide(&pos, &levels).column else {
+                continue;
+            };
+            if pos.is_winning_move(x) {
+                continue;
+            }
+            let cell = playable(mask) & column_mask(x);
+            if let MoveOutcome::Children(children) = after_red_move(red, mask, cell) {
+                stack.extend(children.into_iter().rev());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The oracle's transposition table: 16 MiB.
+pub const ORACLE_TABLE_BYTES: usize = 16 << 20;
+
+/// Convenience: completes `diagram` with default options until found, UNSAT or stopped.
+pub fn complete(diagram: &Diagram, options: Options, stop: Arc<AtomicBool>) -> Result<Completion, SynthError> {
+    Completer::new(diagram, options, stop)?.run(|_| {})
+}

@@ -1,0 +1,499 @@
+//! The decision rule of SPEC §2 as clauses (the sketch in the project's design notes):
+//! one-hot level variables per undecided cell, a decision circuit per playable set, and
+//! a reachability variable per Red-to-move position with the clauses that make a
+//! reached position's every line end in a Red four.
+//!
+//! The encoding is sound and exact for the positions it holds: a diagram that wins
+//! satisfies every clause (set each position's reachability to "the diagram reaches
+//! it"), and a diagram that loses on a line whose positions are all encoded satisfies
+//! none of the models. Positions not yet encoded are optimistic (no clauses).
+
+use c4lab_board::{winning_cells, Position, BOARD_MASK, BOTTOM_MASK, HEIGHT, WIDTH};
+use c4lab_steady::{Cell, Diagram, LEVELS};
+use rustc_hash::FxHashMap;
+
+use crate::sat::{Backend, Lit, Var};
+use crate::SynthError;
+
+/// Levels a search may give an undecided cell: `0`..`9`.
+pub const FREE_LEVELS: u8 = 10;
+
+/// What the encoding knows of one cell (indexed by Pons bit: `x * 7 + y`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Domain {
+    /// A root stone, or a bit outside the board.
+    Stone,
+    /// A decided level, held fixed.
+    Fixed(u8),
+    /// Undecided: `x[c][l]` is variable `base + l` for `l` in `0..FREE_LEVELS`.
+    Free(u32),
+}
+
+/// The decision circuit of one playable set.
+#[derive(Debug, Clone, Copy)]
+struct Circuit {
+    /// True when some level is held by exactly one playable cell.
+    some_unique: Lit,
+    /// Per column: true when the rule plays that column's playable cell.
+    pick: [Lit; WIDTH],
+}
+
+/// What Red's move leads to, one ply of Yellow later.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveOutcome {
+    /// Some Yellow reply wins, or the board fills: the move loses.
+    Lost,
+    /// The Red-to-move positions (Red's stones, occupied cells) the replies lead to,
+    /// leaving out replies after which Red wins at once.
+    Children(Vec<(u64, u64)>),
+}
+
+/// Counts for reports.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EncodingStats {
+    /// Variables created.
+    pub variables: u64,
+    /// Clauses added.
+    pub clauses: u64,
+    /// Positions whose clauses are in the solver.
+    pub positions: u64,
+    /// Distinct playable sets with a circuit.
+    pub circuits: u64,
+    /// Red moves the strong solver proved do not keep the win (ruled out, not mapped).
+    pub pruned: u64,
+    /// Questions the strong solver could not answer within its budget.
+    pub unknown: u64,
+}
+
+/// The strong solver as an oracle: does Red's move keep a won game?
+struct Oracle {
+    solver: c4lab_solver::Solver,
+    max_nodes: u64,
+}
+
+/// The clauses of a growing set of positions below one root, in one incremental solver.
+pub struct Encoding {
+    backend: Box<dyn Backend>,
+    next_var: u32,
+    truth: Lit,
+    cells: [Domain; 64],
+    circuits: FxHashMap<u64, Circuit>,
+    reach: FxHashMap<u64, Var>,
+    encoded: FxHashMap<u64, ()>,
+    stats: EncodingStats,
+    root: Position,
+    template: Diagram,
+    oracle: Option<Oracle>,
+}
+
+/// The Pons key of a Red-to-move position.
+#[inline]
+pub fn key(red: u64, mask: u64) -> u64 {
+    red + mask
+}
+
+/// The playable cells: the lowest empty cell of each non-full column.
+#[inline]
+pub fn playable(mask: u64) -> u64 {
+    (mask + BOTTOM_MASK) & BOARD_MASK
+}
+
+/// What Red playing `cell` leads to (SPEC §2 and §3: a Yellow four or a full board loses;
+/// a reply after which Red can complete a four is won).
+pub fn after_red_move(red: u64, mask: u64, cell: u64) -> MoveOutcome {
+    let (red, mask) = (red | cell, mask | cell);
+    if mask == BOARD_MASK {
+        return MoveOutcome::Lost;
+    }
+    let open = playable(mask);
+    if winning_cells(red ^ mask, mask) & open != 0 {
+        return MoveOutcome::Lost;
+    }
+    let red_wins = winning_cells(red, mask);
+    let mut children = Vec::with_capacity(WIDTH);
+    let mut replies = open;
+    while replies != 0 {
+        let reply = replies & replies.wrapping_neg();
+        replies ^= reply;
+        let next = mask | reply;
+        if next == BOARD_MASK {
+            return MoveOutcome::Lost;
+        }
+        let next_open = (open ^ reply) | ((reply << 1) & BOARD_MASK);
+        if red_wins & next_open == 0 {
+            children.push((red, next));
+        }
+    }
+    MoveOutcome::Children(children)
+}
+
+fn bit(x: usize, y: usize) -> usize {
+    x * (HEIGHT + 1) + y
+}
+
+impl Encoding {
+    /// An encoding for `diagram` (decided cells fixed, `?` cells free over `0..=9`) below
+    /// the Red-to-move `root`, with `r[root]` asserted.
+    pub fn new(diagram: &Diagram, root: &Position, backend: Box<dyn Backend>) -> Result<Encoding, SynthError> {
+        let mut enc = Encoding {
+            backend,
+            next_var: 0,
+            truth: Lit::positive(0),
+            cells: [Domain::Stone; 64],
+            circuits: FxHashMap::default(),
+            reach: FxHashMap::default(),
+            encoded: FxHashMap::default(),
+            stats: EncodingStats::default(),
+            root: *root,
+            template: diagram.clone(),
+            oracle: None,
+        };
+        enc.truth = enc.fresh().pos_lit();
+        enc.add(&[enc.truth])?;
+        for x in 0..WIDTH {
+            for y in 0..HEIGHT {
+                enc.cells[bit(x, y)] = match diagram.cell(x, y) {
+                    Cell::Red | Cell::Yellow => Domain::Stone,
+                    Cell::Level(l) => Domain::Fixed(l),
+                    Cell::Undecided => {
+                        let base = enc.next_var;
+                        let lits: Vec<Lit> =
+                            (0..FREE_LEVELS).map(|_| enc.fresh().pos_lit()).collect();
+                        enc.exactly_one(&lits)?;
+                        Domain::Free(base)
+                    }
+                };
+            }
+        }
+        let r = enc.reach_var(root.current(), root.mask());
+        enc.add(&[r.pos_lit()])?;
+        Ok(enc)
+    }
+
+    /// Lets the strong solver rule out Red moves that do not keep a win, spending at most
+    /// `max_nodes` nodes a question (sound: a diagram that plays such a move at a
+    /// position it reaches cannot win); `table_bytes` sizes its transposition table.
+    pub fn use_oracle(&mut self, table_bytes: usize, max_nodes: u64) {
+        self.oracle = Some(Oracle {
+            solver: c4lab_solver::Solver::new(table_bytes),
+            max_nodes,
+        });
+    }
+
+    /// False when the oracle proves that Red playing `cell` does not keep a win.
+    fn keeps_win(&mut self, red: u64, mask: u64, cell: u64) -> bool {
+        let Some(oracle) = self.oracle.as_mut() else {
+            return true;
+        };
+        let after = Position::from_bitboards(red | cell, mask ^ red);
+        let limits = c4lab_solver::Limits {
+            max_nodes: oracle.max_nodes,
+            stop: None,
+            weak: true,
+        };
+        // the score is Yellow's: Red keeps the win when Yellow loses
+        match oracle.solver.solve_limited(&after, limits) {
+            c4lab_solver::Outcome::Exact(s) => s < 0,
+            c4lab_solver::Outcome::Unknown { lower, upper } => {
+                if upper < 0 {
+                    true
+                } else {
+                    self.stats.unknown += u64::from(lower < 0);
+                    lower < 0
+                }
+            }
+        }
+    }
+
+    /// The solver, for solving and reading models.
+    pub fn backend(&mut self) -> &mut dyn Backend {
+        self.backend.as_mut()
+    }
+
+    /// Counts so far.
+    pub fn stats(&self) -> EncodingStats {
+        self.stats
+    }
+
+    /// True when the position's clauses are already in the solver.
+    pub fn is_encoded(&self, red: u64, mask: u64) -> bool {
+        self.encoded.contains_key(&key(red, mask))
+    }
+
+    /// The undecided cells as `(x, y)`, in grid order.
+    pub fn free_cells(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for y in (0..HEIGHT).rev() {
+            for x in 0..WIDTH {
+                if matches!(self.cells[bit(x, y)], Domain::Free(_)) {
+                    out.push((x, y));
+                }
+            }
+        }
+        out
+    }
+
+    /// The literal "cell `(x, y)` has level `l`" of an undecided cell.
+    pub fn level_lit(&self, x: usize, y: usize, l: u8) -> Option<Lit> {
+        match self.cells[bit(x, y)] {
+            Domain::Free(base) if l < FREE_LEVELS => Some(Var::new(base + u32::from(l)).pos_lit()),
+            _ => None,
+        }
+    }
+
+    /// The diagram the last model describes: the input with every `?` set.
+    pub fn model_diagram(&self) -> Diagram {
+        let mut d = self.template.clone();
+        for (x, y) in self.free_cells() {
+            let l = (0..FREE_LEVELS)
+                .find(|&l| self.backend.value(self.level_lit(x, y, l).expect("free cell")))
+                .unwrap_or(crate::encoding::FREE_LEVELS - 1);
+            d.set(x, y, Cell::Level(l));
+        }
+        d
+    }
+
+    /// The assumptions that pin every undecided cell to its level in `diagram`.
+    pub fn assumptions_for(&self, diagram: &Diagram) -> Vec<Lit> {
+        self.free_cells()
+            .into_iter()
+            .filter_map(|(x, y)| match diagram.cell(x, y) {
+                Cell::Level(l) => self.level_lit(x, y, l),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The root.
+    pub fn root(&self) -> &Position {
+        &self.root
+    }
+
+    /// Adds the clauses of the Red-to-move position (Red's stones `red`, occupied `mask`)
+    /// and returns the positions its clauses point to (empty when already encoded, when
+    /// Red wins at once, or when every move loses).
+    pub fn encode(&mut self, red: u64, mask: u64) -> Result<Vec<(u64, u64)>, SynthError> {
+        let k = key(red, mask);
+        if self.encoded.insert(k, ()).is_some() {
+            return Ok(Vec::new());
+        }
+        self.stats.positions += 1;
+        let open = playable(mask);
+        if winning_cells(red, mask) & open != 0 {
+            return Ok(Vec::new());
+        }
+        let r = self.reach_var(red, mask).pos_lit();
+        let mut next = Vec::new();
+        let threats = winning_cells(red ^ mask, mask) & open;
+        if threats != 0 {
+            // rule 2: the lowest column's block is forced
+            let cell = threats & threats.wrapping_neg();
+            let mut outcome = after_red_move(red, mask, cell);
+            if matches!(outcome, MoveOutcome::Children(_)) && !self.keeps_win(red, mask, cell) {
+                self.stats.pruned += 1;
+                outcome = MoveOutcome::Lost;
+            }
+            match outcome {
+                MoveOutcome::Lost => self.add(&[!r])?,
+                MoveOutcome::Children(children) => {
+                    for (cr, cm) in children {
+                        let c = self.reach_var(cr, cm).pos_lit();
+                        self.add(&[!r, c])?;
+                        next.push((cr, cm));
+                    }
+                }
+            }
+            return Ok(next);
+        }
+        let circuit = self.circuit(open)?;
+        self.add(&[!r, circuit.some_unique])?;
+        for (x, pick) in circuit.pick.into_iter().enumerate() {
+            if pick == !self.truth {
+                continue;
+            }
+            let cell = open & c4lab_board::column_mask(x);
+            let mut outcome = after_red_move(red, mask, cell);
+            if matches!(outcome, MoveOutcome::Children(_)) && !self.keeps_win(red, mask, cell) {
+                self.stats.pruned += 1;
+                outcome = MoveOutcome::Lost;
+            }
+            match outcome {
+                MoveOutcome::Lost => self.add(&[!r, !pick])?,
+                MoveOutcome::Children(children) => {
+                    for (cr, cm) in children {
+                        let c = self.reach_var(cr, cm).pos_lit();
+                        self.add(&[!r, !pick, c])?;
+                        next.push((cr, cm));
+                    }
+                }
+            }
+        }
+        Ok(next)
+    }
+
+    /// Adds a clause, counting it.
+    pub fn add(&mut self, clause: &[Lit]) -> Result<(), SynthError> {
+        self.stats.clauses += 1;
+        self.backend.add(clause)
+    }
+
+    fn fresh(&mut self) -> Var {
+        let v = Var::new(self.next_var);
+        self.next_var += 1;
+        self.stats.variables += 1;
+        v
+    }
+
+    fn reach_var(&mut self, red: u64, mask: u64) -> Var {
+        let k = key(red, mask);
+        if let Some(&v) = self.reach.get(&k) {
+            return v;
+        }
+        let v = self.fresh();
+        self.reach.insert(k, v);
+        v
+    }
+
+    fn falsity(&self) -> Lit {
+        !self.truth
+    }
+
+    /// "cell has level l" as a literal (constants fold to truth / falsity).
+    fn has_level(&self, cell: u64, l: u8) -> Lit {
+        match self.cells[cell.trailing_zeros() as usize] {
+            Domain::Fixed(f) if f == l => self.truth,
+            Domain::Free(base) if l < FREE_LEVELS => Var::new(base + u32::from(l)).pos_lit(),
+            _ => self.falsity(),
+        }
+    }
+
+    fn exactly_one(&mut self, lits: &[Lit]) -> Result<(), SynthError> {
+        self.add(lits)?;
+        for i in 0..lits.len() {
+            for j in i + 1..lits.len() {
+                self.add(&[!lits[i], !lits[j]])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A literal equivalent to `a AND b`.
+    fn and2(&mut self, a: Lit, b: Lit) -> Result<Lit, SynthError> {
+        let (t, f) = (self.truth, self.falsity());
+        if a == f || b == f || a == !b {
+            return Ok(f);
+        }
+        if a == t || a == b {
+            return Ok(b);
+        }
+        if b == t {
+            return Ok(a);
+        }
+        let g = self.fresh().pos_lit();
+        self.add(&[!g, a])?;
+        self.add(&[!g, b])?;
+        self.add(&[g, !a, !b])?;
+        Ok(g)
+    }
+
+    /// A literal equivalent to the disjunction of `lits`.
+    fn or_many(&mut self, lits: &[Lit]) -> Result<Lit, SynthError> {
+        let (t, f) = (self.truth, self.falsity());
+        if lits.contains(&t) {
+            return Ok(t);
+        }
+        let live: Vec<Lit> = lits.iter().copied().filter(|&l| l != f).collect();
+        match live.len() {
+            0 => return Ok(f),
+            1 => return Ok(live[0]),
+            _ => {}
+        }
+        let g = self.fresh().pos_lit();
+        let mut long = Vec::with_capacity(live.len() + 1);
+        long.push(!g);
+        for &l in &live {
+            self.add(&[g, !l])?;
+            long.push(l);
+        }
+        self.add(&long)?;
+        Ok(g)
+    }
+
+    /// A literal equivalent to "exactly one of `items` holds".
+    fn exactly_one_gate(&mut self, items: &[Lit]) -> Result<Lit, SynthError> {
+        let (t, f) = (self.truth, self.falsity());
+        let fixed = items.iter().filter(|&&l| l == t).count();
+        let vars: Vec<Lit> = items.iter().copied().filter(|&l| l != t && l != f).collect();
+        if fixed >= 2 {
+            return Ok(f);
+        }
+        if fixed == 1 {
+            // exactly one already: none of the others may join it
+            let any = self.or_many(&vars)?;
+            return Ok(!any);
+        }
+        match vars.len() {
+            0 => return Ok(f),
+            1 => return Ok(vars[0]),
+            _ => {}
+        }
+        let u = self.fresh().pos_lit();
+        let mut at_least = Vec::with_capacity(vars.len() + 1);
+        at_least.push(!u);
+        at_least.extend_from_slice(&vars);
+        self.add(&at_least)?;
+        for i in 0..vars.len() {
+            for j in i + 1..vars.len() {
+                self.add(&[!u, !vars[i], !vars[j]])?;
+            }
+        }
+        for i in 0..vars.len() {
+            let mut clause = Vec::with_capacity(vars.len() + 1);
+            clause.push(u);
+            for (k, &v) in vars.iter().enumerate() {
+                clause.push(if k == i { !v } else { v });
+            }
+            self.add(&clause)?;
+        }
+        Ok(u)
+    }
+
+    /// The decision circuit of the playable set `open`, built once and shared.
+    fn circuit(&mut self, open: u64) -> Result<Circuit, SynthError> {
+        if let Some(c) = self.circuits.get(&open) {
+            return Ok(*c);
+        }
+        let cells: Vec<(usize, u64)> = (0..WIDTH)
+            .filter_map(|x| {
+                let c = open & c4lab_board::column_mask(x);
+                (c != 0).then_some((x, c))
+            })
+            .collect();
+        let mut pick_terms: [Vec<Lit>; WIDTH] = Default::default();
+        let mut none_below = self.truth;
+        for l in 0..LEVELS as u8 {
+            let items: Vec<Lit> = cells.iter().map(|&(_, c)| self.has_level(c, l)).collect();
+            let unique = self.exactly_one_gate(&items)?;
+            if unique == self.falsity() {
+                continue;
+            }
+            let first = self.and2(none_below, unique)?;
+            for (&(x, _), &item) in cells.iter().zip(&items) {
+                let term = self.and2(item, first)?;
+                pick_terms[x].push(term);
+            }
+            none_below = self.and2(none_below, !unique)?;
+        }
+        let mut pick = [self.falsity(); WIDTH];
+        for x in 0..WIDTH {
+            pick[x] = self.or_many(&pick_terms[x])?;
+        }
+        let circuit = Circuit {
+            some_unique: !none_below,
+            pick,
+        };
+        self.circuits.insert(open, circuit);
+        self.stats.circuits += 1;
+        Ok(circuit)
+    }
+}

@@ -1,0 +1,30 @@
+//! Synthesis of steady-state diagrams with a SAT solver.
+//!
+//! [`encoding`] states the decision rule of SPEC §2 as clauses over the levels of the
+//! undecided cells; [`complete`] is auto-complete (SPEC §5), a CEGIS loop that learns
+//! each losing line the verifier finds; [`sat`] holds the solver backends.
+
+pub mod complete;
+pub mod encoding;
+mod error;
+pub mod sat;
+
+use c4lab_board::{has_four, Position};
+use c4lab_steady::Diagram;
+
+pub use complete::{complete, Completer, Completion, Learn, Options, Progress, Step};
+pub use encoding::{Encoding, EncodingStats, FREE_LEVELS};
+pub use error::SynthError;
+
+/// The diagram's root, refused when it is not a Red-to-move position without a four.
+pub fn checked_root(diagram: &Diagram) -> Result<Position, SynthError> {
+    let root = diagram.root().map_err(|e| SynthError::Root(e.to_string()))?;
+    let pos = root.position;
+    if has_four(pos.red()) || has_four(pos.yellow()) {
+        return Err(SynthError::Root("the root already holds a four".into()));
+    }
+    if pos.mask() == c4lab_board::BOARD_MASK {
+        return Err(SynthError::Root("the board is full".into()));
+    }
+    Ok(pos)
+}
