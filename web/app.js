@@ -1,6 +1,7 @@
 // The Lab's page: state, rendering and input. The engine (Rust compiled to WebAssembly)
 // answers every question about the game; verification runs in verify.worker.js.
 import init, * as engine from './pkg/c4lab_wasm.js';
+import { autoComplete } from './complete.js';
 
 performance.mark('app');
 const W = 7, H = 6, N = 42;
@@ -21,6 +22,7 @@ const state = {
   hints: null,                 // the solver's answers in Play mode
 };
 const lab = { firstVerdictMs: null, verdicts: 0, ready: false, engine };
+let fill = null; // auto-complete (complete.js)
 window.__lab = lab;
 
 // ---- derived facts ----------------------------------------------------------------
@@ -182,6 +184,7 @@ function renderHints() {
 // ---- edits ------------------------------------------------------------------------
 
 function edited({ verify = true, first = false } = {}) {
+  fill?.diagramChanged(grid());
   if (verify) requestVerify({ first });
   const link = call(engine.link_encode, grid(), state.yellow);
   if (link.ok) {
@@ -269,13 +272,17 @@ function render() {
       selected = drops(stones, String(first.column))[0];
     }
   }
-  if (state.mode !== 'play' && state.verdict && state.verdict.verdict === 'loss') {
+  const preview = state.mode === 'levels' ? fill?.preview() : null;
+  if (preview) {
+    ghost = drops(stones, preview.line);
+  } else if (state.mode !== 'play' && state.verdict && state.verdict.verdict === 'loss') {
     ghost = drops(stones, state.verdict.line);
   }
   for (let i = 0; i < N; i++) {
     const c = cells[i];
     const x = i % W, y = H - Math.floor(i / W);
-    const level = state.levels[i];
+    const candidate = preview && state.levels[i] === '?' && stones[i] === '.';
+    const level = candidate ? preview.cells[i] : state.levels[i];
     const stone = shown[i];
     const g = ghost.indexOf(i);
     c.className = 'cell';
@@ -302,7 +309,8 @@ function render() {
     } else {
       c.textContent = level === '9' ? '' : level;
       if (level === '?') c.classList.add('undecided');
-      label += level === '?' ? 'undecided' : `level ${level}`;
+      if (candidate) { c.classList.add('candidate'); legend.add('candidate'); }
+      label += level === '?' ? 'undecided' : candidate ? `candidate level ${level} (undecided)` : `level ${level}`;
     }
     if (i === selected) { c.classList.add('selected'); legend.add('selected'); }
     if (four.includes(i)) { c.classList.add('four'); legend.add('four'); }
@@ -324,6 +332,7 @@ function render() {
     simp.disabled = true;
     simp.textContent = 'Simplify';
   }
+  fill?.render(state.levels.includes('?'));
   renderLog(game);
   if (state.mode === 'play' && lab.hintsFor !== state.root + '|' + state.yellow + '|' + grid()) {
     lab.hintsFor = state.root + '|' + state.yellow + '|' + grid();
@@ -357,6 +366,7 @@ function renderLegend(items) {
   if (items.has('selected')) add('legend-selected', 'var(--accent)', state.mode === 'play' ? "Red's last move" : 'the cell the diagram selects');
   if (items.has('four')) add('legend-four', 'var(--win)', 'the winning four');
   if (items.has('ghost')) add('legend-ghost', 'var(--muted)', 'faded numbered stones: the losing line');
+  if (items.has('candidate')) add('legend-candidate', 'var(--accent)', 'underlined: auto-complete\'s candidate levels for the ? cells');
 }
 
 function renderLog(game) {
@@ -555,6 +565,14 @@ async function main() {
   buildBoard();
   buildPalette();
   wire();
+  fill = autoComplete({
+    grid,
+    levels: () => state.levels,
+    render,
+    keep: (cells) => editLevels(() => {
+      for (let i = 0; i < N; i++) if (state.levels[i] === '?' && LEVELS.includes(cells[i])) state.levels[i] = cells[i];
+    }),
+  });
   await init();
   performance.mark('engine-ready');
   lab.ready = true;

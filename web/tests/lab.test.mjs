@@ -230,6 +230,70 @@ test('position mode: stones only, and illegal input is named', async () => {
   assert.match(await page.locator('#message').textContent(), /floats above an empty cell/);
 });
 
+test('auto-complete fills the ? cells of an upstream diagram, and Keep applies them', async (t) => {
+  const blocks = upstreamDiagrams();
+  if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);
+  const page = await open();
+  // a deep upstream diagram (16+ stones) with its ten lowest level cells undecided
+  const puzzle = await page.evaluate((blocks) => {
+    for (const b of blocks) {
+      const r = JSON.parse(window.__lab.engine.read_any(b));
+      if (!r.ok || r.root.length < 16) continue;
+      let undecided = 0;
+      const cells = [...r.cells].reverse().map((c) => (/[0-9]/.test(c) && undecided++ < 10 ? '?' : c)).reverse();
+      return cells.join('').match(/.{7}/g).join('\n') + '\n';
+    }
+    return null;
+  }, blocks);
+  assert.ok(puzzle, 'no upstream diagram with 16 or more stones');
+  await importText(page, puzzle);
+  assert.match(await verdict(page), /^Incomplete: 10 undecided cells/);
+  await page.click('#fill');
+  await page.waitForFunction(() => !document.querySelector('#fill-keep').disabled, null, { timeout: 60_000 });
+  assert.match(await page.locator('#fill-status').textContent(), /^Found a completion that verifies as a win/);
+  assert.equal(await page.locator('#board .cell.candidate').count(), 10);
+  await page.screenshot({ path: join(shots, 'fill-found.png') });
+  const n = await count(page);
+  await page.click('#fill-keep');
+  assert.match(await settled(page, n), /^Win/);
+  assert.equal(await page.locator('#board .cell.candidate').count(), 0);
+  await page.waitForFunction(() => !document.querySelector('#simplify').disabled || /minimal/.test(document.querySelector('#simplify').textContent));
+  assert.deepEqual(page.errors, []);
+});
+
+test('auto-complete says UNSAT for what no completion can win, and Stop ends a wide search', async () => {
+  const page = await open();
+  await page.click('nav button[data-mode="position"]');
+  await page.fill('#moves', '727364'); // Yellow holds three in the bottom row, open at both ends
+  let n = await count(page);
+  await page.click('#set-moves');
+  await settled(page, n);
+  await page.click('nav button[data-mode="levels"]');
+  n = await count(page);
+  await page.click('#undecide-all');
+  await settled(page, n);
+  await page.click('#fill');
+  await page.waitForFunction(() => /^No completion of these fixed cells wins/.test(document.querySelector('#fill-status').textContent));
+  assert.equal(await page.locator('#fill-keep').isDisabled(), true);
+  // the empty board, every cell undecided: a wide scope that runs until stopped
+  await page.click('nav button[data-mode="position"]');
+  n = await count(page);
+  await page.click('#clear-root');
+  await settled(page, n);
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#undecide-all');
+  await page.click('#fill');
+  assert.match(await page.locator('#fill-status').textContent(), /wide scope/);
+  await page.waitForFunction(() => /^Searching… [1-9]/.test(document.querySelector('#fill-status').textContent), null, { timeout: 30_000 });
+  assert.ok(await page.locator('#board .cell.candidate').count() > 0, 'the live candidate is drawn');
+  await page.click('#fill-stop');
+  assert.match(await page.locator('#fill-status').textContent(), /^Stopped after/);
+  assert.equal(await page.locator('#fill-stop').isDisabled(), true);
+  await page.click('#fill-discard');
+  assert.equal(await page.locator('#board .cell.candidate').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
 test('speed: verification in the worker over upstream diagrams', async (t) => {
   const blocks = upstreamDiagrams();
   if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);

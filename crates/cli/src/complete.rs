@@ -62,7 +62,10 @@ impl SearchArgs {
 fn stop_flag(seconds: Option<f64>) -> Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
     if let Some(s) = seconds {
-        anyhow::ensure!(s.is_finite() && s > 0.0, "--max-seconds must be positive, got {s}");
+        anyhow::ensure!(
+            s.is_finite() && s > 0.0,
+            "--max-seconds must be positive, got {s}"
+        );
         let flag = stop.clone();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_secs_f64(s));
@@ -88,7 +91,12 @@ fn progress_line(p: &Progress) -> String {
 }
 
 /// `c4lab complete`.
-pub fn complete(file: Option<&Path>, json_out: bool, max_seconds: Option<f64>, args: &SearchArgs) -> Result<u8> {
+pub fn complete(
+    file: Option<&Path>,
+    json_out: bool,
+    max_seconds: Option<f64>,
+    args: &SearchArgs,
+) -> Result<u8> {
     let input = read_diagram(file)?;
     let diagram = input.diagram;
     let stop = stop_flag(max_seconds)?;
@@ -232,7 +240,12 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
     let text = std::fs::read_to_string(&a.steady_states)
         .with_context(|| format!("cannot read {}", a.steady_states.display()))?;
     let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
-    anyhow::ensure!(errors.is_empty(), "{}: {}", a.steady_states.display(), errors[0]);
+    anyhow::ensure!(
+        errors.is_empty(),
+        "{}: {}",
+        a.steady_states.display(),
+        errors[0]
+    );
     let pool: Vec<Diagram> = leaves
         .into_iter()
         .map(|l| l.diagram)
@@ -241,7 +254,12 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
                 .is_ok_and(|r| (a.min_ply..=a.max_ply).contains(&r.position.moves_played()))
         })
         .collect();
-    anyhow::ensure!(!pool.is_empty(), "no upstream diagram has a root of {}-{} stones", a.min_ply, a.max_ply);
+    anyhow::ensure!(
+        !pool.is_empty(),
+        "no upstream diagram has a root of {}-{} stones",
+        a.min_ply,
+        a.max_ply
+    );
     let step = (pool.len() / a.tasks.max(1)).max(1);
     println!(
         "auto-complete: {} upstream diagrams of ply {}-{}, backend {}, learn {}, seed {}, cap {} s",

@@ -245,3 +245,79 @@ fn analyze_scores_every_column() {
     let bad = c4lab(&["analyze", "9"], "");
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn complete_exit_codes_and_json() {
+    // found: the completed grid on stdout, decided cells unchanged, and it verifies
+    let found = c4lab(&["complete", "examples/complete.txt"], "");
+    assert_eq!(
+        found.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&found.stderr)
+    );
+    let grid = stdout(&found);
+    let puzzle = std::fs::read_to_string(repo().join("examples/complete.txt")).unwrap();
+    let puzzle: Vec<&str> = puzzle.lines().filter(|l| !l.starts_with('#')).collect();
+    for (row, want) in grid.lines().zip(&puzzle) {
+        for (got, want) in row.chars().zip(want.chars()) {
+            if want == '?' {
+                assert!(got.is_ascii_digit(), "{grid}");
+            } else {
+                assert_eq!(got, want, "{grid}");
+            }
+        }
+    }
+    assert_eq!(c4lab(&["verify"], &grid).status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&found.stderr).contains("8 undecided cells"));
+
+    // the same seed gives the same run; JSON names the verdict and the counts
+    let a = c4lab(
+        &["complete", "--json", "--seed", "5", "examples/complete.txt"],
+        "",
+    );
+    let b = c4lab(
+        &["complete", "--json", "--seed", "5", "examples/complete.txt"],
+        "",
+    );
+    let ja: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    let jb: serde_json::Value = serde_json::from_slice(&b.stdout).unwrap();
+    assert_eq!(ja["verdict"], "found");
+    assert_eq!(ja["diagram"], jb["diagram"]);
+    assert_eq!(ja["candidates"], jb["candidates"]);
+
+    // unsat: Yellow's open three on the bottom row beats every completion
+    let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";
+    let unsat = c4lab(&["complete", "-"], board);
+    assert_eq!(
+        unsat.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&unsat.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&unsat.stderr).contains("no completion of these fixed cells wins")
+    );
+
+    // stopped: the empty board with every cell undecided, cut off after half a second
+    let wide = "???????\n".repeat(6);
+    let stopped = c4lab(&["complete", "--max-seconds", "0.5"], &wide);
+    assert_eq!(stopped.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&stopped.stderr);
+    assert!(
+        err.contains("wide scope") && err.contains("stopped"),
+        "{err}"
+    );
+
+    // bad input
+    assert_eq!(c4lab(&["complete"], "not a diagram").status.code(), Some(2));
+    assert_eq!(
+        c4lab(
+            &["complete", "--backend", "minisat", "examples/complete.txt"],
+            ""
+        )
+        .status
+        .code(),
+        Some(2)
+    );
+}

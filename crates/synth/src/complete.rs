@@ -15,7 +15,9 @@ use c4lab_board::{column_mask, Position, HEIGHT, WIDTH};
 use c4lab_steady::{decide, Cell, Counterexample, Diagram, LossReason, Verdict, Verifier};
 use rustc_hash::FxHashSet;
 
-use crate::encoding::{after_red_move, key, playable, Encoding, EncodingStats, MoveOutcome, FREE_LEVELS};
+use crate::encoding::{
+    after_red_move, key, playable, Encoding, EncodingStats, MoveOutcome, FREE_LEVELS,
+};
 use crate::sat::{open, Lit, SatOutcome};
 use crate::SynthError;
 
@@ -140,7 +142,11 @@ pub struct Completer {
 impl Completer {
     /// Prepares a search; the diagram's root must be a legal Red-to-move position
     /// without a four. `stop` may be raised at any moment to end the search.
-    pub fn new(diagram: &Diagram, options: Options, stop: Arc<AtomicBool>) -> Result<Completer, SynthError> {
+    pub fn new(
+        diagram: &Diagram,
+        options: Options,
+        stop: Arc<AtomicBool>,
+    ) -> Result<Completer, SynthError> {
         let root = crate::checked_root(diagram)?;
         let backend = open(&options.backend, stop)?;
         let mut encoding = Encoding::new(diagram, &root, backend)?;
@@ -195,7 +201,10 @@ impl Completer {
             return Ok(Step::Done(done.clone()));
         }
         let every = self.options.scramble_every;
-        if every > 0 && self.progress.candidates > 0 && self.progress.candidates % every == 0 {
+        if every > 0
+            && self.progress.candidates > 0
+            && self.progress.candidates.is_multiple_of(every)
+        {
             self.scramble()?;
         }
         let outcome = self.encoding.backend().solve(&[])?;
@@ -218,7 +227,8 @@ impl Completer {
                             .as_ref()
                             .is_none_or(|(_, d)| counterexample.line.len() > d.line.len());
                         if deeper {
-                            self.progress.deepest = Some((candidate.clone(), counterexample.clone()));
+                            self.progress.deepest =
+                                Some((candidate.clone(), counterexample.clone()));
                         }
                         self.progress.live = Some((candidate, counterexample));
                         None
@@ -382,6 +392,10 @@ impl Completer {
 pub const ORACLE_TABLE_BYTES: usize = 16 << 20;
 
 /// Convenience: completes `diagram` with default options until found, UNSAT or stopped.
-pub fn complete(diagram: &Diagram, options: Options, stop: Arc<AtomicBool>) -> Result<Completion, SynthError> {
+pub fn complete(
+    diagram: &Diagram,
+    options: Options,
+    stop: Arc<AtomicBool>,
+) -> Result<Completion, SynthError> {
     Completer::new(diagram, options, stop)?.run(|_| {})
 }

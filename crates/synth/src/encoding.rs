@@ -134,7 +134,11 @@ fn bit(x: usize, y: usize) -> usize {
 impl Encoding {
     /// An encoding for `diagram` (decided cells fixed, `?` cells free over `0..=9`) below
     /// the Red-to-move `root`, with `r[root]` asserted.
-    pub fn new(diagram: &Diagram, root: &Position, backend: Box<dyn Backend>) -> Result<Encoding, SynthError> {
+    pub fn new(
+        diagram: &Diagram,
+        root: &Position,
+        backend: Box<dyn Backend>,
+    ) -> Result<Encoding, SynthError> {
         let mut enc = Encoding {
             backend,
             next_var: 0,
@@ -246,7 +250,10 @@ impl Encoding {
         let mut d = self.template.clone();
         for (x, y) in self.free_cells() {
             let l = (0..FREE_LEVELS)
-                .find(|&l| self.backend.value(self.level_lit(x, y, l).expect("free cell")))
+                .find(|&l| {
+                    self.backend
+                        .value(self.level_lit(x, y, l).expect("free cell"))
+                })
                 .unwrap_or(crate::encoding::FREE_LEVELS - 1);
             d.set(x, y, Cell::Level(l));
         }
@@ -423,7 +430,11 @@ impl Encoding {
     fn exactly_one_gate(&mut self, items: &[Lit]) -> Result<Lit, SynthError> {
         let (t, f) = (self.truth, self.falsity());
         let fixed = items.iter().filter(|&&l| l == t).count();
-        let vars: Vec<Lit> = items.iter().copied().filter(|&l| l != t && l != f).collect();
+        let vars: Vec<Lit> = items
+            .iter()
+            .copied()
+            .filter(|&l| l != t && l != f)
+            .collect();
         if fixed >= 2 {
             return Ok(f);
         }

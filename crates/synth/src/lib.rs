@@ -18,7 +18,9 @@ pub use error::SynthError;
 
 /// The diagram's root, refused when it is not a Red-to-move position without a four.
 pub fn checked_root(diagram: &Diagram) -> Result<Position, SynthError> {
-    let root = diagram.root().map_err(|e| SynthError::Root(e.to_string()))?;
+    let root = diagram
+        .root()
+        .map_err(|e| SynthError::Root(e.to_string()))?;
     let pos = root.position;
     if has_four(pos.red()) || has_four(pos.yellow()) {
         return Err(SynthError::Root("the root already holds a four".into()));

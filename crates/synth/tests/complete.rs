@@ -17,7 +17,10 @@ fn upstream_diagrams() -> Vec<Diagram> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/data/upstream/steady_states.txt");
     let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("skipped: upstream's steady_states.txt is not at {}", path.display());
+        eprintln!(
+            "skipped: upstream's steady_states.txt is not at {}",
+            path.display()
+        );
         return Vec::new();
     };
     let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
@@ -60,14 +63,20 @@ fn run(diagram: &Diagram, opts: Options) -> Completion {
 
 fn assert_completes(puzzle: &Diagram, found: &Completion) {
     let Completion::Found { diagram, .. } = found else {
-        panic!("expected a completion of\n{}\ngot {found:?}", puzzle.to_grid());
+        panic!(
+            "expected a completion of\n{}\ngot {found:?}",
+            puzzle.to_grid()
+        );
     };
     assert!(Verifier::new().verify(diagram).is_win());
     for x in 0..WIDTH {
         for y in 0..HEIGHT {
             match puzzle.cell(x, y) {
                 Cell::Undecided => {
-                    assert!(matches!(diagram.cell(x, y), Cell::Level(0..=9)), "({x},{y})")
+                    assert!(
+                        matches!(diagram.cell(x, y), Cell::Level(0..=9)),
+                        "({x},{y})"
+                    )
                 }
                 fixed => assert_eq!(diagram.cell(x, y), fixed, "decided cell ({x},{y}) changed"),
             }
@@ -80,7 +89,11 @@ fn upstream_diagrams_with_undecided_cells_are_completed_on_every_backend() {
     let all = upstream_diagrams();
     for backend in sat::backends() {
         // CaDiCaL is the slower backend on these small incremental calls
-        let ks: &[usize] = if *backend == "batsat" { &[4, 8, 12] } else { &[4, 8] };
+        let ks: &[usize] = if *backend == "batsat" {
+            &[4, 8, 12]
+        } else {
+            &[4, 8]
+        };
         for (i, d) in all.iter().step_by(60).enumerate() {
             for &k in ks {
                 let puzzle = undecide(d, k, i as u64 * 31 + k as u64);
@@ -175,7 +188,10 @@ fn every_candidate_is_new_and_excluded_by_what_it_taught() {
                 }
             }
         }
-        assert!(all.is_empty() || refuted > 10, "{learn:?}: only {refuted} refuted candidates were checked");
+        assert!(
+            all.is_empty() || refuted > 10,
+            "{learn:?}: only {refuted} refuted candidates were checked"
+        );
     }
 }
 
@@ -190,18 +206,24 @@ fn a_raised_stop_flag_stops_the_search() {
 
 #[test]
 fn bad_roots_and_unknown_backends_are_refused() {
-    let floating = Diagram::parse(
-        "???????\n???????\n???????\n???????\n??R????\n???????\n",
+    let floating = Diagram::parse("???????\n???????\n???????\n???????\n??R????\n???????\n")
+        .unwrap()
+        .diagram;
+    let err = Completer::new(
+        &floating,
+        Options::default(),
+        Arc::new(AtomicBool::new(false)),
     )
-    .unwrap()
-    .diagram;
-    let err = Completer::new(&floating, Options::default(), Arc::new(AtomicBool::new(false)))
-        .err()
-        .expect("a floating stone is refused");
+    .err()
+    .expect("a floating stone is refused");
     assert!(err.to_string().contains("root"), "{err}");
     let empty = Diagram::from_root(&Position::new(), |_, _| Cell::Undecided);
-    let err = Completer::new(&empty, options("minisat", Learn::Positions, 1), Arc::new(AtomicBool::new(false)))
-        .err()
-        .expect("unknown backend");
+    let err = Completer::new(
+        &empty,
+        options("minisat", Learn::Positions, 1),
+        Arc::new(AtomicBool::new(false)),
+    )
+    .err()
+    .expect("unknown backend");
     assert!(err.to_string().contains("minisat"), "{err}");
 }

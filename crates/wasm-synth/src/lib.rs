@@ -1,0 +1,110 @@
+//! The Lab's synthesis engine: auto-complete compiled to WebAssembly, a module of its
+//! own so the page's main engine stays small; only the auto-complete worker loads it.
+//! Results are JSON strings, with `"ok": false` and an `"error"` for bad input.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use c4lab_board::format_moves;
+use c4lab_steady::{Counterexample, Diagram};
+use c4lab_synth::{Completer, Completion, Options, Step};
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+fn fail(e: impl std::fmt::Display) -> String {
+    json!({ "ok": false, "error": e.to_string() }).to_string()
+}
+
+/// Reads a grid given as six rows (any form `c4lab verify` reads).
+fn diagram(grid: &str) -> Result<Diagram, String> {
+    Diagram::parse(grid)
+        .map(|p| p.diagram)
+        .map_err(|e| e.to_string())
+}
+
+/// The 42 cells of a diagram in grid order as one string.
+fn flat(d: &Diagram) -> String {
+    d.cells().iter().map(|c| c.to_char()).collect()
+}
+
+/// One auto-complete search (BatSat, the pure-Rust backend); the page stops it by
+/// terminating its worker.
+#[wasm_bindgen]
+pub struct CompleteSession {
+    completer: Completer,
+    done: Option<Completion>,
+}
+
+fn candidate(d: &Diagram, cx: &Counterexample) -> Value {
+    json!({
+        "cells": flat(d),
+        "line": format_moves(&cx.line),
+        "reason": cx.reason.name(),
+    })
+}
+
+#[wasm_bindgen]
+impl CompleteSession {
+    /// Starts a search over the `?` cells of `grid`, seeded by `seed`; `{ok, undecided}`
+    /// or `{ok: false, error}` from [`CompleteSession::status`].
+    pub fn start(grid: &str, seed: f64) -> Result<CompleteSession, String> {
+        let d = diagram(grid)?;
+        let options = Options {
+            seed: if seed.is_finite() && seed >= 0.0 {
+                seed as u64
+            } else {
+                1
+            },
+            backend: "batsat".into(),
+            ..Options::default()
+        };
+        let completer = Completer::new(&d, options, Arc::new(AtomicBool::new(false)))
+            .map_err(|e| e.to_string())?;
+        Ok(CompleteSession {
+            completer,
+            done: None,
+        })
+    }
+
+    /// Runs up to `rounds` candidates and reports: `{ok, state: running | found |
+    /// unsat, undecided, candidates, clauses, positions, conflicts, live, deepest,
+    /// cells, positions_verified}` (`live`/`deepest`: `{cells, line, reason}`).
+    pub fn step(&mut self, rounds: u32) -> String {
+        for _ in 0..rounds.max(1) {
+            if self.done.is_some() {
+                break;
+            }
+            match self.completer.step() {
+                Ok(Step::Refuted) => {}
+                Ok(Step::Done(done)) => self.done = Some(done),
+                Err(e) => return fail(e),
+            }
+        }
+        let p = self.completer.progress();
+        let mut j = json!({
+            "ok": true,
+            "state": match &self.done {
+                None => "running",
+                Some(Completion::Found { .. }) => "found",
+                Some(Completion::Unsat) => "unsat",
+                Some(Completion::Stopped) => "stopped",
+            },
+            "undecided": self.completer.undecided(),
+            "candidates": p.candidates,
+            "clauses": p.clauses,
+            "positions": p.positions,
+            "conflicts": p.conflicts,
+        });
+        if let Some((d, cx)) = &p.live {
+            j["live"] = candidate(d, cx);
+        }
+        if let Some((d, cx)) = &p.deepest {
+            j["deepest"] = candidate(d, cx);
+        }
+        if let Some(Completion::Found { diagram, positions }) = &self.done {
+            j["cells"] = json!(flat(diagram));
+            j["positions_verified"] = json!(positions);
+        }
+        j.to_string()
+    }
+}

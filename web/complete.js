@@ -1,0 +1,99 @@
+// "Fill ?": auto-complete in the Lab. The search runs in complete.worker.js; the board
+// previews the live candidate (its levels in the ? cells) with the deepest losing line
+// found so far drawn behind it; a found diagram is offered with Keep / Discard.
+
+/**
+ * Wires the auto-complete controls. `host` gives: grid() (the diagram as text),
+ * levels() (the level layer), keep(cells) (apply levels for the ? cells), render().
+ */
+export function autoComplete(host) {
+  const $ = (s) => document.querySelector(s);
+  const ui = { run: $('#fill'), stop: $('#fill-stop'), keep: $('#fill-keep'), discard: $('#fill-discard'), status: $('#fill-status') };
+  const s = { worker: null, id: 0, report: null, running: false, seed: 1, grid: null };
+
+  function finish() {
+    if (s.worker) s.worker.terminate();
+    s.worker = null;
+    s.running = false;
+  }
+  function start() {
+    const undecided = host.levels().filter((l) => l === '?').length;
+    if (undecided === 0) return status('No ? cells to fill: right-click cells (or press ?) to undecide them first.');
+    finish();
+    s.id++;
+    s.report = null;
+    s.running = true;
+    s.worker = new Worker(new URL('./complete.worker.js', import.meta.url), { type: 'module' });
+    s.worker.onmessage = (e) => {
+      if (e.data.id !== s.id) return;
+      s.report = e.data.report;
+      if (!s.report.ok || s.report.state !== 'running') finish();
+      host.render();
+    };
+    s.grid = host.grid();
+    s.worker.postMessage({ id: s.id, grid: s.grid, seed: s.seed++ });
+    const wide = undecided > 20 ? ` That is a wide scope: it may run long; Stop at any time.` : '';
+    status(`Searching levels 0–9 for ${undecided} undecided cell${undecided === 1 ? '' : 's'}; every other cell stays fixed.${wide}`);
+    host.render();
+  }
+  function stop() {
+    if (!s.running) return;
+    finish();
+    if (s.report) s.report.state = 'stopped';
+    host.render();
+  }
+  function discard() {
+    finish();
+    s.report = null;
+    host.render();
+  }
+  function keep() {
+    const r = s.report;
+    if (!r || r.state !== 'found') return;
+    s.report = null;
+    host.keep(r.cells);
+  }
+  function status(text) {
+    ui.status.textContent = text;
+  }
+
+  ui.run.addEventListener('click', start);
+  ui.stop.addEventListener('click', stop);
+  ui.keep.addEventListener('click', keep);
+  ui.discard.addEventListener('click', discard);
+
+  const fmt = (n) => n.toLocaleString('en');
+  const count = (n, word) => `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
+  return {
+    /** The candidate to draw instead of the ? cells, and the line behind it, or null. */
+    preview() {
+      const r = s.report;
+      if (!r || !r.ok) return null;
+      if (r.state === 'found') return { cells: r.cells, line: '' };
+      const shown = r.live || r.deepest;
+      if (!shown) return null;
+      return { cells: shown.cells, line: r.deepest ? r.deepest.line : '' };
+    },
+    /** Forgets the search when the diagram it searched has changed. */
+    diagramChanged(grid) {
+      if ((s.running || s.report) && grid !== s.grid) discard();
+    },
+    /** Updates the controls and the status line. */
+    render(hasUndecided) {
+      const r = s.report;
+      ui.run.disabled = s.running || !hasUndecided;
+      ui.stop.disabled = !s.running;
+      ui.keep.disabled = !(r && r.state === 'found');
+      ui.discard.disabled = !r || s.running;
+      if (!r) return;
+      if (!r.ok) return status(`Auto-complete refused: ${r.error}`);
+      const counts = `${count(r.candidates, 'candidate')}, ${count(r.clauses, 'clause')}, ${count(r.positions, 'position')}`;
+      const deepest = r.deepest ? ` Deepest loss: ${r.deepest.reason} after ${r.deepest.line || 'nothing'} (drawn on the board).` : '';
+      const secs = (r.ms / 1000).toFixed(1);
+      if (r.state === 'running') status(`Searching… ${counts}, ${secs} s.${deepest}`);
+      else if (r.state === 'found') status(`Found a completion that verifies as a win (${count(r.positions_verified, 'position')} searched); ${counts}, ${secs} s. Keep it, or Discard.`);
+      else if (r.state === 'unsat') status(`No completion of these fixed cells wins: no levels 0–9 for the ${r.undecided} ? cells make a win with every other cell as it is (${counts}, ${secs} s). Other fixed cells might.`);
+      else status(`Stopped after ${counts}, ${secs} s; the board shows the last candidate.${deepest} Discard to clear it.`);
+    },
+  };
+}
