@@ -514,6 +514,12 @@ pub fn check_with(
             None => target_failed = true,
         }
     }
+    // a corpus shorter than the sidecar leaves target rows unread: check them too
+    if let (Some(t), false) = (targets.as_mut(), target_failed) {
+        if let Err(e) = t.finish() {
+            rep.add(Kind::SidecarFormat, None, None, None, e.to_string());
+        }
+    }
     if !last_terminated {
         let row = rep.rows - 1;
         rep.add(

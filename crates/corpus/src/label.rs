@@ -165,6 +165,8 @@ pub fn relabel(
         report.rows += (end - row) as u64;
         row = end;
     }
+    // rows past `limit` are not relabelled, but the whole target member is checked
+    targets.finish()?;
     progress.finish();
     Ok((report, labels))
 }

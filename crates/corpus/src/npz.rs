@@ -6,12 +6,18 @@
 //! `np.savez_compressed`): `zip` parses the directories (zip64 included) and finds each
 //! member's data, which is then streamed from its own file handle, because `zip`'s
 //! member readers borrow the archive while a sidecar's target stream outlives it.
+//!
+//! Every member read is checked against the central directory: the CRC-32 and the
+//! size of its (uncompressed) bytes are computed as they stream through and compared
+//! with the recorded ones once the member has been read to its end, so a damaged data
+//! byte is a typed [`SidecarError::Container`] error, never a silently wrong value.
+//! Readers that stop before the end call [`MemberReader::finish`] to drain the rest.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use flate2::read::DeflateDecoder;
+use flate2::bufread::DeflateDecoder;
 use zip::result::ZipError;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipArchive, ZipWriter, ZIP64_BYTES_THR};
@@ -21,11 +27,15 @@ use crate::error::SidecarError;
 /// Room for a `.npy` header on top of its data when deciding whether zip64 is needed.
 const HEADER_ROOM: u64 = 1 << 16;
 
-/// Attaches `path` to an I/O error.
+/// Attaches `path` to an I/O error; an error that already is a sidecar error (a damaged
+/// member found by a [`MemberReader`], passed up through `Read`) is returned as it is.
 pub(crate) fn io_at(path: &Path) -> impl Fn(io::Error) -> SidecarError + '_ {
-    move |source| SidecarError::Io {
-        path: path.to_path_buf(),
-        source,
+    move |source| match source.downcast::<SidecarError>() {
+        Ok(e) => e,
+        Err(source) => SidecarError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
     }
 }
 
@@ -98,6 +108,9 @@ pub struct MemberInfo {
     encrypted: bool,
     start: u64,
     len: u64,
+    /// CRC-32 and size of the uncompressed bytes, from the central directory.
+    crc32: u32,
+    size: u64,
 }
 
 /// Reads members of an `.npz` archive.
@@ -129,6 +142,8 @@ impl NpzReader {
                 encrypted: m.encrypted(),
                 start,
                 len: m.compressed_size(),
+                crc32: m.crc32(),
+                size: m.size(),
                 name,
             });
         }
@@ -143,8 +158,9 @@ impl NpzReader {
         &self.members
     }
 
-    /// A streaming reader over the uncompressed bytes of member `name`, if present.
-    pub fn member(&self, name: &str) -> Result<Option<Box<dyn Read>>, SidecarError> {
+    /// A streaming reader over the uncompressed bytes of member `name`, if present. Its
+    /// size and CRC-32 are checked when it has been read to the end (see [`MemberReader`]).
+    pub fn member(&self, name: &str) -> Result<Option<MemberReader>, SidecarError> {
         let Some(m) = self.members.iter().find(|m| m.name == name) else {
             return Ok(None);
         };
@@ -156,17 +172,165 @@ impl NpzReader {
         let mut f = File::open(&self.path).map_err(io_at(&self.path))?;
         f.seek(SeekFrom::Start(m.start))
             .map_err(io_at(&self.path))?;
-        let data = BufReader::with_capacity(1 << 20, f).take(m.len);
-        match m.method {
-            CompressionMethod::Stored => Ok(Some(Box::new(data))),
+        let data = f.take(m.len);
+        let source = match m.method {
+            CompressionMethod::Stored => Source::Stored(data),
             method if method == CompressionMethod::DEFLATE => {
-                Ok(Some(Box::new(BufReader::new(DeflateDecoder::new(data)))))
+                Source::Deflated(DeflateDecoder::new(BufReader::with_capacity(1 << 20, data)))
             }
             other => {
                 #[allow(deprecated)] // only to name the method in the message
                 let code = other.to_u16();
-                Err(unsupported(format!("compression method {code} ({other})")))
+                return Err(unsupported(format!("compression method {code} ({other})")));
             }
+        };
+        let checked = Checked {
+            source,
+            path: self.path.clone(),
+            name: m.name.clone(),
+            crc: crc32fast::Hasher::new(),
+            read: 0,
+            want_crc: m.crc32,
+            want_size: m.size,
+            failed: None,
+        };
+        // buffered above the check, so the CRC sees large slices, not single values
+        Ok(Some(MemberReader {
+            inner: BufReader::with_capacity(1 << 20, checked),
+        }))
+    }
+}
+
+/// A member's compressed or stored bytes, read from their own file handle.
+enum Source {
+    Stored(io::Take<File>),
+    Deflated(DeflateDecoder<BufReader<io::Take<File>>>),
+}
+
+impl Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Source::Stored(r) => r.read(buf),
+            Source::Deflated(r) => r.read(buf),
         }
+    }
+}
+
+/// A member's uncompressed bytes, counted and checksummed as they pass; the size and
+/// CRC-32 recorded in the central directory are compared as soon as that many bytes
+/// have passed and again at the end of the data.
+struct Checked {
+    source: Source,
+    path: PathBuf,
+    name: String,
+    crc: crc32fast::Hasher,
+    read: u64,
+    want_crc: u32,
+    want_size: u64,
+    /// Why the member is damaged, once found: every later read fails the same way.
+    failed: Option<String>,
+}
+
+impl Checked {
+    /// The damage found, as a sidecar error carried through `Read`.
+    fn error(&self) -> io::Error {
+        let reason = self.failed.clone().unwrap_or_default();
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            damaged(&self.path, Some(&self.name), reason),
+        )
+    }
+
+    fn fail(&mut self, what: String) -> io::Error {
+        self.failed = Some(format!("the data is damaged: {what}"));
+        self.error()
+    }
+
+    /// Compares the CRC-32 of the bytes read so far with the recorded one.
+    fn check_crc(&mut self) -> io::Result<()> {
+        let computed = self.crc.clone().finalize();
+        if computed == self.want_crc {
+            return Ok(());
+        }
+        Err(self.fail(format!(
+            "CRC-32 mismatch: recorded {:#010x}, computed {computed:#010x}",
+            self.want_crc
+        )))
+    }
+}
+
+impl Read for Checked {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.failed.is_some() {
+            return Err(self.error());
+        }
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        let n = self.source.read(buf)?;
+        if n == 0 {
+            // the end of the data: all of it must have passed, and passed the check
+            if self.read != self.want_size {
+                return Err(self.fail(format!(
+                    "{} bytes recorded, the data ends after {}",
+                    self.want_size, self.read
+                )));
+            }
+            self.check_crc()?;
+            return Ok(0);
+        }
+        self.read += n as u64;
+        if self.read > self.want_size {
+            return Err(self.fail(format!(
+                "{} bytes recorded, the data runs longer",
+                self.want_size
+            )));
+        }
+        self.crc.update(&buf[..n]);
+        if self.read == self.want_size {
+            self.check_crc()?;
+        }
+        Ok(n)
+    }
+}
+
+/// A streaming reader over one member's uncompressed bytes (buffered), from
+/// [`NpzReader::member`].
+///
+/// The bytes are checksummed as they stream through. When all the bytes the central
+/// directory records have been read, or the data ends, their size and CRC-32 are
+/// compared with the recorded ones; on a mismatch that read, and every later one, fails
+/// with an [`io::Error`] of kind `InvalidData` that carries a
+/// [`SidecarError::Container`] naming the file and the member (recover it with
+/// `io::Error::downcast`). A reader that needs only part of the member calls
+/// [`MemberReader::finish`] so the rest is checked too.
+pub struct MemberReader {
+    inner: BufReader<Checked>,
+}
+
+impl MemberReader {
+    /// Reads the rest of the member, discarding it, so its size and CRC-32 are checked
+    /// even when the caller needed only a prefix.
+    pub fn finish(&mut self) -> Result<(), SidecarError> {
+        match io::copy(&mut self.inner, &mut io::sink()) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(io_at(&self.inner.get_ref().path)(e)),
+        }
+    }
+}
+
+impl Read for MemberReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf)
+    }
+}
+
+impl BufRead for MemberReader {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.inner.consume(amt)
     }
 }

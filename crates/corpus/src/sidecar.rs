@@ -6,6 +6,10 @@
 //! `n_plies` (N,) int16. In memory a row is kept compactly as [`SlotLabel`]s (a ply,
 //! a flag and a 7-bit column mask whose mass is spread evenly), and every array is
 //! streamed to and from disk, so memory stays at about 4 bytes per slot.
+//!
+//! Every array read is read to the end of its member, so the member's CRC-32 is
+//! checked (see [`crate::npz::MemberReader`]); a reader of only some target rows calls
+//! [`TargetRows::finish`].
 
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -13,7 +17,7 @@ use std::path::{Path, PathBuf};
 use npyz::{DType, NpyFile, WriterBuilder};
 
 use crate::error::SidecarError;
-use crate::npz::{io_at, NpzReader, NpzWriter};
+use crate::npz::{io_at, MemberReader, NpzReader, NpzWriter};
 
 /// Slots per row unless configured otherwise.
 pub const DEFAULT_SLOTS: usize = 19;
@@ -212,7 +216,7 @@ fn type_str(dtype: &DType) -> String {
 }
 
 impl Sidecar {
-    fn array(&self, name: &'static str) -> Result<NpyFile<Box<dyn Read>>, SidecarError> {
+    fn array(&self, name: &'static str) -> Result<NpyFile<MemberReader>, SidecarError> {
         open_array(&self.archive, &self.path, name)
     }
 
@@ -224,9 +228,15 @@ impl Sidecar {
             name: name.to_string(),
             reason,
         };
-        let check = |f: &NpyFile<Box<dyn Read>>, name: &str, want: &[&str]| {
+        let check = |f: &NpyFile<MemberReader>, name: &str, want: &[&str]| {
             let t = type_str(&f.dtype());
-            if want.contains(&t.as_str()) {
+            if f.order() != npyz::Order::C {
+                // read in C order it would come back transposed
+                Err(bad(
+                    name,
+                    "stored in Fortran order; save it in C order (numpy's default)".into(),
+                ))
+            } else if want.contains(&t.as_str()) {
                 Ok(f.shape().to_vec())
             } else {
                 Err(bad(name, format!("dtype {t}, expected {}", want[0])))
@@ -256,31 +266,40 @@ impl Sidecar {
         if nshape != [n as u64] {
             return Err(bad("n_plies", format!("shape {nshape:?}, expected [{n}]")));
         }
-        let io = io_at(path);
+        // `target` was read only up to its header: its data is checked by `targets`
+        drop(target);
         Ok(Sidecar {
             path: path.to_path_buf(),
             rows: n,
             slots: s,
-            ply_of: ply.into_vec::<i16>().map_err(&io)?,
-            teacher: teacher.into_vec::<i8>().map_err(&io)?,
-            n_plies: np.into_vec::<i16>().map_err(&io)?,
+            ply_of: read_all::<i16>(ply, path)?,
+            teacher: read_all::<i8>(teacher, path)?,
+            n_plies: read_all::<i16>(np, path)?,
             archive,
         })
     }
 
-    /// Streams `target` one row (S*7 values) at a time.
+    /// Streams `target` one row (S*7 values) at a time. The member's CRC-32 is checked
+    /// when reading reaches the end of its data, at the latest with the last row (whose
+    /// error then comes instead of it); a caller that stops early calls
+    /// [`TargetRows::finish`].
     pub fn targets(&self) -> Result<TargetRows, SidecarError> {
         let f = self.array("target")?;
-        let data = f.data::<f32>().map_err(|e| SidecarError::Array {
-            path: self.path.clone(),
-            name: "target".into(),
-            reason: e.to_string(),
-        })?;
+        let (t, shape) = (type_str(&f.dtype()), f.shape());
+        let want = [self.rows as u64, self.slots as u64, 7];
+        if t != "<f4" || shape != want {
+            return Err(SidecarError::Array {
+                path: self.path.clone(),
+                name: "target".into(),
+                reason: format!("dtype {t}, shape {shape:?}; it was <f4, {want:?} when opened"),
+            });
+        }
         Ok(TargetRows {
             path: self.path.clone(),
-            data: Box::new(data),
-            width: self.slots * 7,
+            data: f.into_inner(),
+            buf: vec![0; self.slots * 7 * 4],
             left: self.rows,
+            ended: false,
         })
     }
 
@@ -299,26 +318,66 @@ fn open_array(
     archive: &NpzReader,
     path: &Path,
     name: &'static str,
-) -> Result<NpyFile<Box<dyn Read>>, SidecarError> {
+) -> Result<NpyFile<MemberReader>, SidecarError> {
     let r = archive
         .member(&format!("{name}.npy"))?
         .ok_or(SidecarError::Missing {
             path: path.to_path_buf(),
             name,
         })?;
-    NpyFile::new(r).map_err(|e| SidecarError::Array {
-        path: path.to_path_buf(),
-        name: name.to_string(),
-        reason: format!("not a .npy array: {e}"),
+    // a damaged member can be found while its header is read: that error stands
+    NpyFile::new(r).map_err(|e| match e.downcast::<SidecarError>() {
+        Ok(e) => e,
+        Err(e) => SidecarError::Array {
+            path: path.to_path_buf(),
+            name: name.to_string(),
+            reason: format!("not a .npy array: {e}"),
+        },
     })
 }
 
-/// Rows of the `target` array, read lazily.
+/// Every value of an opened array, then the rest of its member (nothing, unless the
+/// member runs on past the array), so the member's size and CRC-32 are checked.
+fn read_all<T: npyz::Deserialize>(
+    f: NpyFile<MemberReader>,
+    path: &Path,
+) -> Result<Vec<T>, SidecarError> {
+    let header = f.header().clone();
+    let mut member = f.into_inner();
+    let values = NpyFile::with_header(header, &mut member)
+        .into_vec::<T>()
+        .map_err(io_at(path))?;
+    member.finish()?;
+    Ok(values)
+}
+
+/// Rows of the `target` array (little-endian float32), read lazily.
 pub struct TargetRows {
     path: PathBuf,
-    data: Box<dyn Iterator<Item = io::Result<f32>>>,
-    width: usize,
+    data: MemberReader,
+    /// One row's bytes (S*7 float32).
+    buf: Vec<u8>,
     left: usize,
+    /// The end of the member has been checked (or its error given) after the last row.
+    ended: bool,
+}
+
+impl TargetRows {
+    /// Reads the rest of the `target` member without decoding it, so that its CRC-32 is
+    /// checked when the caller stops before the last row. No rows follow.
+    pub fn finish(&mut self) -> Result<(), SidecarError> {
+        self.left = 0;
+        self.ended = true;
+        self.data.finish()
+    }
+
+    /// After the last row, once: checks the rest of the member.
+    fn end(&mut self) -> Result<(), SidecarError> {
+        if std::mem::replace(&mut self.ended, true) {
+            return Ok(());
+        }
+        self.data.finish()
+    }
 }
 
 impl Iterator for TargetRows {
@@ -326,21 +385,27 @@ impl Iterator for TargetRows {
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.left == 0 {
-            return None;
+            return self.end().err().map(Err);
         }
         self.left -= 1;
-        let mut row = Vec::with_capacity(self.width);
-        for _ in 0..self.width {
-            match self.data.next() {
-                Some(Ok(v)) => row.push(v),
-                Some(Err(e)) => return Some(Err(io_at(&self.path)(e))),
-                None => {
-                    return Some(Err(SidecarError::Array {
-                        path: self.path.clone(),
-                        name: "target".into(),
-                        reason: "ends early".into(),
-                    }))
-                }
+        if let Err(e) = self.data.read_exact(&mut self.buf) {
+            return Some(Err(match e.kind() {
+                io::ErrorKind::UnexpectedEof => SidecarError::Array {
+                    path: self.path.clone(),
+                    name: "target".into(),
+                    reason: "ends early".into(),
+                },
+                _ => io_at(&self.path)(e),
+            }));
+        }
+        let row = self
+            .buf
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        if self.left == 0 {
+            if let Err(e) = self.end() {
+                return Some(Err(e));
             }
         }
         Some(Ok(row))

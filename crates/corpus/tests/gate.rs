@@ -213,6 +213,38 @@ fn sidecar_corruptions() {
     r.n_plies.truncate(r.rows);
     expect(&f.gate(&corpus, Some(&r)), Kind::RowCount, None);
 
+    // a sidecar longer than the corpus, damaged in target rows the corpus does not
+    // reach (past what is read ahead): the member is still checked to its end
+    let mut r = good.clone();
+    let extra = 3000;
+    r.rows += extra;
+    r.target.extend(std::iter::repeat_n(0.0, extra * s * 7));
+    r.ply_of.extend(std::iter::repeat_n(-1, extra * s));
+    r.teacher.extend(std::iter::repeat_n(0, extra * s));
+    r.n_plies.extend(std::iter::repeat_n(0, extra));
+    let long = f.dir.join("long.npz");
+    r.write(&long).unwrap();
+    let rep = check(&f.corpus, Some(&long)).unwrap();
+    expect(&rep, Kind::RowCount, None);
+    assert_eq!(rep.count(Kind::SidecarFormat), 0, "{rep}");
+    let mut bytes = std::fs::read(&long).unwrap();
+    let header = |i: usize| bytes[i..].starts_with(b"PK\x03\x04");
+    let next = (0..bytes.len())
+        .find(|&i| header(i) && bytes[i + 30..].starts_with(b"ply_of"))
+        .unwrap();
+    assert!(next > 1 << 20, "{next}");
+    bytes[next - 1] ^= 0x01; // the last byte of target's data
+    std::fs::write(&long, &bytes).unwrap();
+    let rep = check(&f.corpus, Some(&long)).unwrap();
+    expect(&rep, Kind::SidecarFormat, None);
+    let format = &rep.kinds[&Kind::SidecarFormat].examples;
+    assert!(
+        format
+            .iter()
+            .any(|v| v.detail.contains("target.npy") && v.detail.contains("CRC-32 mismatch")),
+        "{rep}"
+    );
+
     // misaligned rows: labels shifted by one row
     let mut r = good.clone();
     r.target.drain(..s * 7);

@@ -1,15 +1,16 @@
 //! The sidecar's `.npz` container: bit-exact round trips, and typed errors (never a
-//! panic) on truncated or damaged archives.
+//! panic, never a silently wrong value) on truncated or damaged archives.
 
 mod common;
 
 use std::io::{Read, Write};
+use std::ops::Range;
 use std::path::Path;
 use std::process::Command;
 
 use c4lab_corpus::npz::{NpzReader, NpzWriter};
 use c4lab_corpus::rng::Rng;
-use c4lab_corpus::sidecar::{read_labels, write_sidecar, RawArrays};
+use c4lab_corpus::sidecar::{read_labels, write_sidecar, RawArrays, Sidecar};
 use c4lab_corpus::{Labels, SidecarError, SlotLabel};
 
 /// Random compact labels as the generator makes them: rows of 0..=slots labelled
@@ -183,6 +184,37 @@ fn read_err(path: &Path) -> SidecarError {
     }
 }
 
+/// Where member `name`'s data lies: its size and local header from the central
+/// directory (a small archive, no zip64 fields there), its data after that header.
+fn member_data(bytes: &[u8], name: &str) -> Range<usize> {
+    let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]) as usize;
+    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap()) as usize;
+    let cd = record(bytes, b"PK\x01\x02", 46, name);
+    let (len, local) = (u32_at(cd + 20), u32_at(cd + 42));
+    assert_eq!(bytes[local..local + 4], *b"PK\x03\x04", "{name}");
+    let start = local + 30 + u16_at(local + 26) + u16_at(local + 28);
+    start..start + len
+}
+
+/// The four members' data ranges.
+fn members_data(bytes: &[u8]) -> Vec<(&'static str, Range<usize>)> {
+    ["target.npy", "ply_of.npy", "teacher.npy", "n_plies.npy"]
+        .into_iter()
+        .map(|name| (name, member_data(bytes, name)))
+        .collect()
+}
+
+/// A CRC-32 mismatch error naming the file and the member.
+fn crc_mismatch(e: &SidecarError, path: &Path, member: &str) {
+    assert!(matches!(e, SidecarError::Container { .. }), "{e}");
+    names(e, path, Some(member));
+    let text = e.to_string();
+    assert!(
+        text.contains("the data is damaged: CRC-32 mismatch: recorded 0x"),
+        "{text}"
+    );
+}
+
 /// The error names the file and, where given, the member at fault.
 fn names(e: &SidecarError, path: &Path, member: Option<&str>) {
     let text = e.to_string();
@@ -212,17 +244,40 @@ fn damaged_archives_give_typed_errors() {
             assert!(matches!(e, SidecarError::Container { .. }), "{cut}: {e}");
         }
     }
-    // any single damaged byte is survived (data bytes carry no checksum here)
-    let mut errors = 0;
+    // every single damaged byte of member data is a CRC-32 error naming its member;
+    // a damaged byte elsewhere is an error naming the file, or changes no value
+    let original = RawArrays::read(&good).unwrap();
+    let data = members_data(&bytes);
+    let data_bytes: usize = data.iter().map(|(_, r)| r.len()).sum();
+    assert!(
+        data_bytes > bytes.len() / 2,
+        "{data_bytes} of {}",
+        bytes.len()
+    );
+    let (mut in_data, mut elsewhere) = (0, 0);
     for i in 0..bytes.len() {
         let mut b = bytes.clone();
         b[i] ^= 0xFF;
-        if let Err(e) = RawArrays::read(with(&b)) {
-            names(&e, &bad, None);
-            errors += 1;
+        let read = RawArrays::read(with(&b));
+        match data.iter().find(|(_, r)| r.contains(&i)) {
+            Some((name, _)) => {
+                let e = read
+                    .err()
+                    .unwrap_or_else(|| panic!("byte {i} ({name}) undetected"));
+                crc_mismatch(&e, &bad, name);
+                in_data += 1;
+            }
+            None => match read {
+                Ok(back) => assert_eq!(back, original, "byte {i} changed a value"),
+                Err(e) => {
+                    names(&e, &bad, None);
+                    elsewhere += 1;
+                }
+            },
         }
     }
-    assert!(errors > bytes.len() / 2, "{errors} of {}", bytes.len());
+    assert_eq!(in_data, data_bytes);
+    assert!(elsewhere > 0);
 
     // a damaged local header names its member
     let mut b = bytes.clone();
@@ -241,18 +296,31 @@ fn damaged_archives_give_typed_errors() {
     names(&e, &bad, Some("target.npy"));
     assert!(e.to_string().contains("not supported"), "{e}");
 
-    // a member that is not a .npy array
-    let mut b = bytes.clone();
-    let at = record(&b, b"PK\x03\x04", 30, "teacher.npy");
-    let extra = u16::from_le_bytes([b[at + 28], b[at + 29]]) as usize;
-    b[at + 30 + "teacher.npy".len() + extra] = b'#';
-    match read_err(with(&b)) {
+    // a member that is not a .npy array (its CRC-32 recorded for what it holds)
+    let src = NpzReader::open(&good).unwrap();
+    let mut w = NpzWriter::create(&bad).unwrap();
+    for m in src.members() {
+        let mut data = Vec::new();
+        src.member(&m.name)
+            .unwrap()
+            .unwrap()
+            .read_to_end(&mut data)
+            .unwrap();
+        if m.name == "teacher.npy" {
+            data[0] = b'#';
+        }
+        w.member(&m.name, data.len() as u64)
+            .unwrap()
+            .write_all(&data)
+            .unwrap();
+    }
+    w.finish().unwrap();
+    match read_err(&bad) {
         SidecarError::Array { ref name, .. } if name == "teacher" => {}
         e => panic!("{e}"),
     }
 
     // an archive without an array, its members copied from the good one
-    let src = NpzReader::open(&good).unwrap();
     let names: Vec<&str> = src.members().iter().map(|m| m.name.as_str()).collect();
     assert_eq!(
         names,
@@ -276,4 +344,129 @@ fn damaged_archives_give_typed_errors() {
         } => {}
         e => panic!("{e}"),
     }
+}
+
+#[test]
+fn damage_past_what_is_read_is_found_at_the_end() {
+    let dir = common::scratch("npz-damaged-late");
+    let good = dir.join("good.npz");
+    // a target member of over 2 MB: more than a reader buffers on opening it
+    let rows = 4000;
+    write_sidecar(&good, &random_labels(rows, 19, 11)).unwrap();
+    let mut bytes = std::fs::read(&good).unwrap();
+    let target = member_data(&bytes, "target.npy");
+    assert!(target.len() > 2 << 20, "{}", target.len());
+    bytes[target.end - 3] ^= 0x01; // in the last row
+    let bad = dir.join("bad.npz");
+    std::fs::write(&bad, &bytes).unwrap();
+
+    // the small arrays are checked on opening, the target data only as it is read
+    let sc = Sidecar::open(&bad).unwrap();
+    // rows read back until the read that reaches the end of the data (read ahead in
+    // large blocks) gives the error, at the latest instead of the last row
+    let mut targets = sc.targets().unwrap();
+    let ok = targets.by_ref().take_while(Result::is_ok).count();
+    assert!(ok > 0 && ok < rows, "{ok}");
+    crc_mismatch(
+        &sc.targets().unwrap().nth(ok).unwrap().unwrap_err(),
+        &bad,
+        "target.npy",
+    );
+    // a reader that stops after a prefix still finds the damage when it finishes
+    let mut targets = sc.targets().unwrap();
+    targets.next().unwrap().unwrap();
+    crc_mismatch(&targets.finish().unwrap_err(), &bad, "target.npy");
+    assert!(targets.next().is_none());
+    crc_mismatch(&read_err(&bad), &bad, "target.npy");
+    assert!(read_labels(&bad).is_err());
+
+    // undamaged, every row and the end check pass, and finishing after the end is fine
+    let sc = Sidecar::open(&good).unwrap();
+    let mut targets = sc.targets().unwrap();
+    assert_eq!(targets.by_ref().map(Result::unwrap).count(), rows);
+    targets.finish().unwrap();
+    // ... and finishing after a prefix too
+    let mut targets = sc.targets().unwrap();
+    targets.next().unwrap().unwrap();
+    targets.finish().unwrap();
+
+    // a raw member reader: the error comes on the read that reaches the end of the data
+    let src = NpzReader::open(&bad).unwrap();
+    let mut r = src.member("target.npy").unwrap().unwrap();
+    let mut head = [0u8; 128];
+    r.read_exact(&mut head).unwrap();
+    let e = r.read_to_end(&mut Vec::new()).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+    let e = e.downcast::<SidecarError>().unwrap();
+    crc_mismatch(&e, &bad, "target.npy");
+    // and stays: a later read does not look like a clean end
+    assert!(r.read(&mut head).is_err());
+    crc_mismatch(&r.finish().unwrap_err(), &bad, "target.npy");
+}
+
+#[test]
+fn damaged_deflated_members_give_errors_or_the_same_values() {
+    let has_numpy = Command::new("python3")
+        .args(["-c", "import numpy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_numpy {
+        eprintln!("skipped: python3 with numpy is not installed (CI installs it)");
+        return;
+    }
+    let dir = common::scratch("npz-damaged-deflate");
+    let (good, npc) = (dir.join("good.npz"), dir.join("npc.npz"));
+    write_sidecar(&good, &random_labels(6, 3, 5)).unwrap();
+    let code = format!(
+        "import numpy as np; z = np.load({good:?}); np.savez_compressed({npc:?}, **{{k: z[k] for k in z.files}})"
+    );
+    assert!(Command::new("python3")
+        .args(["-c", &code])
+        .status()
+        .unwrap()
+        .success());
+    let original = RawArrays::read(&good).unwrap();
+    assert_eq!(RawArrays::read(&npc).unwrap(), original);
+    let bytes = std::fs::read(&npc).unwrap();
+    let bad = dir.join("bad.npz");
+    let mut errors = 0;
+    for (name, range) in members_data(&bytes) {
+        for i in range {
+            let mut b = bytes.clone();
+            b[i] ^= 0xFF;
+            std::fs::write(&bad, &b).unwrap();
+            match RawArrays::read(&bad) {
+                Ok(back) => assert_eq!(back, original, "byte {i} ({name}) changed a value"),
+                Err(e) => {
+                    names(&e, &bad, None);
+                    errors += 1;
+                }
+            }
+        }
+    }
+    assert!(errors > 0);
+}
+
+#[test]
+fn a_fortran_order_array_is_refused_not_read_transposed() {
+    let dir = std::env::temp_dir().join(format!("c4lab-fortran-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("perply_targets.npz");
+    let script = format!(
+        "import numpy as np\n\
+         t = np.zeros((2, 3, 7), dtype='<f4'); p = np.full((2, 3), -1, dtype='<i2')\n\
+         f = np.zeros((2, 3), dtype='i1'); n = np.zeros(2, dtype='<i2')\n\
+         np.savez({:?}, target=np.asfortranarray(t), ply_of=p, teacher=f, n_plies=n)\n",
+        path.display().to_string()
+    );
+    let ran = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .status();
+    if !ran.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: python3 with numpy is not available");
+        return;
+    }
+    let err = Sidecar::open(&path).err().expect("refused");
+    assert!(err.to_string().contains("Fortran order"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
 }
