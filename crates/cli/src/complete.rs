@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use c4lab_board::{format_moves, HEIGHT, WIDTH};
-use c4lab_steady::{Cell, Diagram};
-use c4lab_synth::{sat, Completer, Completion, Learn, Options, Progress};
+use c4lab_board::format_moves;
+use c4lab_steady::Diagram;
+use c4lab_synth::{sat, undecide, Completer, Completion, Learn, Options, Progress};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -218,21 +218,6 @@ fn median(v: &mut [f64]) -> f64 {
     }
     v.sort_by(|a, b| a.total_cmp(b));
     v[v.len() / 2]
-}
-
-/// `diagram` with `k` of its level cells, chosen by `seed`, set to `?`.
-pub fn undecide(diagram: &Diagram, k: usize, seed: u64) -> Diagram {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let mut cells: Vec<(usize, usize)> = (0..WIDTH)
-        .flat_map(|x| (0..HEIGHT).map(move |y| (x, y)))
-        .filter(|&(x, y)| matches!(diagram.cell(x, y), Cell::Level(_)))
-        .collect();
-    rng.shuffle(&mut cells);
-    let mut out = diagram.clone();
-    for &(x, y) in cells.iter().take(k) {
-        out.set(x, y, Cell::Undecided);
-    }
-    out
 }
 
 /// Runs the benchmark and prints its table.

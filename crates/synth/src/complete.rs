@@ -391,6 +391,22 @@ impl Completer {
 /// The oracle's transposition table: 16 MiB.
 pub const ORACLE_TABLE_BYTES: usize = 16 << 20;
 
+/// `diagram` with `k` of its level cells, chosen by `seed`, set to `?`: the tasks of the
+/// auto-complete benchmark and tests.
+pub fn undecide(diagram: &Diagram, k: usize, seed: u64) -> Diagram {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut cells: Vec<(usize, usize)> = (0..WIDTH)
+        .flat_map(|x| (0..HEIGHT).map(move |y| (x, y)))
+        .filter(|&(x, y)| matches!(diagram.cell(x, y), Cell::Level(_)))
+        .collect();
+    rng.shuffle(&mut cells);
+    let mut out = diagram.clone();
+    for &(x, y) in cells.iter().take(k) {
+        out.set(x, y, Cell::Undecided);
+    }
+    out
+}
+
 /// Convenience: completes `diagram` with default options until found, UNSAT or stopped.
 pub fn complete(
     diagram: &Diagram,

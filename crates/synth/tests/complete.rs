@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use c4lab_board::{Position, HEIGHT, WIDTH};
 use c4lab_steady::{Cell, Diagram, Verifier};
-use c4lab_synth::{sat, Completer, Completion, Learn, Options, Step};
+use c4lab_synth::{sat, undecide, Completer, Completion, Learn, Options, Step};
 use rustc_hash::FxHashSet;
 
 /// Upstream's diagrams whose roots hold 16 or more stones (the scope of the benchmark;
@@ -30,21 +30,6 @@ fn upstream_diagrams() -> Vec<Diagram> {
         .map(|l| l.diagram)
         .filter(|d| d.root().is_ok_and(|r| r.position.moves_played() >= 16))
         .collect()
-}
-
-/// `diagram` with `k` of its level cells (chosen by `seed`) set to `?`.
-fn undecide(diagram: &Diagram, k: usize, seed: u64) -> Diagram {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let mut cells: Vec<(usize, usize)> = (0..WIDTH)
-        .flat_map(|x| (0..HEIGHT).map(move |y| (x, y)))
-        .filter(|&(x, y)| matches!(diagram.cell(x, y), Cell::Level(_)))
-        .collect();
-    rng.shuffle(&mut cells);
-    let mut out = diagram.clone();
-    for &(x, y) in cells.iter().take(k) {
-        out.set(x, y, Cell::Undecided);
-    }
-    out
 }
 
 fn options(backend: &str, learn: Learn, seed: u64) -> Options {
