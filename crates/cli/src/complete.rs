@@ -59,7 +59,7 @@ impl SearchArgs {
 }
 
 /// Raises `stop` after `seconds` (if given) and on Ctrl-C.
-fn stop_flag(seconds: Option<f64>) -> Result<Arc<AtomicBool>> {
+pub fn stop_flag(seconds: Option<f64>) -> Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
     if let Some(s) = seconds {
         anyhow::ensure!(

@@ -7,6 +7,7 @@ mod bench;
 mod complete;
 mod convert;
 mod corpus;
+mod dsat;
 mod input;
 mod play;
 mod serve;
@@ -85,6 +86,31 @@ enum Command {
         max_seconds: Option<f64>,
         #[command(flatten)]
         search: complete::SearchArgs,
+    },
+    /// Solve a whole root as one SAT instance: a winning diagram for the `?` cells, or unsat.
+    ///
+    /// Exit 0 found (the grid on stdout), 1 unsat, 3 budget or stopped, 2 bad input.
+    Dsat {
+        /// Diagram file: the root's stones, pinned levels, `?` for free cells (stdin if absent or `-`).
+        file: Option<PathBuf>,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+        /// Map positions down to this many plies below the root.
+        #[arg(long, default_value_t = 16)]
+        cut: u32,
+        /// Give up after mapping this many positions.
+        #[arg(long, default_value_t = 2_000_000)]
+        max_states: u64,
+        /// SAT backend: `batsat` or `cadical`.
+        #[arg(long, default_value = "batsat")]
+        backend: String,
+        /// Strong-solver node budget per "does this Red move keep the win?" (0: never ask).
+        #[arg(long, default_value_t = 100_000)]
+        oracle_nodes: u64,
+        /// Stop after this many seconds (exit 3).
+        #[arg(long)]
+        max_seconds: Option<f64>,
     },
     /// Check upstream's whole weak solution graph (branches.txt + steady_states.txt).
     CheckSolution {
@@ -173,6 +199,26 @@ fn main() -> ExitCode {
             max_seconds,
             search,
         } => complete::complete(file.as_deref(), json, max_seconds, &search),
+        Command::Dsat {
+            file,
+            json,
+            cut,
+            max_states,
+            backend,
+            oracle_nodes,
+            max_seconds,
+        } => dsat::dsat(
+            file.as_deref(),
+            json,
+            max_seconds,
+            c4lab_dsat::Options {
+                cut_plies: cut,
+                max_states,
+                backend,
+                oracle_nodes,
+                ..c4lab_dsat::Options::default()
+            },
+        ),
         Command::Convert { file, to } => convert::convert(file.as_deref(), to),
         Command::Play {
             file,

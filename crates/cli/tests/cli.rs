@@ -321,3 +321,43 @@ fn complete_exit_codes_and_json() {
         Some(2)
     );
 }
+
+#[test]
+fn dsat_exit_codes_and_json() {
+    // a shallow map (the rest is learnt from the verifier's losing lines)
+    let found = c4lab(
+        &["dsat", "--json", "--cut", "4", "examples/complete.txt"],
+        "",
+    );
+    assert_eq!(
+        found.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&found.stderr)
+    );
+    let j: serde_json::Value = serde_json::from_slice(&found.stdout).unwrap();
+    assert_eq!(j["verdict"], "found");
+    let grid: Vec<&str> = j["diagram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        c4lab(&["verify"], &(grid.join("\n") + "\n")).status.code(),
+        Some(0)
+    );
+
+    let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";
+    let unsat = c4lab(&["dsat", "-"], board);
+    assert_eq!(unsat.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&unsat.stderr).contains("not independently audited"));
+
+    let wide = "???????\n".repeat(6);
+    let budget = c4lab(
+        &["dsat", "--max-states", "1000", "--oracle-nodes", "0"],
+        &wide,
+    );
+    assert_eq!(budget.status.code(), Some(3));
+    assert_eq!(c4lab(&["dsat"], "R??????\n").status.code(), Some(2));
+}

@@ -1,0 +1,118 @@
+//! dsat on real roots: upstream roots with every cell undecided come back found and
+//! verified, pinned cells come back unchanged, impossible roots come back unsat, and
+//! both backends agree.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use c4lab_board::{Position, HEIGHT, WIDTH};
+use c4lab_dsat::{solve, Options, Outcome};
+use c4lab_steady::{Cell, Diagram, Verifier};
+
+/// Upstream diagrams whose roots hold at least `min_ply` stones (empty when the files are absent).
+fn upstream(min_ply: u32) -> Vec<Diagram> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/upstream/steady_states.txt");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!(
+            "skipped: upstream's steady_states.txt is not at {}",
+            path.display()
+        );
+        return Vec::new();
+    };
+    let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
+    assert!(errors.is_empty(), "{errors:?}");
+    leaves
+        .into_iter()
+        .map(|l| l.diagram)
+        .filter(|d| d.root().is_ok_and(|r| r.position.moves_played() >= min_ply))
+        .collect()
+}
+
+fn all_undecided(d: &Diagram) -> Diagram {
+    let mut out = d.clone();
+    for x in 0..WIDTH {
+        for y in 0..HEIGHT {
+            if matches!(d.cell(x, y), Cell::Level(_)) {
+                out.set(x, y, Cell::Undecided);
+            }
+        }
+    }
+    out
+}
+
+fn run(d: &Diagram, backend: &str) -> Outcome {
+    let opts = Options {
+        backend: backend.into(),
+        ..Options::default()
+    };
+    solve(d, &opts, Arc::new(AtomicBool::new(false)))
+        .unwrap()
+        .outcome
+}
+
+fn assert_found(puzzle: &Diagram, outcome: &Outcome) {
+    let Outcome::Found(d) = outcome else {
+        panic!("expected found for\n{}got {outcome:?}", puzzle.to_grid());
+    };
+    assert!(Verifier::new().verify(d).is_win());
+    for x in 0..WIDTH {
+        for y in 0..HEIGHT {
+            match puzzle.cell(x, y) {
+                Cell::Undecided => assert!(matches!(d.cell(x, y), Cell::Level(0..=9))),
+                pinned => assert_eq!(d.cell(x, y), pinned, "pinned cell ({x},{y}) changed"),
+            }
+        }
+    }
+}
+
+#[test]
+fn upstream_roots_with_every_cell_undecided_are_found_on_both_backends() {
+    for (i, d) in upstream(22).iter().step_by(25).take(6).enumerate() {
+        let puzzle = all_undecided(d);
+        for backend in ["batsat", "cadical"] {
+            assert_found(&puzzle, &run(&puzzle, backend));
+        }
+        // half the cells pinned to upstream's levels: they come back unchanged
+        let mut half = d.clone();
+        for x in 0..WIDTH {
+            for y in 0..HEIGHT {
+                if (x + y + i) % 2 == 0 && matches!(d.cell(x, y), Cell::Level(_)) {
+                    half.set(x, y, Cell::Undecided);
+                }
+            }
+        }
+        assert_found(&half, &run(&half, "batsat"));
+    }
+}
+
+#[test]
+fn impossible_roots_are_unsat_on_both_backends() {
+    // Yellow's open three on the bottom row: no diagram stops both ends
+    let threats = Diagram::from_root(&Position::from_moves("727364").unwrap(), |_, _| {
+        Cell::Undecided
+    });
+    for backend in ["batsat", "cadical"] {
+        assert_eq!(run(&threats, backend), Outcome::Unsat);
+    }
+    // upstream roots with every level cell pinned to 5: at a quiet root all playable
+    // cells tie, so the diagram names no move
+    for d in upstream(22).iter().step_by(40).take(3) {
+        let mut tied = d.clone();
+        for x in 0..WIDTH {
+            for y in 0..HEIGHT {
+                if matches!(d.cell(x, y), Cell::Level(_)) {
+                    tied.set(x, y, Cell::Level(5));
+                }
+            }
+        }
+        let root = d.root().unwrap().position;
+        if root.winning_moves() != 0 || root.opponent_winning_moves() != 0 {
+            continue; // the tactical rules would move without the levels
+        }
+        for backend in ["batsat", "cadical"] {
+            assert_eq!(run(&tied, backend), Outcome::Unsat, "{}", tied.to_grid());
+        }
+    }
+}
