@@ -25,6 +25,8 @@ pub enum Bench {
     },
     /// Auto-complete: upstream diagrams with k cells undecided, per k the success rate and candidates/time.
     Complete(crate::complete::BenchComplete),
+    /// dsat: upstream roots (ply 16+) with every level cell `?`: verdict, positions mapped, times.
+    Dsat(crate::dsat::BenchDsat),
     /// Corpus generation: games/s and labels/s per teacher, peak memory.
     Corpus(crate::corpus::BenchCorpus),
     /// Solve the benchmark position sets (exact scores checked) and optionally the empty board.
@@ -60,6 +62,7 @@ pub fn run(what: Bench) -> Result<u8> {
             runs,
         } => verify(&branches, &steady_states, runs),
         Bench::Complete(args) => crate::complete::bench(args),
+        Bench::Dsat(args) => crate::dsat::bench(args),
         Bench::Corpus(args) => crate::corpus::bench(args),
         Bench::Solver {
             sets,

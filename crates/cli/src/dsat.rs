@@ -74,3 +74,100 @@ pub fn dsat(
     }
     Ok(code)
 }
+
+/// `c4lab bench dsat`.
+#[derive(clap::Args)]
+pub struct BenchDsat {
+    /// Upstream's steady_states.txt.
+    #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
+    steady_states: std::path::PathBuf,
+    /// Roots with at least this many stones.
+    #[arg(long, default_value_t = 16)]
+    min_ply: u32,
+    /// How many roots (taken evenly from those of --min-ply or more).
+    #[arg(long, default_value_t = 8)]
+    roots: usize,
+    /// Give up a root after this many seconds.
+    #[arg(long, default_value_t = 30.0)]
+    cap: f64,
+    /// SAT backend.
+    #[arg(long, default_value = "batsat")]
+    backend: String,
+}
+
+/// Runs `bench dsat` and prints its table: every level cell of each root `?`.
+pub fn bench(a: BenchDsat) -> Result<u8> {
+    use c4lab_steady::Cell;
+    let text = std::fs::read_to_string(&a.steady_states)
+        .with_context(|| format!("cannot read {}", a.steady_states.display()))?;
+    let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
+    anyhow::ensure!(
+        errors.is_empty(),
+        "{}: {}",
+        a.steady_states.display(),
+        errors[0]
+    );
+    let pool: Vec<_> = leaves
+        .into_iter()
+        .map(|l| l.diagram)
+        .filter(|d| {
+            d.root()
+                .is_ok_and(|r| r.position.moves_played() >= a.min_ply)
+        })
+        .collect();
+    anyhow::ensure!(
+        !pool.is_empty(),
+        "no upstream root has {} or more stones",
+        a.min_ply
+    );
+    let step = (pool.len() / a.roots.max(1)).max(1);
+    println!(
+        "dsat: upstream roots of ply {}+, every level cell ?, cut 16 plies, backend {}, cap {} s",
+        a.min_ply, a.backend, a.cap
+    );
+    println!(
+        "{:<22} {:>4} {:>8} {:>9} {:>11} {:>9} {:>9} {:>7}",
+        "root", "ply", "verdict", "mapped", "clauses/pos", "map ms", "search ms", "rounds"
+    );
+    let mut all_found = true;
+    for d in pool.iter().step_by(step).take(a.roots) {
+        let root = d.root().expect("filtered");
+        let mut puzzle = d.clone();
+        for (i, c) in d.cells().iter().enumerate() {
+            if let Cell::Level(_) = c {
+                puzzle.set(i % 7, 5 - i / 7, Cell::Undecided);
+            }
+        }
+        let stop = stop_flag(Some(a.cap))?;
+        let options = Options {
+            backend: a.backend.clone(),
+            ..Options::default()
+        };
+        let t = Instant::now();
+        let mapped = c4lab_dsat::map(&puzzle, &options, stop)?;
+        let map_ms = t.elapsed().as_secs_f64() * 1e3;
+        let t = Instant::now();
+        let report = mapped.search()?;
+        let search_ms = t.elapsed().as_secs_f64() * 1e3;
+        let verdict = match report.outcome {
+            Outcome::Found(_) => "found",
+            Outcome::Unsat => "unsat",
+            Outcome::Budget => "budget",
+            Outcome::Stopped => "stopped",
+        };
+        all_found &= verdict == "found";
+        let e = report.encoding;
+        println!(
+            "{:<22} {:>4} {:>8} {:>9} {:>11.0} {:>9.0} {:>9.0} {:>7}",
+            c4lab_board::format_moves(&root.order),
+            root.position.moves_played(),
+            verdict,
+            report.mapped,
+            e.clauses as f64 / e.positions.max(1) as f64,
+            map_ms,
+            search_ms,
+            report.rounds
+        );
+    }
+    Ok(if all_found { 0 } else { 1 })
+}

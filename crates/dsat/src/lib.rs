@@ -72,13 +72,23 @@ pub struct Report {
     pub conflicts: u64,
 }
 
-/// Maps the root of `diagram` (its `?` cells free over 0..9, the others pinned), solves,
-/// verifies and refines until found, unsat, the budget or `stop`.
-pub fn solve(
+/// A root mapped and encoded down to its cut, ready to search.
+pub struct Mapped {
+    enc: Encoding,
+    root: c4lab_board::Position,
+    mapped: u64,
+    early: Option<Outcome>,
+    max_states: u64,
+    max_rounds: u64,
+}
+
+/// Maps the root of `diagram` (its `?` cells free over 0..9, the others pinned): every
+/// Red-to-move position down to the cut, breadth first, encoded as it is reached.
+pub fn map(
     diagram: &Diagram,
     options: &Options,
     stop: Arc<AtomicBool>,
-) -> Result<Report, SynthError> {
+) -> Result<Mapped, SynthError> {
     let root = checked_root(diagram)?;
     let backend = open(&options.backend, stop.clone())?;
     let mut enc = Encoding::new(diagram, &root, backend)?;
@@ -89,19 +99,15 @@ pub fn solve(
     let mut seen: FxHashSet<u64> = FxHashSet::default();
     let mut queue = VecDeque::from([(root.current(), root.mask())]);
     seen.insert(key(root.current(), root.mask()));
-    let report = |outcome, mapped, enc: &mut Encoding, rounds| Report {
-        outcome,
-        mapped,
-        encoding: enc.stats(),
-        rounds,
-        conflicts: enc.backend().conflicts(),
-    };
+    let mut early = None;
     while let Some((red, mask)) = queue.pop_front() {
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return Ok(report(Outcome::Stopped, enc.stats().positions, &mut enc, 0));
+            early = Some(Outcome::Stopped);
+            break;
         }
         if enc.stats().positions >= options.max_states {
-            return Ok(report(Outcome::Budget, enc.stats().positions, &mut enc, 0));
+            early = Some(Outcome::Budget);
+            break;
         }
         for (cr, cm) in enc.encode(red, mask)? {
             if cm.count_ones() < cut && seen.insert(key(cr, cm)) {
@@ -109,50 +115,82 @@ pub fn solve(
             }
         }
     }
-    let mapped = enc.stats().positions;
-    let mut verifier = Verifier::new();
-    for round in 1..=options.max_rounds {
-        match enc.backend().solve(&[])? {
-            SatOutcome::Unsat => return Ok(report(Outcome::Unsat, mapped, &mut enc, round)),
-            SatOutcome::Stopped => return Ok(report(Outcome::Stopped, mapped, &mut enc, round)),
-            SatOutcome::Sat => {}
+    Ok(Mapped {
+        mapped: enc.stats().positions,
+        enc,
+        root,
+        early,
+        max_states: options.max_states,
+        max_rounds: options.max_rounds,
+    })
+}
+
+impl Mapped {
+    /// Positions mapped.
+    pub fn positions(&self) -> u64 {
+        self.mapped
+    }
+
+    /// Solves, verifies and refines until found, unsat, the budget or the stop flag.
+    pub fn search(mut self) -> Result<Report, SynthError> {
+        let (mapped, root) = (self.mapped, self.root);
+        let enc = &mut self.enc;
+        let report = |outcome, enc: &mut Encoding, rounds| Report {
+            outcome,
+            mapped,
+            encoding: enc.stats(),
+            rounds,
+            conflicts: enc.backend().conflicts(),
+        };
+        if let Some(outcome) = self.early.take() {
+            return Ok(report(outcome, enc, 0));
         }
-        let candidate = enc.model_diagram();
-        match verifier.verify(&candidate) {
-            Verdict::Win { .. } => {
-                return Ok(report(Outcome::Found(candidate), mapped, &mut enc, round))
+        let mut verifier = Verifier::new();
+        for round in 1..=self.max_rounds {
+            match enc.backend().solve(&[])? {
+                SatOutcome::Unsat => return Ok(report(Outcome::Unsat, enc, round)),
+                SatOutcome::Stopped => return Ok(report(Outcome::Stopped, enc, round)),
+                SatOutcome::Sat => {}
             }
-            Verdict::Loss { counterexample, .. } => {
-                // culprit expansion: encode the Red-to-move positions on the losing line
-                let cx = counterexample;
-                let n = match cx.reason {
-                    LossReason::NoMove { .. } => cx.line.len() / 2 + 1,
-                    LossReason::YellowWins | LossReason::Draw => cx.line.len().div_ceil(2),
-                };
-                let mut pos = root;
-                for k in 0..n {
-                    if k > 0 {
-                        pos.play(usize::from(cx.line[2 * k - 2]));
-                        pos.play(usize::from(cx.line[2 * k - 1]));
+            let candidate = enc.model_diagram();
+            match verifier.verify(&candidate) {
+                Verdict::Win { .. } => return Ok(report(Outcome::Found(candidate), enc, round)),
+                Verdict::Loss { counterexample, .. } => {
+                    // culprit expansion: encode the Red-to-move positions on the losing line
+                    let cx = counterexample;
+                    let n = match cx.reason {
+                        LossReason::NoMove { .. } => cx.line.len() / 2 + 1,
+                        LossReason::YellowWins | LossReason::Draw => cx.line.len().div_ceil(2),
+                    };
+                    let mut pos = root;
+                    for k in 0..n {
+                        if k > 0 {
+                            pos.play(usize::from(cx.line[2 * k - 2]));
+                            pos.play(usize::from(cx.line[2 * k - 1]));
+                        }
+                        enc.encode(pos.current(), pos.mask())?;
                     }
-                    enc.encode(pos.current(), pos.mask())?;
+                }
+                other => {
+                    return Err(SynthError::Internal(format!(
+                        "a dsat candidate got the verdict {}",
+                        other.name()
+                    )))
                 }
             }
-            other => {
-                return Err(SynthError::Internal(format!(
-                    "a dsat candidate got the verdict {}",
-                    other.name()
-                )))
+            if enc.stats().positions >= self.max_states {
+                return Ok(report(Outcome::Budget, enc, round));
             }
         }
-        if enc.stats().positions >= options.max_states {
-            return Ok(report(Outcome::Budget, mapped, &mut enc, round));
-        }
+        Ok(report(Outcome::Budget, enc, self.max_rounds))
     }
-    Ok(report(
-        Outcome::Budget,
-        mapped,
-        &mut enc,
-        options.max_rounds,
-    ))
+}
+
+/// Maps and searches in one call.
+pub fn solve(
+    diagram: &Diagram,
+    options: &Options,
+    stop: Arc<AtomicBool>,
+) -> Result<Report, SynthError> {
+    map(diagram, options, stop)?.search()
 }
