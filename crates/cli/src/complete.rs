@@ -220,31 +220,36 @@ fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-/// Runs the benchmark and prints its table.
-pub fn bench(a: BenchComplete) -> Result<u8> {
-    let text = std::fs::read_to_string(&a.steady_states)
-        .with_context(|| format!("cannot read {}", a.steady_states.display()))?;
+/// Upstream's diagrams (translated) whose roots hold a number of stones in `plies`.
+pub fn upstream_pool(path: &Path, plies: std::ops::RangeInclusive<u32>) -> Result<Vec<Diagram>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
-    anyhow::ensure!(
-        errors.is_empty(),
-        "{}: {}",
-        a.steady_states.display(),
-        errors[0]
-    );
+    anyhow::ensure!(errors.is_empty(), "{}: {}", path.display(), errors[0]);
     let pool: Vec<Diagram> = leaves
         .into_iter()
         .map(|l| l.diagram)
         .filter(|d| {
             d.root()
-                .is_ok_and(|r| (a.min_ply..=a.max_ply).contains(&r.position.moves_played()))
+                .is_ok_and(|r| plies.contains(&r.position.moves_played()))
         })
         .collect();
     anyhow::ensure!(
         !pool.is_empty(),
-        "no upstream diagram has a root of {}-{} stones",
-        a.min_ply,
-        a.max_ply
+        "no diagram of {} has a root of {} stones",
+        path.display(),
+        if *plies.end() == u32::MAX {
+            format!("{} or more", plies.start())
+        } else {
+            format!("{}-{}", plies.start(), plies.end())
+        }
     );
+    Ok(pool)
+}
+
+/// Runs the benchmark and prints its table.
+pub fn bench(a: BenchComplete) -> Result<u8> {
+    let pool = upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
     let step = (pool.len() / a.tasks.max(1)).max(1);
     println!(
         "auto-complete: {} upstream diagrams of ply {}-{}, backend {}, learn {}, seed {}, cap {} s",

@@ -98,28 +98,7 @@ pub struct BenchDsat {
 /// Runs `bench dsat` and prints its table: every level cell of each root `?`.
 pub fn bench(a: BenchDsat) -> Result<u8> {
     use c4lab_steady::Cell;
-    let text = std::fs::read_to_string(&a.steady_states)
-        .with_context(|| format!("cannot read {}", a.steady_states.display()))?;
-    let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
-    anyhow::ensure!(
-        errors.is_empty(),
-        "{}: {}",
-        a.steady_states.display(),
-        errors[0]
-    );
-    let pool: Vec<_> = leaves
-        .into_iter()
-        .map(|l| l.diagram)
-        .filter(|d| {
-            d.root()
-                .is_ok_and(|r| r.position.moves_played() >= a.min_ply)
-        })
-        .collect();
-    anyhow::ensure!(
-        !pool.is_empty(),
-        "no upstream root has {} or more stones",
-        a.min_ply
-    );
+    let pool = crate::complete::upstream_pool(&a.steady_states, a.min_ply..=u32::MAX)?;
     let step = (pool.len() / a.roots.max(1)).max(1);
     println!(
         "dsat: upstream roots of ply {}+, every level cell ?, cut 16 plies, backend {}, cap {} s",

@@ -11,10 +11,10 @@ use std::collections::VecDeque;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use c4lab_steady::{Diagram, LossReason, Verdict, Verifier};
+use c4lab_steady::{Diagram, Verdict, Verifier};
 use c4lab_synth::encoding::key;
 use c4lab_synth::sat::{open, SatOutcome};
-use c4lab_synth::{checked_root, Encoding, EncodingStats, SynthError};
+use c4lab_synth::{checked_root, line_positions, Encoding, EncodingStats, SynthError};
 use rustc_hash::FxHashSet;
 
 /// How a whole-root solve runs.
@@ -157,17 +157,7 @@ impl Mapped {
                 Verdict::Win { .. } => return Ok(report(Outcome::Found(candidate), enc, round)),
                 Verdict::Loss { counterexample, .. } => {
                     // culprit expansion: encode the Red-to-move positions on the losing line
-                    let cx = counterexample;
-                    let n = match cx.reason {
-                        LossReason::NoMove { .. } => cx.line.len() / 2 + 1,
-                        LossReason::YellowWins | LossReason::Draw => cx.line.len().div_ceil(2),
-                    };
-                    let mut pos = root;
-                    for k in 0..n {
-                        if k > 0 {
-                            pos.play(usize::from(cx.line[2 * k - 2]));
-                            pos.play(usize::from(cx.line[2 * k - 1]));
-                        }
+                    for pos in line_positions(&root, &counterexample) {
                         enc.encode(pos.current(), pos.mask())?;
                     }
                 }

@@ -306,19 +306,8 @@ impl Completer {
 
     fn learn_line(&mut self, candidate: &Diagram, cx: &Counterexample) -> Result<(), SynthError> {
         let root = *self.encoding.root();
-        let mut pos = root;
         let mut blocking: FxHashSet<Lit> = FxHashSet::default();
-        // the Red-to-move positions on the line: a no-move line ends at one; a line that
-        // ends in a Yellow four or a full board ends one or two plies after the last
-        let n = match cx.reason {
-            LossReason::NoMove { .. } => cx.line.len() / 2 + 1,
-            LossReason::YellowWins | LossReason::Draw => cx.line.len().div_ceil(2),
-        };
-        for k in 0..n {
-            if k > 0 {
-                pos.play(usize::from(cx.line[2 * k - 2]));
-                pos.play(usize::from(cx.line[2 * k - 1]));
-            }
+        for pos in line_positions(&root, cx) {
             match self.options.learn {
                 Learn::Positions | Learn::Tree => {
                     self.encoding.encode(pos.current(), pos.mask())?;
@@ -390,6 +379,26 @@ impl Completer {
 
 /// The oracle's transposition table: 16 MiB.
 pub const ORACLE_TABLE_BYTES: usize = 16 << 20;
+
+/// The Red-to-move positions on a losing line from `root`, in order: a no-move line ends
+/// at one; a line that ends in a Yellow four or a full board ends a ply or two after the
+/// last.
+pub fn line_positions(root: &Position, cx: &Counterexample) -> Vec<Position> {
+    let n = match cx.reason {
+        LossReason::NoMove { .. } => cx.line.len() / 2 + 1,
+        LossReason::YellowWins | LossReason::Draw => cx.line.len().div_ceil(2),
+    };
+    let mut pos = *root;
+    let mut out = Vec::with_capacity(n);
+    for k in 0..n {
+        if k > 0 {
+            pos.play(usize::from(cx.line[2 * k - 2]));
+            pos.play(usize::from(cx.line[2 * k - 1]));
+        }
+        out.push(pos);
+    }
+    out
+}
 
 /// `diagram` with `k` of its level cells, chosen by `seed`, set to `?`: the tasks of the
 /// auto-complete benchmark and tests.
