@@ -47,6 +47,7 @@ pub fn dsat(
             "clauses": e.clauses,
             "circuits": e.circuits,
             "pruned": e.pruned,
+            "oracle_unknown": e.unknown,
             "rounds": report.rounds,
             "conflicts": report.conflicts,
             "seconds": seconds,

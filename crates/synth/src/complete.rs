@@ -15,9 +15,7 @@ use c4lab_board::{column_mask, Position, HEIGHT, WIDTH};
 use c4lab_steady::{decide, Cell, Counterexample, Diagram, LossReason, Verdict, Verifier};
 use rustc_hash::FxHashSet;
 
-use crate::encoding::{
-    after_red_move, key, playable, Encoding, EncodingStats, MoveOutcome, FREE_LEVELS,
-};
+use crate::encoding::{after_red_move, key, playable, Encoding, MoveOutcome, FREE_LEVELS};
 use crate::sat::{open, Lit, SatOutcome};
 use crate::SynthError;
 
@@ -135,7 +133,6 @@ pub struct Completer {
     options: Options,
     rng: fastrand::Rng,
     progress: Progress,
-    blocking_clauses: u64,
     done: Option<Completion>,
 }
 
@@ -167,7 +164,6 @@ impl Completer {
                 live: None,
                 deepest: None,
             },
-            blocking_clauses: 0,
             done: None,
         };
         if c.options.learn != Learn::Blocking {
@@ -188,11 +184,6 @@ impl Completer {
     /// Where the search stands.
     pub fn progress(&self) -> &Progress {
         &self.progress
-    }
-
-    /// The encoding's counts.
-    pub fn stats(&self) -> EncodingStats {
-        self.encoding.stats()
     }
 
     /// Runs one round: solve, verify the candidate, learn its losing line.
@@ -335,7 +326,6 @@ impl Completer {
             let mut clause: Vec<Lit> = blocking.into_iter().collect();
             clause.sort_unstable();
             self.encoding.add(&clause)?;
-            self.blocking_clauses += 1;
         }
         Ok(())
     }
@@ -414,13 +404,4 @@ pub fn undecide(diagram: &Diagram, k: usize, seed: u64) -> Diagram {
         out.set(x, y, Cell::Undecided);
     }
     out
-}
-
-/// Convenience: completes `diagram` with default options until found, UNSAT or stopped.
-pub fn complete(
-    diagram: &Diagram,
-    options: Options,
-    stop: Arc<AtomicBool>,
-) -> Result<Completion, SynthError> {
-    Completer::new(diagram, options, stop)?.run(|_| {})
 }

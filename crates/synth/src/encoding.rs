@@ -198,13 +198,12 @@ impl Encoding {
         // the score is Yellow's: Red keeps the win when Yellow loses
         match oracle.solver.solve_limited(&after, limits) {
             c4lab_solver::Outcome::Exact(s) => s < 0,
-            c4lab_solver::Outcome::Unknown { lower, upper } => {
-                if upper < 0 {
-                    true
-                } else {
-                    self.stats.unknown += u64::from(lower < 0);
-                    lower < 0
-                }
+            c4lab_solver::Outcome::Unknown { upper, .. } if upper < 0 => true,
+            c4lab_solver::Outcome::Unknown { lower, .. } if lower >= 0 => false,
+            c4lab_solver::Outcome::Unknown { .. } => {
+                // not proved either way: keep the move (no pruning)
+                self.stats.unknown += 1;
+                true
             }
         }
     }
