@@ -50,6 +50,9 @@ pub enum Bench {
         /// An opening book made by `c4lab book`, for the empty-board rows.
         #[arg(long)]
         book: Option<PathBuf>,
+        /// Search thread counts to compare side by side (0: one per core).
+        #[arg(long, value_delimiter = ',', default_value = "1")]
+        threads: Vec<usize>,
     },
 }
 
@@ -70,7 +73,8 @@ pub fn run(what: Bench) -> Result<u8> {
             table_mb,
             empty,
             book,
-        } => solver(&sets, &only, table_mb, empty, book.as_deref()),
+            threads,
+        } => solver(&sets, &only, table_mb, &threads, empty, book.as_deref()),
     }
 }
 
@@ -161,35 +165,54 @@ fn solver(
     dir: &std::path::Path,
     only: &[String],
     mb: usize,
+    threads: &[usize],
     empty: bool,
     book: Option<&std::path::Path>,
 ) -> Result<u8> {
-    let mut s = c4lab_solver::Solver::new(mb << 20);
-    println!(
-        "| set | positions | mismatches | mean µs | mean nodes | classic solver µs (recorded) |"
-    );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+    let threads: Vec<usize> = threads
+        .iter()
+        .map(|&t| crate::solve::thread_count(t))
+        .collect();
+    let plural = |t: usize| if t == 1 { "thread" } else { "threads" };
+    let mut head = String::from("| set | positions | mismatches |");
+    let mut rule = String::from("| --- | ---: | ---: |");
+    for &t in &threads {
+        head += &format!(" mean µs ({t} {0}) | mean nodes ({t} {0}) |", plural(t));
+        rule += " ---: | ---: |";
+    }
+    println!("{head} classic solver µs (recorded) |");
+    println!("{rule} ---: |");
     let mut failed = false;
     for name in only {
         let path = dir.join(format!("{name}.txt"));
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let cases = c4lab_solver::parse_bench(&text).with_context(|| path.display().to_string())?;
-        let origin = Instant::now();
-        let r = c4lab_solver::run_bench(&mut s, &cases, false, &mut || {
-            origin.elapsed().as_nanos() as u64
-        });
-        failed |= r.mismatches > 0;
-        let n = r.positions.max(1) as f64;
+        let mut cells = String::new();
+        let (mut positions, mut mismatches, mut first) = (0, 0, None);
+        for &t in &threads {
+            let mut s = c4lab_solver::Solver::new(mb << 20);
+            s.set_threads(t);
+            let origin = Instant::now();
+            let r = c4lab_solver::run_bench(&mut s, &cases, false, &mut || {
+                origin.elapsed().as_nanos() as u64
+            });
+            let n = r.positions.max(1) as f64;
+            cells += &format!(
+                " {:.1} | {:.0} |",
+                r.time as f64 / n / 1e3,
+                r.nodes as f64 / n
+            );
+            positions = r.positions;
+            mismatches += r.mismatches;
+            first = first.or(r.first_mismatch);
+        }
+        failed |= mismatches > 0;
         println!(
-            "| {name} | {} | {} | {:.1} | {:.0} | {} |",
-            r.positions,
-            r.mismatches,
-            r.time as f64 / n / 1e3,
-            r.nodes as f64 / n,
+            "| {name} | {positions} | {mismatches} |{cells} {} |",
             classic_micros(name)
         );
-        if let Some((moves, want, got)) = r.first_mismatch {
+        if let Some((moves, want, got)) = first {
             println!("first mismatch: {moves}: expected {want}, solved {got}");
         }
     }
@@ -199,19 +222,23 @@ fn solver(
             rows.push(("with book", Some(b)));
         }
         println!();
-        println!("| empty board | strong | weak | nodes (strong) |");
-        println!("| --- | ---: | ---: | ---: |");
+        println!("| empty board | threads | strong | weak | nodes (strong) |");
+        println!("| --- | ---: | ---: | ---: | ---: |");
         for (label, b) in rows {
-            let mut s = crate::solve::solver(mb, b)?;
-            let t = Instant::now();
-            let strong = s.solve(&c4lab_board::Position::new());
-            let strong_s = t.elapsed().as_secs_f64();
-            let nodes = s.nodes();
-            s.reset();
-            let t = Instant::now();
-            let weak = s.solve_weak(&c4lab_board::Position::new());
-            let weak_s = t.elapsed().as_secs_f64();
-            println!("| {label} | {strong_s:.2} s (score {strong}) | {weak_s:.2} s (sign {weak}) | {nodes} |");
+            for &t in &threads {
+                let mut s = crate::solve::solver(mb, t, b)?;
+                let start = Instant::now();
+                let strong = s.solve(&c4lab_board::Position::new());
+                let strong_s = start.elapsed().as_secs_f64();
+                let nodes = s.nodes();
+                s.reset();
+                let start = Instant::now();
+                let weak = s.solve_weak(&c4lab_board::Position::new());
+                let weak_s = start.elapsed().as_secs_f64();
+                println!(
+                    "| {label} | {t} | {strong_s:.2} s (score {strong}) | {weak_s:.2} s (sign {weak}) | {nodes} |"
+                );
+            }
         }
     }
     Ok(if failed { 1 } else { 0 })

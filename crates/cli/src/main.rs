@@ -150,8 +150,9 @@ enum Command {
     },
     /// Build an opening book: every position within --depth moves of the empty board, solved.
     Book {
-        /// Plies from the empty board.
-        #[arg(long, default_value_t = 8)]
+        /// Plies from the empty board (each ply multiplies the positions several-fold;
+        /// depth 1 takes about a minute and a half on two cores, see the README).
+        #[arg(long, default_value_t = 1)]
         depth: u32,
         /// Where to write the book.
         #[arg(long)]
@@ -159,6 +160,9 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = solve::DEFAULT_TABLE_MB)]
         table_mb: usize,
+        /// Search threads sharing the table (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
     },
     /// The teacher corpus: generate, check, stats, split, merge, label, checksums, overlap.
     Corpus {
@@ -245,7 +249,8 @@ fn main() -> ExitCode {
             depth,
             out,
             table_mb,
-        } => solve::book(depth, &out, table_mb),
+            threads,
+        } => solve::book(depth, &out, table_mb, threads),
         Command::Serve { port, host, open } => serve::serve(&host, port, open),
         Command::Corpus { cmd } => corpus::run(cmd),
         Command::Bench { what } => bench::run(what),

@@ -23,11 +23,25 @@ pub struct SolverArgs {
     /// An opening book made by `c4lab book`.
     #[arg(long)]
     pub book: Option<PathBuf>,
+    /// Search threads sharing the table for long solves (0: one per core).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
-/// A solver with `mb` MiB of table and the book at `book`, if any.
-pub fn solver(mb: usize, book: Option<&Path>) -> Result<Solver> {
+/// The thread count `threads` asks for: itself, or one per core for 0.
+pub fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
+}
+
+/// A solver with `mb` MiB of table, `threads` search threads (0: one per core) and
+/// the book at `book`, if any.
+pub fn solver(mb: usize, threads: usize, book: Option<&Path>) -> Result<Solver> {
     let mut s = Solver::new(mb << 20);
+    s.set_threads(thread_count(threads));
     if let Some(path) = book {
         let bytes = std::fs::read(path)
             .with_context(|| format!("cannot read the book {}", path.display()))?;
@@ -56,7 +70,7 @@ fn position(word: &str) -> Result<Position, String> {
 /// `c4lab solve`: one line per position, `<moves> <score> <nodes> <microseconds>`.
 pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs) -> Result<u8> {
     let text = read_text(file)?;
-    let mut s = solver(args.table_mb, args.book.as_deref())?;
+    let mut s = solver(args.table_mb, args.threads, args.book.as_deref())?;
     let mut out = std::io::stdout().lock();
     let mut bad = 0;
     for (n, line) in text.lines().enumerate() {
@@ -99,7 +113,7 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
         Ok(p) => p,
         Err(e) => bail!("position {moves:?}: {e}"),
     };
-    let mut s = solver(args.table_mb, args.book.as_deref())?;
+    let mut s = solver(args.table_mb, args.threads, args.book.as_deref())?;
     let t = Instant::now();
     let scores = s.analyze(&p);
     let best = scores.iter().flatten().max().copied();
@@ -144,8 +158,8 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
 }
 
 /// `c4lab book`: solves every position within `depth` moves of the empty board.
-pub fn book(depth: u32, out: &PathBuf, mb: usize) -> Result<u8> {
-    let mut s = Solver::new(mb << 20);
+pub fn book(depth: u32, out: &PathBuf, mb: usize, threads: usize) -> Result<u8> {
+    let mut s = solver(mb, threads, None)?;
     let t = Instant::now();
     let mut last = Instant::now();
     let b = build_book(&mut s, &Position::new(), depth, &mut |done, total| {

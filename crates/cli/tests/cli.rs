@@ -226,6 +226,21 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
             "{sign}"
         );
     }
+
+    // hard positions with two threads sharing the table: the same exact scores
+    let set = repo().join("../shared/data/bench/L1_R3.txt");
+    let text = std::fs::read_to_string(&set).expect("the sets travel together");
+    let sample: Vec<&str> = text.lines().step_by(30).collect();
+    let out = stdout(&c4lab(
+        &["solve", "--threads", "2", "--table-mb", "32"],
+        &sample.join("\n"),
+    ));
+    assert_eq!(out.lines().count(), sample.len(), "{out}");
+    for (want, got) in sample.iter().zip(out.lines()) {
+        let want: Vec<&str> = want.split(' ').collect();
+        let got: Vec<&str> = got.split(' ').collect();
+        assert_eq!(got[..2], want[..2]);
+    }
 }
 
 #[test]

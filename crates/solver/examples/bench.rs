@@ -1,6 +1,6 @@
 //! Solves benchmark files and prints mean search time, mean nodes and mismatches.
 //!
-//! Usage: `cargo run --release --example bench -- [--weak] [--wall] [--repeat R] [--mb N] [--every K]
+//! Usage: `cargo run --release --example bench -- [--weak] [--wall] [--repeat R] [--mb N] [--every K] [--threads T]
 //! [SET|FILE|=MOVES]...` with SET one of L3_R1 L2_R1 L2_R2 L1_R1 L1_R2 L1_R3 (default:
 //! all six) and `=MOVES` a single position to solve (e.g. `=` for the empty board).
 
@@ -39,6 +39,7 @@ fn main() {
     let mut repeat = 1usize;
     let mut mb = 128usize;
     let mut every = 1usize;
+    let mut threads = 1usize;
     let mut sets = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -50,6 +51,12 @@ fn main() {
                     .next()
                     .and_then(|v| v.parse().ok())
                     .expect("--repeat R")
+            }
+            "--threads" => {
+                threads = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("--threads T")
             }
             "--mb" => mb = args.next().and_then(|v| v.parse().ok()).expect("--mb N"),
             "--every" => every = args.next().and_then(|v| v.parse().ok()).expect("--every K"),
@@ -63,6 +70,7 @@ fn main() {
     }
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/bench");
     let mut solver = Solver::new(mb << 20);
+    solver.set_threads(threads);
     println!(
         "table {} MiB, {}, search time by {} clock",
         solver.table_bytes() >> 20,

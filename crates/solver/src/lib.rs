@@ -15,9 +15,11 @@
 //! shallow positions at once. [`search_move`] is a separate depth-limited heuristic
 //! search.
 //!
-//! The library uses no threads, clock or filesystem (it builds for
-//! `wasm32-unknown-unknown`); time limits come from the caller as node budgets or a
-//! stop flag ([`Limits`]). The `parallel` feature adds rayon-based helpers.
+//! The library uses no clock or filesystem (it builds for `wasm32-unknown-unknown`);
+//! time limits come from the caller as node budgets or a stop flag ([`Limits`]). It
+//! starts threads only with the `parallel` feature, where [`Solver::set_threads`]
+//! lets long solves share the table between threads, and rayon-based helpers analyse
+//! columns and build books in parallel.
 
 mod bench;
 mod book;
@@ -27,6 +29,7 @@ mod order;
 #[cfg(feature = "parallel")]
 mod parallel;
 mod search;
+mod shared;
 mod solver;
 mod table;
 

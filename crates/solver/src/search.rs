@@ -11,6 +11,7 @@ use c4lab_board::{mirror_bits, Position};
 
 use crate::book::Book;
 use crate::order::{non_losing_moves, order_moves, MoveList};
+use crate::shared::Shared;
 use crate::table::{Entry, Table};
 use crate::CELLS;
 
@@ -25,19 +26,26 @@ const NEAR: u32 = 30;
 /// After this many nodes a search refines its move ordering (not playing under
 /// one's own winning cell), which pays off in long searches but not in short ones.
 const LONG_SEARCH: u64 = 200_000;
+/// Threads of a shared search defer moves being searched elsewhere this many plies
+/// below the root.
+const SHARED_PLIES: u32 = 12;
 /// How many nodes pass between checks of the stop flag.
 const CHECK_EVERY: u64 = 1 << 12;
 
 /// One search's state: the table, the node count and the limits.
 pub(crate) struct Search<'a> {
-    table: &'a mut Table,
-    near: &'a mut Table,
+    table: &'a Table,
+    near: &'a Table,
     book: Option<&'a Book>,
     /// Nodes visited so far (including earlier searches of the same solver).
     pub nodes: u64,
     limit: u64,
     next_check: u64,
     stop: Option<&'a AtomicBool>,
+    /// The state shared with the other threads of a multi-threaded solve.
+    shared: Option<&'a Shared>,
+    /// Stones on the board at the root of this search.
+    root_moves: u32,
     /// Set once the node budget ran out or the stop flag was raised.
     pub aborted: bool,
     /// From this node count on the search counts as long and refines its ordering.
@@ -73,8 +81,8 @@ impl<'a> Search<'a> {
     /// A search starting at node count `nodes`, stopping after `budget` more nodes
     /// or when `stop` becomes true.
     pub fn new(
-        table: &'a mut Table,
-        near: &'a mut Table,
+        table: &'a Table,
+        near: &'a Table,
         book: Option<&'a Book>,
         nodes: u64,
         budget: u64,
@@ -95,9 +103,20 @@ impl<'a> Search<'a> {
             limit,
             next_check,
             stop,
+            shared: None,
+            root_moves: 0,
             aborted: false,
             long_from: nodes.saturating_add(LONG_SEARCH),
         }
+    }
+
+    /// Makes this search one thread of a search from `root` shared by threads,
+    /// stopping when another thread is done.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    pub fn share(&mut self, root: &Position, shared: &'a Shared) {
+        self.root_moves = root.moves_played();
+        self.shared = Some(shared);
+        self.next_check = self.next_check.min(self.nodes + 1);
     }
 
     /// The table entry for `key`, a position with `n` stones.
@@ -112,7 +131,7 @@ impl<'a> Search<'a> {
 
     /// Stores bounds for `key`, a position with `n` stones.
     #[inline(always)]
-    fn put(&mut self, n: u32, key: u64, lo: i32, hi: i32, mv: Option<u8>, work: u64) {
+    fn put(&self, n: u32, key: u64, lo: i32, hi: i32, mv: Option<u8>, work: u64) {
         if n >= NEAR {
             self.near.put(key, lo, hi, mv, work)
         } else {
@@ -132,7 +151,10 @@ impl<'a> Search<'a> {
 
     #[cold]
     fn check_abort(&mut self) -> bool {
-        if self.nodes > self.limit || self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        if self.nodes > self.limit
+            || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.shared.is_some_and(|s| s.done.load(Ordering::Relaxed))
+        {
             self.aborted = true;
             return true;
         }
@@ -269,26 +291,59 @@ impl<'a> Search<'a> {
             }
         }
 
+        // in a shared search near the root, moves whose position another thread is
+        // searching wait until their siblings are done
+        let shared = match self.shared {
+            Some(s) if n < self.root_moves + SHARED_PLIES => Some(s),
+            _ => None,
+        };
+        if let Some(s) = shared {
+            s.enter(key);
+        }
         let mut best = i32::MIN;
         let mut best_col = moves.get(0).0;
+        // searches move `i`; true on a cutoff
+        macro_rules! try_move {
+            ($i:expr) => {{
+                let (col, cell) = moves.get($i);
+                let mut child = *pos;
+                child.play_cell(cell);
+                let v = -self.negamax(&child, -beta, -alpha);
+                if self.aborted {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_col = col;
+                    if v > alpha {
+                        alpha = v;
+                    }
+                }
+                v >= beta
+            }};
+        }
+        let mut deferred = 0u32;
         for i in 0..moves.len() {
-            let (col, cell) = moves.get(i);
-            let mut child = *pos;
-            child.play_cell(cell);
-            let v = -self.negamax(&child, -beta, -alpha);
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_col = col;
-                if v >= beta {
-                    break;
-                }
-                if v > alpha {
-                    alpha = v;
+            if let Some(s) = shared {
+                if i > 0 && s.is_busy(child_key(pos, moves.get(i).1, child_sym)) {
+                    deferred |= 1 << i;
+                    continue;
                 }
             }
+            if try_move!(i) {
+                deferred = 0;
+                break;
+            }
+        }
+        while deferred != 0 {
+            let i = deferred.trailing_zeros() as usize;
+            deferred &= deferred - 1;
+            if try_move!(i) {
+                break;
+            }
+        }
+        if let Some(s) = shared {
+            s.leave(key);
         }
         let m = if mirrored {
             6 - best_col as u8

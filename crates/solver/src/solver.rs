@@ -6,6 +6,8 @@ use c4lab_board::{Position, WIDTH};
 
 use crate::book::Book;
 use crate::search::Search;
+#[cfg(feature = "parallel")]
+use crate::shared::Shared;
 use crate::table::Table;
 use crate::{immediate_win_score, Score, CELLS};
 
@@ -19,7 +21,17 @@ pub struct Solver {
     near: Table,
     nodes: u64,
     book: Option<Book>,
+    /// Search threads (1 unless the `parallel` feature is on and the caller asks).
+    threads: usize,
+    /// The helper threads' own cache-resident tables.
+    #[cfg(feature = "parallel")]
+    helper_near: Vec<Table>,
 }
+
+/// A solve first runs single-threaded for this many nodes; only a longer one starts
+/// helper threads (starting threads costs more than a short search).
+#[cfg(feature = "parallel")]
+const SHARED_AFTER: u64 = 100_000;
 
 /// Limits on one solve: a node budget, a stop flag and whether only the sign is wanted.
 #[derive(Debug, Clone, Copy)]
@@ -76,7 +88,25 @@ impl Solver {
             near: Table::new(near),
             nodes: 0,
             book: None,
+            threads: 1,
+            #[cfg(feature = "parallel")]
+            helper_near: Vec::new(),
         }
+    }
+
+    /// Searches long solves with `threads` threads sharing the table (feature
+    /// `parallel`; without it, and for 0, the solver stays single-threaded).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = if cfg!(feature = "parallel") {
+            threads.max(1)
+        } else {
+            1
+        };
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The transposition table's actual size in bytes.
@@ -159,17 +189,37 @@ impl Solver {
             min = min.max(-1);
             max = max.min(1);
         }
+        let first_budget = if self.threads > 1 {
+            limits.max_nodes.min(shared_after())
+        } else {
+            limits.max_nodes
+        };
         let mut search = Search::new(
-            &mut self.table,
-            &mut self.near,
+            &self.table,
+            &self.near,
             self.book.as_ref(),
             self.nodes,
-            limits.max_nodes,
+            first_budget,
             limits.stop,
         );
-        let (lo, hi) = search.narrow(pos, min, max);
-        let aborted = search.aborted;
+        #[allow(unused_mut)]
+        let (mut lo, mut hi) = search.narrow(pos, min, max);
+        #[allow(unused_mut)]
+        let mut aborted = search.aborted;
+        let spent = search.nodes - self.nodes;
         self.nodes = search.nodes;
+        #[cfg(feature = "parallel")]
+        {
+            let stopped = limits
+                .stop
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+            if aborted && self.threads > 1 && !stopped && spent < limits.max_nodes {
+                (lo, hi, aborted) =
+                    self.narrow_shared(pos, lo, hi, limits.max_nodes - spent, limits.stop);
+            }
+        }
+        #[cfg(not(feature = "parallel"))]
+        let _ = spent;
         if aborted {
             let (lower, upper) = if limits.weak {
                 (lo.signum(), hi.signum())
@@ -180,6 +230,64 @@ impl Solver {
         }
         // a weak window can end with the bounds crossed; `lo` then carries the sign
         Outcome::Exact(if limits.weak { lo.signum() } else { lo })
+    }
+
+    /// Narrows the score of `pos` within `[min, max]` with all threads sharing the
+    /// table, each running the whole null-window narrowing (deferring moves another
+    /// thread is searching, see `Shared`); the first to finish stops the others. Returns the combined bounds and
+    /// whether every thread was stopped short.
+    #[cfg(feature = "parallel")]
+    fn narrow_shared(
+        &mut self,
+        pos: &Position,
+        min: i32,
+        max: i32,
+        budget: u64,
+        stop: Option<&AtomicBool>,
+    ) -> (i32, i32, bool) {
+        use std::sync::atomic::Ordering;
+        while self.helper_near.len() + 1 < self.threads {
+            self.helper_near.push(Table::new(self.near.bytes()));
+        }
+        for t in &mut self.helper_near {
+            t.clear();
+        }
+        let per_thread = budget / self.threads as u64;
+        let shared = Shared::new();
+        let (table, book, shared) = (&self.table, self.book.as_ref(), &shared);
+        let nears: Vec<&Table> = std::iter::once(&self.near)
+            .chain(self.helper_near.iter())
+            .take(self.threads)
+            .collect();
+        let results: Vec<(i32, i32, bool, u64)> = std::thread::scope(|s| {
+            let handles: Vec<_> = nears
+                .into_iter()
+                .map(|near| {
+                    s.spawn(move || {
+                        let mut search = Search::new(table, near, book, 0, per_thread, stop);
+                        search.share(pos, shared);
+                        let (lo, hi) = search.narrow(pos, min, max);
+                        if !search.aborted {
+                            shared.done.store(true, Ordering::Relaxed);
+                        }
+                        (lo, hi, search.aborted, search.nodes)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        let mut out = (min, max, true);
+        for (lo, hi, aborted, nodes) in results {
+            self.nodes += nodes;
+            // every thread's bounds are proven, so their intersection is too
+            out.0 = out.0.max(lo);
+            out.1 = out.1.min(hi);
+            out.2 &= aborted;
+        }
+        out
     }
 
     /// The score of playing each column, from the side to move's perspective;
@@ -206,6 +314,19 @@ impl Solver {
     /// Every column achieving the best score (empty only for a full board).
     pub fn best_moves(&mut self, pos: &Position) -> Vec<usize> {
         best_of(&self.analyze(pos))
+    }
+}
+
+/// The node budget of a solve's single-threaded start (see `SHARED_AFTER`).
+#[inline]
+fn shared_after() -> u64 {
+    #[cfg(feature = "parallel")]
+    {
+        SHARED_AFTER
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        u64::MAX
     }
 }
 

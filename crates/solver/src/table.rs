@@ -6,9 +6,16 @@
 //! and the remaining `49 - b` bits are stored, so a stored entry identifies its
 //! position exactly: the table never returns another position's bounds.
 //!
+//! Entries are atomic words read and written with relaxed ordering (plain loads and
+//! stores on common processors), so search threads can share one table: an entry is
+//! self-describing (its key remainder and both bounds travel in one word), so a lost
+//! update only forgets bounds and never lends one position another's.
+//!
 //! Entry layout, low bits first: best move + 1 (3 bits, 0 = none), lower bound + 32
 //! (6), upper bound + 32 (6), work = log2 of the subtree's node count (6), generation
 //! (`g` bits, 0 = empty), key remainder (`49 - b` bits).
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Bits of a position key.
 const KEY_BITS: u32 = 49;
@@ -29,9 +36,9 @@ const GEN_SHIFT: u32 = 21;
 const SCORE_OFFSET: i32 = 32;
 
 /// One 32-byte bucket.
-#[derive(Clone, Copy, Default)]
+#[derive(Default)]
 #[repr(align(32))]
-struct Bucket([u64; WAYS]);
+struct Bucket([AtomicU64; WAYS]);
 
 /// What the table knows about a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,7 +97,11 @@ impl Table {
     pub fn clear(&mut self) {
         self.gen += 1;
         if self.gen >= 1 << self.gen_bits {
-            self.store.fill(Bucket::default());
+            for b in self.store.iter_mut() {
+                for e in b.0.iter_mut() {
+                    *e.get_mut() = 0;
+                }
+            }
             self.gen = 1;
         }
     }
@@ -134,33 +145,39 @@ impl Table {
         let tag = self.tag(rem);
         let tag_mask = !((1u64 << GEN_SHIFT) - 1);
         let b = &self.store[self.start + i].0;
-        for &e in b {
-            if e & tag_mask == tag {
-                return Some(decode(e));
-            }
-        }
-        None
+        // four independent loads, then the comparisons (no early exit between loads)
+        let es = [
+            b[0].load(Relaxed),
+            b[1].load(Relaxed),
+            b[2].load(Relaxed),
+            b[3].load(Relaxed),
+        ];
+        es.into_iter().find(|e| e & tag_mask == tag).map(decode)
     }
 
     /// Stores bounds for `key`, merging them with bounds already held for it.
     /// `work` is the size of the search that produced them (node count).
     #[inline]
-    pub fn put(&mut self, key: u64, lo: i32, hi: i32, mv: Option<u8>, work: u64) {
+    pub fn put(&self, key: u64, lo: i32, hi: i32, mv: Option<u8>, work: u64) {
         let (i, rem) = self.split(key);
         let tag = self.tag(rem);
         let tag_mask = !((1u64 << GEN_SHIFT) - 1);
         let gen_mask = ((1u64 << self.gen_bits) - 1) << GEN_SHIFT;
         let cur_gen = self.gen << GEN_SHIFT;
         let w = (64 - work.leading_zeros()).min(63) as u64;
-        let b = &mut self.store[self.start + i].0;
+        let b = &self.store[self.start + i].0;
         let mut slot = 0;
         let mut slot_work = u64::MAX;
-        for (j, &e) in b.iter().enumerate() {
+        for (j, cell) in b.iter().enumerate() {
+            let e = cell.load(Relaxed);
             if e & tag_mask == tag {
                 let old = decode(e);
                 let mv = mv.or(old.mv);
                 let ow = (e >> WORK_SHIFT) & 63;
-                b[j] = encode(lo.max(old.lo), hi.min(old.hi), mv, w.max(ow)) | tag;
+                cell.store(
+                    encode(lo.max(old.lo), hi.min(old.hi), mv, w.max(ow)) | tag,
+                    Relaxed,
+                );
                 return;
             }
             // stale generations count as empty
@@ -174,7 +191,7 @@ impl Table {
                 slot = j;
             }
         }
-        b[slot] = encode(lo, hi, mv, w) | tag;
+        b[slot].store(encode(lo, hi, mv, w) | tag, Relaxed);
     }
 
     /// The number of bucket-index bits (for tests and reports).
@@ -193,14 +210,14 @@ const HUGE_PAGE: usize = 2 << 20;
 fn allocate(len: usize) -> (Vec<Bucket>, usize) {
     let size = std::mem::size_of::<Bucket>();
     if len * size < HUGE_PAGE {
-        return (vec![Bucket::default(); len], 0);
+        return ((0..len).map(|_| Bucket::default()).collect(), 0);
     }
     let extra = HUGE_PAGE / size;
     let mut v: Vec<Bucket> = Vec::with_capacity(len + extra);
     let addr = v.as_ptr() as usize;
     let start = (addr.next_multiple_of(HUGE_PAGE) - addr) / size;
     advise_huge_pages(addr + start * size, len * size);
-    v.resize(len + extra, Bucket::default());
+    v.extend((0..len + extra).map(|_| Bucket::default()));
     (v, start)
 }
 
@@ -280,7 +297,7 @@ mod tests {
 
     #[test]
     fn keys_in_one_bucket_never_alias() {
-        let mut t = Table::new(4096);
+        let t = Table::new(4096);
         // fill far more keys than entries; every hit must be the key's own bounds
         let keys: Vec<u64> = (0..5000u64)
             .map(|i| i * 0x1_0000_0001 % (1 << 49))
