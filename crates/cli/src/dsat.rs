@@ -3,8 +3,9 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
-use c4lab_dsat::{solve, Options, Outcome};
+use anyhow::{bail, Context, Result};
+use c4lab_dsat::{map_with_progress, Options, Outcome, Progress};
+use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::complete::stop_flag;
@@ -28,9 +29,52 @@ pub fn dsat(
             options.backend
         );
     }
+    let memory_before = memory::resident();
+    let bar = if json_out {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(options.max_states)
+    };
+    let mapping = ProgressStyle::with_template(
+        "mapping [{bar:30}] {pos}/{len} positions of the state budget ({elapsed})",
+    )
+    .expect("template")
+    .progress_chars("=> ");
+    bar.set_style(mapping);
     let start = Instant::now();
-    let report = solve(&input.diagram, &options, stop).context("cannot solve this root")?;
+    let mapped = map_with_progress(&input.diagram, &options, stop, &mut |p| {
+        if let Progress::Mapping { positions, .. } = p {
+            bar.set_position(positions);
+        }
+    })
+    .context("cannot map this root")?;
+    let map_seconds = start.elapsed().as_secs_f64();
+    bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"));
+    let report = mapped
+        .search_with_progress(&mut |p| {
+            if let Progress::Searching {
+                round,
+                positions,
+                conflicts,
+                settled,
+            } = p
+            {
+                bar.set_message(format!(
+                    "round {round}: {positions} positions, {conflicts} dead ends, {settled} settled variables"
+                ));
+                bar.tick();
+            }
+        })
+        .context("cannot solve this root")?;
+    bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
+    // resident memory grown over the solve, per encoded position
+    let bytes_per_state = match (memory_before, memory::peak()) {
+        (Some(before), Some(peak)) => {
+            Some(peak.saturating_sub(before) / report.encoding.positions.max(1))
+        }
+        _ => None,
+    };
     let (verdict, code) = match &report.outcome {
         Outcome::Found(_) => ("found", 0),
         Outcome::Unsat => ("unsat", 1),
@@ -50,6 +94,9 @@ pub fn dsat(
             "oracle_unknown": e.unknown,
             "rounds": report.rounds,
             "conflicts": report.conflicts,
+            "bytes_per_state": bytes_per_state,
+            "map_seconds": map_seconds,
+            "search_seconds": seconds - map_seconds,
             "seconds": seconds,
         });
         if let Outcome::Found(d) = &report.outcome {
@@ -58,8 +105,9 @@ pub fn dsat(
         println!("{j}");
         return Ok(code);
     }
+    let memory = bytes_per_state.map_or(String::new(), |b| format!("{b} bytes per position, "));
     let counts = format!(
-        "{} positions mapped, {} in the end, {} variables, {} clauses, {} Red moves pruned by the strong solver, {} rounds, {} dead ends, {seconds:.2} s",
+        "{} positions mapped, {} in the end, {} variables, {} clauses, {} Red moves pruned by the strong solver, {} rounds, {} dead ends, {memory}mapping {map_seconds:.2} s, {seconds:.2} s in all",
         report.mapped, e.positions, e.variables, e.clauses, e.pruned, report.rounds, report.conflicts
     );
     match &report.outcome {
@@ -106,9 +154,18 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
         a.min_ply, a.backend, a.cap
     );
     println!(
-        "{:<22} {:>4} {:>8} {:>9} {:>11} {:>9} {:>9} {:>7}",
-        "root", "ply", "verdict", "mapped", "clauses/pos", "map ms", "search ms", "rounds"
+        "{:<22} {:>4} {:>8} {:>9} {:>11} {:>9} {:>9} {:>9} {:>7}",
+        "root",
+        "ply",
+        "verdict",
+        "mapped",
+        "clauses/pos",
+        "bytes/pos",
+        "map ms",
+        "search ms",
+        "rounds"
     );
+    let exe = std::env::current_exe().context("cannot find this program to run each root")?;
     let mut all_found = true;
     for d in pool.iter().step_by(step).take(a.roots) {
         let root = d.root().expect("filtered");
@@ -118,36 +175,68 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
                 puzzle.set(i % 7, 5 - i / 7, Cell::Undecided);
             }
         }
-        let stop = stop_flag(Some(a.cap))?;
-        let options = Options {
-            backend: a.backend.clone(),
-            ..Options::default()
+        // each root in its own process, so its memory is measured alone
+        let mut child = std::process::Command::new(&exe)
+            .args(["dsat", "--json", "--backend", &a.backend, "--max-seconds"])
+            .arg(a.cap.to_string())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .context("cannot start c4lab dsat")?;
+        std::io::Write::write_all(
+            child.stdin.as_mut().expect("piped"),
+            puzzle.to_grid().as_bytes(),
+        )?;
+        let out = child.wait_with_output()?;
+        let j: serde_json::Value = match serde_json::from_slice(&out.stdout) {
+            Ok(j) => j,
+            Err(_) => bail!(
+                "c4lab dsat gave no JSON for {} (exit {:?})",
+                c4lab_board::format_moves(&root.order),
+                out.status.code()
+            ),
         };
-        let t = Instant::now();
-        let mapped = c4lab_dsat::map(&puzzle, &options, stop)?;
-        let map_ms = t.elapsed().as_secs_f64() * 1e3;
-        let t = Instant::now();
-        let report = mapped.search()?;
-        let search_ms = t.elapsed().as_secs_f64() * 1e3;
-        let verdict = match report.outcome {
-            Outcome::Found(_) => "found",
-            Outcome::Unsat => "unsat",
-            Outcome::Budget => "budget",
-            Outcome::Stopped => "stopped",
-        };
+        let verdict = j["verdict"].as_str().unwrap_or("?").to_string();
         all_found &= verdict == "found";
-        let e = report.encoding;
+        let num = |k: &str| j[k].as_f64().unwrap_or(f64::NAN);
         println!(
-            "{:<22} {:>4} {:>8} {:>9} {:>11.0} {:>9.0} {:>9.0} {:>7}",
+            "{:<22} {:>4} {:>8} {:>9} {:>11.0} {:>9} {:>9.0} {:>9.0} {:>7}",
             c4lab_board::format_moves(&root.order),
             root.position.moves_played(),
             verdict,
-            report.mapped,
-            e.clauses as f64 / e.positions.max(1) as f64,
-            map_ms,
-            search_ms,
-            report.rounds
+            j["mapped"],
+            num("clauses") / num("positions").max(1.0),
+            j["bytes_per_state"],
+            num("map_seconds") * 1e3,
+            num("search_seconds") * 1e3,
+            j["rounds"]
         );
     }
     Ok(if all_found { 0 } else { 1 })
+}
+
+/// Resident memory of this process, from Linux's `/proc` (None elsewhere).
+mod memory {
+    /// A `kB` field of `/proc/self/status`, in bytes.
+    fn status_field(name: &str) -> Option<u64> {
+        let text = std::fs::read_to_string("/proc/self/status").ok()?;
+        let line = text.lines().find(|l| l.starts_with(name))?;
+        let kb: u64 = line[name.len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
+        Some(kb * 1024)
+    }
+
+    /// Resident memory now.
+    pub fn resident() -> Option<u64> {
+        status_field("VmRSS:")
+    }
+
+    /// The highest resident memory so far.
+    pub fn peak() -> Option<u64> {
+        status_field("VmHWM:")
+    }
 }

@@ -8,7 +8,7 @@
 //! independently audited.
 
 use std::collections::VecDeque;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use c4lab_steady::{Diagram, Verdict, Verifier};
@@ -72,6 +72,122 @@ pub struct Report {
     pub conflicts: u64,
 }
 
+/// How far a solve has come, for progress displays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// Mapping: positions encoded so far against the state budget (a full gauge
+    /// means the budget overflowed, not that the map is complete).
+    Mapping {
+        /// Positions encoded so far.
+        positions: u64,
+        /// The state budget.
+        max_states: u64,
+    },
+    /// Searching: after each solve-verify round.
+    Searching {
+        /// Rounds so far.
+        round: u64,
+        /// Positions encoded (refinement adds some).
+        positions: u64,
+        /// The SAT solver's conflicts so far ("dead ends"); never falls.
+        conflicts: u64,
+        /// Variables the solver has settled for good; never falls.
+        settled: u64,
+    },
+}
+
+/// Positions mapped between two `Progress::Mapping` reports.
+const MAP_REPORT_EVERY: u64 = 4096;
+
+/// A root being mapped: positions are encoded breadth first, a batch per [`Mapping::step`].
+pub struct Mapping {
+    enc: Encoding,
+    root: c4lab_board::Position,
+    seen: FxHashSet<u64>,
+    queue: VecDeque<(u64, u64)>,
+    cut: u32,
+    options: Options,
+    stop: Arc<AtomicBool>,
+    early: Option<Outcome>,
+}
+
+/// Starts mapping the root of `diagram` (its `?` cells free over 0..9, the others
+/// pinned): nothing is encoded until the first [`Mapping::step`].
+pub fn start(
+    diagram: &Diagram,
+    options: &Options,
+    stop: Arc<AtomicBool>,
+) -> Result<Mapping, SynthError> {
+    let root = checked_root(diagram)?;
+    let backend = open(&options.backend, stop.clone())?;
+    let mut enc = Encoding::new(diagram, &root, backend)?;
+    if options.oracle_nodes > 0 {
+        enc.use_oracle(16 << 20, options.oracle_nodes);
+    }
+    let mut seen = FxHashSet::default();
+    seen.insert(key(root.current(), root.mask()));
+    Ok(Mapping {
+        enc,
+        root,
+        seen,
+        queue: VecDeque::from([(root.current(), root.mask())]),
+        cut: root.moves_played() + options.cut_plies,
+        options: options.clone(),
+        stop,
+        early: None,
+    })
+}
+
+impl Mapping {
+    /// Encodes up to `batch` more positions; true once the map is complete, the state
+    /// budget overflowed or the stop flag was raised.
+    pub fn step(&mut self, batch: u64) -> Result<bool, SynthError> {
+        for _ in 0..batch {
+            if self.early.is_some() {
+                return Ok(true);
+            }
+            let Some((red, mask)) = self.queue.pop_front() else {
+                return Ok(true);
+            };
+            if self.stop.load(Ordering::Relaxed) {
+                self.early = Some(Outcome::Stopped);
+            } else if self.enc.stats().positions >= self.options.max_states {
+                self.early = Some(Outcome::Budget);
+            } else {
+                for (cr, cm) in self.enc.encode(red, mask)? {
+                    if cm.count_ones() < self.cut && self.seen.insert(key(cr, cm)) {
+                        self.queue.push_back((cr, cm));
+                    }
+                }
+            }
+        }
+        Ok(self.early.is_some() || self.queue.is_empty())
+    }
+
+    /// The mapping gauge: positions encoded so far against the state budget.
+    pub fn progress(&self) -> Progress {
+        Progress::Mapping {
+            positions: self.enc.stats().positions,
+            max_states: self.options.max_states,
+        }
+    }
+
+    /// Ends mapping (whatever is left in the queue stays unmapped) and readies the search.
+    pub fn finish(self) -> Mapped {
+        Mapped {
+            mapped: self.enc.stats().positions,
+            enc: self.enc,
+            root: self.root,
+            early: self.early,
+            max_states: self.options.max_states,
+            max_rounds: self.options.max_rounds,
+            rounds: 0,
+            settled: 0,
+            verifier: Verifier::new(),
+        }
+    }
+}
+
 /// A root mapped and encoded down to its cut, ready to search.
 pub struct Mapped {
     enc: Encoding,
@@ -80,6 +196,9 @@ pub struct Mapped {
     early: Option<Outcome>,
     max_states: u64,
     max_rounds: u64,
+    rounds: u64,
+    settled: u64,
+    verifier: Verifier,
 }
 
 /// Maps the root of `diagram` (its `?` cells free over 0..9, the others pinned): every
@@ -89,40 +208,22 @@ pub fn map(
     options: &Options,
     stop: Arc<AtomicBool>,
 ) -> Result<Mapped, SynthError> {
-    let root = checked_root(diagram)?;
-    let backend = open(&options.backend, stop.clone())?;
-    let mut enc = Encoding::new(diagram, &root, backend)?;
-    if options.oracle_nodes > 0 {
-        enc.use_oracle(16 << 20, options.oracle_nodes);
+    map_with_progress(diagram, options, stop, &mut |_| {})
+}
+
+/// [`map`], reporting `Progress::Mapping` every few thousand positions and at the end.
+pub fn map_with_progress(
+    diagram: &Diagram,
+    options: &Options,
+    stop: Arc<AtomicBool>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Mapped, SynthError> {
+    let mut mapping = start(diagram, options, stop)?;
+    while !mapping.step(MAP_REPORT_EVERY)? {
+        progress(mapping.progress());
     }
-    let cut = root.moves_played() + options.cut_plies;
-    let mut seen: FxHashSet<u64> = FxHashSet::default();
-    let mut queue = VecDeque::from([(root.current(), root.mask())]);
-    seen.insert(key(root.current(), root.mask()));
-    let mut early = None;
-    while let Some((red, mask)) = queue.pop_front() {
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            early = Some(Outcome::Stopped);
-            break;
-        }
-        if enc.stats().positions >= options.max_states {
-            early = Some(Outcome::Budget);
-            break;
-        }
-        for (cr, cm) in enc.encode(red, mask)? {
-            if cm.count_ones() < cut && seen.insert(key(cr, cm)) {
-                queue.push_back((cr, cm));
-            }
-        }
-    }
-    Ok(Mapped {
-        mapped: enc.stats().positions,
-        enc,
-        root,
-        early,
-        max_states: options.max_states,
-        max_rounds: options.max_rounds,
-    })
+    progress(mapping.progress());
+    Ok(mapping.finish())
 }
 
 impl Mapped {
@@ -131,48 +232,86 @@ impl Mapped {
         self.mapped
     }
 
-    /// Solves, verifies and refines until found, unsat, the budget or the stop flag.
-    pub fn search(mut self) -> Result<Report, SynthError> {
-        let (mapped, root) = (self.mapped, self.root);
-        let enc = &mut self.enc;
-        let report = |outcome, enc: &mut Encoding, rounds| Report {
+    /// The search's counts so far, as a `Progress::Searching` report.
+    pub fn progress(&mut self) -> Progress {
+        Progress::Searching {
+            round: self.rounds,
+            positions: self.enc.stats().positions,
+            conflicts: self.enc.backend().conflicts(),
+            settled: self.settled,
+        }
+    }
+
+    /// The report for a search that ended with `outcome`.
+    pub fn report(&mut self, outcome: Outcome) -> Report {
+        Report {
             outcome,
-            mapped,
-            encoding: enc.stats(),
-            rounds,
-            conflicts: enc.backend().conflicts(),
-        };
+            mapped: self.mapped,
+            encoding: self.enc.stats(),
+            rounds: self.rounds,
+            conflicts: self.enc.backend().conflicts(),
+        }
+    }
+
+    /// One solve-verify round: the verdict once there is one (found, unsat, budget,
+    /// stopped), or None after refining on a losing line.
+    pub fn round(&mut self) -> Result<Option<Outcome>, SynthError> {
         if let Some(outcome) = self.early.take() {
-            return Ok(report(outcome, enc, 0));
+            return Ok(Some(outcome));
         }
-        let mut verifier = Verifier::new();
-        for round in 1..=self.max_rounds {
-            match enc.backend().solve(&[])? {
-                SatOutcome::Unsat => return Ok(report(Outcome::Unsat, enc, round)),
-                SatOutcome::Stopped => return Ok(report(Outcome::Stopped, enc, round)),
-                SatOutcome::Sat => {}
-            }
-            let candidate = enc.model_diagram();
-            match verifier.verify(&candidate) {
-                Verdict::Win { .. } => return Ok(report(Outcome::Found(candidate), enc, round)),
-                Verdict::Loss { counterexample, .. } => {
-                    // culprit expansion: encode the Red-to-move positions on the losing line
-                    for pos in line_positions(&root, &counterexample) {
-                        enc.encode(pos.current(), pos.mask())?;
-                    }
-                }
-                other => {
-                    return Err(SynthError::Internal(format!(
-                        "a dsat candidate got the verdict {}",
-                        other.name()
-                    )))
+        if self.rounds >= self.max_rounds {
+            return Ok(Some(Outcome::Budget));
+        }
+        self.rounds += 1;
+        let sat = self.enc.backend().solve(&[])?;
+        self.settled = self.enc.backend().settled().max(self.settled);
+        match sat {
+            SatOutcome::Unsat => return Ok(Some(Outcome::Unsat)),
+            SatOutcome::Stopped => return Ok(Some(Outcome::Stopped)),
+            SatOutcome::Sat => {}
+        }
+        let candidate = self.enc.model_diagram();
+        match self.verifier.verify(&candidate) {
+            Verdict::Win { .. } => return Ok(Some(Outcome::Found(candidate))),
+            Verdict::Loss { counterexample, .. } => {
+                // culprit expansion: encode the Red-to-move positions on the losing line
+                for pos in line_positions(&self.root, &counterexample) {
+                    self.enc.encode(pos.current(), pos.mask())?;
                 }
             }
-            if enc.stats().positions >= self.max_states {
-                return Ok(report(Outcome::Budget, enc, round));
+            other => {
+                return Err(SynthError::Internal(format!(
+                    "a dsat candidate got the verdict {}",
+                    other.name()
+                )))
             }
         }
-        Ok(report(Outcome::Budget, enc, self.max_rounds))
+        if self.enc.stats().positions >= self.max_states {
+            return Ok(Some(Outcome::Budget));
+        }
+        Ok(None)
+    }
+
+    /// Solves, verifies and refines until found, unsat, the budget or the stop flag.
+    pub fn search(self) -> Result<Report, SynthError> {
+        self.search_with_progress(&mut |_| {})
+    }
+
+    /// [`Mapped::search`], reporting `Progress::Searching` after every round.
+    pub fn search_with_progress(
+        mut self,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<Report, SynthError> {
+        loop {
+            let before = self.rounds;
+            let verdict = self.round()?;
+            if self.rounds > before {
+                progress(self.progress());
+            }
+            if let Some(outcome) = verdict {
+                return Ok(self.report(outcome));
+            }
+        }
     }
 }
 

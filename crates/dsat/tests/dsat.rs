@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use c4lab_board::{Position, HEIGHT, WIDTH};
-use c4lab_dsat::{solve, Options, Outcome};
+use c4lab_dsat::{map_with_progress, solve, Options, Outcome, Progress};
 use c4lab_steady::{Cell, Diagram, Verifier};
 
 /// Upstream diagrams whose roots hold at least `min_ply` stones (empty when the files are absent).
@@ -114,5 +114,65 @@ fn impossible_roots_are_unsat_on_both_backends() {
         for backend in ["batsat", "cadical"] {
             assert_eq!(run(&tied, backend), Outcome::Unsat, "{}", tied.to_grid());
         }
+    }
+}
+
+#[test]
+fn progress_fills_the_gauge_then_counts_rounds_with_rising_dead_ends_and_settled_variables() {
+    let Some(d) = upstream(20).into_iter().nth(3) else {
+        return;
+    };
+    let puzzle = all_undecided(&d);
+    for backend in ["batsat", "cadical"] {
+        let opts = Options {
+            backend: backend.into(),
+            max_states: 1 << 20,
+            ..Options::default()
+        };
+        let mut seen = Vec::new();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mapped = map_with_progress(&puzzle, &opts, stop, &mut |p| seen.push(p)).unwrap();
+        let mapped_positions = mapped.positions();
+        let report = mapped.search_with_progress(&mut |p| seen.push(p)).unwrap();
+        assert_found(&puzzle, &report.outcome);
+        // the mapping gauge rises to the positions mapped, against the state budget
+        let gauge: Vec<u64> = seen
+            .iter()
+            .filter_map(|p| match *p {
+                Progress::Mapping {
+                    positions,
+                    max_states,
+                } => {
+                    assert_eq!(max_states, 1 << 20);
+                    Some(positions)
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(gauge.windows(2).all(|w| w[0] <= w[1]), "{gauge:?}");
+        assert_eq!(gauge.last(), Some(&mapped_positions));
+        // then one report per round: rounds count up, dead ends and settled never fall
+        let rounds: Vec<(u64, u64, u64)> = seen
+            .iter()
+            .skip(gauge.len())
+            .map(|p| match *p {
+                Progress::Searching {
+                    round,
+                    conflicts,
+                    settled,
+                    ..
+                } => (round, conflicts, settled),
+                other => panic!("a mapping report after the search began: {other:?}"),
+            })
+            .collect();
+        assert_eq!(rounds.len() as u64, report.rounds, "{backend}");
+        for (i, w) in rounds.windows(2).enumerate() {
+            assert_eq!(w[1].0, i as u64 + 2);
+            assert!(
+                w[0].1 <= w[1].1 && w[0].2 <= w[1].2,
+                "{backend}: {rounds:?}"
+            );
+        }
+        assert!(rounds.last().unwrap().2 > 0, "{backend}: nothing settled");
     }
 }

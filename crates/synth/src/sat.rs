@@ -36,6 +36,9 @@ pub trait Backend {
     fn prefer(&mut self, lit: Lit) -> Result<bool, SynthError>;
     /// Conflicts ("dead ends") met so far, over all calls.
     fn conflicts(&self) -> u64;
+    /// Variables the solver has settled for good: fixed at the root level (and, for
+    /// CaDiCaL, eliminated or substituted). Read between solves; never falls.
+    fn settled(&self) -> u64;
 }
 
 /// The backends this build has, by name, the default first. BatSat is the default
@@ -114,6 +117,10 @@ impl Backend for BatSat {
         use batsat::SolverInterface;
         self.solver.batsat_ref().num_conflicts()
     }
+    fn settled(&self) -> u64 {
+        use batsat::SolverInterface;
+        self.solver.batsat_ref().proved_at_lvl_0().len() as u64
+    }
 }
 
 /// CaDiCaL, natively.
@@ -164,5 +171,10 @@ impl Backend for Cadical {
     fn conflicts(&self) -> u64 {
         use rustsat::solvers::GetInternalStats;
         self.solver.conflicts() as u64
+    }
+    fn settled(&self) -> u64 {
+        use rustsat::solvers::SolveStats;
+        let vars = self.solver.max_var().map_or(0, |v| v.idx() as i64 + 1);
+        (vars - self.solver.get_active()).max(0) as u64
     }
 }
