@@ -2,6 +2,7 @@
 // answers every question about the game; verification runs in verify.worker.js.
 import init, * as engine from './pkg/c4lab_wasm.js';
 import { autoComplete } from './complete.js';
+import { wholeRoot } from './dsat.js';
 
 performance.mark('app');
 const W = 7, H = 6, N = 42;
@@ -23,6 +24,7 @@ const state = {
 };
 const lab = { firstVerdictMs: null, verdicts: 0, ready: false, engine };
 let fill = null; // auto-complete (complete.js)
+let whole = null; // the whole-root solve (dsat.js)
 window.__lab = lab;
 
 // ---- derived facts ----------------------------------------------------------------
@@ -185,6 +187,7 @@ function renderHints() {
 
 function edited({ verify = true, first = false } = {}) {
   fill?.diagramChanged(grid());
+  whole?.diagramChanged(grid());
   if (verify) requestVerify({ first });
   const link = call(engine.link_encode, grid(), state.yellow);
   if (link.ok) {
@@ -272,7 +275,7 @@ function render() {
       selected = drops(stones, String(first.column))[0];
     }
   }
-  const preview = state.mode === 'levels' ? fill?.preview() : null;
+  const preview = state.mode === 'levels' ? (fill?.preview() || whole?.preview()) : null;
   if (preview) {
     ghost = drops(stones, preview.line);
   } else if (state.mode !== 'play' && state.verdict && state.verdict.verdict === 'loss') {
@@ -333,6 +336,7 @@ function render() {
     simp.textContent = 'Simplify';
   }
   fill?.render(state.levels.includes('?'));
+  whole?.render(true);
   renderLog(game);
   if (state.mode === 'play' && lab.hintsFor !== state.root + '|' + state.yellow + '|' + grid()) {
     lab.hintsFor = state.root + '|' + state.yellow + '|' + grid();
@@ -366,7 +370,7 @@ function renderLegend(items) {
   if (items.has('selected')) add('legend-selected', 'var(--accent)', state.mode === 'play' ? "Red's last move" : 'the cell the diagram selects');
   if (items.has('four')) add('legend-four', 'var(--win)', 'the winning four');
   if (items.has('ghost')) add('legend-ghost', 'var(--muted)', 'faded numbered stones: the losing line');
-  if (items.has('candidate')) add('legend-candidate', 'var(--accent)', 'underlined: auto-complete\'s candidate levels for the ? cells');
+  if (items.has('candidate')) add('legend-candidate', 'var(--accent)', 'underlined: candidate levels for the ? cells (Fill ? or Solve root)');
 }
 
 function renderLog(game) {
@@ -565,14 +569,17 @@ async function main() {
   buildBoard();
   buildPalette();
   wire();
-  fill = autoComplete({
+  const host = {
     grid,
     levels: () => state.levels,
     render,
     keep: (cells) => editLevels(() => {
       for (let i = 0; i < N; i++) if (state.levels[i] === '?' && LEVELS.includes(cells[i])) state.levels[i] = cells[i];
     }),
-  });
+  };
+  fill = autoComplete(host);
+  whole = wholeRoot(host);
+  lab.dsat = () => whole.report();
   await init();
   performance.mark('engine-ready');
   lab.ready = true;

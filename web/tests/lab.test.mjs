@@ -2,7 +2,7 @@
 // `c4lab serve`. Run by scripts/test after the engine and the binary are built.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +59,7 @@ const cell = (page, col, rowFromBottom) => page.locator(`#board .cell[data-index
 
 async function importText(page, text) {
   const n = await count(page);
-  await page.locator('#io summary').click();
+  if (!(await page.locator('#io').evaluate((d) => d.open))) await page.locator('#io summary').click();
   await page.fill('#io-text', text);
   await page.click('#import');
   await settled(page, n);
@@ -291,6 +291,90 @@ test('auto-complete says UNSAT for what no completion can win, and Stop ends a w
   assert.equal(await page.locator('#fill-stop').isDisabled(), true);
   await page.click('#fill-discard');
   assert.equal(await page.locator('#board .cell.candidate').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
+// Runs the page's Solve root on the diagram in `text` and returns the final report.
+async function solveRoot(page, text) {
+  await importText(page, text);
+  await page.click('#dsat');
+  await page.waitForFunction(() => {
+    const r = window.__lab.dsat();
+    return r && (!r.ok || !['mapping', 'searching'].includes(r.state));
+  }, null, { timeout: 120_000 });
+  return page.evaluate(() => window.__lab.dsat());
+}
+
+// `c4lab dsat --json` natively on the same diagram.
+function nativeDsat(text, backend) {
+  const r = spawnSync(bin, ['dsat', '--json', '--backend', backend], { input: text, encoding: 'utf8' });
+  assert.ok(r.stdout, `c4lab dsat printed nothing: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+test('Solve root agrees with the native dsat on small roots, and Keep applies a found diagram', async (t) => {
+  const blocks = upstreamDiagrams();
+  if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);
+  const page = await open();
+  // deep upstream roots (22+ stones) with every level cell undecided
+  const roots = await page.evaluate((blocks) => {
+    const out = [];
+    for (const b of blocks) {
+      const r = JSON.parse(window.__lab.engine.read_any(b));
+      if (!r.ok || r.root.length < 22) continue;
+      out.push([...r.cells].map((c) => (/[0-9]/.test(c) ? '?' : c)).join('').match(/.{7}/g).join('\n') + '\n');
+    }
+    const step = Math.max(1, Math.floor(out.length / 3));
+    return out.filter((_, i) => i % step === 0).slice(0, 3);
+  }, blocks);
+  assert.equal(roots.length, 3);
+  // and a root no diagram can win (moves 727364): Yellow's three in the bottom row is
+  // open at both ends
+  const lost = '???????\n???????\n???????\n???????\n??????R\n?YYY?RR\n';
+  for (const text of [...roots, lost]) {
+    const web = await solveRoot(page, text);
+    assert.ok(web.ok, web.error);
+    assert.equal(web.state, text === lost ? 'unsat' : 'found');
+    for (const backend of ['batsat', 'cadical']) {
+      const native = nativeDsat(text, backend);
+      assert.equal(web.state, native.verdict, `${backend} on\n${text}`);
+    }
+    if (web.state === 'found') {
+      assert.equal(web.cells.length, 42);
+      assert.match(await page.locator('#dsat-status').textContent(), /^Found a diagram that verifies as a win/);
+      if (text === roots[0]) {
+        // Keep writes the found levels into the ? cells: the verdict becomes a win
+        assert.ok(await page.locator('#board .cell.candidate').count() > 0);
+        const n = await count(page);
+        await page.click('#dsat-keep');
+        assert.match(await settled(page, n), /^Win/);
+        assert.equal(await page.locator('#board .cell.candidate').count(), 0);
+      }
+    }
+  }
+  assert.equal((await page.evaluate(() => window.__lab.dsat())).state, 'unsat');
+  assert.match(await page.locator('#dsat-status').textContent(), /^No diagram wins from this root/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('Solve root shows its mapping gauge on a wide root and stops at once', async () => {
+  const page = await open();
+  await page.click('nav button[data-mode="position"]');
+  let n = await count(page);
+  await page.click('#clear-root');
+  await settled(page, n);
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#undecide-all');
+  await page.click('#dsat');
+  await page.waitForFunction(() => /^Mapping: [1-9]/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 30_000 });
+  assert.equal(await page.locator('#dsat-gauge').isVisible(), true);
+  const gauge = await page.evaluate(() => [document.querySelector('#dsat-gauge').value, document.querySelector('#dsat-gauge').max]);
+  assert.ok(gauge[0] > 0 && gauge[1] === 300000, `gauge ${gauge}`);
+  await page.click('#dsat-stop');
+  assert.match(await page.locator('#dsat-status').textContent(), /^Stopped after/);
+  assert.equal(await page.locator('#dsat-gauge').isVisible(), false);
+  await page.click('#dsat-discard');
+  assert.equal(await page.locator('#dsat-discard').isDisabled(), true);
   assert.deepEqual(page.errors, []);
 });
 

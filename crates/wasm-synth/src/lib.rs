@@ -1,5 +1,6 @@
-//! The Lab's synthesis engine: auto-complete compiled to WebAssembly, a module of its
-//! own so the page's main engine stays small; only the auto-complete worker loads it.
+//! The Lab's synthesis engine: auto-complete and the whole-root solve (dsat) compiled
+//! to WebAssembly, a module of its own so the page's main engine stays small; only the
+//! auto-complete and dsat workers load it.
 //! Results are JSON strings, with `"ok": false` and an `"error"` for bad input.
 
 use std::sync::atomic::AtomicBool;
@@ -11,19 +12,22 @@ use c4lab_synth::{Completer, Completion, Options, Step};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-fn fail(e: impl std::fmt::Display) -> String {
+pub(crate) fn fail(e: impl std::fmt::Display) -> String {
     json!({ "ok": false, "error": e.to_string() }).to_string()
 }
 
 /// Reads a grid given as six rows (any form `c4lab verify` reads).
-fn diagram(grid: &str) -> Result<Diagram, String> {
+pub(crate) fn diagram(grid: &str) -> Result<Diagram, String> {
     Diagram::parse(grid)
         .map(|p| p.diagram)
         .map_err(|e| e.to_string())
 }
 
+mod dsat;
+pub use dsat::DsatSession;
+
 /// The 42 cells of a diagram in grid order as one string.
-fn flat(d: &Diagram) -> String {
+pub(crate) fn flat(d: &Diagram) -> String {
     d.cells().iter().map(|c| c.to_char()).collect()
 }
 

@@ -1,0 +1,119 @@
+// "Solve root": the whole-root solve (dsat) in the Lab. It runs in dsat.worker.js with
+// the same Rust as `c4lab dsat` (pure-Rust SAT backend) under a state budget the browser
+// can hold; a gauge shows the share of that budget the map has used (full means
+// overflow, not done), then the rounds with their dead ends and settled variables. A
+// found diagram, already re-verified, is previewed and offered with Keep / Discard.
+
+/** Positions the browser may map: its memory budget (a few hundred MB at most). */
+export const BROWSER_MAX_STATES = 300000;
+/** Plies below the root that are mapped before solving. */
+const CUT_PLIES = 16;
+
+/**
+ * Wires the controls. `host` gives: grid() (the diagram as text), levels() (the level
+ * layer), keep(cells) (apply levels for the ? cells), render().
+ */
+export function wholeRoot(host) {
+  const $ = (s) => document.querySelector(s);
+  const ui = { run: $('#dsat'), stop: $('#dsat-stop'), keep: $('#dsat-keep'), discard: $('#dsat-discard'), status: $('#dsat-status'), gauge: $('#dsat-gauge') };
+  const s = { worker: null, id: 0, report: null, running: false, grid: null };
+
+  function finish() {
+    if (s.worker) s.worker.terminate();
+    s.worker = null;
+    s.running = false;
+  }
+  function start() {
+    finish();
+    s.id++;
+    s.report = null;
+    s.running = true;
+    s.worker = new Worker(new URL('./dsat.worker.js', import.meta.url), { type: 'module' });
+    s.worker.onmessage = (e) => {
+      if (e.data.id !== s.id) return;
+      s.report = e.data.report;
+      if (!s.report.ok || !['mapping', 'searching'].includes(s.report.state)) finish();
+      host.render();
+    };
+    s.worker.onerror = (e) => {
+      s.report = { ok: false, error: `the solve failed: ${e.message || 'the worker stopped'}` };
+      finish();
+      host.render();
+    };
+    s.grid = host.grid();
+    s.worker.postMessage({ id: s.id, grid: s.grid, cut: CUT_PLIES, maxStates: BROWSER_MAX_STATES });
+    const free = host.levels().filter((l) => l === '?').length;
+    status(`Mapping every position Red could face down to ${CUT_PLIES} plies below the root; ${free} ? cell${free === 1 ? '' : 's'} free over levels 0–9, the others pinned.`);
+    host.render();
+  }
+  function stop() {
+    if (!s.running) return;
+    finish();
+    if (s.report) s.report.state = 'stopped';
+    else s.report = { ok: true, state: 'stopped', positions: 0, ms: 0 };
+    host.render();
+  }
+  function discard() {
+    finish();
+    s.report = null;
+    host.render();
+  }
+  function keep() {
+    const r = s.report;
+    if (!r || r.state !== 'found') return;
+    s.report = null;
+    host.keep(r.cells);
+  }
+  function status(text) {
+    ui.status.textContent = text;
+  }
+
+  ui.run.addEventListener('click', start);
+  ui.stop.addEventListener('click', stop);
+  ui.keep.addEventListener('click', keep);
+  ui.discard.addEventListener('click', discard);
+
+  const fmt = (n) => Number(n).toLocaleString('en');
+  return {
+    /** The found diagram's levels to draw instead of the ? cells, or null. */
+    preview() {
+      const r = s.report;
+      return r && r.ok && r.state === 'found' ? { cells: r.cells, line: '' } : null;
+    },
+    /** Forgets the solve when the diagram it solved has changed. */
+    diagramChanged(grid) {
+      if ((s.running || s.report) && grid !== s.grid) discard();
+    },
+    /** The verdict so far, for tests and scripts: the last report or null. */
+    report: () => s.report,
+    /** Updates the controls, the gauge and the status line. */
+    render(hasRoot) {
+      const r = s.report;
+      ui.run.disabled = s.running || !hasRoot;
+      ui.stop.disabled = !s.running;
+      ui.keep.disabled = !(r && r.state === 'found');
+      ui.discard.disabled = !r || s.running;
+      ui.gauge.hidden = !(r && r.state === 'mapping');
+      if (!r) return;
+      if (!r.ok) return status(`Solve root refused: ${r.error}`);
+      const secs = (r.ms / 1000).toFixed(1);
+      const counts = `${fmt(r.positions)} positions, ${fmt(r.conflicts ?? 0)} dead ends, ${fmt(r.settled ?? 0)} settled variables`;
+      switch (r.state) {
+        case 'mapping':
+          ui.gauge.max = r.max_states;
+          ui.gauge.value = r.positions;
+          return status(`Mapping: ${fmt(r.positions)} of the ${fmt(r.max_states)} positions the browser's budget allows (${secs} s).`);
+        case 'searching':
+          return status(`Searching: round ${r.round}, ${counts} (${secs} s).`);
+        case 'found':
+          return status(`Found a diagram that verifies as a win (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s). Keep it, or Discard.`);
+        case 'unsat':
+          return status(`No diagram wins from this root with these pinned cells (levels 0–9 for the ? cells), ${secs} s. Sound for the language, not independently audited.`);
+        case 'budget':
+          return status(`Out of budget after ${secs} s: the map needs more than ${fmt(BROWSER_MAX_STATES)} positions, the browser's memory budget. Pin some cells, or run c4lab dsat natively.`);
+        default:
+          return status(`Stopped after ${secs} s (${counts}).`);
+      }
+    },
+  };
+}
