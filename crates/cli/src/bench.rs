@@ -29,6 +29,8 @@ pub enum Bench {
     Dsat(crate::dsat::BenchDsat),
     /// Corpus generation: games/s and labels/s per teacher, peak memory.
     Corpus(crate::corpus::BenchCorpus),
+    /// The model: training and inference speed, size, holdout agreement, optimal-move rate.
+    Model(crate::model::BenchModel),
     /// Solve the benchmark position sets (exact scores checked) and optionally the empty board.
     Solver {
         /// The folder of `<moves> <score>` sets.
@@ -67,6 +69,7 @@ pub fn run(what: Bench) -> Result<u8> {
         Bench::Complete(args) => crate::complete::bench(args),
         Bench::Dsat(args) => crate::dsat::bench(args),
         Bench::Corpus(args) => crate::corpus::bench(args),
+        Bench::Model(args) => crate::model::bench(args),
         Bench::Solver {
             sets,
             only,

@@ -9,6 +9,7 @@ mod convert;
 mod corpus;
 mod dsat;
 mod input;
+mod model;
 mod play;
 mod serve;
 mod solution;
@@ -62,14 +63,23 @@ enum Command {
     },
     /// Play Yellow against a diagram in the terminal: type a column 1-7, `u` to undo, `q` to quit.
     Play {
-        /// Diagram file.
-        file: PathBuf,
-        /// Yellow moves to play first (digits 1-7); with --no-input nothing is read afterwards.
+        /// Diagram file (the opponent, with the default --opponent diagram).
+        file: Option<PathBuf>,
+        /// Your moves to play first (digits 1-7); with --no-input nothing is read afterwards.
         #[arg(long, default_value = "")]
         moves: String,
         /// Do not read moves from stdin (play only --moves).
         #[arg(long)]
         no_input: bool,
+        /// Who plays against you: the diagram (as Red) or a trained model (`--model`).
+        #[arg(long, value_enum, default_value = "diagram")]
+        opponent: play::Opponent,
+        /// The model file, with --opponent model.
+        #[arg(long)]
+        model: Option<PathBuf>,
+        /// Your colour against a model (Red moves first).
+        #[arg(long, value_enum, default_value = "yellow")]
+        you: play::Colour,
     },
     /// Fill the undecided cells (`?`) so the diagram wins: CEGIS with a SAT solver.
     ///
@@ -164,6 +174,10 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         threads: usize,
     },
+    /// Train the GF(2^8) lookup-table model on a corpus and its per-ply targets.
+    Train(model::TrainArgs),
+    /// Evaluate a model: holdout agreement, optimal-move rate, games against the perfect solver.
+    Eval(model::EvalArgs),
     /// The teacher corpus: generate, check, stats, split, merge, label, checksums, overlap.
     Corpus {
         #[command(subcommand)]
@@ -228,7 +242,23 @@ fn main() -> ExitCode {
             file,
             moves,
             no_input,
-        } => play::play(&file, &moves, no_input),
+            opponent,
+            model,
+            you,
+        } => match opponent {
+            play::Opponent::Diagram => match file {
+                Some(f) => play::play(&f, &moves, no_input),
+                None => Err(anyhow::anyhow!(
+                    "play against a diagram needs its file (or --opponent model --model FILE)"
+                )),
+            },
+            play::Opponent::Model => match model {
+                Some(m) => play::play_model(&m, you, &moves, no_input),
+                None => Err(anyhow::anyhow!(
+                    "--opponent model needs --model FILE (made by c4lab train)"
+                )),
+            },
+        },
         Command::CheckSolution {
             branches,
             steady_states,
@@ -253,6 +283,8 @@ fn main() -> ExitCode {
         } => solve::book(depth, &out, table_mb, threads),
         Command::Serve { port, host, open } => serve::serve(&host, port, open),
         Command::Corpus { cmd } => corpus::run(cmd),
+        Command::Train(args) => model::train(args),
+        Command::Eval(args) => model::eval(args),
         Command::Bench { what } => bench::run(what),
     };
     match result {

@@ -1,10 +1,10 @@
-//! `c4lab play`: you are Yellow, the diagram is Red.
+//! `c4lab play`: you are Yellow against a diagram (Red), or either colour against a model.
 
 use std::io::{BufRead, Write};
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use c4lab_board::Player;
+use c4lab_board::{Player, Position};
 use c4lab_steady::play::{Game, Played, Status};
 
 use crate::input::read_diagram;
@@ -90,5 +90,104 @@ fn code(s: &Status) -> u8 {
     match s {
         Status::YellowWon | Status::Draw | Status::NoMove => 1,
         _ => 0,
+    }
+}
+
+/// Who plays against you.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum Opponent {
+    /// A steady-state diagram, as Red.
+    Diagram,
+    /// A model made by `c4lab train`.
+    Model,
+}
+
+/// Your colour against a model.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Colour {
+    /// You move first.
+    Red,
+    /// The model moves first.
+    Yellow,
+}
+
+/// The board with column numbers, and whose turn it is.
+fn show_position(pos: &Position, out: &mut impl Write) -> std::io::Result<()> {
+    for row in pos.to_grid().lines() {
+        let spaced: Vec<String> = row.chars().map(String::from).collect();
+        writeln!(out, "  {}", spaced.join(" "))?;
+    }
+    writeln!(out, "  1 2 3 4 5 6 7")
+}
+
+/// Plays column `x` for the side to move; Some(message) when the game ends.
+fn move_and_judge(pos: &mut Position, x: usize, who: &str) -> Option<String> {
+    if pos.is_winning_move(x) {
+        *pos = pos.after(x);
+        return Some(format!("{who} plays {} and wins", x + 1));
+    }
+    *pos = pos.after(x);
+    if pos.is_full() {
+        return Some(format!("{who} plays {}: the board is full, a draw", x + 1));
+    }
+    None
+}
+
+/// `c4lab play --opponent model`: exit 1 when you beat the model, else 0.
+pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Result<u8> {
+    let model = crate::model::load_model(path)?;
+    let mut pos = Position::new();
+    let mut out = std::io::stdout().lock();
+    let yours = if you == Colour::Red { 0 } else { 1 };
+    let mut typed = moves
+        .trim()
+        .chars()
+        .map(Some)
+        .collect::<Vec<_>>()
+        .into_iter();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        if pos.moves_played() % 2 != yours {
+            let x = model
+                .best_move(&pos)
+                .expect("a move on a board that is not full");
+            if let Some(end) = move_and_judge(&mut pos, x, "the model") {
+                show_position(&pos, &mut out)?;
+                writeln!(out, "{end}")?;
+                return Ok(0);
+            }
+            writeln!(out, "the model plays {}", x + 1)?;
+            continue;
+        }
+        // your move: from --moves first, then from stdin
+        let text = match typed.next() {
+            Some(Some(c)) => c.to_string(),
+            _ => {
+                show_position(&pos, &mut out)?;
+                if no_input {
+                    return Ok(0);
+                }
+                match lines.next() {
+                    Some(l) => l?.trim().to_string(),
+                    None => return Ok(0),
+                }
+            }
+        };
+        match text.as_str() {
+            "" => continue,
+            "q" | "quit" => return Ok(0),
+            t => match t.parse::<usize>() {
+                Ok(c @ 1..=7) if pos.can_play(c - 1) => {
+                    if let Some(end) = move_and_judge(&mut pos, c - 1, "you") {
+                        show_position(&pos, &mut out)?;
+                        writeln!(out, "{end}")?;
+                        return Ok(end.ends_with("wins") as u8);
+                    }
+                }
+                Ok(c @ 1..=7) => writeln!(out, "column {c} is full")?,
+                _ => writeln!(out, "{t:?}: type a column 1-7, q to quit")?,
+            },
+        }
     }
 }

@@ -376,3 +376,175 @@ fn dsat_exit_codes_and_json() {
     assert_eq!(budget.status.code(), Some(3));
     assert_eq!(c4lab(&["dsat"], "R??????\n").status.code(), Some(2));
 }
+
+#[test]
+fn train_then_eval_a_model_on_a_generated_corpus() {
+    let dir = std::env::temp_dir().join(format!("c4lab-train-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let out = c4lab(
+        &[
+            "corpus",
+            "generate",
+            "--games",
+            "300",
+            "--holdout",
+            "60",
+            "--seed",
+            "3",
+            "--out",
+            d,
+        ],
+        "",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let corpus = format!("{d}/train/corpus_300.txt");
+    let targets = format!("{d}/train/perply_targets.npz");
+    let (hold, hold_t) = (
+        format!("{d}/holdout/corpus.txt"),
+        format!("{d}/holdout/perply_targets.npz"),
+    );
+    let model = format!("{d}/m.c4m");
+    let train = |ctx: &str, extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--load-corpus",
+            &corpus,
+            "--perply-targets",
+            &targets,
+            "--holdout-corpus",
+            &hold,
+            "--holdout-targets",
+            &hold_t,
+            "--transcript",
+            "v2",
+            "--move-loss",
+            "7way",
+            "--soft-w",
+            "1.0",
+            "--steps",
+            "2000",
+            "--batch",
+            "16",
+            "--ctx",
+            ctx,
+            "--lr",
+            "0.5",
+            "--seed",
+            "32",
+            "--corpus-source",
+            "teacher",
+            "--hard-start",
+            "0",
+            "--hard-ramp",
+            "500",
+            "--hard-w",
+            "0.5",
+            "--out",
+            &model,
+        ];
+        args.extend_from_slice(extra);
+        c4lab(&args, "")
+    };
+    let out = train("192", &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("trained 2000 steps") && text.contains("holdout agreement"),
+        "{text}"
+    );
+    let first = std::fs::read(&model).unwrap();
+    // the same seed gives the same model; resuming a finished run to more steps works
+    assert_eq!(train("192", &[]).status.code(), Some(0));
+    assert_eq!(std::fs::read(&model).unwrap(), first);
+    let out = train("192", &["--resume"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&model).unwrap(),
+        first,
+        "resuming a finished run adds nothing"
+    );
+    // the evaluation table, reproducible from its seed
+    let eval = || {
+        stdout(&c4lab(
+            &[
+                "eval",
+                "--model",
+                &model,
+                "--holdout-corpus",
+                &hold,
+                "--holdout-targets",
+                &hold_t,
+                "--positions",
+                "20",
+                "--games",
+                "2",
+                "--seed",
+                "5",
+            ],
+            "",
+        ))
+    };
+    let table = eval();
+    assert!(
+        table.contains("| holdout agreement |") && table.contains("optimal-move rate"),
+        "{table}"
+    );
+    assert_eq!(eval(), table);
+    // the model as an opponent: it answers every move and the game is judged
+    let out = c4lab(
+        &[
+            "play",
+            "--opponent",
+            "model",
+            "--model",
+            &model,
+            "--you",
+            "red",
+            "--moves",
+            "1111",
+            "--no-input",
+        ],
+        "",
+    );
+    let text = stdout(&out);
+    assert!(text.matches("the model plays").count() >= 3, "{text}");
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{text}");
+    let out = c4lab(&["play", "--opponent", "model"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--model FILE"));
+    // bad input is named
+    let out = train("5", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--ctx 5"));
+    let out = c4lab(
+        &[
+            "eval",
+            "--model",
+            &corpus,
+            "--holdout-corpus",
+            &hold,
+            "--holdout-targets",
+            &hold_t,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a c4lab model"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -19,6 +19,16 @@ impl Rng {
         Rng(seed)
     }
 
+    /// The generator's state, to save a stream and continue it with [`Rng::from_state`].
+    pub fn state(&self) -> u64 {
+        self.0
+    }
+
+    /// A generator continuing from a saved [`Rng::state`].
+    pub fn from_state(state: u64) -> Rng {
+        Rng(state)
+    }
+
     /// The generator of game `index` in stream `stream` (0 train, 1 holdout) of `seed`.
     pub fn for_game(seed: u64, stream: u64, index: u64) -> Rng {
         Rng(

@@ -1,0 +1,410 @@
+//! `c4lab train`, `c4lab eval` and `c4lab bench model`: the GF(2^8) lookup-table model.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use c4lab_board::Position;
+use c4lab_model::eval::{agreement, optimal_rate, play_games, Agreement};
+use c4lab_model::{load_examples, Example, Model, Source, TrainConfig, Trainer};
+use c4lab_solver::Solver;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Where targets come from, on the command line.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum CorpusSource {
+    /// The sidecar's per-ply teacher targets.
+    Teacher,
+    /// The moves the games played (no sidecar needed).
+    Moves,
+}
+
+impl From<CorpusSource> for Source {
+    fn from(s: CorpusSource) -> Source {
+        match s {
+            CorpusSource::Teacher => Source::Teacher,
+            CorpusSource::Moves => Source::Moves,
+        }
+    }
+}
+
+/// `c4lab train`'s options (the source document's command line, with this model's meaning).
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    /// Training corpus (v2 transcript, one game per line).
+    #[arg(long)]
+    load_corpus: PathBuf,
+    /// Its per-ply target sidecar (perply_targets.npz); needed with --corpus-source teacher.
+    #[arg(long)]
+    perply_targets: Option<PathBuf>,
+    /// Holdout corpus, scored during and after training.
+    #[arg(long)]
+    holdout_corpus: Option<PathBuf>,
+    /// The holdout's sidecar.
+    #[arg(long)]
+    holdout_targets: Option<PathBuf>,
+    /// Transcript format of the corpora; only `v2` (10 bytes a ply) exists.
+    #[arg(long, default_value = "v2", value_parser = ["v2"])]
+    transcript: String,
+    /// The move loss: `7way` is a softmax over the seven columns (full ones masked).
+    #[arg(long, default_value = "7way", value_parser = ["7way"])]
+    move_loss: String,
+    /// Weight of the cross-entropy against the soft target (the sidecar's mass spread evenly over its best columns).
+    #[arg(long, default_value_t = 1.0)]
+    soft_w: f32,
+    /// Gradient steps.
+    #[arg(long, default_value_t = 100_000)]
+    steps: u64,
+    /// Examples per step (each moves the weights by lr / batch times its gradient).
+    #[arg(long, default_value_t = 16)]
+    batch: usize,
+    /// Context in transcript bytes. The source's sequence model read this many bytes;
+    /// this model reads only the current position (one ply, 10 bytes), so --ctx must be
+    /// at least 10 and changes nothing else.
+    #[arg(long, default_value_t = 192)]
+    ctx: usize,
+    /// Step size of gradient descent on the table weights (the logits are sums of 15 weights).
+    #[arg(long, default_value_t = 0.5)]
+    lr: f32,
+    /// Seed of the example order: a run is deterministic given it.
+    #[arg(long, default_value_t = 32)]
+    seed: u64,
+    /// Targets: `teacher` (sidecar) or `moves` (the played moves, one-hot).
+    #[arg(long, value_enum, default_value = "teacher")]
+    corpus_source: CorpusSource,
+    /// Step at which the loss against the played move (one-hot) starts.
+    #[arg(long, default_value_t = 0)]
+    hard_start: u64,
+    /// Steps over which that loss's weight rises linearly from 0 to --hard-w.
+    #[arg(long, default_value_t = 1000)]
+    hard_ramp: u64,
+    /// Final weight of the loss against the played move.
+    #[arg(long, default_value_t = 0.5)]
+    hard_w: f32,
+    /// Where to write the exported integer model.
+    #[arg(long, default_value = "model.c4m")]
+    out: PathBuf,
+    /// Checkpoint file (float weights, step, example stream); default: the model path + `.ckpt`.
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Write the checkpoint every this many steps (and at the end).
+    #[arg(long, default_value_t = 10_000)]
+    checkpoint_every: u64,
+    /// Continue from the checkpoint (same --seed) up to --steps.
+    #[arg(long)]
+    resume: bool,
+    /// Score the holdout every this many steps (shown on the progress bar).
+    #[arg(long, default_value_t = 10_000)]
+    eval_every: u64,
+}
+
+fn examples(corpus: &Path, targets: Option<&Path>, source: CorpusSource) -> Result<Vec<Example>> {
+    let e = load_examples(corpus, targets, source.into())
+        .with_context(|| format!("cannot load training examples from {}", corpus.display()))?;
+    if e.is_empty() {
+        bail!("{} holds no labelled positions", corpus.display());
+    }
+    Ok(e)
+}
+
+fn pct(a: &Agreement) -> String {
+    format!("{:.1} %", 100.0 * a.rate())
+}
+
+/// `c4lab train`.
+pub fn train(a: TrainArgs) -> Result<u8> {
+    if a.ctx < 10 {
+        bail!("--ctx {} is shorter than one ply (10 bytes)", a.ctx);
+    }
+    let train = examples(&a.load_corpus, a.perply_targets.as_deref(), a.corpus_source)?;
+    let hold = match &a.holdout_corpus {
+        Some(p) => examples(p, a.holdout_targets.as_deref(), a.corpus_source)?,
+        None => Vec::new(),
+    };
+    eprintln!(
+        "{} training positions, {} holdout positions",
+        train.len(),
+        hold.len()
+    );
+    let config = TrainConfig {
+        steps: a.steps,
+        batch: a.batch,
+        lr: a.lr,
+        seed: a.seed,
+        soft_w: a.soft_w,
+        hard_w: a.hard_w,
+        hard_start: a.hard_start,
+        hard_ramp: a.hard_ramp,
+    };
+    let ckpt = a
+        .checkpoint
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}.ckpt", a.out.display())));
+    let mut t = if a.resume {
+        let bytes =
+            std::fs::read(&ckpt).with_context(|| format!("cannot read {}", ckpt.display()))?;
+        Trainer::resume(config, &bytes).with_context(|| ckpt.display().to_string())?
+    } else {
+        Trainer::new(config)?
+    };
+    let bar = ProgressBar::new(a.steps);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "[{elapsed_precise}] {wide_bar} {human_pos}/{human_len} steps, {msg}, ETA {eta}",
+        )
+        .expect("template"),
+    );
+    bar.set_position(t.step);
+    let start = Instant::now();
+    let (mut mean, mut held) = (0f32, String::from("holdout -"));
+    while t.step < a.steps {
+        let l = t.step(&train);
+        mean = if mean == 0.0 {
+            l
+        } else {
+            0.99 * mean + 0.01 * l
+        };
+        if !hold.is_empty() && t.step % a.eval_every.max(1) == 0 {
+            held = format!("holdout {}", pct(&agreement(&hold, |p| t.net.best_move(p))));
+        }
+        if t.step % a.checkpoint_every.max(1) == 0 {
+            save(&ckpt, &t.checkpoint())?;
+        }
+        if t.step % 100 == 0 {
+            bar.set_position(t.step);
+            bar.set_message(format!("loss {mean:.3}, {held}"));
+        }
+    }
+    bar.finish_and_clear();
+    save(&ckpt, &t.checkpoint())?;
+    let (model, scale) = t.net.quantize();
+    save(&a.out, &model.to_bytes())?;
+    println!(
+        "trained {} steps in {:.1} s; loss {mean:.3}; model {} ({} bytes, scale {scale:.1}), checkpoint {}",
+        t.step,
+        start.elapsed().as_secs_f64(),
+        a.out.display(),
+        model.size_bytes(),
+        ckpt.display()
+    );
+    if !hold.is_empty() {
+        let f = agreement(&hold, |p| t.net.best_move(p));
+        let q = agreement(&hold, |p| model.best_move(p));
+        println!(
+            "holdout agreement: {} float, {} integer (quantization changes it by {:+.2} points)",
+            pct(&f),
+            pct(&q),
+            100.0 * (q.rate() - f.rate())
+        );
+    }
+    Ok(0)
+}
+
+fn save(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Reads an exported model.
+pub fn load_model(path: &Path) -> Result<Model> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Model::from_bytes(&bytes).with_context(|| path.display().to_string())
+}
+
+/// `c4lab eval`'s options.
+#[derive(clap::Args)]
+pub struct EvalArgs {
+    /// The exported model (from `c4lab train`).
+    #[arg(long)]
+    model: PathBuf,
+    /// Holdout corpus.
+    #[arg(long)]
+    holdout_corpus: PathBuf,
+    /// Its sidecar (needed with --corpus-source teacher).
+    #[arg(long)]
+    holdout_targets: Option<PathBuf>,
+    /// Targets: `teacher` (sidecar) or `moves`.
+    #[arg(long, value_enum, default_value = "teacher")]
+    corpus_source: CorpusSource,
+    /// Holdout positions whose optimal move rate is measured with the strong solver.
+    #[arg(long, default_value_t = 300)]
+    positions: usize,
+    /// Only positions with at least this many stones are sampled (earlier ones cost minutes each).
+    #[arg(long, default_value_t = 14)]
+    min_stones: u32,
+    /// Strong-solver node budget per column (a position over budget is skipped and counted).
+    #[arg(long, default_value_t = 2_000_000)]
+    solver_nodes: u64,
+    /// Games against the perfect solver (random best replies) from random openings.
+    #[arg(long, default_value_t = 20)]
+    games: u64,
+    /// Random opening plies before those games.
+    #[arg(long, default_value_t = 12)]
+    opening: u32,
+    /// Seed of the position sample, the openings and the solver's choices.
+    #[arg(long, default_value_t = 32)]
+    seed: u64,
+}
+
+/// `c4lab eval`: prints the results table.
+pub fn eval(a: EvalArgs) -> Result<u8> {
+    let model = load_model(&a.model)?;
+    let hold = examples(
+        &a.holdout_corpus,
+        a.holdout_targets.as_deref(),
+        a.corpus_source,
+    )?;
+    let ag = agreement(&hold, |p| model.best_move(p));
+    println!("| measure | value |");
+    println!("| --- | ---: |");
+    println!("| holdout positions | {} |", ag.total);
+    println!("| holdout agreement | {} |", pct(&ag));
+    for (flag, (n, k)) in ag.per_flag.iter().enumerate() {
+        if *n > 0 {
+            println!(
+                "| agreement, teacher flag {flag} | {:.1} % of {n} |",
+                100.0 * *k as f64 / *n as f64
+            );
+        }
+    }
+    let sample = sample_positions(&hold, a.positions, a.min_stones, a.seed);
+    let mut solver = Solver::new(64 << 20);
+    let o = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.best_move(p));
+    println!(
+        "| optimal-move rate (strong solver, {}+ stones) | {:.1} % of {} ({} over budget) |",
+        a.min_stones,
+        100.0 * o.rate(),
+        o.solved,
+        o.unsolved
+    );
+    if a.games > 0 {
+        let g = play_games(
+            a.games,
+            a.opening,
+            a.seed,
+            &mut solver,
+            a.solver_nodes,
+            |p| model.best_move(p),
+        );
+        let frac = |(n, k): (u64, u64)| format!("{k} of {n}");
+        println!(
+            "| games from {}-ply openings: wins kept | {} |",
+            a.opening,
+            frac(g.won_starts)
+        );
+        println!("| draws kept (not lost) | {} |", frac(g.drawn_starts));
+        println!("| lost starts not lost | {} |", frac(g.lost_starts));
+        println!("| games abandoned (solver over budget) | {} |", g.unsolved);
+    }
+    Ok(0)
+}
+
+/// Up to `n` distinct holdout positions with at least `min_stones` stones, seeded.
+fn sample_positions(hold: &[Example], n: usize, min_stones: u32, seed: u64) -> Vec<Position> {
+    let mut pool: Vec<Position> = hold
+        .iter()
+        .filter(|e| e.position.moves_played() >= min_stones)
+        .map(|e| e.position)
+        .collect();
+    pool.sort_by_key(|p| (p.moves_played(), p.key()));
+    pool.dedup();
+    let mut rng = c4lab_corpus::rng::Rng::new(seed);
+    // a partial Fisher-Yates shuffle: the first n are the sample
+    let n = n.min(pool.len());
+    for i in 0..n {
+        let j = i + rng.below((pool.len() - i) as u64) as usize;
+        pool.swap(i, j);
+    }
+    pool.truncate(n);
+    pool
+}
+
+/// `c4lab bench model`'s options.
+#[derive(clap::Args)]
+pub struct BenchModel {
+    /// A corpus folder made by `c4lab corpus generate` (train/ and holdout/ inside).
+    #[arg(long)]
+    corpus: PathBuf,
+    /// Training steps to time.
+    #[arg(long, default_value_t = 20_000)]
+    steps: u64,
+    /// Holdout positions for the optimal-move rate.
+    #[arg(long, default_value_t = 200)]
+    positions: usize,
+}
+
+/// `c4lab bench model`: training speed, inference speed, size, agreement, optimality.
+pub fn bench(a: BenchModel) -> Result<u8> {
+    let train_dir = a.corpus.join("train");
+    let corpus = std::fs::read_dir(&train_dir)
+        .with_context(|| format!("cannot list {}", train_dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "txt"))
+        .with_context(|| format!("no corpus_*.txt in {}", train_dir.display()))?;
+    let train = examples(
+        &corpus,
+        Some(&train_dir.join("perply_targets.npz")),
+        CorpusSource::Teacher,
+    )?;
+    let hold_dir = a.corpus.join("holdout");
+    let hold = examples(
+        &hold_dir.join("corpus.txt"),
+        Some(&hold_dir.join("perply_targets.npz")),
+        CorpusSource::Teacher,
+    )?;
+    let mut t = Trainer::new(TrainConfig {
+        steps: a.steps,
+        batch: 16,
+        lr: 0.5,
+        seed: 32,
+        soft_w: 1.0,
+        hard_w: 0.5,
+        hard_start: 0,
+        hard_ramp: 1000,
+    })?;
+    let start = Instant::now();
+    for _ in 0..a.steps {
+        t.step(&train);
+    }
+    let train_s = start.elapsed().as_secs_f64();
+    let (model, _) = t.net.quantize();
+    let positions: Vec<Position> = hold.iter().map(|e| e.position).collect();
+    let start = Instant::now();
+    let mut evaluated = 0u64;
+    let mut sink = 0i64;
+    while start.elapsed().as_secs_f64() < 1.0 {
+        for p in &positions {
+            sink += model.scores(p)[3] as i64;
+        }
+        evaluated += positions.len() as u64;
+    }
+    let per_s = evaluated as f64 / start.elapsed().as_secs_f64();
+    let ag = agreement(&hold, |p| model.best_move(p));
+    let sample = sample_positions(&hold, a.positions, 14, 32);
+    let mut solver = Solver::new(64 << 20);
+    let o = optimal_rate(&sample, &mut solver, 2_000_000, |p| model.best_move(p));
+    println!("| measure | value |");
+    println!("| --- | ---: |");
+    println!("| training positions | {} |", train.len());
+    println!(
+        "| training time per 1,000 steps (batch 16, one thread) | {:.2} s |",
+        train_s * 1000.0 / a.steps as f64
+    );
+    println!(
+        "| inference, one core | {:.0} positions/s (checksum {}) |",
+        per_s,
+        sink % 7
+    );
+    println!("| model size | {} bytes |", model.size_bytes());
+    println!(
+        "| holdout agreement after {} steps | {} of {} |",
+        a.steps,
+        pct(&ag),
+        ag.total
+    );
+    println!(
+        "| optimal-move rate (14+ stones) | {:.1} % of {} |",
+        100.0 * o.rate(),
+        o.solved
+    );
+    Ok(0)
+}

@@ -1,0 +1,183 @@
+//! Evaluation: agreement with a corpus's targets (overall and per teacher flag), the
+//! optimal-move rate measured with the strong solver, and games against the perfect
+//! solver from random openings.
+
+use c4lab_board::{Position, WIDTH};
+use c4lab_corpus::rng::Rng;
+use c4lab_solver::{Outcome, Solver};
+
+use crate::train::Example;
+
+/// How often a model's move lies in the target's support.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Agreement {
+    /// Examples scored.
+    pub total: u64,
+    /// Examples whose move was a target column.
+    pub agree: u64,
+    /// Per teacher flag 0..=3: (examples, agreeing).
+    pub per_flag: [(u64, u64); 4],
+}
+
+impl Agreement {
+    /// The share of agreeing examples (0 when there are none).
+    pub fn rate(&self) -> f64 {
+        self.agree as f64 / self.total.max(1) as f64
+    }
+}
+
+/// Agreement of the moves `choose` picks with `examples`' targets.
+pub fn agreement(examples: &[Example], choose: impl Fn(&Position) -> Option<usize>) -> Agreement {
+    let mut a = Agreement::default();
+    for e in examples {
+        let ok = choose(&e.position).is_some_and(|x| e.mask & (1 << x) != 0);
+        a.total += 1;
+        a.agree += ok as u64;
+        let f = &mut a.per_flag[(e.flag as usize).min(3)];
+        f.0 += 1;
+        f.1 += ok as u64;
+    }
+    a
+}
+
+/// The optimal-move rate over positions the strong solver could settle.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Optimality {
+    /// Positions whose every column was solved within the budget.
+    pub solved: u64,
+    /// Of those, positions where the move chosen had the best score.
+    pub optimal: u64,
+    /// Positions skipped because a column ran out of budget.
+    pub unsolved: u64,
+}
+
+impl Optimality {
+    /// The share of optimal moves among solved positions.
+    pub fn rate(&self) -> f64 {
+        self.optimal as f64 / self.solved.max(1) as f64
+    }
+}
+
+/// Every column's exact score in `pos` within `max_nodes` a column, or None.
+pub fn column_scores(
+    solver: &mut Solver,
+    pos: &Position,
+    max_nodes: u64,
+) -> Option<[Option<i32>; WIDTH]> {
+    let mut out = [None; WIDTH];
+    for (x, slot) in out.iter_mut().enumerate() {
+        if !pos.can_play(x) {
+            continue;
+        }
+        if pos.is_winning_move(x) {
+            *slot = Some(c4lab_solver::immediate_win_score(pos.moves_played()));
+            continue;
+        }
+        match solver.solve_with_budget(&pos.after(x), max_nodes) {
+            Outcome::Exact(s) => *slot = Some(-s),
+            Outcome::Unknown { .. } => return None,
+        }
+    }
+    Some(out)
+}
+
+/// How often `choose` plays a best move in `positions`, by the strong solver.
+pub fn optimal_rate(
+    positions: &[Position],
+    solver: &mut Solver,
+    max_nodes: u64,
+    choose: impl Fn(&Position) -> Option<usize>,
+) -> Optimality {
+    let mut o = Optimality::default();
+    for p in positions {
+        let Some(scores) = column_scores(solver, p, max_nodes) else {
+            o.unsolved += 1;
+            continue;
+        };
+        let best = scores.iter().flatten().max().copied();
+        o.solved += 1;
+        o.optimal += choose(p).is_some_and(|x| scores[x].is_some() && scores[x] == best) as u64;
+    }
+    o
+}
+
+/// Games against the perfect solver from random openings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Games {
+    /// Games whose start was won for the model, and of those, won.
+    pub won_starts: (u64, u64),
+    /// Games whose start was drawn for the model, and of those, not lost.
+    pub drawn_starts: (u64, u64),
+    /// Games whose start was lost for the model, and of those, not lost.
+    pub lost_starts: (u64, u64),
+    /// Games abandoned because the solver ran out of budget.
+    pub unsolved: u64,
+}
+
+/// Plays `games` games: `opening` random plies (seeded), then the model moves for
+/// the side to move and the solver answers with a random best move (within
+/// `max_nodes` a column), until the game ends.
+pub fn play_games(
+    games: u64,
+    opening: u32,
+    seed: u64,
+    solver: &mut Solver,
+    max_nodes: u64,
+    choose: impl Fn(&Position) -> Option<usize>,
+) -> Games {
+    let mut out = Games::default();
+    'game: for g in 0..games {
+        let mut rng = Rng::for_game(seed, 2, g);
+        // a random opening that leaves the game undecided by a move at once
+        let mut pos = Position::new();
+        for _ in 0..opening {
+            let legal: Vec<usize> = (0..WIDTH)
+                .filter(|&x| pos.can_play(x) && !pos.is_winning_move(x))
+                .collect();
+            if legal.is_empty() {
+                continue 'game;
+            }
+            pos = pos.after(legal[rng.below(legal.len() as u64) as usize]);
+        }
+        let Some(start) = column_scores(solver, &pos, max_nodes) else {
+            out.unsolved += 1;
+            continue;
+        };
+        let value = start.iter().flatten().max().copied().unwrap_or(0).signum();
+        let model_side = pos.moves_played() & 1;
+        let mut result = 0; // +1 the model won, -1 it lost
+        while !pos.is_full() {
+            let models_turn = pos.moves_played() & 1 == model_side;
+            let x = if models_turn {
+                choose(&pos).expect("a move on a board that is not full")
+            } else {
+                let Some(s) = column_scores(solver, &pos, max_nodes) else {
+                    out.unsolved += 1;
+                    continue 'game;
+                };
+                let best = s.iter().flatten().max().copied();
+                let bests: Vec<usize> = (0..WIDTH)
+                    .filter(|&x| s[x].is_some() && s[x] == best)
+                    .collect();
+                bests[rng.below(bests.len() as u64) as usize]
+            };
+            if pos.is_winning_move(x) {
+                result = if models_turn { 1 } else { -1 };
+                break;
+            }
+            pos = pos.after(x);
+        }
+        let slot = match value {
+            1 => &mut out.won_starts,
+            0 => &mut out.drawn_starts,
+            _ => &mut out.lost_starts,
+        };
+        slot.0 += 1;
+        slot.1 += if value == 1 {
+            (result == 1) as u64
+        } else {
+            (result >= 0) as u64
+        };
+    }
+    out
+}

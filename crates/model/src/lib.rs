@@ -1,0 +1,25 @@
+//! A GF(2^8) lookup-table network for Connect Four.
+//!
+//! The trunk does no float arithmetic: a position becomes seven column bytes (the v2
+//! transcript's column states, ownership relative to the mover), windows of adjacent
+//! columns are combined with GF(2^8) multiplications (table lookups) and XOR into
+//! 16-bit table indices, and each table slot holds integer scores for the seven
+//! columns; the scores of the fifteen windows are added and the best legal column is
+//! played ([`features`], [`Model`]). This is the n-tuple network family (Thill, Koch
+//! and Konen, PPSN 2012) with GF(2^8)-linear window hashing.
+//!
+//! Training ([`Trainer`]) runs on float shadow weights ([`Network`]) with a softmax over
+//! the legal columns against the corpus's per-ply teacher targets (and, ramped in, the
+//! played move); [`Network::quantize`] exports the integer model. [`eval`] measures
+//! agreement with targets, the optimal-move rate and games against the perfect solver.
+
+pub mod error;
+pub mod eval;
+pub mod features;
+pub mod gf;
+mod net;
+pub mod train;
+
+pub use error::ModelError;
+pub use net::{Model, Network, WEIGHTS};
+pub use train::{load_examples, Example, Source, TrainConfig, Trainer};

@@ -1,0 +1,175 @@
+//! The network's two forms: [`Network`], float shadow weights for training, and
+//! [`Model`], the exported integer tables whose forward pass is byte work, GF(2^8)
+//! table lookups and integer adds only.
+
+use c4lab_board::{Position, WIDTH};
+
+use crate::error::ModelError;
+use crate::features::{features, SLOTS, TABLES};
+
+/// Weights in all tables: two sides, `TABLES` tables, `SLOTS` slots, seven scores.
+pub const WEIGHTS: usize = 2 * TABLES * SLOTS * WIDTH;
+/// Columns in the order ties are broken: the centre first.
+const CENTRE_ORDER: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
+/// The exported file starts with these bytes, then the version.
+const MAGIC: &[u8; 8] = b"C4GF256M";
+/// The file format's version.
+const VERSION: u32 = 1;
+
+/// The legal column with the highest score, ties to the centre; None on a full board.
+fn argmax<T: PartialOrd + Copy>(pos: &Position, scores: &[T; WIDTH]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for &x in &CENTRE_ORDER {
+        if pos.can_play(x) && best.is_none_or(|b| scores[x] > scores[b]) {
+            best = Some(x);
+        }
+    }
+    best
+}
+
+/// The integer model: 16-bit scores per table slot and column.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Model {
+    weights: Vec<i16>,
+}
+
+impl Model {
+    /// The summed scores of the seven columns for `pos` (full columns included).
+    pub fn scores(&self, pos: &Position) -> [i32; WIDTH] {
+        let mut s = [0i32; WIDTH];
+        for f in features(pos) {
+            let row = &self.weights[(f.table * SLOTS + f.slot) * WIDTH..][..WIDTH];
+            for (x, v) in s.iter_mut().enumerate() {
+                *v += row[if f.mirrored { WIDTH - 1 - x } else { x }] as i32;
+            }
+        }
+        s
+    }
+
+    /// The model's move: the best-scoring legal column (ties to the centre).
+    pub fn best_move(&self, pos: &Position) -> Option<usize> {
+        argmax(pos, &self.scores(pos))
+    }
+
+    /// The model as bytes: magic, version, weight count, then little-endian `i16`s.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(16 + 2 * self.weights.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.weights.len() as u32).to_le_bytes());
+        for w in &self.weights {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    /// Reads a model written by [`Model::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
+        let bad = |reason: String| ModelError::Format { reason };
+        if bytes.len() < 16 || &bytes[..8] != MAGIC {
+            return Err(bad("it does not start with the c4lab model magic".into()));
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(bad(format!(
+                "version {version}; this program reads version {VERSION}"
+            )));
+        }
+        let n = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+        if n != WEIGHTS || bytes.len() != 16 + 2 * n {
+            return Err(bad(format!(
+                "{} bytes for {n} weights; a model has {WEIGHTS} weights, {} bytes",
+                bytes.len(),
+                16 + 2 * WEIGHTS
+            )));
+        }
+        let weights = bytes[16..]
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        Ok(Model { weights })
+    }
+
+    /// Size of the exported model in bytes.
+    pub fn size_bytes(&self) -> usize {
+        16 + 2 * self.weights.len()
+    }
+}
+
+/// The float shadow of the model, which training updates.
+#[derive(Clone, PartialEq)]
+pub struct Network {
+    pub(crate) weights: Vec<f32>,
+}
+
+impl Default for Network {
+    fn default() -> Network {
+        Network::new()
+    }
+}
+
+impl Network {
+    /// All weights zero: a uniform policy over the legal columns.
+    pub fn new() -> Network {
+        Network {
+            weights: vec![0.0; WEIGHTS],
+        }
+    }
+
+    /// The summed float scores (logits) of the seven columns.
+    pub fn logits(&self, pos: &Position) -> [f32; WIDTH] {
+        let mut s = [0f32; WIDTH];
+        for f in features(pos) {
+            let row = &self.weights[(f.table * SLOTS + f.slot) * WIDTH..][..WIDTH];
+            for (x, v) in s.iter_mut().enumerate() {
+                *v += row[if f.mirrored { WIDTH - 1 - x } else { x }];
+            }
+        }
+        s
+    }
+
+    /// The float network's move (ties to the centre).
+    pub fn best_move(&self, pos: &Position) -> Option<usize> {
+        argmax(pos, &self.logits(pos))
+    }
+
+    /// Adds `-step * grad[x]` to every weight feeding column `x` of `pos`'s logits.
+    pub(crate) fn descend(&mut self, pos: &Position, step: f32, grad: &[f32; WIDTH]) {
+        for f in features(pos) {
+            let row = &mut self.weights[(f.table * SLOTS + f.slot) * WIDTH..][..WIDTH];
+            for (x, g) in grad.iter().enumerate() {
+                row[if f.mirrored { WIDTH - 1 - x } else { x }] -= step * g;
+            }
+        }
+    }
+
+    /// The integer model: weights scaled so the largest becomes 32,767 and rounded.
+    /// Returns it with the scale used.
+    pub fn quantize(&self) -> (Model, f32) {
+        let max = self.weights.iter().fold(0f32, |m, w| m.max(w.abs()));
+        let scale = if max > 0.0 { 32767.0 / max } else { 1.0 };
+        let weights = self
+            .weights
+            .iter()
+            .map(|w| (w * scale).round().clamp(-32767.0, 32767.0) as i16)
+            .collect();
+        (Model { weights }, scale)
+    }
+
+    /// The raw weights as little-endian bytes (for checkpoints).
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
+        self.weights.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// Weights from [`Network::to_bytes`].
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Network> {
+        if bytes.len() != 4 * WEIGHTS {
+            return None;
+        }
+        let weights = bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        Some(Network { weights })
+    }
+}

@@ -1,0 +1,262 @@
+//! Training: examples from a corpus and its sidecar, a softmax over the legal columns,
+//! stochastic gradient descent on the float shadow weights, checkpoints that resume.
+
+use std::path::Path;
+
+use c4lab_board::{Position, WIDTH};
+use c4lab_corpus::reader::read_games;
+use c4lab_corpus::rng::Rng;
+use c4lab_corpus::sidecar::read_labels;
+
+use crate::error::ModelError;
+use crate::net::Network;
+
+/// One labelled position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Example {
+    /// The position (before the move).
+    pub position: Position,
+    /// Target columns (bit x = column x), their mass spread evenly.
+    pub mask: u8,
+    /// The move the game played there.
+    pub played: u8,
+    /// The teacher flag of the label (0 when the target is the played move).
+    pub flag: u8,
+}
+
+/// Where training targets come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The sidecar's per-ply teacher targets (every labelled slot).
+    Teacher,
+    /// The moves the games played, every ply, one-hot.
+    Moves,
+}
+
+/// Loads the examples of a corpus: with `Source::Teacher` one per labelled slot of
+/// `targets` (which must then be given), with `Source::Moves` one per ply.
+pub fn load_examples(
+    corpus: &Path,
+    targets: Option<&Path>,
+    source: Source,
+) -> Result<Vec<Example>, ModelError> {
+    let games = read_games(corpus)?;
+    let mut out = Vec::new();
+    match source {
+        Source::Moves => {
+            for g in &games {
+                for (pos, &mv) in g.positions.iter().zip(&g.moves) {
+                    out.push(Example {
+                        position: *pos,
+                        mask: 1 << mv,
+                        played: mv,
+                        flag: 0,
+                    });
+                }
+            }
+        }
+        Source::Teacher => {
+            let Some(targets) = targets else {
+                return Err(ModelError::Config(
+                    "teacher targets need the sidecar (--perply-targets / --holdout-targets)"
+                        .into(),
+                ));
+            };
+            let labels = read_labels(targets)?;
+            if labels.len() != games.len() {
+                return Err(ModelError::Mismatch {
+                    what: format!(
+                        "{} has {} rows but {} has {}: they are not one corpus",
+                        corpus.display(),
+                        games.len(),
+                        targets.display(),
+                        labels.len()
+                    ),
+                });
+            }
+            for (row, (g, slots)) in games.iter().zip(labels.rows()).enumerate() {
+                for s in slots.iter().filter(|s| s.ply >= 0 && s.mask != 0) {
+                    let ply = s.ply as usize;
+                    if ply >= g.moves.len() {
+                        return Err(ModelError::Mismatch {
+                            what: format!(
+                                "row {}: a target labels ply {ply} but the game has {} plies",
+                                row + 1,
+                                g.moves.len()
+                            ),
+                        });
+                    }
+                    out.push(Example {
+                        position: g.positions[ply],
+                        mask: s.mask,
+                        played: g.moves[ply],
+                        flag: s.flag,
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Training options (see `c4lab train --help` for their meaning on the command line).
+#[derive(Debug, Clone)]
+pub struct TrainConfig {
+    /// Steps to take.
+    pub steps: u64,
+    /// Examples per step.
+    pub batch: usize,
+    /// Step size of gradient descent on the logits' table weights.
+    pub lr: f32,
+    /// Seed of the example order.
+    pub seed: u64,
+    /// Weight of the loss against the soft (teacher) target.
+    pub soft_w: f32,
+    /// Final weight of the loss against the played move (one-hot).
+    pub hard_w: f32,
+    /// Step at which the played-move loss starts.
+    pub hard_start: u64,
+    /// Steps over which its weight rises linearly from 0 to `hard_w`.
+    pub hard_ramp: u64,
+}
+
+impl TrainConfig {
+    /// The played-move loss weight at `step`.
+    fn hard_weight(&self, step: u64) -> f32 {
+        if step < self.hard_start {
+            0.0
+        } else if self.hard_ramp == 0 {
+            self.hard_w
+        } else {
+            self.hard_w * ((step - self.hard_start) as f32 / self.hard_ramp as f32).min(1.0)
+        }
+    }
+}
+
+/// The softmax of `logits` over the legal columns of `pos` (0 elsewhere).
+pub fn policy(pos: &Position, logits: &[f32; WIDTH]) -> [f32; WIDTH] {
+    let mut p = [0f32; WIDTH];
+    let max = (0..WIDTH)
+        .filter(|&x| pos.can_play(x))
+        .map(|x| logits[x])
+        .fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for x in (0..WIDTH).filter(|&x| pos.can_play(x)) {
+        p[x] = (logits[x] - max).exp();
+        sum += p[x];
+    }
+    if sum > 0.0 {
+        p.iter_mut().for_each(|v| *v /= sum);
+    }
+    p
+}
+
+/// The target distribution of a mask: `1 / k` on each of its `k` columns.
+fn spread(mask: u8) -> [f32; WIDTH] {
+    let k = mask.count_ones().max(1) as f32;
+    std::array::from_fn(|x| if mask & (1 << x) != 0 { 1.0 / k } else { 0.0 })
+}
+
+/// Cross-entropy of the network's policy against the example's target.
+pub fn loss(net: &Network, e: &Example) -> f32 {
+    let p = policy(&e.position, &net.logits(&e.position));
+    let t = spread(e.mask);
+    (0..WIDTH)
+        .filter(|&x| t[x] > 0.0)
+        .map(|x| -t[x] * p[x].max(1e-12).ln())
+        .sum()
+}
+
+/// A training run: the network, the step reached and the example stream.
+pub struct Trainer {
+    /// The float network being trained.
+    pub net: Network,
+    /// Steps taken so far.
+    pub step: u64,
+    rng: Rng,
+    config: TrainConfig,
+}
+
+/// What a checkpoint file starts with.
+const CHECKPOINT_MAGIC: &[u8; 8] = b"C4GFCKPT";
+
+impl Trainer {
+    /// A fresh run: zero weights (the uniform policy), step 0.
+    pub fn new(config: TrainConfig) -> Result<Trainer, ModelError> {
+        if config.batch == 0 || config.lr.is_nan() || config.lr <= 0.0 {
+            return Err(ModelError::Config(
+                "--batch must be at least 1 and --lr above 0".into(),
+            ));
+        }
+        Ok(Trainer {
+            net: Network::new(),
+            step: 0,
+            rng: Rng::new(config.seed),
+            config,
+        })
+    }
+
+    /// Takes one step: `batch` examples drawn at random, each moving the weights of
+    /// its active slots by `lr / batch` times the gradient of its loss. Returns the
+    /// batch's mean loss before the update.
+    pub fn step(&mut self, examples: &[Example]) -> f32 {
+        let hard = self.config.hard_weight(self.step);
+        let soft = self.config.soft_w;
+        let rate = self.config.lr / self.config.batch as f32;
+        let mut total = 0.0;
+        for _ in 0..self.config.batch {
+            let e = &examples[self.rng.below(examples.len() as u64) as usize];
+            let p = policy(&e.position, &self.net.logits(&e.position));
+            let t = spread(e.mask);
+            let mut grad = [0f32; WIDTH];
+            for x in 0..WIDTH {
+                if !e.position.can_play(x) {
+                    continue;
+                }
+                let played = if x == e.played as usize { 1.0 } else { 0.0 };
+                // d/dz of soft * CE(t) + hard * CE(played) under a softmax
+                grad[x] = soft * (p[x] - t[x]) + hard * (p[x] - played);
+                if t[x] > 0.0 {
+                    total -= soft * t[x] * p[x].max(1e-12).ln();
+                }
+            }
+            self.net.descend(&e.position, rate, &grad);
+        }
+        self.step += 1;
+        total / self.config.batch as f32
+    }
+
+    /// The run as bytes: magic, step, the example stream's state, the weights.
+    pub fn checkpoint(&self) -> Vec<u8> {
+        let mut out = CHECKPOINT_MAGIC.to_vec();
+        out.extend_from_slice(&self.step.to_le_bytes());
+        out.extend_from_slice(&self.rng.state().to_le_bytes());
+        out.extend_from_slice(&self.config.seed.to_le_bytes());
+        out.extend_from_slice(&self.net.to_bytes());
+        out
+    }
+
+    /// Resumes a run from [`Trainer::checkpoint`] bytes with `config` (whose seed must
+    /// be the checkpoint's, so the example stream continues where it stopped).
+    pub fn resume(config: TrainConfig, bytes: &[u8]) -> Result<Trainer, ModelError> {
+        let bad = |reason: &str| ModelError::Format {
+            reason: format!("checkpoint: {reason}"),
+        };
+        if bytes.len() < 32 || &bytes[..8] != CHECKPOINT_MAGIC {
+            return Err(bad("it does not start with the checkpoint magic"));
+        }
+        let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+        let (step, state, seed) = (word(8), word(16), word(24));
+        if seed != config.seed {
+            return Err(ModelError::Config(format!(
+                "the checkpoint was trained with --seed {seed}; resume it with the same seed"
+            )));
+        }
+        let net = Network::from_bytes(&bytes[32..]).ok_or_else(|| bad("wrong weight count"))?;
+        let mut t = Trainer::new(config)?;
+        t.net = net;
+        t.step = step;
+        t.rng = Rng::from_state(state);
+        Ok(t)
+    }
+}

@@ -1,0 +1,184 @@
+//! The model on a small corpus generated here: integer forward pass, export round trip,
+//! training that learns, deterministic and resumable runs, reproducible evaluation.
+
+use std::path::PathBuf;
+
+use c4lab_board::{Position, WIDTH};
+use c4lab_corpus::dataset::{generate_dataset, layout, DatasetConfig};
+use c4lab_corpus::{GenConfig, NoProgress};
+use c4lab_model::eval::{agreement, optimal_rate, play_games};
+use c4lab_model::features::{features, SLOTS};
+use c4lab_model::train::{loss, policy};
+use c4lab_model::{load_examples, Example, Model, Network, Source, TrainConfig, Trainer};
+use c4lab_solver::Solver;
+
+/// A small train/holdout corpus (alpha-beta teacher), generated once per test binary.
+fn corpus() -> (Vec<Example>, Vec<Example>) {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("c4lab-model-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cfg = DatasetConfig {
+            gen: GenConfig::default(),
+            games: 400,
+            holdout: 80,
+        };
+        generate_dataset(&cfg, &dir, &NoProgress).expect("corpus generates");
+        dir
+    });
+    let [train, train_t, hold, hold_t] = layout(dir, 400);
+    (
+        load_examples(&train, Some(&train_t), Source::Teacher).unwrap(),
+        load_examples(&hold, Some(&hold_t), Source::Teacher).unwrap(),
+    )
+}
+
+fn config(steps: u64) -> TrainConfig {
+    TrainConfig {
+        steps,
+        batch: 16,
+        lr: 0.5,
+        seed: 7,
+        soft_w: 1.0,
+        hard_w: 0.5,
+        hard_start: 0,
+        hard_ramp: 200,
+    }
+}
+
+fn trained(examples: &[Example], steps: u64) -> Trainer {
+    let mut t = Trainer::new(config(steps)).unwrap();
+    for _ in 0..steps {
+        t.step(examples);
+    }
+    t
+}
+
+#[test]
+fn training_lowers_holdout_loss_and_beats_a_uniform_policy() {
+    let (train, hold) = corpus();
+    assert!(
+        train.len() > 2000 && hold.len() > 300,
+        "{} {}",
+        train.len(),
+        hold.len()
+    );
+    let mean_loss = |net: &Network, set: &[Example]| {
+        set.iter().map(|e| loss(net, e)).sum::<f32>() / set.len() as f32
+    };
+    let uniform_net = Network::new();
+    let t = trained(&train, 3000);
+    // the training loss falls steeply; the holdout's (board-disjoint positions) falls too
+    let (train_before, train_after) = (mean_loss(&uniform_net, &train), mean_loss(&t.net, &train));
+    assert!(
+        train_after < 0.7 * train_before,
+        "training loss {train_before} -> {train_after}"
+    );
+    let (hold_before, hold_after) = (mean_loss(&uniform_net, &hold), mean_loss(&t.net, &hold));
+    assert!(
+        hold_after < hold_before,
+        "holdout loss {hold_before} -> {hold_after}"
+    );
+    // a uniform policy over the legal columns agrees with the target this often
+    let uniform: f64 = hold
+        .iter()
+        .map(|e| {
+            let legal = (0..WIDTH).filter(|&x| e.position.can_play(x)).count() as f64;
+            (e.mask.count_ones() as f64) / legal
+        })
+        .sum::<f64>()
+        / hold.len() as f64;
+    let (model, _) = t.net.quantize();
+    let a = agreement(&hold, |p| model.best_move(p));
+    assert!(
+        a.rate() > uniform + 0.07,
+        "model {} vs uniform {uniform}",
+        a.rate()
+    );
+    // quantization costs little agreement
+    let f = agreement(&hold, |p| t.net.best_move(p));
+    assert!(
+        (a.rate() - f.rate()).abs() < 0.02,
+        "int {} float {}",
+        a.rate(),
+        f.rate()
+    );
+}
+
+#[test]
+fn the_forward_pass_is_integer_table_sums_and_export_round_trips_bit_exactly() {
+    let (train, hold) = corpus();
+    let t = trained(&train, 300);
+    let (model, scale) = t.net.quantize();
+    assert!(scale > 0.0);
+    let bytes = model.to_bytes();
+    assert_eq!(bytes.len(), model.size_bytes());
+    let back = Model::from_bytes(&bytes).unwrap();
+    assert!(back == model, "round trip changed the model");
+    assert_eq!(back.to_bytes(), bytes);
+    // an independent integer-only forward pass over the exported bytes: table slot
+    // lookups and i32 adds, nothing else
+    let word = |i: usize| i16::from_le_bytes([bytes[16 + 2 * i], bytes[17 + 2 * i]]) as i32;
+    for e in hold.iter().take(500) {
+        let mut s = [0i32; WIDTH];
+        for f in features(&e.position) {
+            for (x, v) in s.iter_mut().enumerate() {
+                let col = if f.mirrored { WIDTH - 1 - x } else { x };
+                *v += word((f.table * SLOTS + f.slot) * WIDTH + col);
+            }
+        }
+        assert_eq!(model.scores(&e.position), s);
+        // and its move is legal
+        let m = model.best_move(&e.position).unwrap();
+        assert!(e.position.can_play(m));
+    }
+    // damaged files are refused with a reason
+    assert!(Model::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+    assert!(Model::from_bytes(b"not a model at all").is_err());
+}
+
+#[test]
+fn training_is_deterministic_and_resumes_exactly() {
+    let (train, _) = corpus();
+    let straight = trained(&train, 400);
+    let again = trained(&train, 400);
+    assert!(straight.net == again.net, "same seed, different weights");
+    let half = trained(&train, 200);
+    let mut resumed = Trainer::resume(config(400), &half.checkpoint()).unwrap();
+    assert_eq!(resumed.step, 200);
+    for _ in 200..400 {
+        resumed.step(&train);
+    }
+    assert!(resumed.net == straight.net, "resumed run differs");
+    assert_eq!(resumed.checkpoint(), straight.checkpoint());
+    // a checkpoint is tied to its seed
+    let mut other = config(400);
+    other.seed = 8;
+    assert!(Trainer::resume(other, &half.checkpoint()).is_err());
+}
+
+#[test]
+fn evaluation_reproduces_from_a_seed() {
+    let (train, hold) = corpus();
+    let (model, _) = trained(&train, 1000).net.quantize();
+    let late: Vec<Position> = hold
+        .iter()
+        .filter(|e| e.position.moves_played() >= 20)
+        .take(40)
+        .map(|e| e.position)
+        .collect();
+    let mut solver = Solver::new(16 << 20);
+    let o1 = optimal_rate(&late, &mut solver, 1_000_000, |p| model.best_move(p));
+    let o2 = optimal_rate(&late, &mut solver, 1_000_000, |p| model.best_move(p));
+    assert_eq!(o1, o2);
+    assert_eq!(o1.solved + o1.unsolved, late.len() as u64);
+    assert!(o1.solved > 30);
+    let g1 = play_games(4, 16, 3, &mut solver, 2_000_000, |p| model.best_move(p));
+    let g2 = play_games(4, 16, 3, &mut solver, 2_000_000, |p| model.best_move(p));
+    assert_eq!(g1, g2);
+    let played = g1.won_starts.0 + g1.drawn_starts.0 + g1.lost_starts.0 + g1.unsolved;
+    assert_eq!(played, 4);
+    // the policy helper is a distribution over the legal columns
+    let p = policy(&late[0], &[0.0; WIDTH]);
+    assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+}
