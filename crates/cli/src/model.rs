@@ -189,12 +189,14 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     );
     if !hold.is_empty() {
         let f = agreement(&hold, |p| t.net.best_move(p));
-        let q = agreement(&hold, |p| model.best_move(p));
+        let q = agreement(&hold, |p| model.net_move(p));
+        let played = agreement(&hold, |p| model.best_move(p));
         println!(
-            "holdout agreement: {} float, {} integer (quantization changes it by {:+.2} points)",
+            "holdout agreement of the network: {} float, {} integer (quantization changes it by {:+.2} points); of the model's moves (with the one-move check): {}",
             pct(&f),
             pct(&q),
-            100.0 * (q.rate() - f.rate())
+            100.0 * (q.rate() - f.rate()),
+            pct(&played)
         );
     }
     Ok(0)
@@ -275,6 +277,13 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
         100.0 * o.rate(),
         o.solved,
         o.unsolved
+    );
+    let raw = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.net_move(p));
+    let raw_ag = agreement(&hold, |p| model.net_move(p));
+    println!(
+        "| the network alone (no one-move check): agreement, optimal-move rate | {}, {:.1} % |",
+        pct(&raw_ag),
+        100.0 * raw.rate()
     );
     if a.games > 0 {
         let g = play_games(
@@ -373,7 +382,7 @@ pub fn bench(a: BenchModel) -> Result<u8> {
     let mut sink = 0i64;
     while start.elapsed().as_secs_f64() < 1.0 {
         for p in &positions {
-            sink += model.scores(p)[3] as i64;
+            sink += model.best_move(p).map_or(0, |x| x as i64);
         }
         evaluated += positions.len() as u64;
     }
@@ -390,7 +399,7 @@ pub fn bench(a: BenchModel) -> Result<u8> {
         train_s * 1000.0 / a.steps as f64
     );
     println!(
-        "| inference, one core | {:.0} positions/s (checksum {}) |",
+        "| inference (scores and the one-move check), one core | {:.0} positions/s (checksum {}) |",
         per_s,
         sink % 7
     );

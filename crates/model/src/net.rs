@@ -46,8 +46,29 @@ impl Model {
         s
     }
 
-    /// The model's move: the best-scoring legal column (ties to the centre).
+    /// The model's move: a column that wins at once if there is one; otherwise the
+    /// best-scoring column among those that leave the opponent no immediate win (all
+    /// legal columns when none do). Ties go to the centre. Bitboard tests only, no float.
     pub fn best_move(&self, pos: &Position) -> Option<usize> {
+        if let Some(x) = (0..WIDTH).find(|&x| pos.can_play(x) && pos.is_winning_move(x)) {
+            return Some(x);
+        }
+        let scores = self.scores(pos);
+        let mut safe = scores;
+        let mut any = false;
+        for (x, s) in safe.iter_mut().enumerate() {
+            if pos.can_play(x) && pos.after(x).winning_moves() != 0 {
+                *s = i32::MIN; // hands the opponent a win
+            } else if pos.can_play(x) {
+                any = true;
+            }
+        }
+        argmax(pos, if any { &safe } else { &scores })
+    }
+
+    /// The network's own move: the best-scoring legal column, without the one-move
+    /// tactical check of [`Model::best_move`].
+    pub fn net_move(&self, pos: &Position) -> Option<usize> {
         argmax(pos, &self.scores(pos))
     }
 

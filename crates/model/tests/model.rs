@@ -96,6 +96,7 @@ fn training_lowers_holdout_loss_and_beats_a_uniform_policy() {
         a.rate()
     );
     // quantization costs little agreement
+    let a = agreement(&hold, |p| model.net_move(p));
     let f = agreement(&hold, |p| t.net.best_move(p));
     assert!(
         (a.rate() - f.rate()).abs() < 0.02,
@@ -181,4 +182,26 @@ fn evaluation_reproduces_from_a_seed() {
     // the policy helper is a distribution over the legal columns
     let p = policy(&late[0], &[0.0; WIDTH]);
     assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+}
+
+#[test]
+fn the_model_takes_a_win_and_never_hands_one_over() {
+    // an untrained model (all scores zero) would play the centre
+    let (model, _) = Network::new().quantize();
+    // Red to move with three on the bottom row: column 4 wins at once
+    let win = Position::from_moves("112233").unwrap();
+    assert_eq!(model.best_move(&win), Some(3));
+    assert_eq!(
+        model.net_move(&win),
+        Some(3),
+        "the centre, by the tie order"
+    );
+    // Yellow to move must block column 4 (Red threatens the bottom row)
+    let block = Position::from_moves("11223").unwrap();
+    assert_eq!(model.best_move(&block), Some(3));
+    // Red to move after 421212: Yellow stacks three in column 2; only column 2 blocks
+    let vertical = Position::from_moves("421212").unwrap();
+    assert!(vertical.winner().is_none() && vertical.winning_moves() == 0);
+    assert_eq!(model.best_move(&vertical), Some(1));
+    assert_ne!(model.net_move(&vertical), Some(1));
 }
