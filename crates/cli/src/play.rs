@@ -9,13 +9,10 @@ use c4lab_steady::play::{Game, Played, Status};
 
 use crate::input::read_diagram;
 
-/// The board as spaced rows with the column numbers underneath.
+/// The board and the game's status.
 fn show(game: &Game, out: &mut impl Write) -> std::io::Result<()> {
-    for row in game.position().to_grid().lines() {
-        let spaced: Vec<String> = row.chars().map(String::from).collect();
-        writeln!(out, "  {}", spaced.join(" "))?;
-    }
-    writeln!(out, "  1 2 3 4 5 6 7\n{}", game.status().describe())
+    show_position(game.position(), out)?;
+    writeln!(out, "{}", game.status().describe())
 }
 
 fn describe(m: &Played) -> String {
@@ -111,7 +108,7 @@ pub enum Colour {
     Yellow,
 }
 
-/// The board with column numbers, and whose turn it is.
+/// The board as spaced rows with the column numbers underneath.
 fn show_position(pos: &Position, out: &mut impl Write) -> std::io::Result<()> {
     for row in pos.to_grid().lines() {
         let spaced: Vec<String> = row.chars().map(String::from).collect();
