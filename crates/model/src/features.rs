@@ -1,9 +1,9 @@
 //! What the network sees: each column as a byte from the mover's point of view, and
 //! windows of adjacent columns combined with GF(2^8) arithmetic into table indices.
 //!
-//! A column's byte is `(1 << h) | mine`, `h` its height and bit `r` of `mine` set when
-//! the player to move owns row `r`: 127 values, the v2 transcript's column bytes with
-//! ownership taken relative to the mover. A window of `t` columns (t = 2, 3, 4; all
+//! A column's byte is the v2 transcript's column byte `0x80 | (1 << h) | bits`, `h` its
+//! height, with bit `r` of `bits` set when the player to move owns row `r` (the
+//! transcript's bits with ownership flipped when the second player moves): 127 values. A window of `t` columns (t = 2, 3, 4; all
 //! fifteen windows) maps to a 16-bit index through two GF(2^8)-linear forms (two
 //! "lanes" of XORed products); for pairs the 2x2 matrix is invertible, so pairs never
 //! collide, while triples and quads hash 127^t states into 65,536 slots. A window and
@@ -12,7 +12,7 @@
 //! direction giving the smaller index), so mirrored positions get mirrored scores. Separate tables serve the first and second player
 //! to move (Connect Four's parity matters).
 
-use c4lab_board::{cell_bit, Position, WIDTH};
+use c4lab_board::{Position, WIDTH};
 
 use crate::gf;
 
@@ -42,30 +42,45 @@ pub struct Feature {
     pub mirrored: bool,
 }
 
-/// The mover-relative column bytes of `pos`.
+/// The mover-relative column bytes of `pos`: the v2 transcript's column bytes with
+/// ownership taken from the player to move. Read straight off the bitboards (column
+/// `x` is bits `7x..7x+6`) rather than cell by cell as the transcript's encoder does,
+/// because this runs in every forward pass.
+#[inline(always)]
 pub fn column_bytes(pos: &Position) -> [u8; WIDTH] {
-    let mine = pos.current();
-    let mut out = [0u8; WIDTH];
-    for (x, b) in out.iter_mut().enumerate() {
-        let h = pos.height(x);
-        let mut bits = 0u8;
-        for y in 0..h {
-            if mine & cell_bit(x, y) != 0 {
-                bits |= 1 << y;
-            }
-        }
-        *b = (1u8 << h) | bits;
-    }
-    out
+    let (mine, mask) = (pos.current(), pos.mask());
+    std::array::from_fn(|x| {
+        let shift = 7 * x as u32;
+        let filled = ((mask >> shift) & 0x3F) as u8;
+        let h = filled.count_ones();
+        0x80 | (1u8 << h) | (((mine >> shift) & 0x3F) as u8 & filled)
+    })
 }
+
+/// `LANE_MUL[lane][i][b]` = b times lane `lane`'s coefficient for window column `i`,
+/// in GF(2^8): the lane products as single table lookups, built at compile time.
+static LANE_MUL: [[[u8; 256]; 4]; 2] = {
+    let mut t = [[[0u8; 256]; 4]; 2];
+    let mut i = 0;
+    while i < 4 {
+        let mut b = 0;
+        while b < 256 {
+            t[0][i][b] = gf::mul(b as u8, LANE0[i]);
+            t[1][i][b] = gf::mul(b as u8, LANE1[i]);
+            b += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// The 16-bit index of a window's bytes.
 #[inline(always)]
 fn index(bytes: &[u8]) -> usize {
     let (mut l0, mut l1) = (0u8, 0u8);
     for (i, &b) in bytes.iter().enumerate() {
-        l0 ^= gf::mul(b, LANE0[i]);
-        l1 ^= gf::mul(b, LANE1[i]);
+        l0 ^= LANE_MUL[0][i][b as usize];
+        l1 ^= LANE_MUL[1][i][b as usize];
     }
     (l0 as usize) << 8 | l1 as usize
 }
@@ -110,11 +125,38 @@ mod tests {
     use super::*;
 
     #[test]
+    fn column_bytes_mark_the_movers_stones() {
+        // Yellow to move: Red's stone in column 4 is not the mover's
+        assert_eq!(
+            column_bytes(&Position::from_moves("4").unwrap())[3],
+            0x80 | 0b10
+        );
+        // Red to move: Red owns row 0 of column 4, Yellow row 1
+        assert_eq!(
+            column_bytes(&Position::from_moves("44").unwrap())[3],
+            0x80 | 0b100 | 0b01
+        );
+        assert_eq!(column_bytes(&Position::new()), [0x81; WIDTH]);
+        // and they are the transcript's bytes, ownership flipped for the second player
+        for moves in ["", "4", "44", "4453216", "12345671234", "444444"] {
+            let p = Position::from_moves(moves).unwrap();
+            let mut want = c4lab_corpus::transcript::column_bytes(&p);
+            if p.moves_played() % 2 == 1 {
+                for b in want.iter_mut() {
+                    let (h, _) = c4lab_corpus::transcript::decode_column_byte(*b).unwrap();
+                    *b ^= (1u8 << h) - 1;
+                }
+            }
+            assert_eq!(column_bytes(&p), want, "{moves}");
+        }
+    }
+
+    #[test]
     fn pairs_never_collide_and_mirrors_share_tables() {
         // every pair of column bytes gets its own slot
         let mut seen = std::collections::HashSet::new();
-        for a in 1..128u8 {
-            for b in 1..128u8 {
+        for a in 0x81..=0xFFu8 {
+            for b in 0x81..=0xFFu8 {
                 assert!(seen.insert(index(&[a, b])));
             }
         }

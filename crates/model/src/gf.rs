@@ -35,9 +35,10 @@ const LOG: [u8; 256] = {
     t
 };
 
-/// The product of `a` and `b` in GF(2^8), by table lookup.
+/// The product of `a` and `b` in GF(2^8), by table lookup (a `const fn`, so tables of
+/// products can be built at compile time).
 #[inline(always)]
-pub fn mul(a: u8, b: u8) -> u8 {
+pub const fn mul(a: u8, b: u8) -> u8 {
     if a == 0 || b == 0 {
         0
     } else {
