@@ -2,6 +2,8 @@
 // previews the live candidate (its levels in the ? cells) with the deepest losing line
 // found so far drawn behind it; a found diagram is offered with Keep / Discard.
 
+import { searchWorker } from './search.js';
+
 /**
  * Wires the auto-complete controls. `host` gives: grid() (the diagram as text),
  * levels() (the level layer), keep(cells) (apply levels for the ? cells), render().
@@ -9,48 +11,33 @@
 export function autoComplete(host) {
   const $ = (s) => document.querySelector(s);
   const ui = { run: $('#fill'), stop: $('#fill-stop'), keep: $('#fill-keep'), discard: $('#fill-discard'), status: $('#fill-status') };
-  const s = { worker: null, id: 0, report: null, running: false, seed: 1, grid: null };
+  const search = searchWorker(
+    new URL('./complete.worker.js', import.meta.url),
+    (r) => !r.ok || r.state !== 'running',
+    () => host.render(),
+  );
+  let seed = 1;
 
-  function finish() {
-    if (s.worker) s.worker.terminate();
-    s.worker = null;
-    s.running = false;
-  }
   function start() {
     const undecided = host.levels().filter((l) => l === '?').length;
     if (undecided === 0) return status('No ? cells to fill: right-click cells (or press ?) to undecide them first.');
-    finish();
-    s.id++;
-    s.report = null;
-    s.running = true;
-    s.worker = new Worker(new URL('./complete.worker.js', import.meta.url), { type: 'module' });
-    s.worker.onmessage = (e) => {
-      if (e.data.id !== s.id) return;
-      s.report = e.data.report;
-      if (!s.report.ok || s.report.state !== 'running') finish();
-      host.render();
-    };
-    s.grid = host.grid();
-    s.worker.postMessage({ id: s.id, grid: s.grid, seed: s.seed++ });
+    search.start(host.grid(), { seed: seed++ });
     const wide = undecided > 20 ? ` That is a wide scope: it may run long; Stop at any time.` : '';
     status(`Searching levels 0–9 for ${undecided} undecided cell${undecided === 1 ? '' : 's'}; every other cell stays fixed.${wide}`);
     host.render();
   }
   function stop() {
-    if (!s.running) return;
-    finish();
-    if (s.report) s.report.state = 'stopped';
+    search.stop();
     host.render();
   }
   function discard() {
-    finish();
-    s.report = null;
+    search.discard();
     host.render();
   }
   function keep() {
-    const r = s.report;
+    const r = search.report;
     if (!r || r.state !== 'found') return;
-    s.report = null;
+    search.clear();
     host.keep(r.cells);
   }
   function status(text) {
@@ -67,7 +54,7 @@ export function autoComplete(host) {
   return {
     /** The candidate to draw instead of the ? cells, and the line behind it, or null. */
     preview() {
-      const r = s.report;
+      const r = search.report;
       if (!r || !r.ok) return null;
       if (r.state === 'found') return { cells: r.cells, line: '' };
       const shown = r.live || r.deepest;
@@ -76,15 +63,15 @@ export function autoComplete(host) {
     },
     /** Forgets the search when the diagram it searched has changed. */
     diagramChanged(grid) {
-      if ((s.running || s.report) && grid !== s.grid) discard();
+      if ((search.running || search.report) && grid !== search.grid) discard();
     },
     /** Updates the controls and the status line. */
     render(hasUndecided) {
-      const r = s.report;
-      ui.run.disabled = s.running || !hasUndecided;
-      ui.stop.disabled = !s.running;
+      const r = search.report;
+      ui.run.disabled = search.running || !hasUndecided;
+      ui.stop.disabled = !search.running;
       ui.keep.disabled = !(r && r.state === 'found');
-      ui.discard.disabled = !r || s.running;
+      ui.discard.disabled = !r || search.running;
       if (!r) return;
       if (!r.ok) return status(`Auto-complete refused: ${r.error}`);
       const counts = `${count(r.candidates, 'candidate')}, ${count(r.clauses, 'clause')}, ${count(r.positions, 'position')}`;

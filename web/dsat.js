@@ -4,6 +4,8 @@
 // overflow, not done), then the rounds with their dead ends and settled variables. A
 // found diagram, already re-verified, is previewed and offered with Keep / Discard.
 
+import { searchWorker } from './search.js';
+
 /** Positions the browser may map: its memory budget (a few hundred MB at most). */
 export const BROWSER_MAX_STATES = 300000;
 /** Plies below the root that are mapped before solving. */
@@ -16,52 +18,30 @@ const CUT_PLIES = 16;
 export function wholeRoot(host) {
   const $ = (s) => document.querySelector(s);
   const ui = { run: $('#dsat'), stop: $('#dsat-stop'), keep: $('#dsat-keep'), discard: $('#dsat-discard'), status: $('#dsat-status'), gauge: $('#dsat-gauge') };
-  const s = { worker: null, id: 0, report: null, running: false, grid: null };
+  const search = searchWorker(
+    new URL('./dsat.worker.js', import.meta.url),
+    (r) => !r.ok || !['mapping', 'searching'].includes(r.state),
+    () => host.render(),
+  );
 
-  function finish() {
-    if (s.worker) s.worker.terminate();
-    s.worker = null;
-    s.running = false;
-  }
   function start() {
-    finish();
-    s.id++;
-    s.report = null;
-    s.running = true;
-    s.worker = new Worker(new URL('./dsat.worker.js', import.meta.url), { type: 'module' });
-    s.worker.onmessage = (e) => {
-      if (e.data.id !== s.id) return;
-      s.report = e.data.report;
-      if (!s.report.ok || !['mapping', 'searching'].includes(s.report.state)) finish();
-      host.render();
-    };
-    s.worker.onerror = (e) => {
-      s.report = { ok: false, error: `the solve failed: ${e.message || 'the worker stopped'}` };
-      finish();
-      host.render();
-    };
-    s.grid = host.grid();
-    s.worker.postMessage({ id: s.id, grid: s.grid, cut: CUT_PLIES, maxStates: BROWSER_MAX_STATES });
+    search.start(host.grid(), { cut: CUT_PLIES, maxStates: BROWSER_MAX_STATES });
     const free = host.levels().filter((l) => l === '?').length;
     status(`Mapping every position Red could face down to ${CUT_PLIES} plies below the root; ${free} ? cell${free === 1 ? '' : 's'} free over levels 0–9, the others pinned.`);
     host.render();
   }
   function stop() {
-    if (!s.running) return;
-    finish();
-    if (s.report) s.report.state = 'stopped';
-    else s.report = { ok: true, state: 'stopped', positions: 0, ms: 0 };
+    search.stop({ ok: true, state: 'stopped', positions: 0, ms: 0 });
     host.render();
   }
   function discard() {
-    finish();
-    s.report = null;
+    search.discard();
     host.render();
   }
   function keep() {
-    const r = s.report;
+    const r = search.report;
     if (!r || r.state !== 'found') return;
-    s.report = null;
+    search.clear();
     host.keep(r.cells);
   }
   function status(text) {
@@ -77,22 +57,22 @@ export function wholeRoot(host) {
   return {
     /** The found diagram's levels to draw instead of the ? cells, or null. */
     preview() {
-      const r = s.report;
+      const r = search.report;
       return r && r.ok && r.state === 'found' ? { cells: r.cells, line: '' } : null;
     },
     /** Forgets the solve when the diagram it solved has changed. */
     diagramChanged(grid) {
-      if ((s.running || s.report) && grid !== s.grid) discard();
+      if ((search.running || search.report) && grid !== search.grid) discard();
     },
     /** The verdict so far, for tests and scripts: the last report or null. */
-    report: () => s.report,
+    report: () => search.report,
     /** Updates the controls, the gauge and the status line. */
     render(hasRoot) {
-      const r = s.report;
-      ui.run.disabled = s.running || !hasRoot;
-      ui.stop.disabled = !s.running;
+      const r = search.report;
+      ui.run.disabled = search.running || !hasRoot;
+      ui.stop.disabled = !search.running;
       ui.keep.disabled = !(r && r.state === 'found');
-      ui.discard.disabled = !r || s.running;
+      ui.discard.disabled = !r || search.running;
       ui.gauge.hidden = !(r && r.state === 'mapping');
       if (!r) return;
       if (!r.ok) return status(`Solve root refused: ${r.error}`);

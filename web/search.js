@@ -1,0 +1,59 @@
+// The life cycle Fill ? and Solve root share: one worker per search, replies matched to
+// the search that asked for them, Stop by terminating the worker.
+
+/**
+ * A search run in a fresh module worker at `url` per start. `finished(report)` says
+ * whether a report ends the search; `changed()` runs after every report.
+ */
+export function searchWorker(url, finished, changed) {
+  const s = { worker: null, id: 0, report: null, running: false, grid: null };
+  function end() {
+    if (s.worker) s.worker.terminate();
+    s.worker = null;
+    s.running = false;
+  }
+  return {
+    /** The last report (or null). */
+    get report() { return s.report; },
+    /** Whether a search is running. */
+    get running() { return s.running; },
+    /** The diagram the current or last search was started on. */
+    get grid() { return s.grid; },
+    /** Starts a search of `grid`, posting `{id, grid, ...message}` to a new worker. */
+    start(grid, message) {
+      end();
+      const id = ++s.id;
+      s.report = null;
+      s.running = true;
+      s.grid = grid;
+      s.worker = new Worker(url, { type: 'module' });
+      s.worker.onmessage = (e) => {
+        if (e.data.id !== id) return;
+        s.report = e.data.report;
+        if (finished(s.report)) end();
+        changed();
+      };
+      s.worker.onerror = (e) => {
+        s.report = { ok: false, error: `the search failed: ${e.message || 'the worker stopped'}` };
+        end();
+        changed();
+      };
+      s.worker.postMessage({ id, grid, ...message });
+    },
+    /** Stops a running search, keeping its last report marked stopped (or `empty`). */
+    stop(empty = null) {
+      if (!s.running) return;
+      end();
+      s.report = s.report ? { ...s.report, state: 'stopped' } : empty;
+    },
+    /** Ends the search and forgets its report. */
+    discard() {
+      end();
+      s.report = null;
+    },
+    /** Forgets the report (after its result was kept). */
+    clear() {
+      s.report = null;
+    },
+  };
+}
