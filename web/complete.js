@@ -2,7 +2,7 @@
 // previews the live candidate (its levels in the ? cells) with the deepest losing line
 // found so far drawn behind it; a found diagram is offered with Keep / Discard.
 
-import { searchWorker } from './search.js';
+import { searchControls, searchWorker } from './search.js';
 
 /**
  * Wires the auto-complete controls. `host` gives: grid() (the diagram as text),
@@ -26,28 +26,11 @@ export function autoComplete(host) {
     status(`Searching levels 0–9 for ${undecided} undecided cell${undecided === 1 ? '' : 's'}; every other cell stays fixed.${wide}`);
     host.render();
   }
-  function stop() {
-    search.stop();
-    host.render();
-  }
-  function discard() {
-    search.discard();
-    host.render();
-  }
-  function keep() {
-    const r = search.report;
-    if (!r || r.state !== 'found') return;
-    search.clear();
-    host.keep(r.cells);
-  }
   function status(text) {
     ui.status.textContent = text;
   }
 
-  ui.run.addEventListener('click', start);
-  ui.stop.addEventListener('click', stop);
-  ui.keep.addEventListener('click', keep);
-  ui.discard.addEventListener('click', discard);
+  const controls = searchControls(search, ui, host, start);
 
   const fmt = (n) => n.toLocaleString('en');
   const count = (n, word) => `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
@@ -63,15 +46,12 @@ export function autoComplete(host) {
     },
     /** Forgets the search when the diagram it searched has changed. */
     diagramChanged(grid) {
-      if ((search.running || search.report) && grid !== search.grid) discard();
+      controls.diagramChanged(grid);
     },
     /** Updates the controls and the status line. */
     render(hasUndecided) {
       const r = search.report;
-      ui.run.disabled = search.running || !hasUndecided;
-      ui.stop.disabled = !search.running;
-      ui.keep.disabled = !(r && r.state === 'found');
-      ui.discard.disabled = !r || search.running;
+      controls.render(hasUndecided);
       if (!r) return;
       if (!r.ok) return status(`Auto-complete refused: ${r.error}`);
       const counts = `${count(r.candidates, 'candidate')}, ${count(r.clauses, 'clause')}, ${count(r.positions, 'position')}`;

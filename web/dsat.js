@@ -4,7 +4,7 @@
 // overflow, not done), then the rounds with their dead ends and settled variables. A
 // found diagram, already re-verified, is previewed and offered with Keep / Discard.
 
-import { searchWorker } from './search.js';
+import { searchControls, searchWorker } from './search.js';
 
 /** Positions the browser may map: its memory budget (a few hundred MB at most). */
 export const BROWSER_MAX_STATES = 300000;
@@ -30,28 +30,11 @@ export function wholeRoot(host) {
     status(`Mapping every position Red could face down to ${CUT_PLIES} plies below the root; ${free} ? cell${free === 1 ? '' : 's'} free over levels 0–9, the others pinned.`);
     host.render();
   }
-  function stop() {
-    search.stop({ ok: true, state: 'stopped', positions: 0, ms: 0 });
-    host.render();
-  }
-  function discard() {
-    search.discard();
-    host.render();
-  }
-  function keep() {
-    const r = search.report;
-    if (!r || r.state !== 'found') return;
-    search.clear();
-    host.keep(r.cells);
-  }
   function status(text) {
     ui.status.textContent = text;
   }
 
-  ui.run.addEventListener('click', start);
-  ui.stop.addEventListener('click', stop);
-  ui.keep.addEventListener('click', keep);
-  ui.discard.addEventListener('click', discard);
+  const controls = searchControls(search, ui, host, start, { ok: true, state: 'stopped', positions: 0, ms: 0 });
 
   const fmt = (n) => Number(n).toLocaleString('en');
   return {
@@ -62,17 +45,14 @@ export function wholeRoot(host) {
     },
     /** Forgets the solve when the diagram it solved has changed. */
     diagramChanged(grid) {
-      if ((search.running || search.report) && grid !== search.grid) discard();
+      controls.diagramChanged(grid);
     },
     /** The verdict so far, for tests and scripts: the last report or null. */
     report: () => search.report,
     /** Updates the controls, the gauge and the status line. */
     render(hasRoot) {
       const r = search.report;
-      ui.run.disabled = search.running || !hasRoot;
-      ui.stop.disabled = !search.running;
-      ui.keep.disabled = !(r && r.state === 'found');
-      ui.discard.disabled = !r || search.running;
+      controls.render(hasRoot);
       ui.gauge.hidden = !(r && r.state === 'mapping');
       if (!r) return;
       if (!r.ok) return status(`Solve root refused: ${r.error}`);

@@ -57,3 +57,44 @@ export function searchWorker(url, finished, changed) {
     },
   };
 }
+
+/**
+ * Wires a search's buttons (`ui.run`, `ui.stop`, `ui.keep`, `ui.discard`): Run calls
+ * `start`; Stop keeps the last report marked stopped (`stopped` when there is none);
+ * Keep hands a found report's cells to `host.keep`; Discard forgets the search.
+ * Returns what both panels do on every render and on every edit.
+ */
+export function searchControls(search, ui, host, start, stopped = null) {
+  ui.run.addEventListener('click', start);
+  ui.stop.addEventListener('click', () => {
+    search.stop(stopped);
+    host.render();
+  });
+  ui.discard.addEventListener('click', () => {
+    search.discard();
+    host.render();
+  });
+  ui.keep.addEventListener('click', () => {
+    const r = search.report;
+    if (!r || r.state !== 'found') return;
+    search.clear();
+    host.keep(r.cells);
+  });
+  return {
+    /** Enables the buttons for the search's state (`runnable`: Run may start one). */
+    render(runnable) {
+      const r = search.report;
+      ui.run.disabled = search.running || !runnable;
+      ui.stop.disabled = !search.running;
+      ui.keep.disabled = !(r && r.state === 'found');
+      ui.discard.disabled = !r || search.running;
+    },
+    /** Forgets the search when the diagram it searched has changed. */
+    diagramChanged(grid) {
+      if ((search.running || search.report) && grid !== search.grid) {
+        search.discard();
+        host.render();
+      }
+    },
+  };
+}
