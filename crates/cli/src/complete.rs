@@ -226,14 +226,7 @@ pub fn upstream_pool(path: &Path, plies: std::ops::RangeInclusive<u32>) -> Resul
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
     anyhow::ensure!(errors.is_empty(), "{}: {}", path.display(), errors[0]);
-    let pool: Vec<Diagram> = leaves
-        .into_iter()
-        .map(|l| l.diagram)
-        .filter(|d| {
-            d.root()
-                .is_ok_and(|r| plies.contains(&r.position.moves_played()))
-        })
-        .collect();
+    let pool = c4lab_steady::solution::diagrams_with_plies(leaves, plies.clone());
     anyhow::ensure!(
         !pool.is_empty(),
         "no diagram of {} has a root of {} stones",

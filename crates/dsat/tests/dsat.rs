@@ -23,11 +23,7 @@ fn upstream(min_ply: u32) -> Vec<Diagram> {
     };
     let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
     assert!(errors.is_empty(), "{errors:?}");
-    leaves
-        .into_iter()
-        .map(|l| l.diagram)
-        .filter(|d| d.root().is_ok_and(|r| r.position.moves_played() >= min_ply))
-        .collect()
+    c4lab_steady::solution::diagrams_with_plies(leaves, min_ply..=u32::MAX)
 }
 
 fn all_undecided(d: &Diagram) -> Diagram {

@@ -106,6 +106,18 @@ pub fn parse_branches(text: &str) -> (Vec<Branch>, Vec<String>) {
     (out, errors)
 }
 
+/// The diagrams of `leaves` whose roots hold a number of stones in `plies`.
+pub fn diagrams_with_plies(
+    leaves: Vec<Leaf>,
+    plies: std::ops::RangeInclusive<u32>,
+) -> Vec<Diagram> {
+    leaves
+        .into_iter()
+        .filter(|l| plies.contains(&l.position.moves_played()))
+        .map(|l| l.diagram)
+        .collect()
+}
+
 /// Parses `steady_states.txt`: six-row diagrams separated by blank lines, `#` comments.
 pub fn parse_leaves(text: &str) -> (Vec<Leaf>, Vec<String>) {
     let (mut out, mut errors) = (Vec::new(), Vec::new());

@@ -25,11 +25,7 @@ fn upstream_diagrams() -> Vec<Diagram> {
     };
     let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
     assert!(errors.is_empty(), "{errors:?}");
-    leaves
-        .into_iter()
-        .map(|l| l.diagram)
-        .filter(|d| d.root().is_ok_and(|r| r.position.moves_played() >= 16))
-        .collect()
+    c4lab_steady::solution::diagrams_with_plies(leaves, 16..=u32::MAX)
 }
 
 fn options(backend: &str, learn: Learn, seed: u64) -> Options {
