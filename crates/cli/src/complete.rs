@@ -208,6 +208,9 @@ pub struct BenchComplete {
     /// Give up a task after this many seconds.
     #[arg(long, default_value_t = 20.0)]
     cap: f64,
+    /// Also print one line per task (root, outcome, candidates, positions, conflicts, time).
+    #[arg(long)]
+    tasks_detail: bool,
     #[command(flatten)]
     search: SearchArgs,
 }
@@ -285,6 +288,26 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
             let elapsed = start.elapsed().as_secs_f64() * 1e3;
             stop.store(true, Ordering::Relaxed);
             timer.join().ok();
+            if a.tasks_detail {
+                let p = c.progress();
+                let outcome = match done {
+                    Completion::Found { .. } => "found",
+                    Completion::Unsat => "unsat",
+                    Completion::Stopped => "stopped",
+                };
+                eprintln!(
+                    "  k {k} task {i} root {}: {outcome}, {} candidates, {} positions, {} clauses, {} conflicts, {:.1} ms",
+                    puzzle
+                        .root()
+                        .map(|r| r.order.iter().map(|&x| char::from(b'1' + x)).collect::<String>())
+                        .unwrap_or_default(),
+                    p.candidates,
+                    p.positions,
+                    p.clauses,
+                    p.conflicts,
+                    elapsed
+                );
+            }
             if let Completion::Found { .. } = done {
                 found += 1;
                 cands.push(c.progress().candidates as f64);
