@@ -125,11 +125,38 @@ pub fn play_games(
     max_nodes: u64,
     choose: impl Fn(&Position) -> Option<usize>,
 ) -> Games {
+    play_games_reporting(games, opening, seed, solver, max_nodes, choose, |_| {})
+}
+
+/// One finished game of [`play_games_reporting`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The game's index.
+    pub index: u64,
+    /// The moves from the empty board, columns 1-7.
+    pub moves: String,
+    /// The start's value for the model: 1 won, 0 drawn, -1 lost.
+    pub value: i32,
+    /// The result for the model: 1 won, 0 drawn, -1 lost.
+    pub result: i32,
+}
+
+/// [`play_games`], calling `report` after each game that was played to its end.
+pub fn play_games_reporting(
+    games: u64,
+    opening: u32,
+    seed: u64,
+    solver: &mut Solver,
+    max_nodes: u64,
+    choose: impl Fn(&Position) -> Option<usize>,
+    mut report: impl FnMut(&GameEnd),
+) -> Games {
     let mut out = Games::default();
     'game: for g in 0..games {
         let mut rng = Rng::for_game(seed, 2, g);
         // a random opening that leaves the game undecided by a move at once
         let mut pos = Position::new();
+        let mut moves = String::new();
         for _ in 0..opening {
             let legal: Vec<usize> = (0..WIDTH)
                 .filter(|&x| pos.can_play(x) && !pos.is_winning_move(x))
@@ -137,7 +164,9 @@ pub fn play_games(
             if legal.is_empty() {
                 continue 'game;
             }
-            pos = pos.after(legal[rng.below(legal.len() as u64) as usize]);
+            let x = legal[rng.below(legal.len() as u64) as usize];
+            moves.push(char::from(b'1' + x as u8));
+            pos = pos.after(x);
         }
         let Some(start) = column_scores(solver, &pos, max_nodes) else {
             out.unsolved += 1;
@@ -161,12 +190,19 @@ pub fn play_games(
                     .collect();
                 bests[rng.below(bests.len() as u64) as usize]
             };
+            moves.push(char::from(b'1' + x as u8));
             if pos.is_winning_move(x) {
                 result = if models_turn { 1 } else { -1 };
                 break;
             }
             pos = pos.after(x);
         }
+        report(&GameEnd {
+            index: g,
+            moves,
+            value,
+            result,
+        });
         let slot = match value {
             1 => &mut out.won_starts,
             0 => &mut out.drawn_starts,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use c4lab_board::{Position, WIDTH};
 use c4lab_corpus::dataset::{generate_dataset, layout, DatasetConfig};
 use c4lab_corpus::{GenConfig, NoProgress};
-use c4lab_model::eval::{agreement, optimal_rate, play_games};
+use c4lab_model::eval::{agreement, optimal_rate, play_games, play_games_reporting};
 use c4lab_model::features::{features, SLOTS};
 use c4lab_model::train::{loss, policy};
 use c4lab_model::{load_examples, Example, Model, Network, Source, TrainConfig, Trainer};
@@ -179,6 +179,45 @@ fn evaluation_reproduces_from_a_seed() {
     assert_eq!(g1, g2);
     let played = g1.won_starts.0 + g1.drawn_starts.0 + g1.lost_starts.0 + g1.unsolved;
     assert_eq!(played, 4);
+    // each reported game replays from the empty board and ends as reported
+    let mut ends = Vec::new();
+    let g3 = play_games_reporting(
+        4,
+        16,
+        3,
+        &mut solver,
+        2_000_000,
+        |p| model.best_move(p),
+        |end| ends.push(end.clone()),
+    );
+    assert_eq!(g3, g1);
+    assert_eq!(ends.len() as u64, played - g1.unsolved);
+    for end in &ends {
+        let (body, last) = end.moves.split_at(end.moves.len() - 1);
+        let before = Position::from_moves(body).expect("a legal line");
+        let x = usize::from(last.as_bytes()[0] - b'1');
+        // the model plays first after the 16-ply opening
+        let model_moved_last = before.moves_played().is_multiple_of(2);
+        let expected = if before.is_winning_move(x) {
+            if model_moved_last {
+                1
+            } else {
+                -1
+            }
+        } else {
+            assert!(
+                before.after(x).is_full(),
+                "a game ends at a four or a full board"
+            );
+            0
+        };
+        assert_eq!(end.result, expected, "game {}", end.moves);
+    }
+    let won = ends
+        .iter()
+        .filter(|e| e.value == 1 && e.result == 1)
+        .count() as u64;
+    assert_eq!(won, g1.won_starts.1);
     // the policy helper is a distribution over the legal columns
     let p = policy(&late[0], &[0.0; WIDTH]);
     assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-6);
