@@ -3,6 +3,7 @@
 import init, * as engine from './pkg/c4lab_wasm.js';
 import { autoComplete } from './complete.js';
 import { wholeRoot } from './dsat.js';
+import { modelHint } from './model.js';
 
 performance.mark('app');
 const W = 7, H = 6, N = 42;
@@ -25,6 +26,7 @@ const state = {
 const lab = { firstVerdictMs: null, verdicts: 0, ready: false, engine };
 let fill = null; // auto-complete (complete.js)
 let whole = null; // the whole-root solve (dsat.js)
+let hint = null; // the model's hint in Play mode (model.js)
 window.__lab = lab;
 
 // ---- derived facts ----------------------------------------------------------------
@@ -343,6 +345,7 @@ function render() {
     requestHints(game);
   }
   renderHints();
+  hint?.render(game, state.root, state.mode === 'play');
   for (const b of document.querySelectorAll('#palette button')) b.setAttribute('aria-pressed', String(b.dataset.level === state.level));
   $('#moves').placeholder = state.root || 'e.g. 4453';
 }
@@ -579,6 +582,7 @@ async function main() {
   };
   fill = autoComplete(host);
   whole = wholeRoot(host);
+  hint = modelHint(engine, render);
   lab.dsat = () => whole.report();
   await init();
   performance.mark('engine-ready');

@@ -3,7 +3,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -375,6 +376,53 @@ test('Solve root shows its mapping gauge on a wide root and stops at once', asyn
   assert.equal(await page.locator('#dsat-gauge').isVisible(), false);
   await page.click('#dsat-discard');
   assert.equal(await page.locator('#dsat-discard').isDisabled(), true);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the model hint in Play mode: a file from c4lab train, the same move as c4lab hint', async () => {
+  // a small model trained natively on a small generated corpus
+  const dir = mkdtempSync(join(tmpdir(), 'c4lab-model-'));
+  const run = (args) => {
+    const r = spawnSync(bin, args, { encoding: 'utf8' });
+    assert.equal(r.status, 0, `c4lab ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  run(['corpus', 'generate', '--games', '200', '--holdout', '20', '--seed', '5', '--out', dir]);
+  const model = join(dir, 'm.c4m');
+  run(['train', '--load-corpus', join(dir, 'train', 'corpus_200.txt'),
+    '--perply-targets', join(dir, 'train', 'perply_targets.npz'), '--steps', '500', '--out', model]);
+  const junk = join(dir, 'junk.c4m');
+  writeFileSync(junk, 'not a model');
+
+  const page = await open();
+  await importText(page, WIN);
+  const root = await page.evaluate((w) => JSON.parse(window.__lab.engine.read_any(w)).root, WIN);
+  await page.click('nav button[data-mode="play"]');
+  await page.setInputFiles('#model-file', junk);
+  await page.waitForFunction(() => /not a c4lab model/.test(document.querySelector('#model-status').textContent));
+  assert.equal(await page.locator('#model-hint').textContent(), '');
+  await page.setInputFiles('#model-file', model);
+  await page.waitForFunction(() => /^Model loaded/.test(document.querySelector('#model-status').textContent));
+  const line = async () => (await page.locator('#log li').allTextContents())
+    .map((t) => (t.match(/^(?:Red|Yellow) (\d)/) || [])[1]).filter(Boolean).join('');
+  // Yellow to move (after Red's first move, then after Yellow blocks and Red answers):
+  // the page names the column the native model names for the same position
+  for (const reply of [null, '7']) {
+    if (reply) {
+      await page.keyboard.press(reply);
+      await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 3);
+    }
+    const moves = root + (await line());
+    const native = JSON.parse(run(['hint', '--json', '--model', model, moves]));
+    assert.equal(native.moves, moves);
+    assert.equal(await page.locator('#model-hint').getAttribute('data-column'), String(native.column), moves);
+    assert.equal(await page.locator('#model-hint').textContent(), `Model: Yellow plays column ${native.column}.`);
+  }
+  // a finished game has no hint
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('1');
+  await page.waitForFunction(() => /Red wins/.test(document.querySelector('#game-status').textContent));
+  assert.equal(await page.locator('#model-hint').textContent(), '');
   assert.deepEqual(page.errors, []);
 });
 

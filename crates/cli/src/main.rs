@@ -176,6 +176,19 @@ enum Command {
     },
     /// Train the GF(2^8) lookup-table model on a corpus and its per-ply targets.
     Train(model::TrainArgs),
+    /// A trained model's move for each position (the Lab's model hint): one line each,
+    /// `<moves> <column 1-7>`, or JSON with the network's column scores.
+    Hint {
+        /// The exported model (from `c4lab train`).
+        #[arg(long)]
+        model: std::path::PathBuf,
+        /// Move sequences (columns 1-7 from the empty board; "" for the empty board).
+        #[arg(required = true)]
+        positions: Vec<String>,
+        /// Machine-readable output: one JSON object a line.
+        #[arg(long)]
+        json: bool,
+    },
     /// Evaluate a model: holdout agreement, optimal-move rate, games against the perfect solver.
     Eval(model::EvalArgs),
     /// The teacher corpus: generate, check, stats, split, merge, label, checksums, overlap.
@@ -285,6 +298,11 @@ fn main() -> ExitCode {
         Command::Corpus { cmd } => corpus::run(cmd),
         Command::Train(args) => model::train(args),
         Command::Eval(args) => model::eval(args),
+        Command::Hint {
+            model,
+            positions,
+            json,
+        } => model::hint(&model, &positions, json),
         Command::Bench { what } => bench::run(what),
     };
     match result {

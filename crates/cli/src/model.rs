@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use c4lab_board::Position;
-use c4lab_model::eval::{agreement, optimal_rate, play_games, Agreement};
+use c4lab_model::eval::{agreement, optimal_rate, play_games, play_games_reporting, Agreement};
 use c4lab_model::{load_examples, Example, Model, Source, TrainConfig, Trainer};
 use c4lab_solver::Solver;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -242,9 +242,47 @@ pub struct EvalArgs {
     /// Random opening plies before those games.
     #[arg(long, default_value_t = 12)]
     opening: u32,
+    /// Games as first player from the empty board against the perfect solver (its
+    /// early replies cost minutes each: give it a book and threads).
+    #[arg(long, default_value_t = 0)]
+    empty_games: u64,
     /// Seed of the position sample, the openings and the solver's choices.
     #[arg(long, default_value_t = 32)]
     seed: u64,
+    #[command(flatten)]
+    solver: crate::solve::SolverArgs,
+}
+
+/// `c4lab hint`: the model's move for each position; a bad line is reported and the
+/// others are still answered (exit 2 when any line was bad).
+pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
+    let model = load_model(path)?;
+    let mut code = 0;
+    for moves in positions {
+        let pos = match Position::from_moves(moves) {
+            Ok(p) if p.winner().is_some() || p.is_full() => {
+                Err(format!("position {moves:?}: the game is already over"))
+            }
+            Ok(p) => Ok(p),
+            Err(e) => Err(format!("position {moves:?}: {e}")),
+        };
+        match pos {
+            Ok(p) => {
+                let h = model.hint(&p);
+                if json {
+                    println!(r#"{{"moves":"{moves}",{}"#, &h.to_json()[1..]);
+                } else {
+                    let col = h.column.map_or("-".to_string(), |x| (x + 1).to_string());
+                    println!("{moves} {col}");
+                }
+            }
+            Err(e) => {
+                eprintln!("c4lab hint: {e}");
+                code = 2;
+            }
+        }
+    }
+    Ok(code)
 }
 
 /// `c4lab eval`: prints the results table.
@@ -269,22 +307,33 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
         }
     }
     let sample = sample_positions(&hold, a.positions, a.min_stones, a.seed);
-    let mut solver = Solver::new(64 << 20);
-    let o = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.best_move(p));
-    println!(
-        "| optimal-move rate (strong solver, {}+ stones) | {:.1} % of {} ({} over budget) |",
-        a.min_stones,
-        100.0 * o.rate(),
-        o.solved,
-        o.unsolved
-    );
-    let raw = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.net_move(p));
+    let mut solver = crate::solve::solver(
+        a.solver.table_mb,
+        a.solver.threads,
+        a.solver.book.as_deref(),
+    )?;
     let raw_ag = agreement(&hold, |p| model.net_move(p));
-    println!(
-        "| the network alone (no one-move check): agreement, optimal-move rate | {}, {:.1} % |",
-        pct(&raw_ag),
-        100.0 * raw.rate()
-    );
+    if sample.is_empty() {
+        println!(
+            "| the network alone (no one-move check): agreement | {} |",
+            pct(&raw_ag)
+        );
+    } else {
+        let o = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.best_move(p));
+        println!(
+            "| optimal-move rate (strong solver, {}+ stones) | {:.1} % of {} ({} over budget) |",
+            a.min_stones,
+            100.0 * o.rate(),
+            o.solved,
+            o.unsolved
+        );
+        let raw = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.net_move(p));
+        println!(
+            "| the network alone (no one-move check): agreement, optimal-move rate | {}, {:.1} % |",
+            pct(&raw_ag),
+            100.0 * raw.rate()
+        );
+    }
     if a.games > 0 {
         let g = play_games(
             a.games,
@@ -303,6 +352,23 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
         println!("| draws kept (not lost) | {} |", frac(g.drawn_starts));
         println!("| lost starts not lost | {} |", frac(g.lost_starts));
         println!("| games abandoned (solver over budget) | {} |", g.unsolved);
+    }
+    if a.empty_games > 0 {
+        // exact replies: no node budget (the empty board is a first-player win)
+        let g = play_games_reporting(
+            a.empty_games,
+            0,
+            a.seed,
+            &mut solver,
+            u64::MAX,
+            |p| model.best_move(p),
+            |end| {
+                let word = ["lost", "drawn", "won"][(end.result + 1) as usize];
+                eprintln!("empty-board game {}: {word} {}", end.index + 1, end.moves);
+            },
+        );
+        let (n, k) = g.won_starts;
+        println!("| games from the empty board as first player: won | {k} of {n} |");
     }
     Ok(0)
 }

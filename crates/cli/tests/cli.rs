@@ -506,6 +506,24 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         "{table}"
     );
     assert_eq!(eval(), table);
+    // the model's hint: one line a position; a bad one is named and the rest answered
+    let out = c4lab(
+        &["hint", "--model", &model, "4453", "44444444", "112233"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("4453 ") && lines[1] == "112233 4",
+        "{lines:?}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\"44444444\": move 7"));
+    let json = stdout(&c4lab(&["hint", "--json", "--model", &model, "4453"], ""));
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(v["moves"], "4453");
+    assert_eq!(v["scores"].as_array().unwrap().len(), 7);
+    assert_eq!(lines[0], format!("4453 {}", v["column"]));
     // the model as an opponent: it answers every move and the game is judged
     let out = c4lab(
         &[

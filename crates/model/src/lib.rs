@@ -21,5 +21,5 @@ mod net;
 pub mod train;
 
 pub use error::ModelError;
-pub use net::{Model, Network, WEIGHTS};
+pub use net::{Hint, Model, Network, WEIGHTS};
 pub use train::{load_examples, Example, Source, TrainConfig, Trainer};

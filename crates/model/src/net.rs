@@ -27,6 +27,31 @@ fn argmax<T: PartialOrd + Copy>(pos: &Position, scores: &[T; WIDTH]) -> Option<u
     best
 }
 
+/// The model's advice for one position: its move and the network's column scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hint {
+    /// The column the model plays (0-based; None on a full board).
+    pub column: Option<usize>,
+    /// The network's summed score of each column (None for a full column).
+    pub scores: [Option<i32>; WIDTH],
+}
+
+impl Hint {
+    /// `{"column": 1-7 or null, "scores": [number or "full", ...]}`, columns 1-based, the
+    /// form `c4lab hint --json` and the Lab's engine both print.
+    pub fn to_json(&self) -> String {
+        let column = self
+            .column
+            .map_or("null".to_string(), |x| (x + 1).to_string());
+        let scores: Vec<String> = self
+            .scores
+            .iter()
+            .map(|s| s.map_or("\"full\"".to_string(), |v| v.to_string()))
+            .collect();
+        format!(r#"{{"column":{column},"scores":[{}]}}"#, scores.join(","))
+    }
+}
+
 /// The integer model: 16-bit scores per table slot and column.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Model {
@@ -70,6 +95,21 @@ impl Model {
     /// tactical check of [`Model::best_move`].
     pub fn net_move(&self, pos: &Position) -> Option<usize> {
         argmax(pos, &self.scores(pos))
+    }
+
+    /// The move [`Model::best_move`] plays in `pos` and the scores behind it.
+    pub fn hint(&self, pos: &Position) -> Hint {
+        let raw = self.scores(pos);
+        let mut scores = [None; WIDTH];
+        for (x, s) in scores.iter_mut().enumerate() {
+            if pos.can_play(x) {
+                *s = Some(raw[x]);
+            }
+        }
+        Hint {
+            column: self.best_move(pos),
+            scores,
+        }
     }
 
     /// The model as bytes: magic, version, weight count, then little-endian `i16`s.

@@ -6,7 +6,7 @@ use c4lab_steady::{link, simplify as simplify_diagram, Diagram, Language, Rule, 
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-fn fail(e: impl std::fmt::Display) -> String {
+pub(crate) fn fail(e: impl std::fmt::Display) -> String {
     json!({ "ok": false, "error": e.to_string() }).to_string()
 }
 

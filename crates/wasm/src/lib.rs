@@ -6,5 +6,7 @@
 //! optional).
 
 mod api;
+mod model;
 
 pub use api::*;
+pub use model::*;

@@ -1,0 +1,44 @@
+// The model's hint in Play mode: a model exported by `c4lab train`, loaded into the
+// engine from a file the user picks. Its forward pass is integer table lookups, so it
+// answers on the page's thread at once.
+
+/**
+ * Wires the model file picker. `engine` is the loaded wasm module; `render()` redraws
+ * the page. Returns { render(game, root, playing) }, which writes the hint for the
+ * game's position (when Yellow is to move) into #model-hint.
+ */
+export function modelHint(engine, render) {
+  const $ = (s) => document.querySelector(s);
+  const call = (fn, ...args) => JSON.parse(fn(...args));
+  let loaded = false;
+
+  $('#model-file').addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    const r = call(engine.model_load, new Uint8Array(await file.arrayBuffer()));
+    loaded = r.ok;
+    $('#model-status').textContent = r.ok
+      ? `Model loaded: ${file.name} (${(r.bytes / 1e6).toFixed(1)} MB).`
+      : `${file.name}: ${r.error}`;
+    render();
+  });
+
+  return {
+    render(game, root, playing) {
+      const el = $('#model-hint');
+      delete el.dataset.column;
+      if (!loaded || !playing || !game.ok || game.status !== 'yellow-to-move') {
+        el.textContent = '';
+        return;
+      }
+      const played = game.log.filter((m) => m.column).map((m) => String(m.column)).join('');
+      const h = call(engine.model_move, root + played);
+      if (!h.ok) {
+        el.textContent = 'Model: ' + h.error;
+        return;
+      }
+      el.dataset.column = String(h.column);
+      el.textContent = `Model: Yellow plays column ${h.column}.`;
+    },
+  };
+}
