@@ -142,6 +142,10 @@ pub struct BenchDsat {
     /// SAT backend.
     #[arg(long, default_value = "batsat")]
     backend: String,
+    /// Strong-solver node budget per "does this Red move keep the win?" (0: no pruning,
+    /// to measure how much the pruning shrinks the map).
+    #[arg(long, default_value_t = 100_000)]
+    oracle_nodes: u64,
 }
 
 /// Runs `bench dsat` and prints its table: every level cell of each root `?`.
@@ -150,15 +154,16 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     let pool = crate::complete::upstream_pool(&a.steady_states, a.min_ply..=u32::MAX)?;
     let step = (pool.len() / a.roots.max(1)).max(1);
     println!(
-        "dsat: upstream roots of ply {}+, every level cell ?, cut 16 plies, backend {}, cap {} s",
-        a.min_ply, a.backend, a.cap
+        "dsat: upstream roots of ply {}+, every level cell ?, cut 16 plies, backend {}, oracle {} nodes, cap {} s",
+        a.min_ply, a.backend, a.oracle_nodes, a.cap
     );
     println!(
-        "{:<22} {:>4} {:>8} {:>9} {:>11} {:>9} {:>9} {:>9} {:>7}",
+        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>9} {:>9} {:>9} {:>7}",
         "root",
         "ply",
         "verdict",
         "mapped",
+        "pruned",
         "clauses/pos",
         "bytes/pos",
         "map ms",
@@ -179,6 +184,8 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
         let mut child = std::process::Command::new(&exe)
             .args(["dsat", "--json", "--backend", &a.backend, "--max-seconds"])
             .arg(a.cap.to_string())
+            .arg("--oracle-nodes")
+            .arg(a.oracle_nodes.to_string())
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()
@@ -200,11 +207,12 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
         all_found &= verdict == "found";
         let num = |k: &str| j[k].as_f64().unwrap_or(f64::NAN);
         println!(
-            "{:<22} {:>4} {:>8} {:>9} {:>11.0} {:>9} {:>9.0} {:>9.0} {:>7}",
+            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>9} {:>9.0} {:>9.0} {:>7}",
             c4lab_board::format_moves(&root.order),
             root.position.moves_played(),
             verdict,
             j["mapped"],
+            j["pruned"],
             num("clauses") / num("positions").max(1.0),
             j["bytes_per_state"],
             num("map_seconds") * 1e3,
