@@ -2,9 +2,12 @@
 //! bounds and the best move, with lossless keys and generation-based clearing.
 //!
 //! A position key (`current + mask`, below 2^49) is mixed by multiplying with an odd
-//! constant modulo 2^49, a bijection. The top `b` bits of the product pick the bucket
-//! and the remaining `49 - b` bits are stored, so a stored entry identifies its
-//! position exactly: the table never returns another position's bounds.
+//! constant modulo 2^49, a bijection. The bucket is the mixed key scaled to the bucket
+//! count (`h * buckets / 2^49`, so any count works and the caller's memory is used in
+//! full), and the low `49 - b` bits of the mixed key are stored, where `2^b` is the
+//! largest power of two not above the bucket count. A bucket holds a contiguous run of
+//! at most `2^(49 - b)` mixed keys, which those low bits tell apart, so a stored entry
+//! identifies its position exactly: the table never returns another position's bounds.
 //!
 //! Entries are atomic words read and written with relaxed ordering (plain loads and
 //! stores on common processors), so search threads can share one table: an entry is
@@ -57,7 +60,7 @@ pub(crate) struct Table {
     store: Vec<Bucket>,
     start: usize,
     len: usize,
-    /// log2 of the bucket count.
+    /// log2 of the largest power of two not above the bucket count.
     bits: u32,
     /// Bits of the stored key remainder.
     rem_bits: u32,
@@ -71,11 +74,10 @@ impl Table {
     /// A table using at most `bytes` bytes (at least 4 KiB).
     pub fn new(bytes: usize) -> Table {
         let want = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut bits = usize::BITS - 1 - want.leading_zeros();
-        bits = bits.clamp(MIN_BITS, MAX_BITS);
+        let len = want.clamp(1 << MIN_BITS, 1 << MAX_BITS);
+        let bits = usize::BITS - 1 - len.leading_zeros();
         let rem_bits = KEY_BITS - bits;
         let gen_bits = (64 - GEN_SHIFT - rem_bits).min(8);
-        let len = 1usize << bits;
         let (store, start) = allocate(len);
         Table {
             store,
@@ -110,7 +112,7 @@ impl Table {
     fn split(&self, key: u64) -> (usize, u64) {
         let h = key.wrapping_mul(MIX) & ((1u64 << KEY_BITS) - 1);
         (
-            (h >> self.rem_bits) as usize,
+            ((h as u128 * self.len as u128) >> KEY_BITS) as usize,
             h & ((1u64 << self.rem_bits) - 1),
         )
     }
@@ -295,22 +297,56 @@ mod tests {
         }
     }
 
-    #[test]
-    fn keys_in_one_bucket_never_alias() {
-        let t = Table::new(4096);
-        // fill far more keys than entries; every hit must be the key's own bounds
-        let keys: Vec<u64> = (0..5000u64)
-            .map(|i| i * 0x1_0000_0001 % (1 << 49))
-            .collect();
+    /// Puts `keys` (bounds from their index) and checks every hit is the key's own.
+    fn no_alias(t: &Table, keys: &[u64]) -> usize {
         for (i, &k) in keys.iter().enumerate() {
             let s = (i % 40) as i32 - 20;
             t.put(k, s, s, None, i as u64);
         }
+        let mut hits = 0;
         for (i, &k) in keys.iter().enumerate() {
             if let Some(e) = t.get(k) {
                 let s = (i % 40) as i32 - 20;
-                assert_eq!((e.lo, e.hi), (s, s));
+                assert_eq!((e.lo, e.hi), (s, s), "key {k:#x}");
+                hits += 1;
             }
         }
+        hits
+    }
+
+    #[test]
+    fn keys_in_one_bucket_never_alias() {
+        // fill far more keys than entries; every hit must be the key's own bounds,
+        // with power-of-two bucket counts and others
+        let keys: Vec<u64> = (0..5000u64)
+            .map(|i| i * 0x1_0000_0001 % (1 << 49))
+            .collect();
+        for bytes in [4096, 6400, 100_000] {
+            assert!(no_alias(&Table::new(bytes), &keys) > 0);
+        }
+    }
+
+    #[test]
+    fn any_size_is_used_in_full_and_keys_sharing_stored_bits_stay_apart() {
+        // 200 buckets: not a power of two, every byte asked for is used
+        let t = Table::new(200 * 32);
+        assert_eq!(t.bytes(), 200 * 32);
+        assert_eq!(t.index_bits(), 7);
+        // mixed keys that agree in every stored bit and differ above them: the
+        // inverse of the mixing constant turns each back into its position key
+        let mask = (1u64 << KEY_BITS) - 1;
+        let mut inv = MIX; // Newton's iteration for the inverse modulo 2^64
+        for _ in 0..6 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(MIX.wrapping_mul(inv)));
+        }
+        let rem_bits = KEY_BITS - t.index_bits();
+        let keys: Vec<u64> = (0..128u64)
+            .map(|j| ((j << rem_bits) | 0x2A_5A5A).wrapping_mul(inv) & mask)
+            .collect();
+        assert_eq!(
+            no_alias(&t, &keys),
+            keys.len(),
+            "each lands in its own bucket"
+        );
     }
 }
