@@ -74,7 +74,9 @@ impl Table {
     /// A table using at most `bytes` bytes (at least 4 KiB).
     pub fn new(bytes: usize) -> Table {
         let want = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let len = want.clamp(1 << MIN_BITS, 1 << MAX_BITS);
+        // (on 32-bit targets the address space caps the count first)
+        let most = usize::try_from(1u64 << MAX_BITS).unwrap_or(usize::MAX);
+        let len = want.clamp(1 << MIN_BITS, most);
         let bits = usize::BITS - 1 - len.leading_zeros();
         let rem_bits = KEY_BITS - bits;
         let gen_bits = (64 - GEN_SHIFT - rem_bits).min(8);
