@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use c4lab_board::Position;
-use c4lab_model::eval::{agreement, optimal_rate, play_games, play_games_reporting, Agreement};
+use c4lab_model::eval::{agreement, optimal_rate, play_games, Agreement};
 use c4lab_model::{load_examples, Example, Model, Source, TrainConfig, Trainer};
 use c4lab_solver::Solver;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -342,6 +342,7 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
             &mut solver,
             a.solver_nodes,
             |p| model.best_move(p),
+            |_| {},
         );
         let frac = |(n, k): (u64, u64)| format!("{k} of {n}");
         println!(
@@ -355,7 +356,7 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
     }
     if a.empty_games > 0 {
         // exact replies: no node budget (the empty board is a first-player win)
-        let g = play_games_reporting(
+        let g = play_games(
             a.empty_games,
             0,
             a.seed,

@@ -114,21 +114,7 @@ pub struct Games {
     pub unsolved: u64,
 }
 
-/// Plays `games` games: `opening` random plies (seeded), then the model moves for
-/// the side to move and the solver answers with a random best move (within
-/// `max_nodes` a column), until the game ends.
-pub fn play_games(
-    games: u64,
-    opening: u32,
-    seed: u64,
-    solver: &mut Solver,
-    max_nodes: u64,
-    choose: impl Fn(&Position) -> Option<usize>,
-) -> Games {
-    play_games_reporting(games, opening, seed, solver, max_nodes, choose, |_| {})
-}
-
-/// One finished game of [`play_games_reporting`].
+/// One finished game of [`play_games`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameEnd {
     /// The game's index.
@@ -141,8 +127,11 @@ pub struct GameEnd {
     pub result: i32,
 }
 
-/// [`play_games`], calling `report` after each game that was played to its end.
-pub fn play_games_reporting(
+/// Plays `games` games: `opening` random plies (seeded), then the model moves for
+/// the side to move and the solver answers with a random best move (within
+/// `max_nodes` a column), until the game ends;
+/// `report` is called after each game played to its end.
+pub fn play_games(
     games: u64,
     opening: u32,
     seed: u64,

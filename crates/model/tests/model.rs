@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use c4lab_board::{Position, WIDTH};
 use c4lab_corpus::dataset::{generate_dataset, layout, DatasetConfig};
 use c4lab_corpus::{GenConfig, NoProgress};
-use c4lab_model::eval::{agreement, optimal_rate, play_games, play_games_reporting};
+use c4lab_model::eval::{agreement, optimal_rate, play_games};
 use c4lab_model::features::{features, SLOTS};
 use c4lab_model::train::{loss, policy};
 use c4lab_model::{load_examples, Example, Model, Network, Source, TrainConfig, Trainer};
@@ -174,14 +174,30 @@ fn evaluation_reproduces_from_a_seed() {
     assert_eq!(o1, o2);
     assert_eq!(o1.solved + o1.unsolved, late.len() as u64);
     assert!(o1.solved > 30);
-    let g1 = play_games(4, 16, 3, &mut solver, 2_000_000, |p| model.best_move(p));
-    let g2 = play_games(4, 16, 3, &mut solver, 2_000_000, |p| model.best_move(p));
+    let g1 = play_games(
+        4,
+        16,
+        3,
+        &mut solver,
+        2_000_000,
+        |p| model.best_move(p),
+        |_| {},
+    );
+    let g2 = play_games(
+        4,
+        16,
+        3,
+        &mut solver,
+        2_000_000,
+        |p| model.best_move(p),
+        |_| {},
+    );
     assert_eq!(g1, g2);
     let played = g1.won_starts.0 + g1.drawn_starts.0 + g1.lost_starts.0 + g1.unsolved;
     assert_eq!(played, 4);
     // each reported game replays from the empty board and ends as reported
     let mut ends = Vec::new();
-    let g3 = play_games_reporting(
+    let g3 = play_games(
         4,
         16,
         3,
