@@ -338,6 +338,43 @@ fn complete_exit_codes_and_json() {
 }
 
 #[test]
+fn bench_complete_prints_a_line_per_task() {
+    let states = repo().join("../shared/data/upstream/steady_states.txt");
+    if !states.exists() {
+        eprintln!(
+            "skipped: upstream's solution is not at {}",
+            states.display()
+        );
+        return;
+    }
+    let out = c4lab(
+        &[
+            "bench",
+            "complete",
+            "--steady-states",
+            states.to_str().unwrap(),
+            "--k",
+            "4",
+            "--tasks",
+            "2",
+            "--tasks-detail",
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains("task")).collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    for (i, l) in lines.iter().enumerate() {
+        assert!(
+            l.starts_with(&format!("  k 4 task {i} root ")) && l.contains(": found, "),
+            "{l}"
+        );
+    }
+    assert!(stdout(&out).contains("   4     2/2"), "{}", stdout(&out));
+}
+
+#[test]
 fn dsat_exit_codes_and_json() {
     // a shallow map (the rest is learnt from the verifier's losing lines)
     let found = c4lab(
