@@ -38,6 +38,13 @@ struct Circuit {
     pick: [Lit; WIDTH],
 }
 
+/// A position's reachability variable and whether its clauses are encoded.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    var: Var,
+    encoded: bool,
+}
+
 /// What Red's move leads to, one ply of Yellow later.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MoveOutcome {
@@ -78,8 +85,9 @@ pub struct Encoding {
     truth: Lit,
     cells: [Domain; 64],
     circuits: FxHashMap<u64, Circuit>,
-    reach: FxHashMap<u64, Var>,
-    encoded: FxHashMap<u64, ()>,
+    /// Every position with a reachability variable, by key, and whether its own
+    /// clauses are in (one map for both: it is the encoding's largest structure).
+    nodes: FxHashMap<u64, Node>,
     stats: EncodingStats,
     root: Position,
     template: Diagram,
@@ -145,8 +153,7 @@ impl Encoding {
             truth: Lit::positive(0),
             cells: [Domain::Stone; 64],
             circuits: FxHashMap::default(),
-            reach: FxHashMap::default(),
-            encoded: FxHashMap::default(),
+            nodes: FxHashMap::default(),
             stats: EncodingStats::default(),
             root: *root,
             template: diagram.clone(),
@@ -220,7 +227,7 @@ impl Encoding {
 
     /// True when the position's clauses are already in the solver.
     pub fn is_encoded(&self, red: u64, mask: u64) -> bool {
-        self.encoded.contains_key(&key(red, mask))
+        self.nodes.get(&key(red, mask)).is_some_and(|n| n.encoded)
     }
 
     /// The undecided cells as `(x, y)`, in grid order.
@@ -279,16 +286,25 @@ impl Encoding {
     /// and returns the positions its clauses point to (empty when already encoded, when
     /// Red wins at once, or when every move loses).
     pub fn encode(&mut self, red: u64, mask: u64) -> Result<Vec<(u64, u64)>, SynthError> {
-        let k = key(red, mask);
-        if self.encoded.insert(k, ()).is_some() {
+        let next = Var::new(self.next_var);
+        let node = self.nodes.entry(key(red, mask)).or_insert(Node {
+            var: next,
+            encoded: false,
+        });
+        if node.encoded {
             return Ok(Vec::new());
         }
+        node.encoded = true;
+        let r = node.var;
+        if r == next {
+            self.fresh();
+        }
+        let r = r.pos_lit();
         self.stats.positions += 1;
         let open = playable(mask);
         if winning_cells(red, mask) & open != 0 {
             return Ok(Vec::new());
         }
-        let r = self.reach_var(red, mask).pos_lit();
         let mut next = Vec::new();
         let threats = winning_cells(red ^ mask, mask) & open;
         if threats != 0 {
@@ -351,12 +367,18 @@ impl Encoding {
     }
 
     fn reach_var(&mut self, red: u64, mask: u64) -> Var {
-        let k = key(red, mask);
-        if let Some(&v) = self.reach.get(&k) {
-            return v;
+        let next = Var::new(self.next_var);
+        let v = self
+            .nodes
+            .entry(key(red, mask))
+            .or_insert(Node {
+                var: next,
+                encoded: false,
+            })
+            .var;
+        if v == next {
+            self.fresh();
         }
-        let v = self.fresh();
-        self.reach.insert(k, v);
         v
     }
 
