@@ -183,19 +183,10 @@ fn evaluation_reproduces_from_a_seed() {
         |p| model.best_move(p),
         |_| {},
     );
-    let g2 = play_games(
-        4,
-        16,
-        3,
-        &mut solver,
-        2_000_000,
-        |p| model.best_move(p),
-        |_| {},
-    );
-    assert_eq!(g1, g2);
     let played = g1.won_starts.0 + g1.drawn_starts.0 + g1.lost_starts.0 + g1.unsolved;
     assert_eq!(played, 4);
-    // each reported game replays from the empty board and ends as reported
+    // the same seed plays the same games (checked below, where the second run
+    // also reports each game); each reported game replays and ends as reported
     let mut ends = Vec::new();
     let g3 = play_games(
         4,
