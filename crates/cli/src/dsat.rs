@@ -142,6 +142,9 @@ pub struct BenchDsat {
     /// SAT backend.
     #[arg(long, default_value = "batsat")]
     backend: String,
+    /// Map positions down to this many plies below each root.
+    #[arg(long, default_value_t = Options::default().cut_plies)]
+    cut: u32,
     /// Strong-solver node budget per "does this Red move keep the win?" (0: no pruning,
     /// to measure how much the pruning shrinks the map).
     #[arg(long, default_value_t = 100_000)]
@@ -154,8 +157,8 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     let pool = crate::complete::upstream_pool(&a.steady_states, a.min_ply..=u32::MAX)?;
     let step = (pool.len() / a.roots.max(1)).max(1);
     println!(
-        "dsat: upstream roots of ply {}+, every level cell ?, cut 16 plies, backend {}, oracle {} nodes, cap {} s",
-        a.min_ply, a.backend, a.oracle_nodes, a.cap
+        "dsat: upstream roots of ply {}+, every level cell ?, cut {} plies, backend {}, oracle {} nodes, cap {} s",
+        a.min_ply, a.cut, a.backend, a.oracle_nodes, a.cap
     );
     println!(
         "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>9} {:>9} {:>9} {:>7}",
@@ -186,6 +189,8 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             .arg(a.cap.to_string())
             .arg("--oracle-nodes")
             .arg(a.oracle_nodes.to_string())
+            .arg("--cut")
+            .arg(a.cut.to_string())
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()

@@ -405,8 +405,9 @@ impl Encoding {
         Ok(())
     }
 
-    /// A literal equivalent to `a AND b`.
-    fn and2(&mut self, a: Lit, b: Lit) -> Result<Lit, SynthError> {
+    /// A literal forced true when `a AND b` holds (and free otherwise): enough for a
+    /// literal that the clauses only ever use negated (see [`Encoding::circuit`]).
+    fn and_implied(&mut self, a: Lit, b: Lit) -> Result<Lit, SynthError> {
         let (t, f) = (self.truth, self.falsity());
         if a == f || b == f || a == !b {
             return Ok(f);
@@ -418,8 +419,6 @@ impl Encoding {
             return Ok(a);
         }
         let g = self.fresh().pos_lit();
-        self.add(&[!g, a])?;
-        self.add(&[!g, b])?;
         self.add(&[g, !a, !b])?;
         Ok(g)
     }
@@ -491,6 +490,14 @@ impl Encoding {
     }
 
     /// The decision circuit of the playable set `open`, built once and shared.
+    ///
+    /// `unique[l]` ("exactly one playable cell has level `l`") is defined both ways.
+    /// `below[l]` ("no level under `l` is unique") and `pick[x]` are only forced true
+    /// when their condition holds, never forced false: the position clauses use them
+    /// negated only (a pick implies its consequences; "some level is unique" is
+    /// `NOT below[last]`), so a solver setting one true without cause only adds
+    /// constraints, while the rule's real pick is always forced. This one-sided form
+    /// needs about a quarter of the variables of a two-sided one.
     fn circuit(&mut self, open: u64) -> Result<Circuit, SynthError> {
         if let Some(c) = self.circuits.get(&open) {
             return Ok(*c);
@@ -501,27 +508,45 @@ impl Encoding {
                 (c != 0).then_some((x, c))
             })
             .collect();
-        let mut pick_terms: [Vec<Lit>; WIDTH] = Default::default();
-        let mut none_below = self.truth;
+        let (t, f) = (self.truth, self.falsity());
+        // per column, the (has level l, l unique, none below l) triples that pick it
+        let mut conditions: [Vec<[Lit; 3]>; WIDTH] = Default::default();
+        let mut below = t;
         for l in 0..LEVELS as u8 {
+            if below == f {
+                break;
+            }
             let items: Vec<Lit> = cells.iter().map(|&(_, c)| self.has_level(c, l)).collect();
             let unique = self.exactly_one_gate(&items)?;
-            if unique == self.falsity() {
+            if unique == f {
                 continue;
             }
-            let first = self.and2(none_below, unique)?;
             for (&(x, _), &item) in cells.iter().zip(&items) {
-                let term = self.and2(item, first)?;
-                pick_terms[x].push(term);
+                if item != f {
+                    conditions[x].push([item, unique, below]);
+                }
             }
-            none_below = self.and2(none_below, !unique)?;
+            below = self.and_implied(below, !unique)?;
         }
-        let mut pick = [self.falsity(); WIDTH];
+        let mut pick = [f; WIDTH];
         for x in 0..WIDTH {
-            pick[x] = self.or_many(&pick_terms[x])?;
+            if conditions[x].iter().any(|c| c.iter().all(|&l| l == t)) {
+                pick[x] = t;
+                continue;
+            }
+            if conditions[x].is_empty() {
+                continue;
+            }
+            let p = self.fresh().pos_lit();
+            for c in &conditions[x] {
+                let mut clause = vec![p];
+                clause.extend(c.iter().filter(|&&l| l != t).map(|&l| !l));
+                self.add(&clause)?;
+            }
+            pick[x] = p;
         }
         let circuit = Circuit {
-            some_unique: !none_below,
+            some_unique: !below,
             pick,
         };
         self.circuits.insert(open, circuit);

@@ -6,9 +6,12 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use c4lab_board::{Position, HEIGHT, WIDTH};
-use c4lab_steady::{Cell, Diagram, Verifier};
-use c4lab_synth::{sat, undecide, Completer, Completion, Learn, Options, Step};
+use c4lab_board::{column_mask, Position, HEIGHT, WIDTH};
+use c4lab_steady::{decide, Cell, Diagram, Verdict, Verifier};
+use c4lab_synth::encoding::{after_red_move, playable, MoveOutcome};
+use c4lab_synth::{
+    line_positions, sat, undecide, Completer, Completion, Encoding, Learn, Options, Step,
+};
 use rustc_hash::FxHashSet;
 
 /// Upstream's diagrams whose roots hold 16 or more stones (the scope of the benchmark;
@@ -207,4 +210,84 @@ fn bad_roots_and_unknown_backends_are_refused() {
     .err()
     .expect("unknown backend");
     assert!(err.to_string().contains("minisat"), "{err}");
+}
+
+/// Encodes every Red-to-move position `diagram` reaches from the root.
+fn encode_tree(enc: &mut Encoding, diagram: &Diagram) {
+    let levels = diagram.levels();
+    let root = *enc.root();
+    let mut stack = vec![(root.current(), root.mask())];
+    while let Some((red, mask)) = stack.pop() {
+        if enc.is_encoded(red, mask) {
+            continue;
+        }
+        enc.encode(red, mask).unwrap();
+        let pos = Position::from_bitboards(red, mask ^ red);
+        let Some(x) = decide(&pos, &levels).column else {
+            continue;
+        };
+        if pos.is_winning_move(x) {
+            continue;
+        }
+        let cell = playable(mask) & column_mask(x);
+        if let MoveOutcome::Children(children) = after_red_move(red, mask, cell) {
+            stack.extend(children);
+        }
+    }
+}
+
+#[test]
+fn the_encoding_admits_winning_diagrams_and_excludes_refuted_ones() {
+    let (mut admitted, mut excluded) = (0, 0);
+    for (i, d) in upstream_diagrams().iter().step_by(60).enumerate() {
+        let puzzle = undecide(d, 16, 500 + i as u64);
+        // the upstream diagram must be a completion over levels 0-9
+        let free = (0..WIDTH)
+            .flat_map(|x| (0..HEIGHT).map(move |y| (x, y)))
+            .filter(|&(x, y)| puzzle.cell(x, y) == Cell::Undecided);
+        if free
+            .clone()
+            .any(|(x, y)| !matches!(d.cell(x, y), Cell::Level(0..=9)))
+        {
+            continue;
+        }
+        let root = c4lab_synth::checked_root(&puzzle).unwrap();
+        for &backend in sat::backends() {
+            let stop = Arc::new(AtomicBool::new(false));
+            let mut enc = Encoding::new(&puzzle, &root, sat::open(backend, stop).unwrap()).unwrap();
+            // a winning diagram satisfies the clauses of every position it reaches
+            encode_tree(&mut enc, d);
+            let assume = enc.assumptions_for(d);
+            assert_eq!(enc.backend().solve(&assume).unwrap(), sat::SatOutcome::Sat);
+            admitted += 1;
+            // a diagram the verifier refutes is excluded once its losing line is encoded
+            let mut rng = fastrand::Rng::with_seed(i as u64);
+            for _ in 0..6 {
+                let mut wrong = d.clone();
+                for (x, y) in free.clone() {
+                    if rng.u8(0..4) == 0 {
+                        wrong.set(x, y, Cell::Level(rng.u8(0..10)));
+                    }
+                }
+                let Verdict::Loss { counterexample, .. } = Verifier::new().verify(&wrong) else {
+                    continue;
+                };
+                for pos in line_positions(&root, &counterexample) {
+                    enc.encode(pos.current(), pos.mask()).unwrap();
+                }
+                let assume = enc.assumptions_for(&wrong);
+                assert_eq!(
+                    enc.backend().solve(&assume).unwrap(),
+                    sat::SatOutcome::Unsat,
+                    "{}",
+                    wrong.to_grid()
+                );
+                excluded += 1;
+            }
+        }
+    }
+    assert!(
+        upstream_diagrams().is_empty() || (admitted >= 10 && excluded >= 10),
+        "only {admitted} admitted and {excluded} excluded"
+    );
 }
