@@ -22,9 +22,11 @@ pub fn dsat(
     let stop = stop_flag(max_seconds)?;
     if !json_out {
         eprintln!(
-            "{} undecided cells (?) over levels 0-9, every other cell pinned; mapping to {} plies below the root (at most {} positions), backend {}",
+            "{} undecided cells (?) over levels 0-9, every other cell pinned; mapping to {} plies below the root, {} after {} rounds (at most {} positions), backend {}",
             input.diagram.undecided(),
+            options.first_cut_plies.min(options.cut_plies),
             options.cut_plies,
+            options.deepen_after,
             options.max_states,
             options.backend
         );
@@ -52,18 +54,23 @@ pub fn dsat(
     bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"));
     let report = mapped
         .search_with_progress(&mut |p| {
-            if let Progress::Searching {
-                round,
-                positions,
-                conflicts,
-                settled,
-            } = p
-            {
-                bar.set_message(format!(
+            match p {
+                Progress::Searching {
+                    round,
+                    positions,
+                    conflicts,
+                    settled,
+                } => bar.set_message(format!(
                     "round {round}: {positions} positions, {conflicts} dead ends, {settled} settled variables"
-                ));
-                bar.tick();
+                )),
+                Progress::Mapping {
+                    positions,
+                    max_states,
+                } => bar.set_message(format!(
+                    "deepening the map: {positions} of at most {max_states} positions"
+                )),
             }
+            bar.tick();
         })
         .context("cannot solve this root")?;
     bar.finish_and_clear();
@@ -142,9 +149,15 @@ pub struct BenchDsat {
     /// SAT backend.
     #[arg(long, default_value = "batsat")]
     backend: String,
-    /// Map positions down to this many plies below each root.
+    /// Map positions down to this many plies below each root (the deepest cut).
     #[arg(long, default_value_t = Options::default().cut_plies)]
     cut: u32,
+    /// Map only this many plies at first; deepen to --cut after --deepen-after rounds.
+    #[arg(long, default_value_t = Options::default().first_cut_plies)]
+    first_cut: u32,
+    /// Verify-and-refine rounds at the first cut before the map is deepened.
+    #[arg(long, default_value_t = Options::default().deepen_after)]
+    deepen_after: u64,
     /// Strong-solver node budget per "does this Red move keep the win?" (0: no pruning,
     /// to measure how much the pruning shrinks the map).
     #[arg(long, default_value_t = 100_000)]
@@ -157,8 +170,14 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     let pool = crate::complete::upstream_pool(&a.steady_states, a.min_ply..=u32::MAX)?;
     let step = (pool.len() / a.roots.max(1)).max(1);
     println!(
-        "dsat: upstream roots of ply {}+, every level cell ?, cut {} plies, backend {}, oracle {} nodes, cap {} s",
-        a.min_ply, a.cut, a.backend, a.oracle_nodes, a.cap
+        "dsat: upstream roots of ply {}+, every level cell ?, cut {} plies then {} after {} rounds, backend {}, oracle {} nodes, cap {} s",
+        a.min_ply,
+        a.first_cut.min(a.cut),
+        a.cut,
+        a.deepen_after,
+        a.backend,
+        a.oracle_nodes,
+        a.cap
     );
     println!(
         "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>9} {:>9} {:>9} {:>7}",
@@ -191,6 +210,10 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             .arg(a.oracle_nodes.to_string())
             .arg("--cut")
             .arg(a.cut.to_string())
+            .arg("--first-cut")
+            .arg(a.first_cut.to_string())
+            .arg("--deepen-after")
+            .arg(a.deepen_after.to_string())
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()

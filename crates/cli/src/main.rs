@@ -106,9 +106,15 @@ enum Command {
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
-        /// Map positions down to this many plies below the root.
-        #[arg(long, default_value_t = 16)]
+        /// Map positions down to this many plies below the root (the deepest cut).
+        #[arg(long, default_value_t = c4lab_dsat::Options::default().cut_plies)]
         cut: u32,
+        /// Map only this many plies at first; deepen to --cut after --deepen-after rounds.
+        #[arg(long, default_value_t = c4lab_dsat::Options::default().first_cut_plies)]
+        first_cut: u32,
+        /// Verify-and-refine rounds at the first cut before the map is deepened.
+        #[arg(long, default_value_t = c4lab_dsat::Options::default().deepen_after)]
+        deepen_after: u64,
         /// Give up after mapping this many positions.
         #[arg(long, default_value_t = 2_000_000)]
         max_states: u64,
@@ -234,6 +240,8 @@ fn main() -> ExitCode {
             file,
             json,
             cut,
+            first_cut,
+            deepen_after,
             max_states,
             backend,
             oracle_nodes,
@@ -244,6 +252,8 @@ fn main() -> ExitCode {
             max_seconds,
             c4lab_dsat::Options {
                 cut_plies: cut,
+                first_cut_plies: first_cut,
+                deepen_after,
                 max_states,
                 backend,
                 oracle_nodes,

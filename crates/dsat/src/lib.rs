@@ -20,8 +20,13 @@ use rustc_hash::FxHashSet;
 /// How a whole-root solve runs.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Map positions down to this many plies below the root.
+    /// Map positions down to this many plies below the root (the deepest cut).
     pub cut_plies: u32,
+    /// Map only this many plies at first (at most `cut_plies`); the map is deepened to
+    /// `cut_plies` once `deepen_after` rounds have not settled the root.
+    pub first_cut_plies: u32,
+    /// Verify-and-refine rounds at the first cut before the map is deepened.
+    pub deepen_after: u64,
     /// Give up (`budget`) once this many positions are mapped.
     pub max_states: u64,
     /// Verify-and-refine rounds at most before giving up (`budget`).
@@ -36,6 +41,8 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             cut_plies: 16,
+            first_cut_plies: 8,
+            deepen_after: 500,
             max_states: 2_000_000,
             max_rounds: 10_000,
             backend: c4lab_synth::sat::backends()[0].to_string(),
@@ -62,7 +69,8 @@ pub enum Outcome {
 pub struct Report {
     /// The verdict.
     pub outcome: Outcome,
-    /// Positions mapped before the first solve (down to the cut).
+    /// Positions encoded when the search last started: the map down to the cut (after
+    /// a deepening, with what refinement had encoded before it).
     pub mapped: u64,
     /// Positions encoded in the end (refinement adds to the map).
     pub encoding: EncodingStats,
@@ -105,10 +113,21 @@ pub struct Mapping {
     root: c4lab_board::Position,
     seen: FxHashSet<u64>,
     queue: VecDeque<(u64, u64)>,
+    /// Positions at the cut: they have reachability variables but no clauses yet.
+    frontier: Vec<(u64, u64)>,
     cut: u32,
     options: Options,
     stop: Arc<AtomicBool>,
     early: Option<Outcome>,
+    /// The search so far, when this mapping deepens a searched map.
+    search: Option<SearchState>,
+}
+
+/// What a search carries over when its map is deepened.
+struct SearchState {
+    rounds: u64,
+    settled: u64,
+    verifier: Verifier,
 }
 
 /// Starts mapping the root of `diagram` (its `?` cells free over 0..9, the others
@@ -131,10 +150,12 @@ pub fn start(
         root,
         seen,
         queue: VecDeque::from([(root.current(), root.mask())]),
-        cut: root.moves_played() + options.cut_plies,
+        frontier: Vec::new(),
+        cut: root.moves_played() + options.first_cut_plies.min(options.cut_plies),
         options: options.clone(),
         stop,
         early: None,
+        search: None,
     })
 }
 
@@ -155,8 +176,12 @@ impl Mapping {
                 self.early = Some(Outcome::Budget);
             } else {
                 for (cr, cm) in self.enc.encode(red, mask)? {
-                    if cm.count_ones() < self.cut && self.seen.insert(key(cr, cm)) {
-                        self.queue.push_back((cr, cm));
+                    if self.seen.insert(key(cr, cm)) {
+                        if cm.count_ones() < self.cut {
+                            self.queue.push_back((cr, cm));
+                        } else {
+                            self.frontier.push((cr, cm));
+                        }
                     }
                 }
             }
@@ -172,18 +197,30 @@ impl Mapping {
         }
     }
 
-    /// Ends mapping (whatever is left in the queue stays unmapped) and readies the search.
+    /// Ends mapping (whatever is left in the queue stays unmapped) and readies the search
+    /// (or resumes it, after a deepening).
     pub fn finish(self) -> Mapped {
+        let search = self.search.unwrap_or(SearchState {
+            rounds: 0,
+            settled: 0,
+            verifier: Verifier::new(),
+        });
+        let mut frontier = self.frontier;
+        frontier.extend(self.queue);
         Mapped {
             mapped: self.enc.stats().positions,
             enc: self.enc,
             root: self.root,
             early: self.early,
-            max_states: self.options.max_states,
-            max_rounds: self.options.max_rounds,
-            rounds: 0,
-            settled: 0,
-            verifier: Verifier::new(),
+            rounds: search.rounds,
+            rounds_at_cut: 0,
+            settled: search.settled,
+            verifier: search.verifier,
+            seen: self.seen,
+            frontier,
+            cut: self.cut,
+            options: self.options,
+            stop: self.stop,
         }
     }
 }
@@ -194,11 +231,16 @@ pub struct Mapped {
     root: c4lab_board::Position,
     mapped: u64,
     early: Option<Outcome>,
-    max_states: u64,
-    max_rounds: u64,
     rounds: u64,
+    /// Rounds since the map was last deepened.
+    rounds_at_cut: u64,
     settled: u64,
     verifier: Verifier,
+    seen: FxHashSet<u64>,
+    frontier: Vec<(u64, u64)>,
+    cut: u32,
+    options: Options,
+    stop: Arc<AtomicBool>,
 }
 
 /// Maps the root of `diagram` (its `?` cells free over 0..9, the others pinned): every
@@ -232,6 +274,37 @@ impl Mapped {
         self.mapped
     }
 
+    /// True when the search has run its rounds at a cut shallower than the deepest
+    /// and the map should be deepened (see [`Mapped::deepen`]).
+    pub fn wants_deeper(&self) -> bool {
+        self.cut < self.root.moves_played() + self.options.cut_plies
+            && self.rounds_at_cut >= self.options.deepen_after
+    }
+
+    /// Goes back to mapping, breadth first from the positions at the current cut down
+    /// to the deepest cut, into the same solver (clauses are only added, so what the
+    /// search learnt stays). Positions refinement already encoded keep only what it
+    /// encoded below them.
+    pub fn deepen(self) -> Mapping {
+        let cut = self.root.moves_played() + self.options.cut_plies;
+        Mapping {
+            enc: self.enc,
+            root: self.root,
+            seen: self.seen,
+            queue: self.frontier.into_iter().collect(),
+            frontier: Vec::new(),
+            cut,
+            options: self.options,
+            stop: self.stop,
+            early: None,
+            search: Some(SearchState {
+                rounds: self.rounds,
+                settled: self.settled,
+                verifier: self.verifier,
+            }),
+        }
+    }
+
     /// The search's counts so far, as a `Progress::Searching` report.
     pub fn progress(&mut self) -> Progress {
         Progress::Searching {
@@ -259,10 +332,11 @@ impl Mapped {
         if let Some(outcome) = self.early.take() {
             return Ok(Some(outcome));
         }
-        if self.rounds >= self.max_rounds {
+        if self.rounds >= self.options.max_rounds {
             return Ok(Some(Outcome::Budget));
         }
         self.rounds += 1;
+        self.rounds_at_cut += 1;
         let sat = self.enc.backend().solve(&[])?;
         self.settled = self.enc.backend().settled().max(self.settled);
         match sat {
@@ -286,7 +360,7 @@ impl Mapped {
                 )))
             }
         }
-        if self.enc.stats().positions >= self.max_states {
+        if self.enc.stats().positions >= self.options.max_states {
             return Ok(Some(Outcome::Budget));
         }
         Ok(None)
@@ -303,6 +377,14 @@ impl Mapped {
         progress: &mut dyn FnMut(Progress),
     ) -> Result<Report, SynthError> {
         loop {
+            if self.wants_deeper() {
+                let mut mapping = self.deepen();
+                while !mapping.step(MAP_REPORT_EVERY)? {
+                    progress(mapping.progress());
+                }
+                progress(mapping.progress());
+                self = mapping.finish();
+            }
             let before = self.rounds;
             let verdict = self.round()?;
             if self.rounds > before {

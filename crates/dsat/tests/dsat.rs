@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use c4lab_board::{Position, HEIGHT, WIDTH};
-use c4lab_dsat::{map_with_progress, solve, Options, Outcome, Progress};
+use c4lab_dsat::{map, map_with_progress, solve, Options, Outcome, Progress};
 use c4lab_steady::{Cell, Diagram, Verifier};
 
 /// Upstream diagrams whose roots hold at least `min_ply` stones (empty when the files are absent).
@@ -120,9 +120,11 @@ fn progress_fills_the_gauge_then_counts_rounds_with_rising_dead_ends_and_settled
     };
     let puzzle = all_undecided(&d);
     for backend in ["batsat", "cadical"] {
+        // mapped to the deep cut at once (the deepening has its own test)
         let opts = Options {
             backend: backend.into(),
             max_states: 1 << 20,
+            first_cut_plies: 16,
             ..Options::default()
         };
         let mut seen = Vec::new();
@@ -171,4 +173,70 @@ fn progress_fills_the_gauge_then_counts_rounds_with_rising_dead_ends_and_settled
         }
         assert!(rounds.last().unwrap().2 > 0, "{backend}: nothing settled");
     }
+}
+
+#[test]
+fn a_shallow_first_map_is_deepened_into_the_same_solver() {
+    let mut deepened = 0;
+    for d in upstream(20).iter().step_by(30).take(4) {
+        let puzzle = all_undecided(d);
+        let opts = Options {
+            first_cut_plies: 2,
+            deepen_after: 1,
+            ..Options::default()
+        };
+        let mut seen = Vec::new();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mapped = map_with_progress(&puzzle, &opts, stop, &mut |p| seen.push(p)).unwrap();
+        let shallow = mapped.positions();
+        let report = mapped.search_with_progress(&mut |p| seen.push(p)).unwrap();
+        assert_found(&puzzle, &report.outcome);
+        // the same root mapped to the deep cut at once
+        let deep = map(
+            &puzzle,
+            &Options {
+                first_cut_plies: 16,
+                ..Options::default()
+            },
+            Arc::new(AtomicBool::new(false)),
+        )
+        .unwrap()
+        .positions();
+        if report.rounds <= 1 {
+            assert_eq!(report.mapped, shallow, "no deepening before a second round");
+            continue;
+        }
+        deepened += 1;
+        // the gauge comes back after the first round and the map grows towards the deep
+        // one (positions refinement encoded first keep only what it encoded below them)
+        let first_round = seen
+            .iter()
+            .position(|p| matches!(p, Progress::Searching { .. }))
+            .unwrap();
+        assert!(seen[first_round..]
+            .iter()
+            .any(|p| matches!(p, Progress::Mapping { .. })));
+        assert!(
+            shallow < report.mapped && deep * 9 / 10 <= report.mapped,
+            "shallow {shallow}, deepened {}, deep at once {deep}",
+            report.mapped
+        );
+        // rounds keep counting and dead ends never fall across the deepening
+        let rounds: Vec<(u64, u64)> = seen
+            .iter()
+            .filter_map(|p| match *p {
+                Progress::Searching {
+                    round, conflicts, ..
+                } => Some((round, conflicts)),
+                _ => None,
+            })
+            .collect();
+        assert!(rounds
+            .windows(2)
+            .all(|w| w[1].0 == w[0].0 + 1 && w[0].1 <= w[1].1));
+    }
+    assert!(
+        upstream(20).is_empty() || deepened >= 1,
+        "nothing was deepened"
+    );
 }

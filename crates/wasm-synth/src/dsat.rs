@@ -28,7 +28,8 @@ pub struct DsatSession {
 #[wasm_bindgen]
 impl DsatSession {
     /// Starts solving the root of `grid` (`?` cells free over levels 0-9, the others
-    /// pinned), mapping `cut_plies` below the root and at most `max_states` positions
+    /// pinned), mapping at first the default first cut (at most `cut_plies`) and later
+    /// `cut_plies` below the root, and at most `max_states` positions
     /// (the memory budget: 1-3 KB each, as measured natively).
     pub fn start(grid: &str, cut_plies: u32, max_states: f64) -> Result<DsatSession, String> {
         let d = diagram(grid)?;
@@ -65,6 +66,7 @@ impl DsatSession {
             },
             Phase::Searching(mut s) => match s.round() {
                 Ok(Some(outcome)) => Phase::Done(s.report(outcome)),
+                Ok(None) if s.wants_deeper() => Phase::Mapping(s.deepen()),
                 Ok(None) => Phase::Searching(s),
                 Err(e) => return fail(e),
             },
