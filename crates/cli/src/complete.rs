@@ -43,6 +43,15 @@ pub struct SearchArgs {
     /// With `--learn tree`: new positions encoded per candidate at most, beyond its losing line.
     #[arg(long, default_value_t = 256)]
     tree_cap: usize,
+    /// Before the first candidate, encode the root and every position fewer than this many plies below it.
+    #[arg(long, default_value_t = Options::default().premap_plies)]
+    premap: u32,
+    /// After this many candidates, deepen that map to --deepen-to plies.
+    #[arg(long, default_value_t = Options::default().deepen_after)]
+    deepen_after: u64,
+    /// The depth the map is deepened to.
+    #[arg(long, default_value_t = Options::default().deepen_to_plies)]
+    deepen_to: u32,
 }
 
 impl SearchArgs {
@@ -54,6 +63,9 @@ impl SearchArgs {
             backend: self.backend.clone(),
             oracle_nodes: self.oracle_nodes,
             tree_cap: self.tree_cap,
+            premap_plies: self.premap,
+            deepen_after: self.deepen_after,
+            deepen_to_plies: self.deepen_to,
         }
     }
 }

@@ -69,6 +69,13 @@ pub struct Options {
     pub oracle_nodes: u64,
     /// [`Learn::Tree`]: new positions encoded a round at most, beyond the losing line.
     pub tree_cap: usize,
+    /// Before the first candidate, encode the root and every Red-to-move position fewer
+    /// than this many plies below it (breadth first; not with [`Learn::Blocking`]).
+    pub premap_plies: u32,
+    /// After this many candidates, deepen that map to `deepen_to_plies`.
+    pub deepen_after: u64,
+    /// The depth the map is deepened to (no deepening when not above `premap_plies`).
+    pub deepen_to_plies: u32,
 }
 
 impl Default for Options {
@@ -80,6 +87,9 @@ impl Default for Options {
             backend: crate::sat::backends()[0].to_string(),
             oracle_nodes: 100_000,
             tree_cap: 256,
+            premap_plies: 6,
+            deepen_after: 100,
+            deepen_to_plies: 8,
         }
     }
 }
@@ -129,6 +139,7 @@ pub enum Step {
 /// A CEGIS search over the `?` cells of one diagram.
 pub struct Completer {
     encoding: Encoding,
+    premap: Premap,
     verifier: Verifier,
     options: Options,
     rng: fastrand::Rng,
@@ -153,6 +164,7 @@ impl Completer {
         let rng = fastrand::Rng::with_seed(options.seed);
         let mut c = Completer {
             encoding,
+            premap: Premap::new(&root),
             verifier: Verifier::new(),
             options,
             rng,
@@ -167,7 +179,8 @@ impl Completer {
             done: None,
         };
         if c.options.learn != Learn::Blocking {
-            c.encoding.encode(root.current(), root.mask())?;
+            let cut = root.moves_played() + c.options.premap_plies.max(1);
+            c.premap.deepen(&mut c.encoding, cut)?;
         }
         if c.options.scramble_every > 0 {
             c.scramble()?;
@@ -190,6 +203,12 @@ impl Completer {
     pub fn step(&mut self) -> Result<Step, SynthError> {
         if let Some(done) = &self.done {
             return Ok(Step::Done(done.clone()));
+        }
+        if self.options.learn != Learn::Blocking
+            && self.progress.candidates == self.options.deepen_after
+        {
+            let cut = self.encoding.root().moves_played() + self.options.deepen_to_plies;
+            self.premap.deepen(&mut self.encoding, cut)?;
         }
         let every = self.options.scramble_every;
         if every > 0
@@ -361,6 +380,42 @@ impl Completer {
             let cell = playable(mask) & column_mask(x);
             if let MoveOutcome::Children(children) = after_red_move(red, mask, cell) {
                 stack.extend(children.into_iter().rev());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The positions mapped breadth first below the root before (and between) candidates.
+struct Premap {
+    seen: FxHashSet<u64>,
+    /// Positions at the current cut, not yet encoded (the next deepening starts there).
+    frontier: Vec<(u64, u64)>,
+}
+
+impl Premap {
+    fn new(root: &Position) -> Premap {
+        Premap {
+            seen: FxHashSet::from_iter([key(root.current(), root.mask())]),
+            frontier: vec![(root.current(), root.mask())],
+        }
+    }
+
+    /// Encodes every position from the frontier down to `cut` stones (exclusive); the
+    /// positions reached at the cut become the new frontier. Positions encoded earlier
+    /// (on losing lines) keep only what was encoded below them.
+    fn deepen(&mut self, enc: &mut Encoding, cut: u32) -> Result<(), SynthError> {
+        let mut queue: std::collections::VecDeque<(u64, u64)> =
+            std::mem::take(&mut self.frontier).into();
+        while let Some((red, mask)) = queue.pop_front() {
+            if mask.count_ones() >= cut {
+                self.frontier.push((red, mask));
+                continue;
+            }
+            for (cr, cm) in enc.encode(red, mask)? {
+                if self.seen.insert(key(cr, cm)) {
+                    queue.push_back((cr, cm));
+                }
             }
         }
         Ok(())

@@ -291,3 +291,35 @@ fn the_encoding_admits_winning_diagrams_and_excludes_refuted_ones() {
         "only {admitted} admitted and {excluded} excluded"
     );
 }
+
+#[test]
+fn the_root_is_mapped_before_the_first_candidate_and_deepened_later() {
+    let Some(d) = upstream_diagrams().into_iter().nth(5) else {
+        return;
+    };
+    let puzzle = undecide(&d, 14, 7);
+    let with = |premap_plies, deepen_after, deepen_to_plies| {
+        let opts = Options {
+            premap_plies,
+            deepen_after,
+            deepen_to_plies,
+            ..Options::default()
+        };
+        Completer::new(&puzzle, opts, Arc::new(AtomicBool::new(false))).unwrap()
+    };
+    // only the root, or every position fewer than 4 or 8 plies below it
+    let none = with(0, u64::MAX, 0).progress().positions;
+    let shallow = with(4, u64::MAX, 0).progress().positions;
+    let deep = with(8, u64::MAX, 0).progress().positions;
+    assert_eq!(none, 1);
+    assert!(none < shallow && shallow < deep, "{none} {shallow} {deep}");
+    // a map of 4 plies deepened to 8 before the first candidate holds the 8-ply map
+    let mut c = with(4, 0, 8);
+    let step = c.step().unwrap();
+    assert!(c.progress().positions >= deep);
+    if let Step::Done(done) = step {
+        assert_completes(&puzzle, &done);
+    } else {
+        assert_completes(&puzzle, &c.run(|_| {}).unwrap());
+    }
+}
