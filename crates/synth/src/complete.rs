@@ -70,7 +70,10 @@ pub struct Options {
     /// [`Learn::Tree`]: new positions encoded a round at most, beyond the losing line.
     pub tree_cap: usize,
     /// Before the first candidate, encode the root and every Red-to-move position fewer
-    /// than this many plies below it (breadth first; not with [`Learn::Blocking`]).
+    /// than this many plies below it (breadth first; not with [`Learn::Blocking`]). The
+    /// map stops early once [`PREMAP_MAX_UNKNOWN`] strong-solver questions are left
+    /// unanswered (near the empty board every question is, and each costs a full node
+    /// budget) and at most [`PREMAP_MAX_POSITIONS`] positions are mapped.
     pub premap_plies: u32,
     /// After this many candidates, deepen that map to `deepen_to_plies`.
     pub deepen_after: u64,
@@ -156,7 +159,7 @@ impl Completer {
         stop: Arc<AtomicBool>,
     ) -> Result<Completer, SynthError> {
         let root = crate::checked_root(diagram)?;
-        let backend = open(&options.backend, stop)?;
+        let backend = open(&options.backend, stop.clone())?;
         let mut encoding = Encoding::new(diagram, &root, backend)?;
         if options.oracle_nodes > 0 {
             encoding.use_oracle(ORACLE_TABLE_BYTES, options.oracle_nodes);
@@ -164,7 +167,7 @@ impl Completer {
         let rng = fastrand::Rng::with_seed(options.seed);
         let mut c = Completer {
             encoding,
-            premap: Premap::new(&root),
+            premap: Premap::new(&root, stop.clone()),
             verifier: Verifier::new(),
             options,
             rng,
@@ -386,32 +389,54 @@ impl Completer {
     }
 }
 
+/// Positions the premap (and its deepening) encodes at most.
+pub const PREMAP_MAX_POSITIONS: u64 = 20_000;
+/// Strong-solver questions the premap may leave unanswered before it stops.
+pub const PREMAP_MAX_UNKNOWN: u64 = 16;
+
 /// The positions mapped breadth first below the root before (and between) candidates.
 struct Premap {
     seen: FxHashSet<u64>,
     /// Positions at the current cut, not yet encoded (the next deepening starts there).
     frontier: Vec<(u64, u64)>,
+    /// Positions this map has encoded.
+    mapped: u64,
+    stop: Arc<AtomicBool>,
 }
 
 impl Premap {
-    fn new(root: &Position) -> Premap {
+    fn new(root: &Position, stop: Arc<AtomicBool>) -> Premap {
         Premap {
             seen: FxHashSet::from_iter([key(root.current(), root.mask())]),
             frontier: vec![(root.current(), root.mask())],
+            mapped: 0,
+            stop,
         }
     }
 
     /// Encodes every position from the frontier down to `cut` stones (exclusive); the
     /// positions reached at the cut become the new frontier. Positions encoded earlier
-    /// (on losing lines) keep only what was encoded below them.
+    /// (on losing lines) keep only what was encoded below them. Stops early (leaving
+    /// the rest to the losing lines) after [`PREMAP_MAX_UNKNOWN`] questions the strong
+    /// solver could not answer, at [`PREMAP_MAX_POSITIONS`], or when the stop flag is
+    /// raised.
     fn deepen(&mut self, enc: &mut Encoding, cut: u32) -> Result<(), SynthError> {
         let mut queue: std::collections::VecDeque<(u64, u64)> =
             std::mem::take(&mut self.frontier).into();
+        let unknown = enc.stats().unknown + PREMAP_MAX_UNKNOWN;
         while let Some((red, mask)) = queue.pop_front() {
             if mask.count_ones() >= cut {
                 self.frontier.push((red, mask));
                 continue;
             }
+            if enc.stats().unknown >= unknown
+                || self.mapped >= PREMAP_MAX_POSITIONS
+                || self.stop.load(std::sync::atomic::Ordering::Relaxed)
+            {
+                queue.clear();
+                break;
+            }
+            self.mapped += 1;
             for (cr, cm) in enc.encode(red, mask)? {
                 if self.seen.insert(key(cr, cm)) {
                     queue.push_back((cr, cm));
