@@ -158,6 +158,10 @@ pub struct BenchDsat {
     /// Verify-and-refine rounds at the first cut before the map is deepened.
     #[arg(long, default_value_t = Options::default().deepen_after)]
     deepen_after: u64,
+    /// Only write each root's diagram (every level cell `?`) to DIR/<root>.txt and stop,
+    /// for other tools (the browser-engine comparison, web/tests/bench-dsat.mjs).
+    #[arg(long, value_name = "DIR")]
+    write_grids: Option<std::path::PathBuf>,
     /// Strong-solver node budget per "does this Red move keep the win?" (0: no pruning,
     /// to measure how much the pruning shrinks the map).
     #[arg(long, default_value_t = 100_000)]
@@ -169,29 +173,31 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     use c4lab_steady::Cell;
     let pool = crate::complete::upstream_pool(&a.steady_states, a.min_ply..=u32::MAX)?;
     let step = (pool.len() / a.roots.max(1)).max(1);
-    println!(
-        "dsat: upstream roots of ply {}+, every level cell ?, cut {} plies then {} after {} rounds, backend {}, oracle {} nodes, cap {} s",
-        a.min_ply,
-        a.first_cut.min(a.cut),
-        a.cut,
-        a.deepen_after,
-        a.backend,
-        a.oracle_nodes,
-        a.cap
-    );
-    println!(
-        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>9} {:>9} {:>9} {:>7}",
-        "root",
-        "ply",
-        "verdict",
-        "mapped",
-        "pruned",
-        "clauses/pos",
-        "bytes/pos",
-        "map ms",
-        "search ms",
-        "rounds"
-    );
+    if a.write_grids.is_none() {
+        println!(
+            "dsat: upstream roots of ply {}+, every level cell ?, cut {} plies then {} after {} rounds, backend {}, oracle {} nodes, cap {} s",
+            a.min_ply,
+            a.first_cut.min(a.cut),
+            a.cut,
+            a.deepen_after,
+            a.backend,
+            a.oracle_nodes,
+            a.cap
+        );
+        println!(
+            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>9} {:>9} {:>9} {:>7}",
+            "root",
+            "ply",
+            "verdict",
+            "mapped",
+            "pruned",
+            "clauses/pos",
+            "bytes/pos",
+            "map ms",
+            "search ms",
+            "rounds"
+        );
+    }
     let exe = std::env::current_exe().context("cannot find this program to run each root")?;
     let mut all_found = true;
     for d in pool.iter().step_by(step).take(a.roots) {
@@ -201,6 +207,15 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             if let Cell::Level(_) = c {
                 puzzle.set(i % 7, 5 - i / 7, Cell::Undecided);
             }
+        }
+        if let Some(dir) = &a.write_grids {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            let path = dir.join(format!("{}.txt", c4lab_board::format_moves(&root.order)));
+            std::fs::write(&path, puzzle.to_grid())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            println!("wrote {}", path.display());
+            continue;
         }
         // each root in its own process, so its memory is measured alone
         let mut child = std::process::Command::new(&exe)

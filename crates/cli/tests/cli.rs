@@ -375,6 +375,55 @@ fn bench_complete_prints_a_line_per_task() {
 }
 
 #[test]
+fn bench_dsat_writes_its_roots_as_grids_for_other_tools() {
+    let states = repo().join("../shared/data/upstream/steady_states.txt");
+    if !states.exists() {
+        eprintln!(
+            "skipped: upstream's solution is not at {}",
+            states.display()
+        );
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("c4lab-grids-{}", std::process::id()));
+    let out = c4lab(
+        &[
+            "bench",
+            "dsat",
+            "--steady-states",
+            states.to_str().unwrap(),
+            "--roots",
+            "3",
+            "--write-grids",
+            dir.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    files.sort_by_key(|f| f.file_name());
+    assert_eq!(files.len(), 3, "{}", stdout(&out));
+    for f in files {
+        // every level cell undecided: the grid reads back with its root and no verdict
+        let grid = std::fs::read_to_string(f.path()).unwrap();
+        assert!(
+            grid.contains('?') && !grid.chars().any(|c| c.is_ascii_digit()),
+            "{grid}"
+        );
+        let v = c4lab(&["verify", f.path().to_str().unwrap()], "");
+        let text = stdout(&v);
+        let root = f.path().file_stem().unwrap().to_string_lossy().to_string();
+        assert!(text.contains(&format!("root: {root}")), "{text}");
+        assert!(text.contains("incomplete"), "{text}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn dsat_exit_codes_and_json() {
     // a shallow map (the rest is learnt from the verifier's losing lines)
     let found = c4lab(
