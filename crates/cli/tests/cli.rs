@@ -8,6 +8,19 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// Upstream's steady_states.txt, or None (with a note) when it is not beside the repo.
+fn upstream_states() -> Option<PathBuf> {
+    let states = repo().join("../shared/data/upstream/steady_states.txt");
+    if !states.exists() {
+        eprintln!(
+            "skipped: upstream's solution is not at {}",
+            states.display()
+        );
+        return None;
+    }
+    Some(states)
+}
+
 fn c4lab(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_c4lab"))
         .args(args)
@@ -339,14 +352,9 @@ fn complete_exit_codes_and_json() {
 
 #[test]
 fn bench_complete_prints_a_line_per_task() {
-    let states = repo().join("../shared/data/upstream/steady_states.txt");
-    if !states.exists() {
-        eprintln!(
-            "skipped: upstream's solution is not at {}",
-            states.display()
-        );
+    let Some(states) = upstream_states() else {
         return;
-    }
+    };
     let out = c4lab(
         &[
             "bench",
@@ -376,14 +384,9 @@ fn bench_complete_prints_a_line_per_task() {
 
 #[test]
 fn bench_dsat_writes_its_roots_as_grids_for_other_tools() {
-    let states = repo().join("../shared/data/upstream/steady_states.txt");
-    if !states.exists() {
-        eprintln!(
-            "skipped: upstream's solution is not at {}",
-            states.display()
-        );
+    let Some(states) = upstream_states() else {
         return;
-    }
+    };
     let dir = std::env::temp_dir().join(format!("c4lab-grids-{}", std::process::id()));
     let out = c4lab(
         &[

@@ -357,36 +357,53 @@ impl Completer {
     /// Encodes every position `candidate` reaches from the root (depth first, below a
     /// losing move nothing), up to `tree_cap` new positions a round.
     fn learn_tree(&mut self, candidate: &Diagram) -> Result<(), SynthError> {
-        let levels = candidate.levels();
         let root = *self.encoding.root();
-        let mut stack = vec![(root.current(), root.mask())];
-        let mut visited: FxHashSet<u64> = FxHashSet::default();
+        let (cap, enc) = (self.options.tree_cap, &mut self.encoding);
         let mut added = 0;
-        while let Some((red, mask)) = stack.pop() {
-            if !visited.insert(key(red, mask)) {
-                continue;
-            }
-            if !self.encoding.is_encoded(red, mask) {
-                if added == self.options.tree_cap {
-                    break;
+        walk_tree(&root, candidate, |red, mask| {
+            if !enc.is_encoded(red, mask) {
+                if added == cap {
+                    return Ok(false);
                 }
                 added += 1;
-                self.encoding.encode(red, mask)?;
+                enc.encode(red, mask)?;
             }
-            let pos = Position::from_bitboards(red, mask ^ red);
-            let Some(x) = decide(&pos, &levels).column else {
-                continue;
-            };
-            if pos.is_winning_move(x) {
-                continue;
-            }
-            let cell = playable(mask) & column_mask(x);
-            if let MoveOutcome::Children(children) = after_red_move(red, mask, cell) {
-                stack.extend(children.into_iter().rev());
-            }
-        }
-        Ok(())
+            Ok(true)
+        })
     }
+}
+
+/// Visits every Red-to-move position `diagram` reaches from `root` once, depth first
+/// (nothing below a move that loses at once or a position where it names no move),
+/// until `visit` returns false.
+pub fn walk_tree(
+    root: &Position,
+    diagram: &Diagram,
+    mut visit: impl FnMut(u64, u64) -> Result<bool, SynthError>,
+) -> Result<(), SynthError> {
+    let levels = diagram.levels();
+    let mut stack = vec![(root.current(), root.mask())];
+    let mut visited: FxHashSet<u64> = FxHashSet::default();
+    while let Some((red, mask)) = stack.pop() {
+        if !visited.insert(key(red, mask)) {
+            continue;
+        }
+        if !visit(red, mask)? {
+            break;
+        }
+        let pos = Position::from_bitboards(red, mask ^ red);
+        let Some(x) = decide(&pos, &levels).column else {
+            continue;
+        };
+        if pos.is_winning_move(x) {
+            continue;
+        }
+        let cell = playable(mask) & column_mask(x);
+        if let MoveOutcome::Children(children) = after_red_move(red, mask, cell) {
+            stack.extend(children.into_iter().rev());
+        }
+    }
+    Ok(())
 }
 
 /// Positions the premap (and its deepening) encodes at most.

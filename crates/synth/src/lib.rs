@@ -13,7 +13,7 @@ use c4lab_board::{has_four, Position};
 use c4lab_steady::Diagram;
 
 pub use complete::{
-    line_positions, undecide, Completer, Completion, Learn, Options, Progress, Step,
+    line_positions, undecide, walk_tree, Completer, Completion, Learn, Options, Progress, Step,
 };
 pub use encoding::{Encoding, EncodingStats, FREE_LEVELS};
 pub use error::SynthError;

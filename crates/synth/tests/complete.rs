@@ -6,11 +6,10 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use c4lab_board::{column_mask, Position, HEIGHT, WIDTH};
-use c4lab_steady::{decide, Cell, Diagram, Verdict, Verifier};
-use c4lab_synth::encoding::{after_red_move, playable, MoveOutcome};
+use c4lab_board::{Position, HEIGHT, WIDTH};
+use c4lab_steady::{Cell, Diagram, Verdict, Verifier};
 use c4lab_synth::{
-    line_positions, sat, undecide, Completer, Completion, Encoding, Learn, Options, Step,
+    line_positions, sat, undecide, walk_tree, Completer, Completion, Encoding, Learn, Options, Step,
 };
 use rustc_hash::FxHashSet;
 
@@ -212,30 +211,6 @@ fn bad_roots_and_unknown_backends_are_refused() {
     assert!(err.to_string().contains("minisat"), "{err}");
 }
 
-/// Encodes every Red-to-move position `diagram` reaches from the root.
-fn encode_tree(enc: &mut Encoding, diagram: &Diagram) {
-    let levels = diagram.levels();
-    let root = *enc.root();
-    let mut stack = vec![(root.current(), root.mask())];
-    while let Some((red, mask)) = stack.pop() {
-        if enc.is_encoded(red, mask) {
-            continue;
-        }
-        enc.encode(red, mask).unwrap();
-        let pos = Position::from_bitboards(red, mask ^ red);
-        let Some(x) = decide(&pos, &levels).column else {
-            continue;
-        };
-        if pos.is_winning_move(x) {
-            continue;
-        }
-        let cell = playable(mask) & column_mask(x);
-        if let MoveOutcome::Children(children) = after_red_move(red, mask, cell) {
-            stack.extend(children);
-        }
-    }
-}
-
 #[test]
 fn the_encoding_admits_winning_diagrams_and_excludes_refuted_ones() {
     let (mut admitted, mut excluded) = (0, 0);
@@ -256,7 +231,7 @@ fn the_encoding_admits_winning_diagrams_and_excludes_refuted_ones() {
             let stop = Arc::new(AtomicBool::new(false));
             let mut enc = Encoding::new(&puzzle, &root, sat::open(backend, stop).unwrap()).unwrap();
             // a winning diagram satisfies the clauses of every position it reaches
-            encode_tree(&mut enc, d);
+            walk_tree(&root, d, |red, mask| enc.encode(red, mask).map(|_| true)).unwrap();
             let assume = enc.assumptions_for(d);
             assert_eq!(enc.backend().solve(&assume).unwrap(), sat::SatOutcome::Sat);
             admitted += 1;
