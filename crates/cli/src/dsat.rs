@@ -140,7 +140,10 @@ pub struct BenchDsat {
     /// Roots with at least this many stones.
     #[arg(long, default_value_t = 16)]
     min_ply: u32,
-    /// How many roots (taken evenly from those of --min-ply or more).
+    /// Roots with at most this many stones.
+    #[arg(long, default_value_t = 42)]
+    max_ply: u32,
+    /// How many roots (taken evenly from those of --min-ply to --max-ply stones).
     #[arg(long, default_value_t = 8)]
     roots: usize,
     /// Give up a root after this many seconds.
@@ -171,12 +174,13 @@ pub struct BenchDsat {
 /// Runs `bench dsat` and prints its table: every level cell of each root `?`.
 pub fn bench(a: BenchDsat) -> Result<u8> {
     use c4lab_steady::Cell;
-    let pool = crate::complete::upstream_pool(&a.steady_states, a.min_ply..=u32::MAX)?;
+    let pool = crate::complete::upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
     let step = (pool.len() / a.roots.max(1)).max(1);
     if a.write_grids.is_none() {
         println!(
-            "dsat: upstream roots of ply {}+, every level cell ?, cut {} plies then {} after {} rounds, backend {}, oracle {} nodes, cap {} s",
+            "dsat: upstream roots of ply {}-{}, every level cell ?, cut {} plies then {} after {} rounds, backend {}, oracle {} nodes, cap {} s",
             a.min_ply,
+            a.max_ply,
             a.first_cut.min(a.cut),
             a.cut,
             a.deepen_after,
