@@ -7,15 +7,14 @@
 //! the strong-solver pruning only removes moves that cannot keep a win) but it is not
 //! independently audited.
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use c4lab_steady::{Diagram, Verdict, Verifier};
-use c4lab_synth::encoding::key;
 use c4lab_synth::sat::{open, SatOutcome};
-use c4lab_synth::{checked_root, line_positions, Encoding, EncodingStats, SynthError};
-use rustc_hash::FxHashSet;
+use c4lab_synth::{
+    checked_root, line_positions, BreadthFirst, Encoding, EncodingStats, SynthError,
+};
 
 /// How a whole-root solve runs.
 #[derive(Debug, Clone)]
@@ -111,11 +110,7 @@ const MAP_REPORT_EVERY: u64 = 4096;
 pub struct Mapping {
     enc: Encoding,
     root: c4lab_board::Position,
-    seen: FxHashSet<u64>,
-    queue: VecDeque<(u64, u64)>,
-    /// Positions at the cut: they have reachability variables but no clauses yet.
-    frontier: Vec<(u64, u64)>,
-    cut: u32,
+    map: BreadthFirst,
     options: Options,
     stop: Arc<AtomicBool>,
     early: Option<Outcome>,
@@ -143,15 +138,13 @@ pub fn start(
     if options.oracle_nodes > 0 {
         enc.use_oracle(16 << 20, options.oracle_nodes);
     }
-    let mut seen = FxHashSet::default();
-    seen.insert(key(root.current(), root.mask()));
     Ok(Mapping {
         enc,
         root,
-        seen,
-        queue: VecDeque::from([(root.current(), root.mask())]),
-        frontier: Vec::new(),
-        cut: root.moves_played() + options.first_cut_plies.min(options.cut_plies),
+        map: BreadthFirst::new(
+            &root,
+            root.moves_played() + options.first_cut_plies.min(options.cut_plies),
+        ),
         options: options.clone(),
         stop,
         early: None,
@@ -167,26 +160,15 @@ impl Mapping {
             if self.early.is_some() {
                 return Ok(true);
             }
-            let Some((red, mask)) = self.queue.pop_front() else {
-                return Ok(true);
-            };
             if self.stop.load(Ordering::Relaxed) {
                 self.early = Some(Outcome::Stopped);
             } else if self.enc.stats().positions >= self.options.max_states {
                 self.early = Some(Outcome::Budget);
-            } else {
-                for (cr, cm) in self.enc.encode(red, mask)? {
-                    if self.seen.insert(key(cr, cm)) {
-                        if cm.count_ones() < self.cut {
-                            self.queue.push_back((cr, cm));
-                        } else {
-                            self.frontier.push((cr, cm));
-                        }
-                    }
-                }
+            } else if !self.map.step(&mut self.enc)? {
+                return Ok(true);
             }
         }
-        Ok(self.early.is_some() || self.queue.is_empty())
+        Ok(self.early.is_some() || self.map.is_done())
     }
 
     /// The mapping gauge: positions encoded so far against the state budget.
@@ -205,8 +187,6 @@ impl Mapping {
             settled: 0,
             verifier: Verifier::new(),
         });
-        let mut frontier = self.frontier;
-        frontier.extend(self.queue);
         Mapped {
             mapped: self.enc.stats().positions,
             enc: self.enc,
@@ -216,9 +196,7 @@ impl Mapping {
             rounds_at_cut: 0,
             settled: search.settled,
             verifier: search.verifier,
-            seen: self.seen,
-            frontier,
-            cut: self.cut,
+            map: self.map,
             options: self.options,
             stop: self.stop,
         }
@@ -236,9 +214,7 @@ pub struct Mapped {
     rounds_at_cut: u64,
     settled: u64,
     verifier: Verifier,
-    seen: FxHashSet<u64>,
-    frontier: Vec<(u64, u64)>,
-    cut: u32,
+    map: BreadthFirst,
     options: Options,
     stop: Arc<AtomicBool>,
 }
@@ -277,7 +253,7 @@ impl Mapped {
     /// True when the search has run its rounds at a cut shallower than the deepest
     /// and the map should be deepened (see [`Mapped::deepen`]).
     pub fn wants_deeper(&self) -> bool {
-        self.cut < self.root.moves_played() + self.options.cut_plies
+        self.map.cut() < self.root.moves_played() + self.options.cut_plies
             && self.rounds_at_cut >= self.options.deepen_after
     }
 
@@ -286,14 +262,12 @@ impl Mapped {
     /// search learnt stays). Positions refinement already encoded keep only what it
     /// encoded below them.
     pub fn deepen(self) -> Mapping {
-        let cut = self.root.moves_played() + self.options.cut_plies;
+        let mut map = self.map;
+        map.deepen(self.root.moves_played() + self.options.cut_plies);
         Mapping {
             enc: self.enc,
             root: self.root,
-            seen: self.seen,
-            queue: self.frontier.into_iter().collect(),
-            frontier: Vec::new(),
-            cut,
+            map,
             options: self.options,
             stop: self.stop,
             early: None,

@@ -16,6 +16,7 @@ use c4lab_steady::{decide, Cell, Counterexample, Diagram, LossReason, Verdict, V
 use rustc_hash::FxHashSet;
 
 use crate::encoding::{after_red_move, key, playable, Encoding, MoveOutcome, FREE_LEVELS};
+use crate::map::BreadthFirst;
 use crate::sat::{open, Lit, SatOutcome};
 use crate::SynthError;
 
@@ -413,9 +414,7 @@ pub const PREMAP_MAX_UNKNOWN: u64 = 16;
 
 /// The positions mapped breadth first below the root before (and between) candidates.
 struct Premap {
-    seen: FxHashSet<u64>,
-    /// Positions at the current cut, not yet encoded (the next deepening starts there).
-    frontier: Vec<(u64, u64)>,
+    map: BreadthFirst,
     /// Positions this map has encoded.
     mapped: u64,
     stop: Arc<AtomicBool>,
@@ -424,43 +423,32 @@ struct Premap {
 impl Premap {
     fn new(root: &Position, stop: Arc<AtomicBool>) -> Premap {
         Premap {
-            seen: FxHashSet::from_iter([key(root.current(), root.mask())]),
-            frontier: vec![(root.current(), root.mask())],
+            map: BreadthFirst::new(root, root.moves_played()),
             mapped: 0,
             stop,
         }
     }
 
-    /// Encodes every position from the frontier down to `cut` stones (exclusive); the
-    /// positions reached at the cut become the new frontier. Positions encoded earlier
-    /// (on losing lines) keep only what was encoded below them. Stops early (leaving
-    /// the rest to the losing lines) after [`PREMAP_MAX_UNKNOWN`] questions the strong
+    /// Encodes every position down to `cut` stones (exclusive). Stops early (leaving the
+    /// rest to the losing lines) after [`PREMAP_MAX_UNKNOWN`] questions the strong
     /// solver could not answer, at [`PREMAP_MAX_POSITIONS`], or when the stop flag is
     /// raised.
     fn deepen(&mut self, enc: &mut Encoding, cut: u32) -> Result<(), SynthError> {
-        let mut queue: std::collections::VecDeque<(u64, u64)> =
-            std::mem::take(&mut self.frontier).into();
+        self.map.deepen(cut);
         let unknown = enc.stats().unknown + PREMAP_MAX_UNKNOWN;
-        while let Some((red, mask)) = queue.pop_front() {
-            if mask.count_ones() >= cut {
-                self.frontier.push((red, mask));
-                continue;
-            }
+        loop {
             if enc.stats().unknown >= unknown
                 || self.mapped >= PREMAP_MAX_POSITIONS
                 || self.stop.load(std::sync::atomic::Ordering::Relaxed)
             {
-                queue.clear();
-                break;
+                self.map.abandon();
+                return Ok(());
+            }
+            if !self.map.step(enc)? {
+                return Ok(());
             }
             self.mapped += 1;
-            for (cr, cm) in enc.encode(red, mask)? {
-                if self.seen.insert(key(cr, cm)) {
-                    queue.push_back((cr, cm));
-                }
-            }
         }
-        Ok(())
     }
 }
 

@@ -2,11 +2,13 @@
 //!
 //! [`encoding`] states the decision rule of SPEC §2 as clauses over the levels of the
 //! undecided cells; [`complete`] is auto-complete (SPEC §5), a CEGIS loop that learns
-//! each losing line the verifier finds; [`sat`] holds the solver backends.
+//! each losing line the verifier finds; [`map`] encodes every position below a root
+//! breadth first; [`sat`] holds the solver backends.
 
 pub mod complete;
 pub mod encoding;
 mod error;
+pub mod map;
 pub mod sat;
 
 use c4lab_board::{has_four, Position};
@@ -17,6 +19,7 @@ pub use complete::{
 };
 pub use encoding::{Encoding, EncodingStats, FREE_LEVELS};
 pub use error::SynthError;
+pub use map::BreadthFirst;
 
 /// The diagram's root, refused when it is not a Red-to-move position without a four.
 pub fn checked_root(diagram: &Diagram) -> Result<Position, SynthError> {

@@ -1,0 +1,72 @@
+//! Breadth-first mapping: every Red-to-move position below a root, encoded one at a
+//! time down to a cut that can later move deeper. Auto-complete's premap and dsat's
+//! whole-root map are both this.
+
+use std::collections::VecDeque;
+
+use c4lab_board::Position;
+use rustc_hash::FxHashSet;
+
+use crate::encoding::key;
+use crate::{Encoding, SynthError};
+
+/// A breadth-first walk of the positions below a root, down to a cut (exclusive).
+pub struct BreadthFirst {
+    seen: FxHashSet<u64>,
+    queue: VecDeque<(u64, u64)>,
+    /// Positions reached at the cut: reachability variables but no clauses yet.
+    frontier: Vec<(u64, u64)>,
+    cut: u32,
+}
+
+impl BreadthFirst {
+    /// A walk from `root` encoding the positions with fewer than `cut` stones.
+    pub fn new(root: &Position, cut: u32) -> BreadthFirst {
+        let start = (root.current(), root.mask());
+        BreadthFirst {
+            seen: FxHashSet::from_iter([key(start.0, start.1)]),
+            queue: VecDeque::from([start]),
+            frontier: Vec::new(),
+            cut,
+        }
+    }
+
+    /// The cut: positions with this many stones or more are left to a deepening.
+    pub fn cut(&self) -> u32 {
+        self.cut
+    }
+
+    /// Encodes the next position above the cut; false once none is left. A position
+    /// encoded before (say on a losing line) keeps only what was encoded below it.
+    pub fn step(&mut self, enc: &mut Encoding) -> Result<bool, SynthError> {
+        while let Some((red, mask)) = self.queue.pop_front() {
+            if mask.count_ones() >= self.cut {
+                self.frontier.push((red, mask));
+                continue;
+            }
+            for (cr, cm) in enc.encode(red, mask)? {
+                if self.seen.insert(key(cr, cm)) {
+                    self.queue.push_back((cr, cm));
+                }
+            }
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// True once nothing above the cut is left to encode.
+    pub fn is_done(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// Drops what is still queued (it stays unmapped, left to the losing lines).
+    pub fn abandon(&mut self) {
+        self.queue.clear();
+    }
+
+    /// Moves the cut to `cut` stones: the positions at the old cut are queued again.
+    pub fn deepen(&mut self, cut: u32) {
+        self.cut = self.cut.max(cut);
+        self.queue.extend(self.frontier.drain(..));
+    }
+}
