@@ -10,8 +10,13 @@ use crate::CENTRE_ORDER;
 /// directly below an opponent's winning cell are excluded too.
 #[inline(always)]
 pub(crate) fn non_losing_moves(pos: &Position) -> u64 {
+    non_losing_given(pos, winning_cells(pos.opponent(), pos.mask()))
+}
+
+/// [`non_losing_moves`] given the opponent's winning cells `opp_win`.
+#[inline(always)]
+pub(crate) fn non_losing_given(pos: &Position, opp_win: u64) -> u64 {
     let possible = pos.playable();
-    let opp_win = winning_cells(pos.opponent(), pos.mask());
     let forced = possible & opp_win;
     let mut p = possible;
     if forced != 0 {
@@ -26,6 +31,8 @@ pub(crate) fn non_losing_moves(pos: &Position) -> u64 {
 /// Up to seven moves (column and cell bit), best first.
 pub(crate) struct MoveList {
     cells: [u64; 7],
+    /// The mover's winning cells after each move.
+    threats: [u64; 7],
     cols: [u8; 7],
     len: usize,
     /// Some move leaves the opponent without a non-losing reply: the mover wins with
@@ -46,6 +53,12 @@ impl MoveList {
         (self.cols[i] as usize, self.cells[i])
     }
 
+    /// The mover's winning cells after the `i`-th move.
+    #[inline(always)]
+    pub fn threats(&self, i: usize) -> u64 {
+        self.threats[i]
+    }
+
     /// Moves column `col`, if listed, to the front, keeping the others' order.
     #[inline(always)]
     pub fn promote(&mut self, col: u8) {
@@ -53,9 +66,12 @@ impl MoveList {
             return;
         };
         let cell = self.cells[i];
+        let threats = self.threats[i];
         self.cells.copy_within(0..i, 1);
+        self.threats.copy_within(0..i, 1);
         self.cols.copy_within(0..i, 1);
         self.cells[0] = cell;
+        self.threats[0] = threats;
         self.cols[0] = col;
     }
 }
@@ -67,6 +83,7 @@ impl MoveList {
 pub(crate) fn order_moves(pos: &Position, next: u64, keep_above: bool) -> MoveList {
     let mut list = MoveList {
         cells: [0; 7],
+        threats: [0; 7],
         cols: [0; 7],
         len: 0,
         wins_next: false,
@@ -96,11 +113,13 @@ pub(crate) fn order_moves(pos: &Position, next: u64, keep_above: bool) -> MoveLi
         while i > 0 && scores[i - 1] < s {
             scores[i] = scores[i - 1];
             list.cells[i] = list.cells[i - 1];
+            list.threats[i] = list.threats[i - 1];
             list.cols[i] = list.cols[i - 1];
             i -= 1;
         }
         scores[i] = s;
         list.cells[i] = cell;
+        list.threats[i] = threats;
         list.cols[i] = c as u8;
         list.len += 1;
     }

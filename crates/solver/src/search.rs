@@ -7,10 +7,10 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use c4lab_board::{mirror_bits, Position};
+use c4lab_board::{mirror_bits, winning_cells, Position};
 
 use crate::book::Book;
-use crate::order::{non_losing_moves, order_moves, MoveList};
+use crate::order::{non_losing_given, order_moves, MoveList};
 use crate::shared::Shared;
 use crate::table::{Entry, Table};
 use crate::CELLS;
@@ -192,15 +192,28 @@ impl<'a> Search<'a> {
     /// The score of `pos` if it lies strictly inside `(alpha, beta)`; otherwise an
     /// upper bound at most `alpha` or a lower bound at least `beta`. The side to move
     /// must not have an immediate win.
-    pub fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+    pub fn negamax(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        self.negamax_given(pos, winning_cells(pos.opponent(), pos.mask()), alpha, beta)
+    }
+
+    /// [`Search::negamax`] given the opponent's winning cells `opp_win` (its parent
+    /// computed them while ordering its moves).
+    fn negamax_given(
+        &mut self,
+        pos: &Position,
+        opp_win: u64,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         debug_assert!(alpha < beta);
+        debug_assert_eq!(opp_win, winning_cells(pos.opponent(), pos.mask()));
         debug_assert_eq!(pos.winning_moves(), 0);
         self.nodes += 1;
         if self.nodes >= self.next_check && self.check_abort() {
             return 0;
         }
         let n = pos.moves_played();
-        let next = non_losing_moves(pos);
+        let next = non_losing_given(pos, opp_win);
         if next == 0 {
             // every move lets the opponent win next turn
             return -(CELLS - n as i32) / 2;
@@ -217,7 +230,6 @@ impl<'a> Search<'a> {
         if hi <= alpha {
             return hi;
         }
-
         let deep = n >= DEEP;
         let (key, mirrored) = if deep {
             (0, false)
@@ -312,7 +324,7 @@ impl<'a> Search<'a> {
                 let (col, cell) = moves.get($i);
                 let mut child = *pos;
                 child.play_cell(cell);
-                let v = -self.negamax(&child, -beta, -alpha);
+                let v = -self.negamax_given(&child, moves.threats($i), -beta, -alpha);
                 if self.aborted {
                     return 0;
                 }
@@ -373,7 +385,7 @@ impl<'a> Search<'a> {
         for i in 0..moves.len() {
             let mut child = *pos;
             child.play_cell(moves.get(i).1);
-            let v = -self.negamax(&child, -beta, -alpha);
+            let v = -self.negamax_given(&child, moves.threats(i), -beta, -alpha);
             if self.aborted {
                 return 0;
             }
