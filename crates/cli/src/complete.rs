@@ -43,6 +43,10 @@ pub struct SearchArgs {
     /// With `--learn tree`: new positions encoded per candidate at most, beyond its losing line.
     #[arg(long, default_value_t = 256)]
     tree_cap: usize,
+    /// With `--learn positions`: from this many candidates on, learn every position a
+    /// losing candidate reaches, as `--learn tree` does (0: never).
+    #[arg(long, default_value_t = Options::default().tree_after)]
+    tree_after: u64,
     /// Before the first candidate, encode the root and every position fewer than this many plies below it.
     #[arg(long, default_value_t = Options::default().premap_plies)]
     premap: u32,
@@ -63,6 +67,7 @@ impl SearchArgs {
             backend: self.backend.clone(),
             oracle_nodes: self.oracle_nodes,
             tree_cap: self.tree_cap,
+            tree_after: self.tree_after,
             premap_plies: self.premap,
             deepen_after: self.deepen_after,
             deepen_to_plies: self.deepen_to,

@@ -54,6 +54,9 @@ impl Learn {
     }
 }
 
+/// The default of [`Options::tree_after`].
+pub const TREE_AFTER: u64 = 200;
+
 /// How the search runs.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -70,6 +73,11 @@ pub struct Options {
     pub oracle_nodes: u64,
     /// [`Learn::Tree`]: new positions encoded a round at most, beyond the losing line.
     pub tree_cap: usize,
+    /// [`Learn::Positions`]: from this many candidates on, learn as [`Learn::Tree`]
+    /// does (0: never). Lines are cheap and win the easy tasks; a search that has not
+    /// converged by then keeps proposing diagrams that lose in unmapped places, and
+    /// encoding everything such a candidate reaches maps them far faster.
+    pub tree_after: u64,
     /// Before the first candidate, encode the root and every Red-to-move position fewer
     /// than this many plies below it (breadth first; not with [`Learn::Blocking`]). The
     /// map stops early once [`PREMAP_MAX_UNKNOWN`] strong-solver questions are left
@@ -91,6 +99,7 @@ impl Default for Options {
             backend: crate::sat::backends()[0].to_string(),
             oracle_nodes: 100_000,
             tree_cap: 256,
+            tree_after: TREE_AFTER,
             premap_plies: 6,
             deepen_after: 100,
             deepen_to_plies: 8,
@@ -311,7 +320,9 @@ impl Completer {
     }
 
     fn learn(&mut self, candidate: &Diagram, cx: &Counterexample) -> Result<(), SynthError> {
-        if self.options.learn == Learn::Tree {
+        let trees =
+            self.options.tree_after > 0 && self.progress.candidates >= self.options.tree_after;
+        if self.options.learn == Learn::Tree || (self.options.learn == Learn::Positions && trees) {
             self.learn_line(candidate, cx)?;
             return self.learn_tree(candidate);
         }

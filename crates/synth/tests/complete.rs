@@ -303,3 +303,43 @@ fn the_root_is_mapped_before_the_first_candidate_and_deepened_later() {
         assert_completes(&puzzle, &c.run(|_| {}).unwrap());
     }
 }
+
+#[test]
+fn from_tree_after_on_a_refuted_candidate_teaches_every_position_it_reaches() {
+    let Some(d) = upstream_diagrams().into_iter().nth(5) else {
+        return;
+    };
+    let puzzle = undecide(&d, 14, 7);
+    let first_round = |tree_after| {
+        let opts = Options {
+            premap_plies: 0,
+            deepen_after: u64::MAX,
+            tree_after,
+            ..Options::default()
+        };
+        let mut c = Completer::new(&puzzle, opts, Arc::new(AtomicBool::new(false))).unwrap();
+        assert_eq!(
+            c.step().unwrap(),
+            Step::Refuted,
+            "the bare root's first candidate loses"
+        );
+        let (candidate, _) = c.progress().live.clone().unwrap();
+        (candidate, c.progress().positions)
+    };
+    // never: only the losing line is learnt; from the first candidate on: its whole tree
+    let (lines_candidate, lines) = first_round(0);
+    let (candidate, trees) = first_round(1);
+    assert_eq!(lines_candidate, candidate, "the same first candidate");
+    let root = puzzle.root().unwrap().position;
+    let mut reached = 0;
+    walk_tree(&root, &candidate, |_, _| {
+        reached += 1;
+        Ok(true)
+    })
+    .unwrap();
+    assert!(lines < trees, "{lines} {trees}");
+    assert!(
+        trees >= reached.min(Options::default().tree_cap as u64),
+        "{trees} of {reached}"
+    );
+}
