@@ -28,6 +28,17 @@ pub(crate) fn non_losing_given(pos: &Position, opp_win: u64) -> u64 {
     p & !(opp_win >> 1)
 }
 
+/// The columns' cells in [`CENTRE_ORDER`].
+const CENTRE_COLUMNS: [u64; 7] = {
+    let mut out = [0u64; 7];
+    let mut i = 0;
+    while i < 7 {
+        out[i] = column_mask(CENTRE_ORDER[i]);
+        i += 1;
+    }
+    out
+};
+
 /// Up to seven moves (column and cell bit), best first.
 pub(crate) struct MoveList {
     cells: [u64; 7],
@@ -91,8 +102,8 @@ pub(crate) fn order_moves(pos: &Position, next: u64, keep_above: bool) -> MoveLi
     let mut scores = [0u32; 7];
     let cur = pos.current();
     let mask = pos.mask();
-    for &c in CENTRE_ORDER.iter() {
-        let cell = next & column_mask(c);
+    for (&c, &column) in CENTRE_ORDER.iter().zip(CENTRE_COLUMNS.iter()) {
+        let cell = next & column;
         if cell == 0 {
             continue;
         }
