@@ -655,3 +655,46 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a c4lab model"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bench_solver_reports_the_fastest_of_repeated_runs_and_any_wrong_score() {
+    let Ok(set) = std::fs::read_to_string(repo().join("../shared/data/bench/L3_R1.txt")) else {
+        eprintln!("skipped: the benchmark sets are not beside the repo");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("c4lab-sets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lines: Vec<&str> = set.lines().take(20).collect();
+    std::fs::write(dir.join("L3_R1.txt"), lines.join("\n")).unwrap();
+    let sets = dir.display().to_string();
+    let run = |repeat: &str| {
+        let base = ["bench", "solver", "--only", "L3_R1", "--table-mb", "4"];
+        c4lab(
+            &[&base[..], &["--sets", &sets, "--repeat", repeat]].concat(),
+            "",
+        )
+    };
+    let good = run("3");
+    assert_eq!(good.status.code(), Some(0), "{}", stdout(&good));
+    assert!(
+        stdout(&good).contains("| L3_R1 | 20 | 0 |"),
+        "{}",
+        stdout(&good)
+    );
+    // one wrong score: the run fails and names the position, however often it repeats
+    let (moves, score) = lines[7].split_once(' ').unwrap();
+    let wrong = format!("{moves} {}", score.parse::<i32>().unwrap() + 1);
+    let mut bad = lines.clone();
+    bad[7] = &wrong;
+    std::fs::write(dir.join("L3_R1.txt"), bad.join("\n")).unwrap();
+    let failed = run("3");
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(
+        stdout(&failed).contains("| L3_R1 | 20 | 1 |"),
+        "{}",
+        stdout(&failed)
+    );
+    assert!(stdout(&failed).contains(&format!("first mismatch: {moves}")));
+    assert_eq!(run("0").status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
