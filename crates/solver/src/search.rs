@@ -242,8 +242,7 @@ impl<'a> Search<'a> {
             let mut child = *pos;
             child.play_cell(next);
             let threats = winning_cells(pos.current() | next, pos.mask() | next);
-            let v = -self.negamax_given(&child, threats, -beta.min(hi), -alpha.max(lo));
-            return v;
+            return -self.negamax_given(&child, threats, -beta.min(hi), -alpha.max(lo));
         }
         let deep = n >= DEEP;
         let (key, mirrored) = if deep {
