@@ -10,13 +10,8 @@ use crate::CENTRE_ORDER;
 /// directly below an opponent's winning cell are excluded too.
 #[inline(always)]
 pub(crate) fn non_losing_moves(pos: &Position) -> u64 {
-    non_losing_given(pos, winning_cells(pos.opponent(), pos.mask()))
-}
-
-/// [`non_losing_moves`] given the opponent's winning cells `opp_win`.
-#[inline(always)]
-pub(crate) fn non_losing_given(pos: &Position, opp_win: u64) -> u64 {
     let possible = pos.playable();
+    let opp_win = winning_cells(pos.opponent(), pos.mask());
     let forced = possible & opp_win;
     let mut p = possible;
     if forced != 0 {
@@ -42,8 +37,8 @@ const CENTRE_COLUMNS: [u64; 7] = {
 /// Up to seven moves (column and cell bit), best first.
 pub(crate) struct MoveList {
     cells: [u64; 7],
-    /// The mover's winning cells after each move.
-    threats: [u64; 7],
+    /// The opponent's moves that do not lose at once after each move.
+    replies: [u64; 7],
     cols: [u8; 7],
     len: usize,
     /// Some move leaves the opponent without a non-losing reply: the mover wins with
@@ -64,10 +59,11 @@ impl MoveList {
         (self.cols[i] as usize, self.cells[i])
     }
 
-    /// The mover's winning cells after the `i`-th move.
+    /// The opponent's moves that do not lose at once after the `i`-th move (see
+    /// [`non_losing_moves`]; valid unless [`MoveList::wins_next`]).
     #[inline(always)]
-    pub fn threats(&self, i: usize) -> u64 {
-        self.threats[i]
+    pub fn replies(&self, i: usize) -> u64 {
+        self.replies[i]
     }
 
     /// Moves column `col`, if listed, to the front, keeping the others' order.
@@ -77,12 +73,12 @@ impl MoveList {
             return;
         };
         let cell = self.cells[i];
-        let threats = self.threats[i];
+        let replies = self.replies[i];
         self.cells.copy_within(0..i, 1);
-        self.threats.copy_within(0..i, 1);
+        self.replies.copy_within(0..i, 1);
         self.cols.copy_within(0..i, 1);
         self.cells[0] = cell;
-        self.threats[0] = threats;
+        self.replies[0] = replies;
         self.cols[0] = col;
     }
 }
@@ -94,7 +90,7 @@ impl MoveList {
 pub(crate) fn order_moves(pos: &Position, next: u64, keep_above: bool) -> MoveList {
     let mut list = MoveList {
         cells: [0; 7],
-        threats: [0; 7],
+        replies: [0; 7],
         cols: [0; 7],
         len: 0,
         wins_next: false,
@@ -124,13 +120,13 @@ pub(crate) fn order_moves(pos: &Position, next: u64, keep_above: bool) -> MoveLi
         while i > 0 && scores[i - 1] < s {
             scores[i] = scores[i - 1];
             list.cells[i] = list.cells[i - 1];
-            list.threats[i] = list.threats[i - 1];
+            list.replies[i] = list.replies[i - 1];
             list.cols[i] = list.cols[i - 1];
             i -= 1;
         }
         scores[i] = s;
         list.cells[i] = cell;
-        list.threats[i] = threats;
+        list.replies[i] = replies;
         list.cols[i] = c as u8;
         list.len += 1;
     }

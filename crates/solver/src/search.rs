@@ -7,10 +7,10 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use c4lab_board::{mirror_bits, winning_cells, Position};
+use c4lab_board::{mirror_bits, Position};
 
 use crate::book::Book;
-use crate::order::{non_losing_given, order_moves, MoveList};
+use crate::order::{non_losing_moves, order_moves, MoveList};
 use crate::shared::Shared;
 use crate::table::{Entry, Table};
 use crate::CELLS;
@@ -196,27 +196,20 @@ impl<'a> Search<'a> {
     /// upper bound at most `alpha` or a lower bound at least `beta`. The side to move
     /// must not have an immediate win.
     pub fn negamax(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
-        self.negamax_given(pos, winning_cells(pos.opponent(), pos.mask()), alpha, beta)
+        self.negamax_given(pos, non_losing_moves(pos), alpha, beta)
     }
 
-    /// [`Search::negamax`] given the opponent's winning cells `opp_win` (its parent
-    /// computed them while ordering its moves).
-    fn negamax_given(
-        &mut self,
-        pos: &Position,
-        opp_win: u64,
-        mut alpha: i32,
-        mut beta: i32,
-    ) -> i32 {
+    /// [`Search::negamax`] given the moves of `pos` that do not lose at once, `next`
+    /// (its parent found them while ordering its own moves).
+    fn negamax_given(&mut self, pos: &Position, next: u64, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
-        debug_assert_eq!(opp_win, winning_cells(pos.opponent(), pos.mask()));
+        debug_assert_eq!(next, non_losing_moves(pos));
         debug_assert_eq!(pos.winning_moves(), 0);
         self.nodes += 1;
         if self.nodes >= self.next_check && self.check_abort() {
             return 0;
         }
         let n = pos.moves_played();
-        let next = non_losing_given(pos, opp_win);
         if next == 0 {
             // every move lets the opponent win next turn
             return -(CELLS - n as i32) / 2;
@@ -241,8 +234,8 @@ impl<'a> Search<'a> {
             // nodes and time
             let mut child = *pos;
             child.play_cell(next);
-            let threats = winning_cells(pos.current() | next, pos.mask() | next);
-            return -self.negamax_given(&child, threats, -beta.min(hi), -alpha.max(lo));
+            let replies = non_losing_moves(&child);
+            return -self.negamax_given(&child, replies, -beta.min(hi), -alpha.max(lo));
         }
         let deep = n >= DEEP;
         let (key, mirrored) = if deep {
@@ -338,7 +331,7 @@ impl<'a> Search<'a> {
                 let (col, cell) = moves.get($i);
                 let mut child = *pos;
                 child.play_cell(cell);
-                let v = -self.negamax_given(&child, moves.threats($i), -beta, -alpha);
+                let v = -self.negamax_given(&child, moves.replies($i), -beta, -alpha);
                 if self.aborted {
                     return 0;
                 }
@@ -399,7 +392,7 @@ impl<'a> Search<'a> {
         for i in 0..moves.len() {
             let mut child = *pos;
             child.play_cell(moves.get(i).1);
-            let v = -self.negamax_given(&child, moves.threats(i), -beta, -alpha);
+            let v = -self.negamax_given(&child, moves.replies(i), -beta, -alpha);
             if self.aborted {
                 return 0;
             }
