@@ -39,6 +39,16 @@ fn c4lab(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Asserts the exit code, showing the command's error output otherwise.
+fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -278,12 +288,7 @@ fn analyze_scores_every_column() {
 fn complete_exit_codes_and_json() {
     // found: the completed grid on stdout, decided cells unchanged, and it verifies
     let found = c4lab(&["complete", "examples/complete.txt"], "");
-    assert_eq!(
-        found.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&found.stderr)
-    );
+    assert_exit(&found, 0);
     let grid = stdout(&found);
     let puzzle = std::fs::read_to_string(repo().join("examples/complete.txt")).unwrap();
     let puzzle: Vec<&str> = puzzle.lines().filter(|l| !l.starts_with('#')).collect();
@@ -317,12 +322,7 @@ fn complete_exit_codes_and_json() {
     // unsat: Yellow's open three on the bottom row beats every completion
     let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";
     let unsat = c4lab(&["complete", "-"], board);
-    assert_eq!(
-        unsat.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&unsat.stderr)
-    );
+    assert_exit(&unsat, 1);
     assert!(
         String::from_utf8_lossy(&unsat.stderr).contains("no completion of these fixed cells wins")
     );
@@ -401,12 +401,7 @@ fn bench_dsat_writes_its_roots_as_grids_for_other_tools() {
         ],
         "",
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
     files.sort_by_key(|f| f.file_name());
     assert_eq!(files.len(), 3, "{}", stdout(&out));
@@ -433,12 +428,7 @@ fn dsat_exit_codes_and_json() {
         &["dsat", "--json", "--cut", "4", "examples/complete.txt"],
         "",
     );
-    assert_eq!(
-        found.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&found.stderr)
-    );
+    assert_exit(&found, 0);
     let j: serde_json::Value = serde_json::from_slice(&found.stdout).unwrap();
     assert_eq!(j["verdict"], "found");
     let grid: Vec<&str> = j["diagram"]
@@ -486,12 +476,7 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         ],
         "",
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let corpus = format!("{d}/train/corpus_300.txt");
     let targets = format!("{d}/train/perply_targets.npz");
     let (hold, hold_t) = (
@@ -541,12 +526,7 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         c4lab(&args, "")
     };
     let out = train("192", &[]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let text = stdout(&out);
     assert!(
         text.contains("trained 2000 steps") && text.contains("holdout agreement"),
@@ -557,12 +537,7 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     assert_eq!(train("192", &[]).status.code(), Some(0));
     assert_eq!(std::fs::read(&model).unwrap(), first);
     let out = train("192", &["--resume"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     assert_eq!(
         std::fs::read(&model).unwrap(),
         first,
