@@ -56,6 +56,14 @@ pub struct SearchArgs {
     /// The depth the map is deepened to.
     #[arg(long, default_value_t = Options::default().deepen_to_plies)]
     deepen_to: u32,
+    /// From --lost-after candidates on, learn a losing core at each position of a losing
+    /// line whose whole subtree has at most this many positions: the candidate's levels
+    /// that lose there, as one clause (0: never; 2000 is a reasonable budget).
+    #[arg(long, default_value_t = Options::default().lost_budget)]
+    lost_budget: u64,
+    /// Losing cores are learnt from this many candidates on.
+    #[arg(long, default_value_t = Options::default().lost_after)]
+    lost_after: u64,
 }
 
 impl SearchArgs {
@@ -71,6 +79,8 @@ impl SearchArgs {
             premap_plies: self.premap,
             deepen_after: self.deepen_after,
             deepen_to_plies: self.deepen_to,
+            lost_budget: self.lost_budget,
+            lost_after: self.lost_after,
         }
     }
 }
@@ -102,8 +112,8 @@ fn progress_line(p: &Progress) -> String {
         None => "no loss yet".into(),
     };
     format!(
-        "{} candidates, {} clauses, {} positions, {} dead ends; {deepest}",
-        p.candidates, p.clauses, p.positions, p.conflicts
+        "{} candidates, {} clauses, {} positions, {} losing cores, {} dead ends; {deepest}",
+        p.candidates, p.clauses, p.positions, p.cores, p.conflicts
     )
 }
 
@@ -162,6 +172,7 @@ pub fn complete(
             "clauses": p.clauses,
             "positions": p.positions,
             "conflicts": p.conflicts,
+            "cores": p.cores,
             "seconds": seconds,
             "backend": args.backend,
             "learn": args.learn,
@@ -313,7 +324,7 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
                     Completion::Stopped => "stopped",
                 };
                 eprintln!(
-                    "  k {k} task {i} root {}: {outcome}, {} candidates, {} positions, {} clauses, {} conflicts, {:.1} ms",
+                    "  k {k} task {i} root {}: {outcome}, {} candidates, {} positions, {} clauses, {} cores, {} conflicts, {:.1} ms",
                     puzzle
                         .root()
                         .map(|r| r.order.iter().map(|&x| char::from(b'1' + x)).collect::<String>())
@@ -321,6 +332,7 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
                     p.candidates,
                     p.positions,
                     p.clauses,
+                    p.cores,
                     p.conflicts,
                     elapsed
                 );

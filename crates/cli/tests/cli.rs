@@ -319,6 +319,24 @@ fn complete_exit_codes_and_json() {
     assert_eq!(ja["diagram"], jb["diagram"]);
     assert_eq!(ja["candidates"], jb["candidates"]);
 
+    // losing cores on from the first candidate: still found, and counted
+    let cores = c4lab(
+        &[
+            "complete",
+            "--json",
+            "--lost-budget",
+            "2000",
+            "--lost-after",
+            "0",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    assert_exit(&cores, 0);
+    let jc: serde_json::Value = serde_json::from_slice(&cores.stdout).unwrap();
+    assert_eq!(jc["verdict"], "found");
+    assert!(jc["cores"].as_u64().is_some(), "{jc}");
+
     // unsat: Yellow's open three on the bottom row beats every completion
     let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";
     let unsat = c4lab(&["complete", "-"], board);

@@ -73,7 +73,7 @@ pub struct EncodingStats {
 }
 
 /// The strong solver as an oracle: does Red's move keep a won game?
-struct Oracle {
+pub(crate) struct Oracle {
     solver: c4lab_solver::Solver,
     max_nodes: u64,
 }
@@ -213,6 +213,22 @@ impl Encoding {
                 true
             }
         }
+    }
+
+    /// Moves the strong-solver oracle out (to lend it to another encoding).
+    pub(crate) fn take_oracle(&mut self) -> Option<Oracle> {
+        self.oracle.take()
+    }
+
+    /// Puts an oracle (back) in.
+    pub(crate) fn give_oracle(&mut self, oracle: Option<Oracle>) {
+        self.oracle = oracle;
+    }
+
+    /// The reachability literal of the Red-to-move position (Red's stones `red`,
+    /// occupied `mask`), created if needed.
+    pub fn reach_lit(&mut self, red: u64, mask: u64) -> Lit {
+        self.reach_var(red, mask).pos_lit()
     }
 
     /// The solver, for solving and reading models.

@@ -31,6 +31,9 @@ pub trait Backend {
     fn solve(&mut self, assumptions: &[Lit]) -> Result<SatOutcome, SynthError>;
     /// The value of `lit` in the last model (unassigned counts as false).
     fn value(&self, lit: Lit) -> bool;
+    /// After an unsatisfiable call under assumptions: a clause the formula entails made
+    /// of negated assumptions (those that together cannot hold).
+    fn core(&mut self) -> Result<Vec<Lit>, SynthError>;
     /// Asks the solver to try `lit` first when it decides its variable; returns false
     /// when the solver cannot take phase hints.
     fn prefer(&mut self, lit: Lit) -> Result<bool, SynthError>;
@@ -110,6 +113,9 @@ impl Backend for BatSat {
     fn value(&self, lit: Lit) -> bool {
         matches!(self.solver.lit_val(lit), Ok(TernaryVal::True))
     }
+    fn core(&mut self) -> Result<Vec<Lit>, SynthError> {
+        self.solver.core().map_err(backend_error)
+    }
     fn prefer(&mut self, _lit: Lit) -> Result<bool, SynthError> {
         Ok(false)
     }
@@ -162,6 +168,9 @@ impl Backend for Cadical {
     }
     fn value(&self, lit: Lit) -> bool {
         matches!(self.solver.lit_val(lit), Ok(TernaryVal::True))
+    }
+    fn core(&mut self) -> Result<Vec<Lit>, SynthError> {
+        self.solver.core().map_err(backend_error)
     }
     fn prefer(&mut self, lit: Lit) -> Result<bool, SynthError> {
         use rustsat::solvers::PhaseLit;

@@ -343,3 +343,99 @@ fn from_tree_after_on_a_refuted_candidate_teaches_every_position_it_reaches() {
         "{trees} of {reached}"
     );
 }
+
+#[test]
+fn losing_cores_exclude_each_candidate_and_admit_every_winner() {
+    // cores learnt from the first candidate on: each refuted candidate is excluded and
+    // the upstream diagram, a known win, never is (a core holds for every winner)
+    let all = upstream_diagrams();
+    let (mut cores, mut checked) = (0, 0);
+    for (i, d) in all.iter().step_by(20).enumerate() {
+        let puzzle = undecide(d, 20, 900 + i as u64);
+        let levels_in_range = (0..WIDTH)
+            .flat_map(|x| (0..HEIGHT).map(move |y| (x, y)))
+            .filter(|&(x, y)| puzzle.cell(x, y) == Cell::Undecided)
+            .all(|(x, y)| matches!(d.cell(x, y), Cell::Level(0..=9)));
+        if !levels_in_range {
+            continue;
+        }
+        let opts = Options {
+            lost_budget: 2_000,
+            lost_after: 0,
+            ..options(sat::backends()[0], Learn::Positions, 5)
+        };
+        let mut c = Completer::new(&puzzle, opts, Arc::new(AtomicBool::new(false))).unwrap();
+        for _ in 0..40 {
+            match c.step().unwrap() {
+                Step::Refuted => {
+                    let (candidate, _) = c.progress().live.clone().unwrap();
+                    assert!(c.excludes(&candidate).unwrap(), "{}", candidate.to_grid());
+                    assert!(
+                        !c.excludes(d).unwrap(),
+                        "what was learnt excludes the winning upstream diagram\n{}",
+                        d.to_grid()
+                    );
+                    checked += 1;
+                }
+                Step::Done(done) => {
+                    assert_completes(&puzzle, &done);
+                    break;
+                }
+            }
+        }
+        cores += c.progress().cores;
+    }
+    assert!(
+        all.is_empty() || (cores >= 10 && checked >= 10),
+        "only {cores} cores and {checked} refuted candidates"
+    );
+}
+
+#[test]
+fn a_losing_core_loses_whatever_the_other_cells_hold() {
+    // the core at each position of a refuted candidate's losing line: random diagrams
+    // that keep the core's levels (every other `?` cell at random) lose from there too
+    let all = upstream_diagrams();
+    let mut rng = fastrand::Rng::with_seed(3);
+    let (mut cores, mut samples) = (0, 0);
+    for (i, d) in all.iter().step_by(30).enumerate() {
+        let puzzle = undecide(d, 20, 1300 + i as u64);
+        let opts = Options {
+            lost_budget: 2_000,
+            ..options(sat::backends()[0], Learn::Positions, 5)
+        };
+        let mut c = Completer::new(&puzzle, opts, Arc::new(AtomicBool::new(false))).unwrap();
+        let Step::Refuted = c.step().unwrap() else {
+            continue;
+        };
+        let (candidate, cx) = c.progress().live.clone().unwrap();
+        let root = puzzle.root().unwrap().position;
+        for pos in line_positions(&root, &cx).iter().rev() {
+            let Some(core) = c.losing_core(pos, &candidate).unwrap() else {
+                break;
+            };
+            cores += 1;
+            for _ in 0..8 {
+                let sample = Diagram::from_root(pos, |x, y| match puzzle.cell(x, y) {
+                    Cell::Undecided => match core.iter().find(|&&(cx, cy, _)| (cx, cy) == (x, y)) {
+                        Some(&(_, _, l)) => Cell::Level(l),
+                        None => Cell::Level(rng.u8(0..10)),
+                    },
+                    other => other,
+                });
+                let verdict = Verifier::new().verify(&sample);
+                assert!(
+                    matches!(verdict, Verdict::Loss { .. }),
+                    "core {core:?} at {} stones, yet this wins:\n{}",
+                    pos.moves_played(),
+                    sample.to_grid()
+                );
+                samples += 1;
+            }
+        }
+    }
+    assert!(
+        all.is_empty() || (cores >= 10 && samples >= 80),
+        "only {cores} cores, {samples} samples"
+    );
+}
