@@ -430,30 +430,14 @@ impl Completer {
         if !self.subtrees.contains_key(&pos.key()) {
             let backend = open(&self.options.backend, self.stop.clone())?;
             let mut sub = Encoding::new(&self.puzzle, pos, backend)?;
+            // the strong-solver oracle (and its warm table) is lent to the subtree
             sub.give_oracle(self.encoding.take_oracle());
-            let mut map = BreadthFirst::new(pos, (c4lab_board::WIDTH * HEIGHT) as u32 + 1);
-            let mut mapped = 0;
-            let mut result = Ok(true);
-            loop {
-                match map.step(&mut sub) {
-                    Ok(true) => {}
-                    Ok(false) => break,
-                    Err(e) => {
-                        result = Err(e);
-                        break;
-                    }
-                }
-                mapped += 1;
-                if mapped > self.options.lost_budget {
-                    result = Ok(false);
-                    break;
-                }
-            }
+            let mapped = map_subtree(&mut sub, pos, self.options.lost_budget);
             self.encoding.give_oracle(sub.take_oracle());
-            if !result? {
+            let Some(mapped) = mapped? else {
                 self.too_big.insert(pos.key());
                 return Ok(None);
-            }
+            };
             if self.cached_positions + mapped > SUBTREE_CACHE_POSITIONS {
                 self.subtrees.clear();
                 self.cached_positions = 0;
@@ -465,9 +449,8 @@ impl Completer {
         let assumptions = sub.assumptions_for(candidate);
         match sub.backend().solve(&assumptions)? {
             SatOutcome::Unsat => Ok(Some(sub.backend().core()?)),
-            SatOutcome::Stopped => Ok(None),
-            // the candidate wins from `pos` (never so on its own losing line)
-            SatOutcome::Sat => Ok(None),
+            // stopped, or the candidate wins from `pos` (never so on its losing line)
+            SatOutcome::Stopped | SatOutcome::Sat => Ok(None),
         }
     }
 
@@ -558,6 +541,20 @@ pub fn walk_tree(
         }
     }
     Ok(())
+}
+
+/// Encodes every Red-to-move position from `pos` to the end of the game; how many, or
+/// None once more than `budget` would be needed.
+fn map_subtree(enc: &mut Encoding, pos: &Position, budget: u64) -> Result<Option<u64>, SynthError> {
+    let mut map = BreadthFirst::new(pos, (WIDTH * HEIGHT) as u32 + 1);
+    let mut mapped = 0;
+    while map.step(enc)? {
+        mapped += 1;
+        if mapped > budget {
+            return Ok(None);
+        }
+    }
+    Ok(Some(mapped))
 }
 
 /// Positions the premap (and its deepening) encodes at most.
