@@ -239,6 +239,11 @@ pub struct BenchComplete {
     /// Also print one line per task (root, outcome, candidates, positions, conflicts, time).
     #[arg(long)]
     tasks_detail: bool,
+    /// Run the tasks under each of these seeds and pool them in each row; a seed acts
+    /// as --seed does (it chooses the undecided cells and seeds the search). Default:
+    /// --seed alone.
+    #[arg(long, value_delimiter = ',')]
+    seeds: Vec<u64>,
     #[command(flatten)]
     search: SearchArgs,
 }
@@ -275,6 +280,11 @@ pub fn upstream_pool(path: &Path, plies: std::ops::RangeInclusive<u32>) -> Resul
 pub fn bench(a: BenchComplete) -> Result<u8> {
     let pool = upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
     let step = (pool.len() / a.tasks.max(1)).max(1);
+    let seeds = if a.seeds.is_empty() {
+        vec![a.search.seed]
+    } else {
+        a.seeds.clone()
+    };
     println!(
         "auto-complete: {} upstream diagrams of ply {}-{}, backend {}, learn {}, seed {}, cap {} s",
         pool.len().min(a.tasks),
@@ -282,21 +292,36 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         a.max_ply,
         a.search.backend,
         a.search.learn,
-        a.search.seed,
+        seeds
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
         a.cap
     );
     println!(
         "{:>4} {:>7} {:>12} {:>12} {:>11} {:>11} {:>10}",
         "k", "found", "cand median", "cand max", "ms median", "ms max", "positions"
     );
+    let tasks = seeds.iter().flat_map(|&seed| {
+        pool.iter()
+            .step_by(step)
+            .take(a.tasks)
+            .enumerate()
+            .map(move |(i, d)| (seed, i, d))
+    });
     let mut all_found = true;
     for &k in &a.k {
         let (mut cands, mut ms, mut positions) = (Vec::new(), Vec::new(), Vec::new());
         let mut found = 0;
         let mut ran = 0;
-        for (i, d) in pool.iter().step_by(step).take(a.tasks).enumerate() {
+        for (seed, i, d) in tasks.clone() {
             ran += 1;
-            let puzzle = undecide(d, k, (k * 1000 + i) as u64 ^ a.search.seed);
+            let puzzle = undecide(d, k, (k * 1000 + i) as u64 ^ seed);
+            let options = Options {
+                seed,
+                ..a.search.options()
+            };
             let stop = Arc::new(AtomicBool::new(false));
             let flag = stop.clone();
             let cap = a.cap;
@@ -311,7 +336,7 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
                 flag.store(true, Ordering::Relaxed);
             });
             let start = Instant::now();
-            let mut c = Completer::new(&puzzle, a.search.options(), stop.clone())?;
+            let mut c = Completer::new(&puzzle, options, stop.clone())?;
             let done = c.run(|_| {})?;
             let elapsed = start.elapsed().as_secs_f64() * 1e3;
             stop.store(true, Ordering::Relaxed);
@@ -324,7 +349,7 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
                     Completion::Stopped => "stopped",
                 };
                 eprintln!(
-                    "  k {k} task {i} root {}: {outcome}, {} candidates, {} positions, {} clauses, {} cores, {} conflicts, {:.1} ms",
+                    "  k {k} seed {seed} task {i} root {}: {outcome}, {} candidates, {} positions, {} clauses, {} cores, {} conflicts, {:.1} ms",
                     puzzle
                         .root()
                         .map(|r| r.order.iter().map(|&x| char::from(b'1' + x)).collect::<String>())

@@ -383,6 +383,8 @@ fn bench_complete_prints_a_line_per_task() {
             "4",
             "--tasks",
             "2",
+            "--seeds",
+            "1,2",
             "--tasks-detail",
         ],
         "",
@@ -390,14 +392,17 @@ fn bench_complete_prints_a_line_per_task() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let lines: Vec<&str> = err.lines().filter(|l| l.contains("task")).collect();
-    assert_eq!(lines.len(), 2, "{err}");
-    for (i, l) in lines.iter().enumerate() {
+    assert_eq!(lines.len(), 4, "{err}");
+    // each seed runs every task; the row pools them
+    for (j, l) in lines.iter().enumerate() {
+        let (seed, i) = (1 + j / 2, j % 2);
         assert!(
-            l.starts_with(&format!("  k 4 task {i} root ")) && l.contains(": found, "),
+            l.starts_with(&format!("  k 4 seed {seed} task {i} root ")) && l.contains(": found, "),
             "{l}"
         );
     }
-    assert!(stdout(&out).contains("   4     2/2"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("seed 1,2,"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("   4     4/4"), "{}", stdout(&out));
 }
 
 #[test]
