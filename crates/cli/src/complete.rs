@@ -111,9 +111,15 @@ fn progress_line(p: &Progress) -> String {
         Some((_, cx)) => format!("deepest loss {} plies", cx.line.len()),
         None => "no loss yet".into(),
     };
+    // losing cores are opt-in: counted only once there are some
+    let cores = if p.cores > 0 {
+        format!(", {} losing cores", p.cores)
+    } else {
+        String::new()
+    };
     format!(
-        "{} candidates, {} clauses, {} positions, {} losing cores, {} dead ends; {deepest}",
-        p.candidates, p.clauses, p.positions, p.cores, p.conflicts
+        "{} candidates, {} clauses, {} positions{cores}, {} dead ends; {deepest}",
+        p.candidates, p.clauses, p.positions, p.conflicts
     )
 }
 

@@ -102,8 +102,8 @@ pub struct Options {
     /// subtree is encoded completely in an instance of its own, solved with the
     /// candidate's levels assumed, and the levels that cannot hold together become the
     /// clause "this position is not reached or one of these cells differs" (0, the
-    /// default: never; measured at 2,000 it found one task more of 40 but doubled the
-    /// median time). The clause holds for every winning diagram; the cores found are
+    /// default: never; measured at 2,000 it found one task more of 40 for over half again
+    /// the median time). The clause holds for every winning diagram; the cores found are
     /// small (2-6 cells), so each rules out far more than the candidate.
     pub lost_budget: u64,
     /// Losing cores are learnt from this many candidates on (easy tasks end before).
@@ -176,8 +176,6 @@ pub enum Step {
 /// A CEGIS search over the `?` cells of one diagram.
 pub struct Completer {
     encoding: Encoding,
-    /// The input diagram (for sub-searches below deep positions).
-    puzzle: Diagram,
     /// Whole-subtree instances below positions of losing lines, by position key.
     subtrees: rustc_hash::FxHashMap<u64, Encoding>,
     /// Positions encoded in `subtrees`.
@@ -210,7 +208,6 @@ impl Completer {
         let rng = fastrand::Rng::with_seed(options.seed);
         let mut c = Completer {
             encoding,
-            puzzle: diagram.clone(),
             subtrees: Default::default(),
             cached_positions: 0,
             too_big: FxHashSet::default(),
@@ -429,7 +426,7 @@ impl Completer {
         }
         if !self.subtrees.contains_key(&pos.key()) {
             let backend = open(&self.options.backend, self.stop.clone())?;
-            let mut sub = Encoding::new(&self.puzzle, pos, backend)?;
+            let mut sub = Encoding::new(self.encoding.template(), pos, backend)?;
             // the strong-solver oracle (and its warm table) is lent to the subtree
             sub.give_oracle(self.encoding.take_oracle());
             let mapped = map_subtree(&mut sub, pos, self.options.lost_budget);

@@ -293,6 +293,11 @@ impl Encoding {
             .collect()
     }
 
+    /// The input diagram: decided cells as given, `?` where the search is free.
+    pub fn template(&self) -> &Diagram {
+        &self.template
+    }
+
     /// The root.
     pub fn root(&self) -> &Position {
         &self.root
