@@ -22,7 +22,8 @@ const WIDE_SCOPE: usize = 20;
 /// The search settings shared by `complete` and `bench complete`.
 #[derive(Args, Clone)]
 pub struct SearchArgs {
-    /// Seed of the phase scrambling: the same seed gives the same run.
+    /// Seed of the phase scrambling: the same seed gives the same run. Only CaDiCaL
+    /// takes phase hints; on BatSat (the default) every seed gives the same run.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// How a losing candidate is learnt: `tree` (the decision rule encoded at every
@@ -246,10 +247,15 @@ pub struct BenchComplete {
     #[arg(long)]
     tasks_detail: bool,
     /// Run the tasks under each of these seeds and pool them in each row; a seed acts
-    /// as --seed does (it chooses the undecided cells and seeds the search). Default:
-    /// --seed alone.
+    /// as --seed does (it chooses the undecided cells and, on CaDiCaL, seeds the phase
+    /// scrambling). Default: --seed alone.
     #[arg(long, value_delimiter = ',')]
     seeds: Vec<u64>,
+    /// Write each task's grid (its `?` cells undecided) to this directory as
+    /// `k<K>-seed<S>-task<I>.txt` instead of running it, so that one task can be rerun
+    /// alone with `c4lab complete`.
+    #[arg(long)]
+    write_grids: Option<PathBuf>,
     #[command(flatten)]
     search: SearchArgs,
 }
@@ -282,6 +288,11 @@ pub fn upstream_pool(path: &Path, plies: std::ops::RangeInclusive<u32>) -> Resul
     Ok(pool)
 }
 
+/// Task `i` of the benchmark under `seed`: upstream's diagram `d` with `k` cells undecided.
+fn task(d: &Diagram, k: usize, i: usize, seed: u64) -> Diagram {
+    undecide(d, k, (k * 1000 + i) as u64 ^ seed)
+}
+
 /// Runs the benchmark and prints its table.
 pub fn bench(a: BenchComplete) -> Result<u8> {
     let pool = upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
@@ -291,6 +302,25 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
     } else {
         a.seeds.clone()
     };
+    let tasks = seeds.iter().flat_map(|&seed| {
+        pool.iter()
+            .step_by(step)
+            .take(a.tasks)
+            .enumerate()
+            .map(move |(i, d)| (seed, i, d))
+    });
+    if let Some(dir) = &a.write_grids {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        for &k in &a.k {
+            for (seed, i, d) in tasks.clone() {
+                let path = dir.join(format!("k{k}-seed{seed}-task{i}.txt"));
+                std::fs::write(&path, task(d, k, i, seed).to_grid())
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                println!("wrote {}", path.display());
+            }
+        }
+        return Ok(0);
+    }
     println!(
         "auto-complete: {} upstream diagrams of ply {}-{}, backend {}, learn {}, seed {}, cap {} s",
         pool.len().min(a.tasks),
@@ -309,13 +339,6 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         "{:>4} {:>7} {:>12} {:>12} {:>11} {:>11} {:>10}",
         "k", "found", "cand median", "cand max", "ms median", "ms max", "positions"
     );
-    let tasks = seeds.iter().flat_map(|&seed| {
-        pool.iter()
-            .step_by(step)
-            .take(a.tasks)
-            .enumerate()
-            .map(move |(i, d)| (seed, i, d))
-    });
     let mut all_found = true;
     for &k in &a.k {
         let (mut cands, mut ms, mut positions) = (Vec::new(), Vec::new(), Vec::new());
@@ -323,7 +346,7 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         let mut ran = 0;
         for (seed, i, d) in tasks.clone() {
             ran += 1;
-            let puzzle = undecide(d, k, (k * 1000 + i) as u64 ^ seed);
+            let puzzle = task(d, k, i, seed);
             let options = Options {
                 seed,
                 ..a.search.options()

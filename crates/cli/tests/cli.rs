@@ -406,6 +406,60 @@ fn bench_complete_prints_a_line_per_task() {
 }
 
 #[test]
+fn bench_complete_writes_tasks_that_complete_reruns_alike() {
+    let Some(states) = upstream_states() else {
+        return;
+    };
+    let states = states.to_str().unwrap();
+    let common = [
+        "--steady-states",
+        states,
+        "--k",
+        "8",
+        "--tasks",
+        "2",
+        "--seeds",
+        "3",
+    ];
+    let run = c4lab(
+        &[&["bench", "complete", "--tasks-detail"][..], &common].concat(),
+        "",
+    );
+    assert_exit(&run, 0);
+    let err = String::from_utf8_lossy(&run.stderr);
+    let dir = std::env::temp_dir().join(format!("c4lab-tasks-{}", std::process::id()));
+    let written = c4lab(
+        &[
+            &["bench", "complete", "--write-grids", dir.to_str().unwrap()][..],
+            &common,
+        ]
+        .concat(),
+        "",
+    );
+    assert_exit(&written, 0);
+    for i in 0..2 {
+        let path = dir.join(format!("k8-seed3-task{i}.txt"));
+        let grid = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(grid.matches('?').count(), 8, "{grid}");
+        // the same task under the same seed: the same search, candidate for candidate
+        let done = c4lab(
+            &["complete", "--json", "--seed", "3", path.to_str().unwrap()],
+            "",
+        );
+        assert_exit(&done, 0);
+        let j: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap();
+        let line = format!(": found, {} candidates,", j["candidates"]);
+        let task = format!("  k 8 seed 3 task {i} root ");
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&task) && l.contains(&line)),
+            "{line} not in\n{err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn bench_dsat_writes_its_roots_as_grids_for_other_tools() {
     let Some(states) = upstream_states() else {
         return;

@@ -64,7 +64,7 @@ pub const LOST_AFTER: u64 = 100;
 pub const SUBTREE_CACHE_POSITIONS: u64 = 10_000;
 
 /// The default of [`Options::tree_after`].
-pub const TREE_AFTER: u64 = 200;
+pub const TREE_AFTER: u64 = 150;
 
 /// How the search runs.
 #[derive(Debug, Clone)]
