@@ -59,6 +59,13 @@ pub enum Bench {
         /// the machine only ever add time; node counts are the same every run).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         repeat: u32,
+        /// Another solver to run side by side, interleaved with this one, set by set
+        /// (the program and its arguments, split at spaces). It reads one move sequence
+        /// a line on stdin and writes one line per position ending in `<score> <nodes>
+        /// <microseconds>` (the layout of `c4lab solve` and of the classic solver); its
+        /// scores are checked like ours and its own microseconds are averaged.
+        #[arg(long)]
+        baseline: Option<String>,
     },
 }
 
@@ -82,6 +89,7 @@ pub fn run(what: Bench) -> Result<u8> {
             book,
             threads,
             repeat,
+            baseline,
         } => solver(
             &sets,
             &only,
@@ -90,6 +98,7 @@ pub fn run(what: Bench) -> Result<u8> {
             repeat,
             empty,
             book.as_deref(),
+            baseline.as_deref(),
         ),
     }
 }
@@ -177,6 +186,84 @@ fn classic_micros(set: &str) -> &'static str {
     }
 }
 
+/// One run of the `--baseline` solver over a set.
+struct BaselineRun {
+    /// Positions it answered.
+    positions: usize,
+    /// Answers that differ from the set's exact score (or are missing).
+    mismatches: usize,
+    /// Its own reported search time, summed, in microseconds.
+    micros: f64,
+    /// Its reported nodes, summed.
+    nodes: f64,
+    /// The whole process, start to exit, in seconds.
+    wall: f64,
+}
+
+/// Runs `command` on `cases` (their move sequences on stdin) and reads its answers.
+fn run_baseline(command: &str, cases: &[c4lab_solver::BenchCase]) -> Result<BaselineRun> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut words = command.split_whitespace();
+    let program = words
+        .next()
+        .context("--baseline is empty: give the program to run (and its arguments)")?;
+    let input: String = cases.iter().map(|c| format!("{}\n", c.moves)).collect();
+    let start = Instant::now();
+    let mut child = Command::new(program)
+        .args(words)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .with_context(|| format!("--baseline: cannot start {program}"))?;
+    let mut stdin = child.stdin.take().expect("piped");
+    // written from a thread so that a baseline writing as it reads cannot deadlock
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output()?;
+    let wall = start.elapsed().as_secs_f64();
+    writer
+        .join()
+        .map_err(|_| anyhow::anyhow!("--baseline: the input writer panicked"))?
+        .with_context(|| format!("--baseline: {program} did not read its input"))?;
+    anyhow::ensure!(
+        out.status.success(),
+        "--baseline: {program} exited with {}",
+        out.status
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut run = BaselineRun {
+        positions: lines.len(),
+        mismatches: cases.len().saturating_sub(lines.len()),
+        micros: 0.0,
+        nodes: 0.0,
+        wall,
+    };
+    for (i, (line, case)) in lines.iter().zip(cases).enumerate() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let parsed = match fields[..] {
+            [.., score, nodes, micros] => score
+                .parse::<c4lab_solver::Score>()
+                .ok()
+                .zip(nodes.parse::<f64>().ok())
+                .zip(micros.parse::<f64>().ok()),
+            _ => None,
+        };
+        let ((score, nodes), micros) = parsed.with_context(|| {
+            format!(
+                "--baseline: output line {} is {line:?}; expected `<score> <nodes> <microseconds>` at its end",
+                i + 1
+            )
+        })?;
+        run.mismatches += usize::from(score != case.score);
+        run.nodes += nodes;
+        run.micros += micros;
+    }
+    Ok(run)
+}
+
+#[allow(clippy::too_many_arguments)]
 fn solver(
     dir: &std::path::Path,
     only: &[String],
@@ -185,6 +272,7 @@ fn solver(
     repeat: u32,
     empty: bool,
     book: Option<&std::path::Path>,
+    baseline: Option<&str>,
 ) -> Result<u8> {
     let threads: Vec<usize> = threads
         .iter()
@@ -197,6 +285,10 @@ fn solver(
         head += &format!(" mean µs ({t} {0}) | mean nodes ({t} {0}) |", plural(t));
         rule += " ---: | ---: |";
     }
+    if baseline.is_some() {
+        head += " baseline µs | baseline nodes | baseline mismatches | baseline process s | speed-up (1st column) |";
+        rule += " ---: | ---: | ---: | ---: | ---: |";
+    }
     println!("{head} classic solver µs (recorded) |");
     println!("{rule} ---: |");
     let mut failed = false;
@@ -207,13 +299,30 @@ fn solver(
         let cases = c4lab_solver::parse_bench(&text).with_context(|| path.display().to_string())?;
         let mut cells = String::new();
         let (mut positions, mut mismatches, mut first) = (0, 0, None);
+        let mut ours = None;
         for &t in &threads {
             let mut s = c4lab_solver::Solver::new(mb << 20);
             s.set_threads(t);
             let origin = Instant::now();
             let mut clock = || origin.elapsed().as_nanos() as u64;
             let mut r = c4lab_solver::run_bench(&mut s, &cases, false, &mut clock);
-            for _ in 1..repeat {
+            let mut other: Option<BaselineRun> = None;
+            for run in 0..repeat {
+                // interleaved: the baseline runs after each of our runs of the set
+                if let (Some(cmd), true) = (baseline, ours.is_none()) {
+                    let b = run_baseline(cmd, &cases)?;
+                    // a wrong score in any run counts, whichever run was fastest
+                    let worst = other.as_ref().map_or(0, |o| o.mismatches).max(b.mismatches);
+                    if other.as_ref().is_none_or(|o| b.micros < o.micros) {
+                        other = Some(b);
+                    }
+                    if let Some(o) = other.as_mut() {
+                        o.mismatches = worst;
+                    }
+                }
+                if run + 1 == repeat {
+                    break;
+                }
                 let mut again = c4lab_solver::run_bench(&mut s, &cases, false, &mut clock);
                 // a wrong score in any run counts, whichever run was fastest
                 let mismatches = r.mismatches.max(again.mismatches);
@@ -230,11 +339,25 @@ fn solver(
                 r.time as f64 / n / 1e3,
                 r.nodes as f64 / n
             );
+            if ours.is_none() {
+                ours = Some((r.time as f64 / n / 1e3, other));
+            }
             positions = r.positions;
             mismatches += r.mismatches;
             first = first.or(r.first_mismatch);
         }
         failed |= mismatches > 0;
+        if let Some((micros, Some(b))) = ours {
+            let n = b.positions.max(1) as f64;
+            let theirs = b.micros / n;
+            cells += &format!(
+                " {theirs:.1} | {:.0} | {} | {:.2} | {:.2}x |",
+                b.nodes / n,
+                b.mismatches,
+                b.wall,
+                theirs / micros
+            );
+        }
         println!(
             "| {name} | {positions} | {mismatches} |{cells} {} |",
             classic_micros(name)

@@ -750,3 +750,71 @@ fn bench_solver_reports_the_fastest_of_repeated_runs_and_any_wrong_score() {
     assert_eq!(run("0").status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
+    let Ok(set) = std::fs::read_to_string(repo().join("../shared/data/bench/L2_R1.txt")) else {
+        eprintln!("skipped: the benchmark sets are not beside the repo");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("c4lab-baseline-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lines: Vec<&str> = set.lines().take(30).collect();
+    std::fs::write(dir.join("L2_R1.txt"), lines.join("\n")).unwrap();
+    let sets = dir.display().to_string();
+    let bin = env!("CARGO_BIN_EXE_c4lab");
+    let run = |baseline: &str| {
+        let base = ["bench", "solver", "--only", "L2_R1", "--table-mb", "4"];
+        c4lab(
+            &[
+                &base[..],
+                &["--sets", &sets, "--repeat", "2", "--baseline", baseline],
+            ]
+            .concat(),
+            "",
+        )
+    };
+    let row = |o: &Output| -> Vec<String> {
+        let text = stdout(o);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("| L2_R1 |"))
+            .unwrap_or_else(|| panic!("{text}"));
+        line.split('|')
+            .map(|c| c.trim().to_string())
+            .filter(|c| !c.is_empty())
+            .collect()
+    };
+    // this very solver as its own baseline: the layout `c4lab solve` prints is read back
+    let same = run(&format!("{bin} solve --table-mb 4"));
+    assert_exit(&same, 0);
+    let cells = row(&same);
+    // set, positions, mismatches, µs, nodes, baseline µs, nodes, mismatches, process s, speed-up, recorded
+    assert_eq!(cells.len(), 11, "{cells:?}");
+    assert_eq!(cells[7], "0", "{cells:?}");
+    assert!(
+        cells[9].ends_with('x') && cells[5].parse::<f64>().unwrap() > 0.0,
+        "{cells:?}"
+    );
+    // a baseline that only knows win, draw or loss gets most exact scores wrong
+    let weak = run(&format!("{bin} solve --weak --table-mb 4"));
+    assert_exit(&weak, 0);
+    let wrong: usize = row(&weak)[7].parse().unwrap();
+    let exact = lines
+        .iter()
+        .filter(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .is_some_and(|s| s.parse::<i32>().unwrap().abs() > 1)
+        })
+        .count();
+    assert!(
+        wrong >= exact && exact > 0,
+        "{wrong} wrong, {exact} scores beyond ±1"
+    );
+    // a program that cannot be started is a clear error, not a table
+    let missing = run("/nonexistent/solver");
+    assert_exit(&missing, 2);
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot start /nonexistent/solver"));
+    std::fs::remove_dir_all(&dir).ok();
+}
