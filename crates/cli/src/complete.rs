@@ -310,13 +310,10 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
             .map(move |(i, d)| (seed, i, d))
     });
     if let Some(dir) = &a.write_grids {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         for &k in &a.k {
             for (seed, i, d) in tasks.clone() {
-                let path = dir.join(format!("k{k}-seed{seed}-task{i}.txt"));
-                std::fs::write(&path, task(d, k, i, seed).to_grid())
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                println!("wrote {}", path.display());
+                let name = format!("k{k}-seed{seed}-task{i}.txt");
+                crate::input::write_grid(dir, &name, &task(d, k, i, seed))?;
             }
         }
         return Ok(0);

@@ -213,12 +213,8 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             }
         }
         if let Some(dir) = &a.write_grids {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            let path = dir.join(format!("{}.txt", c4lab_board::format_moves(&root.order)));
-            std::fs::write(&path, puzzle.to_grid())
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            println!("wrote {}", path.display());
+            let name = format!("{}.txt", c4lab_board::format_moves(&root.order));
+            crate::input::write_grid(dir, &name, &puzzle)?;
             continue;
         }
         // each root in its own process, so its memory is measured alone

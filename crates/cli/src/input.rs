@@ -66,3 +66,14 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
         line: vec![],
     })
 }
+
+/// Writes `diagram` as a level grid to `dir/name` (creating `dir`) and says so, for the
+/// benchmarks' `--write-grids`: each task becomes a file `c4lab` commands read back.
+pub fn write_grid(dir: &Path, name: &str, diagram: &Diagram) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = dir.join(name);
+    std::fs::write(&path, diagram.to_grid())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    println!("wrote {}", path.display());
+    Ok(())
+}
