@@ -708,16 +708,27 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The first `n` lines of benchmark set `name`, written alone into a fresh folder named
+/// after `tag` (for `bench solver --sets`): the folder and the lines, or None (with a
+/// note) when the sets are not beside the repo.
+fn small_set(name: &str, n: usize, tag: &str) -> Option<(PathBuf, Vec<String>)> {
+    let path = repo().join(format!("../shared/data/bench/{name}.txt"));
+    let Ok(set) = std::fs::read_to_string(path) else {
+        eprintln!("skipped: the benchmark sets are not beside the repo");
+        return None;
+    };
+    let dir = std::env::temp_dir().join(format!("c4lab-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lines: Vec<String> = set.lines().take(n).map(str::to_string).collect();
+    std::fs::write(dir.join(format!("{name}.txt")), lines.join("\n")).unwrap();
+    Some((dir, lines))
+}
+
 #[test]
 fn bench_solver_reports_the_fastest_of_repeated_runs_and_any_wrong_score() {
-    let Ok(set) = std::fs::read_to_string(repo().join("../shared/data/bench/L3_R1.txt")) else {
-        eprintln!("skipped: the benchmark sets are not beside the repo");
+    let Some((dir, lines)) = small_set("L3_R1", 20, "sets") else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("c4lab-sets-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let lines: Vec<&str> = set.lines().take(20).collect();
-    std::fs::write(dir.join("L3_R1.txt"), lines.join("\n")).unwrap();
     let sets = dir.display().to_string();
     let run = |repeat: &str| {
         let base = ["bench", "solver", "--only", "L3_R1", "--table-mb", "4"];
@@ -737,7 +748,7 @@ fn bench_solver_reports_the_fastest_of_repeated_runs_and_any_wrong_score() {
     let (moves, score) = lines[7].split_once(' ').unwrap();
     let wrong = format!("{moves} {}", score.parse::<i32>().unwrap() + 1);
     let mut bad = lines.clone();
-    bad[7] = &wrong;
+    bad[7] = wrong;
     std::fs::write(dir.join("L3_R1.txt"), bad.join("\n")).unwrap();
     let failed = run("3");
     assert_eq!(failed.status.code(), Some(1));
@@ -753,14 +764,9 @@ fn bench_solver_reports_the_fastest_of_repeated_runs_and_any_wrong_score() {
 
 #[test]
 fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
-    let Ok(set) = std::fs::read_to_string(repo().join("../shared/data/bench/L2_R1.txt")) else {
-        eprintln!("skipped: the benchmark sets are not beside the repo");
+    let Some((dir, lines)) = small_set("L2_R1", 30, "baseline") else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("c4lab-baseline-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let lines: Vec<&str> = set.lines().take(30).collect();
-    std::fs::write(dir.join("L2_R1.txt"), lines.join("\n")).unwrap();
     let sets = dir.display().to_string();
     let bin = env!("CARGO_BIN_EXE_c4lab");
     let run = |baseline: &str| {
