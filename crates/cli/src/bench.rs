@@ -200,6 +200,26 @@ struct BaselineRun {
     wall: f64,
 }
 
+impl BaselineRun {
+    /// The faster of this run and `before`, with the mismatches of both: a wrong score
+    /// in any run counts, whichever run was fastest.
+    fn fastest_of(self, before: Option<BaselineRun>) -> BaselineRun {
+        let Some(before) = before else {
+            return self;
+        };
+        let mismatches = self.mismatches.max(before.mismatches);
+        let fastest = if self.micros < before.micros {
+            self
+        } else {
+            before
+        };
+        BaselineRun {
+            mismatches,
+            ..fastest
+        }
+    }
+}
+
 /// Runs `command` on `cases` (their move sequences on stdin) and reads its answers.
 fn run_baseline(command: &str, cases: &[c4lab_solver::BenchCase]) -> Result<BaselineRun> {
     use std::io::Write;
@@ -299,26 +319,19 @@ fn solver(
         let cases = c4lab_solver::parse_bench(&text).with_context(|| path.display().to_string())?;
         let mut cells = String::new();
         let (mut positions, mut mismatches, mut first) = (0, 0, None);
-        let mut ours = None;
-        for &t in &threads {
+        // the baseline runs beside the first thread count's runs only
+        let (mut theirs, mut ours_micros): (Option<BaselineRun>, f64) = (None, 0.0);
+        for (i, &t) in threads.iter().enumerate() {
+            let with_baseline = baseline.filter(|_| i == 0);
             let mut s = c4lab_solver::Solver::new(mb << 20);
             s.set_threads(t);
             let origin = Instant::now();
             let mut clock = || origin.elapsed().as_nanos() as u64;
             let mut r = c4lab_solver::run_bench(&mut s, &cases, false, &mut clock);
-            let mut other: Option<BaselineRun> = None;
             for run in 0..repeat {
                 // interleaved: the baseline runs after each of our runs of the set
-                if let (Some(cmd), true) = (baseline, ours.is_none()) {
-                    let b = run_baseline(cmd, &cases)?;
-                    // a wrong score in any run counts, whichever run was fastest
-                    let worst = other.as_ref().map_or(0, |o| o.mismatches).max(b.mismatches);
-                    if other.as_ref().is_none_or(|o| b.micros < o.micros) {
-                        other = Some(b);
-                    }
-                    if let Some(o) = other.as_mut() {
-                        o.mismatches = worst;
-                    }
+                if let Some(cmd) = with_baseline {
+                    theirs = Some(run_baseline(cmd, &cases)?.fastest_of(theirs));
                 }
                 if run + 1 == repeat {
                     break;
@@ -339,23 +352,23 @@ fn solver(
                 r.time as f64 / n / 1e3,
                 r.nodes as f64 / n
             );
-            if ours.is_none() {
-                ours = Some((r.time as f64 / n / 1e3, other));
+            if i == 0 {
+                ours_micros = r.time as f64 / n / 1e3;
             }
             positions = r.positions;
             mismatches += r.mismatches;
             first = first.or(r.first_mismatch);
         }
         failed |= mismatches > 0;
-        if let Some((micros, Some(b))) = ours {
+        if let Some(b) = theirs {
             let n = b.positions.max(1) as f64;
-            let theirs = b.micros / n;
+            let micros = b.micros / n;
             cells += &format!(
-                " {theirs:.1} | {:.0} | {} | {:.2} | {:.2}x |",
+                " {micros:.1} | {:.0} | {} | {:.2} | {:.2}x |",
                 b.nodes / n,
                 b.mismatches,
                 b.wall,
-                theirs / micros
+                micros / ours_micros
             );
         }
         println!(
