@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -379,9 +379,10 @@ test('Solve root shows its mapping gauge on a wide root and stops at once', asyn
   assert.deepEqual(page.errors, []);
 });
 
-test('the model hint in Play mode: a file from c4lab train, the same move as c4lab hint', async () => {
+test('the model hint in Play mode: a file from c4lab train, the same move as c4lab hint', async (t) => {
   // a small model trained natively on a small generated corpus
   const dir = mkdtempSync(join(tmpdir(), 'c4lab-model-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const run = (args) => {
     const r = spawnSync(bin, args, { encoding: 'utf8' });
     assert.equal(r.status, 0, `c4lab ${args.join(' ')}: ${r.stderr}`);

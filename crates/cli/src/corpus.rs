@@ -11,7 +11,7 @@ use c4lab_corpus::dataset::{self, generate_dataset, generate_shard, layout, Data
 use c4lab_corpus::gate::{check_with, GateReport};
 use c4lab_corpus::generate::{GenConfig, Progress};
 use c4lab_corpus::holdout;
-use c4lab_corpus::label::relabel;
+use c4lab_corpus::label::{relabel, Scope};
 use c4lab_corpus::sidecar::write_sidecar;
 use c4lab_corpus::stats;
 use c4lab_corpus::sums::{verify_sums, write_sums};
@@ -199,6 +199,9 @@ pub enum Corpus {
         /// Skip slots whose board has fewer stones (exact solves near the empty board are slow without --book).
         #[arg(long, default_value_t = 12)]
         min_stones: u32,
+        /// Slots with fewer than --min-stones stones keep their original label and flag (else they are left empty).
+        #[arg(long)]
+        keep_early: bool,
         /// Write the relabelled corpus.txt and perply_targets.npz (flag 3) here.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -444,6 +447,7 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             teacher,
             rows,
             min_stones,
+            keep_early,
             out,
             table_mb,
             book,
@@ -460,8 +464,12 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             let cfg = play.config()?;
             let npz = beside(&corpus, targets);
             let t = Instant::now();
-            let (rep, labels) =
-                relabel(&corpus, &npz, &cfg.teacher, rows, min_stones, &Bar::new())?;
+            let scope = Scope {
+                rows,
+                min_stones,
+                keep_early,
+            };
+            let (rep, labels) = relabel(&corpus, &npz, &cfg.teacher, &scope, &Bar::new())?;
             let secs = t.elapsed().as_secs_f64();
             print!("{}", rep.to_markdown());
             let slots: u64 = rep.flags.iter().map(|f| f.slots).sum();

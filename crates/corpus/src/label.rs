@@ -69,6 +69,28 @@ impl LabelReport {
     }
 }
 
+/// Which slots [`relabel`] solves, and what becomes of the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scope {
+    /// Relabel only the first rows (all when `None`).
+    pub rows: Option<usize>,
+    /// Slots whose board has fewer stones are not solved (exact solves near the empty
+    /// board are slow without an opening book).
+    pub min_stones: u32,
+    /// Those slots keep their original label and flag (else they are left empty).
+    pub keep_early: bool,
+}
+
+/// A slot of the new labels before the solver has answered.
+enum Pending {
+    /// Left empty.
+    Empty,
+    /// The original label, kept.
+    Kept(SlotLabel),
+    /// The next job's answer.
+    Solved(i16),
+}
+
 /// One slot to relabel: its board, old flag and old target.
 struct Job {
     pos: Position,
@@ -76,16 +98,15 @@ struct Job {
     target: [f32; 7],
 }
 
-/// Relabels the first `limit` rows (all when `None`) with the exact solver; returns
-/// the report and the new labels (flag 3, every best move, same plies). Slots whose
-/// board has fewer than `min_stones` stones are skipped (left empty in the new
-/// labels): exact solves near the empty board are slow without an opening book.
+/// Relabels the rows of `scope` with the exact solver; returns the report and the new
+/// labels (flag 3, every best move, same plies). Slots whose board has fewer than
+/// `scope.min_stones` stones are skipped: left empty, or with their original label
+/// and flag when `scope.keep_early`.
 pub fn relabel(
     corpus: &Path,
     sidecar: &Path,
     teacher: &TeacherConfig,
-    limit: Option<usize>,
-    min_stones: u32,
+    scope: &Scope,
     progress: &dyn Progress,
 ) -> Result<(LabelReport, Labels), CorpusError> {
     let sc = Sidecar::open(sidecar)?;
@@ -96,13 +117,13 @@ pub fn relabel(
     let mut targets = sc.targets()?;
     let mut report = LabelReport::default();
     let mut labels = Labels::new(sc.slots);
-    let total = limit.unwrap_or(sc.rows).min(sc.rows);
+    let total = scope.rows.unwrap_or(sc.rows).min(sc.rows);
     progress.start("label", total as u64);
     let mut row = 0usize;
     while row < total {
         let end = (row + BATCH).min(total);
         let mut jobs: Vec<Job> = Vec::new();
-        let mut shape: Vec<Vec<i16>> = Vec::new();
+        let mut shape: Vec<Vec<Pending>> = Vec::new();
         for i in row..end {
             let g = rows.next_game()?.ok_or_else(|| {
                 CorpusError::Invalid(format!(
@@ -114,19 +135,28 @@ pub fn relabel(
             let mut plies = Vec::new();
             for (s, &p) in sc.ply_row(i).iter().enumerate() {
                 if p < 0 || p as usize >= g.positions.len() {
-                    plies.push(-1);
+                    plies.push(Pending::Empty);
                     continue;
                 }
-                if g.positions[p as usize].moves_played() < min_stones {
+                let flag = sc.teacher_row(i)[s];
+                let target: [f32; 7] = t[s * 7..s * 7 + 7].try_into().unwrap();
+                if g.positions[p as usize].moves_played() < scope.min_stones {
                     report.skipped += 1;
-                    plies.push(-1);
+                    plies.push(match u8::try_from(flag) {
+                        Ok(flag) if scope.keep_early && flag > 0 => Pending::Kept(SlotLabel {
+                            ply: p,
+                            flag,
+                            mask: (0..7).fold(0, |m, x| m | ((target[x] > 0.0) as u8) << x),
+                        }),
+                        _ => Pending::Empty,
+                    });
                     continue;
                 }
-                plies.push(p);
+                plies.push(Pending::Solved(p));
                 jobs.push(Job {
                     pos: g.positions[p as usize],
-                    flag: sc.teacher_row(i)[s],
-                    target: t[s * 7..s * 7 + 7].try_into().unwrap(),
+                    flag,
+                    target,
                 });
             }
             shape.push(plies);
@@ -135,11 +165,18 @@ pub fn relabel(
         let mut k = 0;
         for plies in shape {
             let mut out = Vec::with_capacity(sc.slots);
-            for p in plies {
-                if p < 0 {
-                    out.push(SlotLabel::EMPTY);
-                    continue;
-                }
+            for slot in plies {
+                let p = match slot {
+                    Pending::Empty => {
+                        out.push(SlotLabel::EMPTY);
+                        continue;
+                    }
+                    Pending::Kept(label) => {
+                        out.push(label);
+                        continue;
+                    }
+                    Pending::Solved(p) => p,
+                };
                 let (job, mask) = (&jobs[k], masks[k]);
                 k += 1;
                 if let Some(f) = usize::try_from(job.flag)

@@ -11,7 +11,7 @@ use c4lab_corpus::transcript::{encode_game, encode_ply, rows, PLY_LEN};
 
 /// A fresh 200-game corpus (no holdout) and its paths.
 struct Fixture {
-    dir: PathBuf,
+    dir: common::Scratch,
     corpus: PathBuf,
     npz: PathBuf,
 }

@@ -449,8 +449,7 @@ fn damaged_deflated_members_give_errors_or_the_same_values() {
 
 #[test]
 fn a_fortran_order_array_is_refused_not_read_transposed() {
-    let dir = std::env::temp_dir().join(format!("c4lab-fortran-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("fortran");
     let path = dir.join("perply_targets.npz");
     let script = format!(
         "import numpy as np\n\
@@ -468,5 +467,4 @@ fn a_fortran_order_array_is_refused_not_read_transposed() {
     }
     let err = Sidecar::open(&path).err().expect("refused");
     assert!(err.to_string().contains("Fortran order"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }

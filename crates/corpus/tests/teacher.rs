@@ -5,7 +5,7 @@ mod common;
 use c4lab_corpus::dataset::{generate_dataset, layout, DatasetConfig};
 use c4lab_corpus::gate::check;
 use c4lab_corpus::generate::play_game;
-use c4lab_corpus::label::relabel;
+use c4lab_corpus::label::{relabel, Scope};
 use c4lab_corpus::stats::compute;
 use c4lab_corpus::teacher::Teacher;
 use c4lab_corpus::{NoProgress, TeacherMode};
@@ -57,7 +57,12 @@ fn stats_and_exact_relabelling() {
     assert!(card.contains("0 violations"), "{card}");
 
     // relabel the first 20 rows with the exact teacher
-    let (rep, labels) = relabel(&train, &npz, &cfg.gen.teacher, Some(20), 16, &NoProgress).unwrap();
+    let scope = Scope {
+        rows: Some(20),
+        min_stones: 16,
+        keep_early: false,
+    };
+    let (rep, labels) = relabel(&train, &npz, &cfg.gen.teacher, &scope, &NoProgress).unwrap();
     assert_eq!(rep.rows, 20);
     assert_eq!(labels.len(), 20);
     let f1 = rep.flags[1];
@@ -72,6 +77,29 @@ fn stats_and_exact_relabelling() {
         .flatten()
         .all(|l| (l.ply < 0) == (l.flag == 0) && (l.flag == 0 || l.flag == 3)));
     assert!(labels.rows().flatten().all(|l| l.ply < 0 || l.ply >= 16));
+
+    // with keep_early, the early slots keep their original label and flag
+    let keep = Scope {
+        keep_early: true,
+        ..scope
+    };
+    let (rep2, kept) = relabel(&train, &npz, &cfg.gen.teacher, &keep, &NoProgress).unwrap();
+    assert_eq!(rep2, rep);
+    let sc = c4lab_corpus::sidecar::Sidecar::open(&npz).unwrap();
+    let mut early = 0;
+    for (i, (new, solved)) in kept.rows().zip(labels.rows()).enumerate() {
+        let (plies, flags) = (sc.ply_row(i), sc.teacher_row(i));
+        for (s, (n, l)) in new.iter().zip(solved).enumerate() {
+            if l.ply >= 0 {
+                assert_eq!(n, l);
+            } else {
+                assert_eq!((n.ply, n.flag as i8), (plies[s], flags[s].max(0)));
+                assert!(n.ply < 0 || (n.flag == 2 && n.mask.count_ones() == 1));
+                early += (n.ply >= 0) as u32;
+            }
+        }
+    }
+    assert!(early > 0, "no early slot was kept");
 }
 
 #[test]

@@ -1,8 +1,6 @@
 //! The model on a small corpus generated here: integer forward pass, export round trip,
 //! training that learns, deterministic and resumable runs, reproducible evaluation.
 
-use std::path::PathBuf;
-
 use c4lab_board::{Position, WIDTH};
 use c4lab_corpus::dataset::{generate_dataset, layout, DatasetConfig};
 use c4lab_corpus::{GenConfig, NoProgress};
@@ -14,23 +12,26 @@ use c4lab_solver::Solver;
 
 /// A small train/holdout corpus (alpha-beta teacher), generated once per test binary.
 fn corpus() -> (Vec<Example>, Vec<Example>) {
-    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    let dir = DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("c4lab-model-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let cfg = DatasetConfig {
-            gen: GenConfig::default(),
-            games: 400,
-            holdout: 80,
-        };
-        generate_dataset(&cfg, &dir, &NoProgress).expect("corpus generates");
-        dir
-    });
-    let [train, train_t, hold, hold_t] = layout(dir, 400);
-    (
-        load_examples(&train, Some(&train_t), Source::Teacher).unwrap(),
-        load_examples(&hold, Some(&hold_t), Source::Teacher).unwrap(),
-    )
+    static LOADED: std::sync::OnceLock<(Vec<Example>, Vec<Example>)> = std::sync::OnceLock::new();
+    LOADED
+        .get_or_init(|| {
+            let dir = tempfile::Builder::new()
+                .prefix("c4lab-model-test-")
+                .tempdir()
+                .unwrap();
+            let cfg = DatasetConfig {
+                gen: GenConfig::default(),
+                games: 400,
+                holdout: 80,
+            };
+            generate_dataset(&cfg, dir.path(), &NoProgress).expect("corpus generates");
+            let [train, train_t, hold, hold_t] = layout(dir.path(), 400);
+            (
+                load_examples(&train, Some(&train_t), Source::Teacher).unwrap(),
+                load_examples(&hold, Some(&hold_t), Source::Teacher).unwrap(),
+            )
+        })
+        .clone()
 }
 
 fn config(steps: u64) -> TrainConfig {

@@ -1,17 +1,35 @@
 //! Shared helpers: scratch directories and a fast generator configuration.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use c4lab_corpus::dataset::{generate_dataset, DatasetConfig};
 use c4lab_corpus::{GenConfig, NoProgress, TeacherConfig};
 
-/// A fresh scratch directory for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("c4lab-corpus-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh scratch directory for one test, removed when it goes out of scope.
+pub struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+/// A fresh scratch directory for one test (named after it, for a failing run's reader).
+pub fn scratch(name: &str) -> Scratch {
+    Scratch(
+        tempfile::Builder::new()
+            .prefix(&format!("c4lab-corpus-{name}-"))
+            .tempdir()
+            .unwrap(),
+    )
 }
 
 /// Fast teacher settings for tests.
