@@ -16,14 +16,14 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use c4lab_board::{Position, WIDTH};
 
 use crate::error::{io_err, CorpusError};
 use crate::rng::Rng;
 use crate::sidecar::{write_sidecar, Labels, SlotLabel, DEFAULT_SLOTS};
-use crate::teacher::{Teacher, TeacherConfig, TeacherMode};
+use crate::teacher::{LabelCache, Teacher, TeacherConfig, TeacherMode};
 use crate::transcript::encode_game_into;
 
 /// The stream of training games.
@@ -225,9 +225,11 @@ pub struct NoProgress;
 impl Progress for NoProgress {}
 
 /// Teachers reused across batches: each worker takes one and gives it back.
+/// They share one cache of early exact labels.
 pub(crate) struct TeacherPool {
     cfg: TeacherConfig,
     idle: Mutex<Vec<Teacher>>,
+    cache: Arc<LabelCache>,
 }
 
 impl TeacherPool {
@@ -235,12 +237,13 @@ impl TeacherPool {
         TeacherPool {
             cfg: cfg.clone(),
             idle: Mutex::new(Vec::new()),
+            cache: Arc::new(LabelCache::default()),
         }
     }
 
     pub(crate) fn with<R>(&self, f: impl FnOnce(&mut Teacher) -> R) -> R {
         let taken = self.idle.lock().unwrap().pop();
-        let mut t = taken.unwrap_or_else(|| Teacher::new(&self.cfg));
+        let mut t = taken.unwrap_or_else(|| Teacher::with_cache(&self.cfg, self.cache.clone()));
         let r = f(&mut t);
         self.idle.lock().unwrap().push(t);
         r

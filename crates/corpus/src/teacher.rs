@@ -9,6 +9,9 @@
 //! Mode `alphabeta` gives flag 1 at plies with <= 7 empty cells and flag 2 elsewhere;
 //! mode `exact` gives flag 3 everywhere.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use c4lab_board::{Position, CELLS, WIDTH};
 use c4lab_solver::{search_move, Book, Solver};
 
@@ -72,10 +75,64 @@ impl Default for TeacherConfig {
     }
 }
 
+/// Exact labels of positions with few stones, shared by the teachers of every thread.
+/// Self-play from a short opening meets the same early positions again and again, and
+/// each costs the exact solver seconds; a label is a pure function of its position, so
+/// the cache changes speed, never results. A plain mutexed map: lookups are rare (a few
+/// per game) next to the solves they save, so no concurrent map crate is needed.
+pub struct LabelCache {
+    max_stones: u32,
+    map: Mutex<HashMap<u64, u8>>,
+}
+
+impl LabelCache {
+    /// Positions with at most this many stones are cached by default (later ones cost
+    /// milliseconds and rarely recur).
+    pub const MAX_STONES: u32 = 16;
+    /// Entries kept at most (about 64 MiB); later labels are not stored.
+    pub const CAPACITY: usize = 1 << 22;
+
+    /// An empty cache for positions with at most `max_stones` stones.
+    pub fn new(max_stones: u32) -> LabelCache {
+        LabelCache {
+            max_stones,
+            map: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Entries stored.
+    pub fn len(&self) -> usize {
+        self.map.lock().unwrap().len()
+    }
+
+    /// True when nothing is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn get(&self, key: u64) -> Option<u8> {
+        self.map.lock().unwrap().get(&key).copied()
+    }
+
+    fn put(&self, key: u64, mask: u8) {
+        let mut m = self.map.lock().unwrap();
+        if m.len() < Self::CAPACITY {
+            m.insert(key, mask);
+        }
+    }
+}
+
+impl Default for LabelCache {
+    fn default() -> Self {
+        LabelCache::new(LabelCache::MAX_STONES)
+    }
+}
+
 /// A teacher with its own solver (one per thread).
 pub struct Teacher {
     cfg: TeacherConfig,
     solver: Solver,
+    cache: Option<Arc<LabelCache>>,
 }
 
 /// The columns of `cols` as a 7-bit mask.
@@ -91,6 +148,15 @@ impl Teacher {
         Teacher {
             cfg: cfg.clone(),
             solver,
+            cache: None,
+        }
+    }
+
+    /// A teacher whose exact labels of early positions go through `cache`.
+    pub fn with_cache(cfg: &TeacherConfig, cache: Arc<LabelCache>) -> Teacher {
+        Teacher {
+            cache: Some(cache),
+            ..Teacher::new(cfg)
         }
     }
 
@@ -101,7 +167,18 @@ impl Teacher {
 
     /// Every best column of `pos` by the exact solver, as a mask.
     pub fn exact_mask(&mut self, pos: &Position) -> u8 {
-        mask_of(&self.solver.best_moves(pos))
+        let cache = self
+            .cache
+            .as_ref()
+            .filter(|c| pos.moves_played() <= c.max_stones);
+        if let Some(mask) = cache.and_then(|c| c.get(pos.key())) {
+            return mask;
+        }
+        let mask = mask_of(&self.solver.best_moves(pos));
+        if let Some(c) = cache {
+            c.put(pos.key(), mask);
+        }
+        mask
     }
 
     /// The teacher flag and target columns for `pos` (a legal position, not over).

@@ -7,7 +7,7 @@ use c4lab_corpus::gate::check;
 use c4lab_corpus::generate::play_game;
 use c4lab_corpus::label::{relabel, Scope};
 use c4lab_corpus::stats::compute;
-use c4lab_corpus::teacher::Teacher;
+use c4lab_corpus::teacher::{LabelCache, Teacher};
 use c4lab_corpus::{NoProgress, TeacherMode};
 
 #[test]
@@ -125,4 +125,32 @@ fn exact_teacher_corpus() {
     assert_eq!(st.flags[1].slots + st.flags[2].slots, 0);
     assert!(st.flags[3].slots > 0);
     assert_eq!(st.slots_per_row, 6);
+}
+
+#[test]
+fn the_shared_label_cache_changes_no_game() {
+    // exact self-play from 24-26 random plies (cheap solves): positions of at most 32
+    // stones go through the cache, and a second pass over the same games is answered
+    // from it
+    let mut cfg = common::fast_config(5);
+    cfg.teacher.mode = TeacherMode::Exact;
+    cfg.teacher.table_bytes = 1 << 24;
+    cfg.opening_min = 24;
+    cfg.opening_max = 26;
+    cfg.epsilon = 0.0;
+    let cache = std::sync::Arc::new(LabelCache::new(32));
+    let mut cached = Teacher::with_cache(&cfg.teacher, cache.clone());
+    let mut plain = Teacher::new(&cfg.teacher);
+    let a: Vec<_> = (0..6).map(|i| play_game(&cfg, 0, i, &mut cached)).collect();
+    let stored = cache.len();
+    assert!(stored > 0, "no early position was cached");
+    let b: Vec<_> = (0..6).map(|i| play_game(&cfg, 0, i, &mut plain)).collect();
+    assert_eq!(a, b);
+    let again: Vec<_> = (0..6).map(|i| play_game(&cfg, 0, i, &mut cached)).collect();
+    assert_eq!(again, a);
+    assert_eq!(
+        cache.len(),
+        stored,
+        "the second pass found every early label cached"
+    );
 }
