@@ -11,7 +11,7 @@ use c4lab_solver::Solver;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Where targets come from, on the command line.
-#[derive(Clone, Copy, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum CorpusSource {
     /// The sidecar's per-ply teacher targets.
     Teacher,
@@ -31,12 +31,14 @@ impl From<CorpusSource> for Source {
 /// `c4lab train`'s options (the source document's command line, with this model's meaning).
 #[derive(clap::Args)]
 pub struct TrainArgs {
-    /// Training corpus (v2 transcript, one game per line).
+    /// Training corpus (v2 transcript, one game per line). Repeat it to train on
+    /// several corpora at once (a corpus named twice is sampled twice as often).
+    #[arg(long, required = true)]
+    load_corpus: Vec<PathBuf>,
+    /// The per-ply target sidecar (perply_targets.npz) of each --load-corpus, in the
+    /// same order; needed with --corpus-source teacher.
     #[arg(long)]
-    load_corpus: PathBuf,
-    /// Its per-ply target sidecar (perply_targets.npz); needed with --corpus-source teacher.
-    #[arg(long)]
-    perply_targets: Option<PathBuf>,
+    perply_targets: Vec<PathBuf>,
     /// Holdout corpus, scored during and after training.
     #[arg(long)]
     holdout_corpus: Option<PathBuf>,
@@ -116,7 +118,20 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     if a.ctx < 10 {
         bail!("--ctx {} is shorter than one ply (10 bytes)", a.ctx);
     }
-    let train = examples(&a.load_corpus, a.perply_targets.as_deref(), a.corpus_source)?;
+    if a.corpus_source == CorpusSource::Teacher && a.perply_targets.len() != a.load_corpus.len()
+        || a.corpus_source == CorpusSource::Moves && a.perply_targets.len() > a.load_corpus.len()
+    {
+        bail!(
+            "{} --load-corpus but {} --perply-targets: give each corpus its sidecar, in the same order",
+            a.load_corpus.len(),
+            a.perply_targets.len()
+        );
+    }
+    let mut train = Vec::new();
+    for (i, corpus) in a.load_corpus.iter().enumerate() {
+        let targets = a.perply_targets.get(i).map(PathBuf::as_path);
+        train.extend(examples(corpus, targets, a.corpus_source)?);
+    }
     let hold = match &a.holdout_corpus {
         Some(p) => examples(p, a.holdout_targets.as_deref(), a.corpus_source)?,
         None => Vec::new(),

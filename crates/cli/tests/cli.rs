@@ -602,9 +602,9 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         args.extend_from_slice(extra);
         c4lab(&args, "")
     };
-    let out = train("192", &[]);
-    assert_exit(&out, 0);
-    let text = stdout(&out);
+    let first_run = train("192", &[]);
+    assert_exit(&first_run, 0);
+    let text = stdout(&first_run);
     assert!(
         text.contains("trained 2000 steps") && text.contains("holdout agreement"),
         "{text}"
@@ -705,6 +705,27 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a c4lab model"));
+    // several corpora: each with its sidecar, in order (one named twice counts twice)
+    let count = |out: &std::process::Output| -> u64 {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let line = err.lines().find(|l| l.contains("training positions"));
+        line.and_then(|l| l.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no count of training positions in {err}"))
+    };
+    let once = count(&first_run);
+    let twice = train(
+        "192",
+        &["--load-corpus", &corpus, "--perply-targets", &targets],
+    );
+    assert_exit(&twice, 0);
+    assert_eq!(count(&twice), 2 * once);
+    let out = train("192", &["--load-corpus", &corpus]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("2 --load-corpus but 1 --perply-targets"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
