@@ -325,8 +325,23 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", message(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes joined by ": ", leaving out a cause whose text the message
+/// already ends with (the library errors name their cause in their own text).
+fn message(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.is_empty() {
+            out = text;
+        } else if !out.ends_with(&text) {
+            out = format!("{out}: {text}");
+        }
+    }
+    out
 }

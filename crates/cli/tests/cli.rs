@@ -845,3 +845,21 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot start /nonexistent/solver"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_missing_file_is_named_once_with_its_cause_once() {
+    for args in [
+        &["corpus", "check", "no-such-dir/corpus.txt"][..],
+        &["corpus", "label", "no-such-dir/corpus.txt"][..],
+        &["verify", "no-such-dir/diagram.txt"][..],
+    ] {
+        let out = c4lab(args, "");
+        assert_exit(&out, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("error: ") && err.contains("no-such-dir/"),
+            "{err}"
+        );
+        assert_eq!(err.matches("(os error 2)").count(), 1, "{err}");
+    }
+}
