@@ -342,6 +342,10 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
             o.solved,
             o.unsolved
         );
+        println!(
+            "| value-keeping moves (a win stays a win, a draw a draw) | {:.1} % |",
+            100.0 * o.value_rate()
+        );
         let raw = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.net_move(p));
         println!(
             "| the network alone (no one-move check): agreement, optimal-move rate | {}, {:.1} % |",
@@ -496,6 +500,10 @@ pub fn bench(a: BenchModel) -> Result<u8> {
         "| optimal-move rate (14+ stones) | {:.1} % of {} |",
         100.0 * o.rate(),
         o.solved
+    );
+    println!(
+        "| value-keeping moves (14+ stones) | {:.1} % |",
+        100.0 * o.value_rate()
     );
     Ok(0)
 }

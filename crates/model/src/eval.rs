@@ -47,6 +47,10 @@ pub struct Optimality {
     pub solved: u64,
     /// Of those, positions where the move chosen had the best score.
     pub optimal: u64,
+    /// Of those, positions where the move chosen kept the game's value (a won position
+    /// stays won, a drawn one drawn, whatever the distance; in a lost position every
+    /// move counts): optimal or not, it gives nothing away.
+    pub value_kept: u64,
     /// Positions skipped because a column ran out of budget.
     pub unsolved: u64,
 }
@@ -55,6 +59,11 @@ impl Optimality {
     /// The share of optimal moves among solved positions.
     pub fn rate(&self) -> f64 {
         self.optimal as f64 / self.solved.max(1) as f64
+    }
+
+    /// The share of value-keeping moves among solved positions.
+    pub fn value_rate(&self) -> f64 {
+        self.value_kept as f64 / self.solved.max(1) as f64
     }
 }
 
@@ -95,8 +104,12 @@ pub fn optimal_rate(
             continue;
         };
         let best = scores.iter().flatten().max().copied();
+        let chosen = choose(p).and_then(|x| scores.get(x).copied().flatten());
         o.solved += 1;
-        o.optimal += choose(p).is_some_and(|x| scores[x].is_some() && scores[x] == best) as u64;
+        o.optimal += (chosen.is_some() && chosen == best) as u64;
+        o.value_kept += chosen
+            .zip(best)
+            .is_some_and(|(c, b)| c.signum() == b.signum()) as u64;
     }
     o
 }

@@ -4,7 +4,7 @@
 use c4lab_board::{Position, WIDTH};
 use c4lab_corpus::dataset::{generate_dataset, layout, DatasetConfig};
 use c4lab_corpus::{GenConfig, NoProgress};
-use c4lab_model::eval::{agreement, optimal_rate, play_games};
+use c4lab_model::eval::{agreement, column_scores, optimal_rate, play_games};
 use c4lab_model::features::{features, SLOTS};
 use c4lab_model::train::{loss, policy};
 use c4lab_model::{load_examples, Example, Model, Network, Source, TrainConfig, Trainer};
@@ -175,6 +175,27 @@ fn evaluation_reproduces_from_a_seed() {
     assert_eq!(o1, o2);
     assert_eq!(o1.solved + o1.unsolved, late.len() as u64);
     assert!(o1.solved > 30);
+    // keeping the value is weaker than playing a best move
+    assert!(o1.optimal <= o1.value_kept && o1.value_kept <= o1.solved);
+    // the solver's own best moves are all optimal and value-keeping; its worst moves
+    // give the value away somewhere
+    let best = |p: &Position| Solver::new(1 << 20).best_moves(p).first().copied();
+    let perfect = optimal_rate(&late, &mut solver, 1_000_000, best);
+    assert_eq!(
+        (perfect.optimal, perfect.value_kept),
+        (perfect.solved, perfect.solved)
+    );
+    let worst = |p: &Position| {
+        let scores = column_scores(&mut Solver::new(1 << 20), p, 1_000_000)?;
+        (0..WIDTH)
+            .filter(|&x| scores[x].is_some())
+            .min_by_key(|&x| scores[x])
+    };
+    let w = optimal_rate(&late, &mut solver, 1_000_000, worst);
+    assert!(
+        w.value_kept < w.solved && w.optimal <= w.value_kept,
+        "{w:?}"
+    );
     let g1 = play_games(
         4,
         16,
