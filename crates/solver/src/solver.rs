@@ -312,8 +312,57 @@ impl Solver {
     }
 
     /// Every column achieving the best score (empty only for a full board).
+    ///
+    /// One exact solve of `pos`, then one null-window test per column: every column
+    /// scores at most the position's score `s`, so a column is best exactly when its
+    /// child scores at most `-s`. The tests run on the table the solve left warm and
+    /// cost a fraction of solving each child exactly.
     pub fn best_moves(&mut self, pos: &Position) -> Vec<usize> {
-        best_of(&self.analyze(pos))
+        let n = pos.moves_played();
+        if n as i32 >= CELLS {
+            return Vec::new();
+        }
+        let wins = pos.winning_moves();
+        if wins != 0 {
+            return (0..WIDTH).filter(|&x| pos.is_winning_move(x)).collect();
+        }
+        let s = self.solve(pos);
+        (0..WIDTH)
+            .filter(|&x| pos.can_play(x) && self.score_at_most(&pos.after(x), -s))
+            .collect()
+    }
+
+    /// Whether the exact score of `pos` (no four on the board) is at most `bound`: one
+    /// null-window search, single-threaded, without a node budget.
+    fn score_at_most(&mut self, pos: &Position, bound: Score) -> bool {
+        let n = pos.moves_played();
+        if n as i32 >= CELLS {
+            return 0 <= bound;
+        }
+        if pos.winning_moves() != 0 {
+            return immediate_win_score(n) <= bound;
+        }
+        if let Some(s) = self.book.as_ref().and_then(|b| b.get(pos)) {
+            return s <= bound;
+        }
+        let (min, max) = (-(CELLS - n as i32) / 2, (CELLS - 1 - n as i32) / 2);
+        if bound >= max {
+            return true;
+        }
+        if bound < min {
+            return false;
+        }
+        let mut search = Search::new(
+            &self.table,
+            &self.near,
+            self.book.as_ref(),
+            self.nodes,
+            u64::MAX,
+            None,
+        );
+        let r = search.negamax(pos, bound, bound + 1);
+        self.nodes = search.nodes;
+        r <= bound
     }
 }
 
@@ -327,14 +376,5 @@ fn shared_after() -> u64 {
     #[cfg(not(feature = "parallel"))]
     {
         u64::MAX
-    }
-}
-
-/// The columns holding the highest score in an analysis.
-pub(crate) fn best_of(scores: &[Option<Score>; WIDTH]) -> Vec<usize> {
-    let best = scores.iter().flatten().max();
-    match best {
-        None => Vec::new(),
-        Some(&b) => (0..WIDTH).filter(|&x| scores[x] == Some(b)).collect(),
     }
 }

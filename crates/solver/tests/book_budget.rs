@@ -58,6 +58,7 @@ fn book_answers_equal_search_answers() {
             assert_eq!(loaded.get(&p1), Some(plain.solve(&p1)));
             // a solver holding the book answers and analyses identically
             assert_eq!(with_book.analyze(&p1), plain.analyze(&p1));
+            assert_eq!(with_book.best_moves(&p1), plain.best_moves(&p1));
         }
         assert!(checked > 0);
         with_book.reset_nodes();
