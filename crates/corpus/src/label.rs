@@ -146,7 +146,7 @@ pub fn relabel(
                         Ok(flag) if scope.keep_early && flag > 0 => Pending::Kept(SlotLabel {
                             ply: p,
                             flag,
-                            mask: (0..7).fold(0, |m, x| m | ((target[x] > 0.0) as u8) << x),
+                            mask: SlotLabel::mask_of_target(&target),
                         }),
                         _ => Pending::Empty,
                     });

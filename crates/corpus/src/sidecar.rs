@@ -52,6 +52,12 @@ impl SlotLabel {
         mask: 0,
     };
 
+    /// The columns carrying mass in a slot's 7 target masses, as a mask (the inverse of
+    /// [`SlotLabel::target`] on evenly spread targets).
+    pub fn mask_of_target(t: &[f32]) -> u8 {
+        (0..7).filter(|&x| t[x] > 0.0).fold(0u8, |m, x| m | 1 << x)
+    }
+
     /// The slot's 7 target masses: `1 / k` on each of its `k` columns.
     pub fn target(&self) -> [f32; 7] {
         let k = self.mask.count_ones();
@@ -423,7 +429,7 @@ pub fn read_labels(path: &Path) -> Result<Labels, SidecarError> {
         row_buf.clear();
         for s in 0..sc.slots {
             let v = &t[s * 7..s * 7 + 7];
-            let mask = (0..7).filter(|&x| v[x] > 0.0).fold(0u8, |m, x| m | 1 << x);
+            let mask = SlotLabel::mask_of_target(v);
             let l = SlotLabel {
                 ply: sc.ply_of[i * sc.slots + s],
                 flag: sc.teacher[i * sc.slots + s] as u8,
