@@ -5,8 +5,8 @@
 //! A game starts with a random number (between `opening_min` and `opening_max`) of
 //! random opening plies, each drawn uniformly among the moves that neither complete a
 //! four nor allow an immediate reply four (any legal move when none is quiet), then
-//! the teacher moves, except that each ply is a uniformly random legal move with
-//! probability `epsilon`; among several best moves
+//! the teacher moves, except that each ply from `epsilon_from` on is a uniformly
+//! random legal move with probability `epsilon`; among several best moves
 //! (the exact teachers) one is drawn at random when `random_ties` is set (else the
 //! lowest column). The game ends at a four or a full board. The last `slots` plies
 //! are labelled, newest first, each by the teacher (see [`crate::teacher`]), whether
@@ -48,6 +48,9 @@ pub struct GenConfig {
     pub opening_max: u32,
     /// Probability of a random move at each later ply.
     pub epsilon: f64,
+    /// First ply (0-based) at which epsilon moves may be played: later deviations lead to
+    /// positions the exact teacher solves quickly.
+    pub epsilon_from: u32,
     /// Draw at random among several best moves (else take the lowest column).
     pub random_ties: bool,
 }
@@ -61,6 +64,7 @@ impl Default for GenConfig {
             opening_min: 2,
             opening_max: 8,
             epsilon: 0.03,
+            epsilon_from: 0,
             random_ties: true,
         }
     }
@@ -72,7 +76,7 @@ impl GenConfig {
     pub fn to_kv(&self) -> String {
         let t = &self.teacher;
         format!(
-            "seed = {}\nslots = {}\nteacher = {}\ndepth = {}\nnode_budget = {}\nbounded_empty = {}\nopening_min = {}\nopening_max = {}\nepsilon = {}\nrandom_ties = {}\n",
+            "seed = {}\nslots = {}\nteacher = {}\ndepth = {}\nnode_budget = {}\nbounded_empty = {}\nopening_min = {}\nopening_max = {}\nepsilon = {}\nepsilon_from = {}\nrandom_ties = {}\n",
             self.seed,
             self.slots,
             t.mode.name(),
@@ -82,6 +86,7 @@ impl GenConfig {
             self.opening_min,
             self.opening_max,
             self.epsilon,
+            self.epsilon_from,
             self.random_ties
         )
     }
@@ -108,6 +113,7 @@ impl GenConfig {
                 "opening_min" => c.opening_min = v.parse().map_err(bad)?,
                 "opening_max" => c.opening_max = v.parse().map_err(bad)?,
                 "epsilon" => c.epsilon = v.parse().map_err(|_| format!("bad epsilon {v:?}"))?,
+                "epsilon_from" => c.epsilon_from = v.parse().map_err(bad)?,
                 "random_ties" => {
                     c.random_ties = v.parse().map_err(|_| format!("bad random_ties {v:?}"))?
                 }
@@ -175,7 +181,7 @@ pub fn play_game(cfg: &GenConfig, stream: u64, index: u64, teacher: &mut Teacher
         let ply = moves.len();
         let (mv, label) = if ply < opening {
             (quiet_random_move(&pos, &mut rng), None)
-        } else if rng.chance(cfg.epsilon) {
+        } else if ply >= cfg.epsilon_from as usize && rng.chance(cfg.epsilon) {
             (random_move(&pos, &mut rng), None)
         } else {
             let (flag, mask) = teacher.label(&pos);

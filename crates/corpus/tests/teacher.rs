@@ -154,3 +154,30 @@ fn the_shared_label_cache_changes_no_game() {
         "the second pass found every early label cached"
     );
 }
+
+#[test]
+fn random_moves_wait_for_epsilon_from() {
+    // every ply from 8 on is random in `late`, none is in `never`: the first 8 moves agree
+    let mut late = common::fast_config(9);
+    late.opening_min = 0;
+    late.opening_max = 0;
+    late.epsilon = 1.0;
+    late.epsilon_from = 8;
+    let mut never = late.clone();
+    never.epsilon_from = 42;
+    let back = c4lab_corpus::GenConfig::from_kv(&late.to_kv()).unwrap();
+    assert_eq!(
+        back.epsilon_from, 8,
+        "the setting survives the shard header"
+    );
+    let mut t = Teacher::new(&late.teacher);
+    let mut differ = 0;
+    for i in 0..12 {
+        let a = play_game(&late, 0, i, &mut t);
+        let b = play_game(&never, 0, i, &mut t);
+        assert!(a.moves.len() > 8 && b.moves.len() > 8);
+        assert_eq!(a.moves[..8], b.moves[..8], "game {i} deviated before ply 8");
+        differ += usize::from(a.moves != b.moves);
+    }
+    assert!(differ >= 10, "only {differ} of 12 games took random moves");
+}
