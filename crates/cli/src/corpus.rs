@@ -254,6 +254,10 @@ pub struct BenchCorpus {
     /// Games for the exact teacher (0 skips it).
     #[arg(long, default_value_t = 20)]
     pub exact_games: u64,
+    /// Games for the exact teacher with no random opening and random moves only from
+    /// ply 10 on (0 skips it); the rate grows with the games as the label cache warms.
+    #[arg(long, default_value_t = 5_000)]
+    pub late_games: u64,
     #[command(flatten)]
     pub play: SelfPlay,
 }
@@ -574,19 +578,39 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
     println!("{TABLE_HEADER}");
     let mut ab = args.play.clone();
     ab.teacher = Teacher::Alphabeta;
-    let r = run_bench(&ab.config()?, args.games)?;
-    println!("{}", r.table_row());
-    let eta = 324_000.0 / r.games_per_s();
+    let mut runs = vec![run_bench(&ab.config()?, args.games)?];
     if args.exact_games > 0 {
         let mut ex = args.play.clone();
         ex.teacher = Teacher::Exact;
-        let r = run_bench(&ex.config()?, args.exact_games)?;
+        runs.push(run_bench(&ex.config()?, args.exact_games)?);
+    }
+    if args.late_games > 0 {
+        let mut late = args.play.clone();
+        late.teacher = Teacher::Exact;
+        late.opening_min = 0;
+        late.opening_max = 0;
+        late.epsilon_from = late.epsilon_from.max(EXACT_CHEAP_FROM_PLY);
+        let mut r = run_bench(&late.config()?, args.late_games)?;
+        r.teacher = "exact, late random moves";
+        runs.push(r);
+    }
+    for r in &runs {
         println!("{}", r.table_row());
     }
     println!();
+    for r in &runs {
+        println!(
+            "{}: 324,000 games would take {:.0} s on {threads} threads at this rate",
+            r.teacher,
+            324_000.0 / r.games_per_s()
+        );
+    }
     println!(
-        "alpha-beta (depth {}, {} nodes): 324,000 games would take {:.0} s on {threads} threads",
-        args.play.depth, args.play.nodes, eta
+        "(alpha-beta: depth {}, {} nodes; exact, late random moves: no opening, epsilon {} from ply {})",
+        args.play.depth,
+        args.play.nodes,
+        args.play.epsilon,
+        args.play.epsilon_from.max(EXACT_CHEAP_FROM_PLY)
     );
     if let Some(b) = peak_rss() {
         println!("peak memory: {:.1} MiB", b as f64 / (1 << 20) as f64);
