@@ -6,7 +6,9 @@
 //! transcript's bits with ownership flipped when the second player moves): 127 values. A window of `t` columns (t = 2, 3, 4; all
 //! fifteen windows) maps to a 16-bit index through two GF(2^8)-linear forms (two
 //! "lanes" of XORed products); for pairs the 2x2 matrix is invertible, so pairs never
-//! collide, while triples and quads hash 127^t states into 65,536 slots. A window and
+//! collide, while triples and quads hash 127^t states into 65,536 slots. Wider tables
+//! (`--index-bits`, up to 20) append the high bits of a third lane, so triples and
+//! quads collide less; a model file's size tells its width. A window and
 //! its mirror image share a table: the mirror reads its columns right to left and its
 //! scores land on mirrored columns (the centre triple, its own mirror, reads in the
 //! direction giving the smaller index), so mirrored positions get mirrored scores. Separate tables serve the first and second player
@@ -18,8 +20,13 @@ use crate::gf;
 
 /// Window lengths, in the order their tables are laid out.
 pub const LENGTHS: [usize; 3] = [2, 3, 4];
-/// Slots per table and side (16-bit indices).
-pub const SLOTS: usize = 1 << 16;
+/// Bits of a table index by default: 65,536 slots per table and side.
+pub const DEFAULT_INDEX_BITS: u32 = 16;
+/// The widest table index (a third GF(2^8) lane adds its high bits to the first two;
+/// 20 bits make a 235 MB model).
+pub const MAX_INDEX_BITS: u32 = 20;
+/// Slots per table and side at the default index width.
+pub const SLOTS: usize = 1 << DEFAULT_INDEX_BITS;
 /// Windows over the board (6 pairs, 5 triples, 4 quads).
 pub const WINDOWS: usize = 15;
 /// Distinct tables per side: windows identified with their mirror images.
@@ -29,6 +36,8 @@ pub const TABLES: usize = 8;
 /// with an invertible leading 2x2 block keeps pairs collision-free).
 const LANE0: [u8; 4] = [0x01, 0x02, 0x8D, 0x1B];
 const LANE1: [u8; 4] = [0x03, 0x01, 0x4F, 0xD4];
+/// The third lane, read only for indices wider than 16 bits.
+const LANE2: [u8; 4] = [0x07, 0x1D, 0x02, 0x35];
 
 /// One active table entry: which table, which slot, and whether its scores apply to
 /// mirrored columns.
@@ -59,14 +68,15 @@ pub fn column_bytes(pos: &Position) -> [u8; WIDTH] {
 
 /// `LANE_MUL[lane][i][b]` = b times lane `lane`'s coefficient for window column `i`,
 /// in GF(2^8): the lane products as single table lookups, built at compile time.
-static LANE_MUL: [[[u8; 256]; 4]; 2] = {
-    let mut t = [[[0u8; 256]; 4]; 2];
+static LANE_MUL: [[[u8; 256]; 4]; 3] = {
+    let mut t = [[[0u8; 256]; 4]; 3];
     let mut i = 0;
     while i < 4 {
         let mut b = 0;
         while b < 256 {
             t[0][i][b] = gf::mul(b as u8, LANE0[i]);
             t[1][i][b] = gf::mul(b as u8, LANE1[i]);
+            t[2][i][b] = gf::mul(b as u8, LANE2[i]);
             b += 1;
         }
         i += 1;
@@ -74,19 +84,30 @@ static LANE_MUL: [[[u8; 256]; 4]; 2] = {
     t
 };
 
-/// The 16-bit index of a window's bytes.
+/// The `bits`-bit index of a window's bytes: lanes 0 and 1, then as many high bits of
+/// lane 2 as `bits` exceeds 16 (so a 16-bit index is the same at every width's top).
 #[inline(always)]
-fn index(bytes: &[u8]) -> usize {
+fn index(bytes: &[u8], bits: u32) -> usize {
     let (mut l0, mut l1) = (0u8, 0u8);
     for (i, &b) in bytes.iter().enumerate() {
         l0 ^= LANE_MUL[0][i][b as usize];
         l1 ^= LANE_MUL[1][i][b as usize];
     }
-    (l0 as usize) << 8 | l1 as usize
+    let top = (l0 as usize) << 8 | l1 as usize;
+    if bits <= 16 {
+        return top;
+    }
+    let mut l2 = 0u8;
+    for (i, &b) in bytes.iter().enumerate() {
+        l2 ^= LANE_MUL[2][i][b as usize];
+    }
+    let extra = bits - 16;
+    top << extra | (l2 as usize) >> (8 - extra)
 }
 
-/// The fifteen active features of `pos`.
-pub fn features(pos: &Position) -> [Feature; WINDOWS] {
+/// The fifteen active features of `pos` in tables of `1 << bits` slots (`bits` in
+/// `DEFAULT_INDEX_BITS..=MAX_INDEX_BITS`).
+pub fn features(pos: &Position, bits: u32) -> [Feature; WINDOWS] {
     let cols = column_bytes(pos);
     let side = (pos.moves_played() & 1) as usize;
     let mut out = [Feature {
@@ -104,7 +125,7 @@ pub fn features(pos: &Position) -> [Feature; WINDOWS] {
                 fwd[i] = cols[c + i];
                 rev[i] = cols[c + t - 1 - i];
             }
-            let (f, r) = (index(&fwd[..t]), index(&rev[..t]));
+            let (f, r) = (index(&fwd[..t], bits), index(&rev[..t], bits));
             // the right-hand window of a mirror pair reads right to left; a window that
             // is its own mirror (the centre triple) reads the way with the smaller index
             let mirrored = m < c || (m == c && r < f);
@@ -157,7 +178,7 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for a in 0x81..=0xFFu8 {
             for b in 0x81..=0xFFu8 {
-                assert!(seen.insert(index(&[a, b])));
+                assert!(seen.insert(index(&[a, b], DEFAULT_INDEX_BITS)));
             }
         }
         // a position and its mirror image use the same table slots, mirrored
@@ -169,12 +190,18 @@ mod tests {
                 .collect::<String>(),
         )
         .unwrap();
-        let (fp, fq) = (features(&p), features(&q));
+        let (fp, fq) = (features(&p, 18), features(&q, 18));
         let mut a: Vec<(usize, usize)> = fp.iter().map(|f| (f.table, f.slot)).collect();
         let mut b: Vec<(usize, usize)> = fq.iter().map(|f| (f.table, f.slot)).collect();
         a.sort();
         b.sort();
         assert_eq!(a, b);
-        assert!(fp.iter().all(|f| f.table < 2 * TABLES && f.slot < SLOTS));
+        assert!(fp
+            .iter()
+            .all(|f| f.table < 2 * TABLES && f.slot < 4 * SLOTS));
+        // a wider index keeps the 16-bit index as its top bits
+        for (w, n) in features(&p, 18).iter().zip(features(&p, 16)) {
+            assert_eq!(w.slot >> 2, n.slot);
+        }
     }
 }

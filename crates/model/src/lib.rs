@@ -21,5 +21,5 @@ mod net;
 pub mod train;
 
 pub use error::ModelError;
-pub use net::{Hint, Model, Network, WEIGHTS};
+pub use net::{weight_count, Hint, Model, Network};
 pub use train::{load_examples, Example, Source, TrainConfig, Trainer};

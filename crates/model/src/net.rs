@@ -5,10 +5,24 @@
 use c4lab_board::{Position, WIDTH};
 
 use crate::error::ModelError;
-use crate::features::{features, SLOTS, TABLES};
+use crate::features::{features, DEFAULT_INDEX_BITS, MAX_INDEX_BITS, TABLES};
 
-/// Weights in all tables: two sides, `TABLES` tables, `SLOTS` slots, seven scores.
-pub const WEIGHTS: usize = 2 * TABLES * SLOTS * WIDTH;
+/// Weights in all tables of `bits`-bit indices: two sides, `TABLES` tables,
+/// `1 << bits` slots, seven scores.
+pub fn weight_count(bits: u32) -> usize {
+    (2 * TABLES * WIDTH) << bits
+}
+
+/// The index width whose tables hold `n` weights, if any.
+fn index_bits_of(n: usize) -> Option<u32> {
+    (DEFAULT_INDEX_BITS..=MAX_INDEX_BITS).find(|&b| weight_count(b) == n)
+}
+
+/// The row of seven weights a feature selects.
+#[inline(always)]
+fn row_of(f: &crate::features::Feature, bits: u32) -> usize {
+    ((f.table << bits) + f.slot) * WIDTH
+}
 /// Columns in the order ties are broken: the centre first.
 const CENTRE_ORDER: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
 /// The exported file starts with these bytes, then the version.
@@ -56,14 +70,31 @@ impl Hint {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Model {
     weights: Vec<i16>,
+    bits: u32,
+}
+
+/// True when the opponent, to move in `pos`, cannot stop a four on our next move: every
+/// reply leaves us an immediate win (and none completes a four or fills the board).
+fn wins_next_turn(pos: &Position) -> bool {
+    // cheap filter first: without a cell that would complete our four, nothing forces
+    if pos.is_full()
+        || c4lab_board::winning_cells(pos.opponent(), pos.mask()) == 0
+        || pos.winning_moves() != 0
+    {
+        return false;
+    }
+    (0..WIDTH).filter(|&y| pos.can_play(y)).all(|y| {
+        let q = pos.after(y);
+        !q.is_full() && q.winning_moves() != 0
+    })
 }
 
 impl Model {
     /// The summed scores of the seven columns for `pos` (full columns included).
     pub fn scores(&self, pos: &Position) -> [i32; WIDTH] {
         let mut s = [0i32; WIDTH];
-        for f in features(pos) {
-            let row = &self.weights[(f.table * SLOTS + f.slot) * WIDTH..][..WIDTH];
+        for f in features(pos, self.bits) {
+            let row = &self.weights[row_of(&f, self.bits)..][..WIDTH];
             for (x, v) in s.iter_mut().enumerate() {
                 *v += row[if f.mirrored { WIDTH - 1 - x } else { x }] as i32;
             }
@@ -71,9 +102,12 @@ impl Model {
         s
     }
 
-    /// The model's move: a column that wins at once if there is one; otherwise the
-    /// best-scoring column among those that leave the opponent no immediate win (all
-    /// legal columns when none do). Ties go to the centre. Bitboard tests only, no float.
+    /// The model's move, after three tactical checks (bitboard tests only, no float):
+    /// a column that wins at once if there is one; else, among the columns that leave
+    /// the opponent no immediate win (all legal columns when none do), the best-scoring
+    /// one that forces a four next turn if any does, else the best-scoring one after
+    /// which the opponent cannot force one (when some such column exists). Ties go to
+    /// the centre.
     pub fn best_move(&self, pos: &Position) -> Option<usize> {
         if let Some(x) = (0..WIDTH).find(|&x| pos.can_play(x) && pos.is_winning_move(x)) {
             return Some(x);
@@ -88,11 +122,45 @@ impl Model {
                 any = true;
             }
         }
+        if any {
+            // a safe move after which every reply leaves us a four: the fastest win left
+            let mut forcing = [i32::MIN; WIDTH];
+            let mut found = false;
+            for x in 0..WIDTH {
+                if safe[x] != i32::MIN && pos.can_play(x) && wins_next_turn(&pos.after(x)) {
+                    forcing[x] = safe[x];
+                    found = true;
+                }
+            }
+            if found {
+                return argmax(pos, &forcing);
+            }
+            // a safe move after which the opponent has such a forcing reply loses
+            let mut unforced = safe;
+            let mut some = false;
+            for x in 0..WIDTH {
+                if safe[x] == i32::MIN || !pos.can_play(x) {
+                    continue;
+                }
+                let a = pos.after(x);
+                // cheap filter: no reply at all could give the opponent a four to threaten
+                // (their stones on every playable cell at once complete none)
+                let reach = c4lab_board::winning_cells(a.current() | a.playable(), a.mask());
+                if reach != 0 && (0..WIDTH).any(|y| a.can_play(y) && wins_next_turn(&a.after(y))) {
+                    unforced[x] = i32::MIN;
+                } else {
+                    some = true;
+                }
+            }
+            if some {
+                return argmax(pos, &unforced);
+            }
+        }
         argmax(pos, if any { &safe } else { &scores })
     }
 
-    /// The network's own move: the best-scoring legal column, without the one-move
-    /// tactical check of [`Model::best_move`].
+    /// The network's own move: the best-scoring legal column, without the tactical
+    /// checks of [`Model::best_move`].
     pub fn net_move(&self, pos: &Position) -> Option<usize> {
         argmax(pos, &self.scores(pos))
     }
@@ -137,23 +205,35 @@ impl Model {
             )));
         }
         let n = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
-        if n != WEIGHTS || bytes.len() != 16 + 2 * n {
+        let bits = index_bits_of(n).ok_or_else(|| {
+            bad(format!(
+                "{n} weights; a model has {} ({DEFAULT_INDEX_BITS}-bit indices) to {} ({MAX_INDEX_BITS}-bit)",
+                weight_count(DEFAULT_INDEX_BITS),
+                weight_count(MAX_INDEX_BITS)
+            ))
+        })?;
+        if bytes.len() != 16 + 2 * n {
             return Err(bad(format!(
-                "{} bytes for {n} weights; a model has {WEIGHTS} weights, {} bytes",
+                "{} bytes for {n} weights; expected {}",
                 bytes.len(),
-                16 + 2 * WEIGHTS
+                16 + 2 * n
             )));
         }
         let weights = bytes[16..]
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]))
             .collect();
-        Ok(Model { weights })
+        Ok(Model { weights, bits })
     }
 
     /// Size of the exported model in bytes.
     pub fn size_bytes(&self) -> usize {
         16 + 2 * self.weights.len()
+    }
+
+    /// Bits of its table indices.
+    pub fn index_bits(&self) -> u32 {
+        self.bits
     }
 }
 
@@ -161,6 +241,7 @@ impl Model {
 #[derive(Clone, PartialEq)]
 pub struct Network {
     pub(crate) weights: Vec<f32>,
+    bits: u32,
 }
 
 impl Default for Network {
@@ -172,16 +253,28 @@ impl Default for Network {
 impl Network {
     /// All weights zero: a uniform policy over the legal columns.
     pub fn new() -> Network {
+        Network::with_index_bits(DEFAULT_INDEX_BITS)
+    }
+
+    /// All weights zero, tables of `bits`-bit indices (clamped to the supported widths).
+    pub fn with_index_bits(bits: u32) -> Network {
+        let bits = bits.clamp(DEFAULT_INDEX_BITS, MAX_INDEX_BITS);
         Network {
-            weights: vec![0.0; WEIGHTS],
+            weights: vec![0.0; weight_count(bits)],
+            bits,
         }
+    }
+
+    /// Bits of its table indices.
+    pub fn index_bits(&self) -> u32 {
+        self.bits
     }
 
     /// The summed float scores (logits) of the seven columns.
     pub fn logits(&self, pos: &Position) -> [f32; WIDTH] {
         let mut s = [0f32; WIDTH];
-        for f in features(pos) {
-            let row = &self.weights[(f.table * SLOTS + f.slot) * WIDTH..][..WIDTH];
+        for f in features(pos, self.bits) {
+            let row = &self.weights[row_of(&f, self.bits)..][..WIDTH];
             for (x, v) in s.iter_mut().enumerate() {
                 *v += row[if f.mirrored { WIDTH - 1 - x } else { x }];
             }
@@ -196,8 +289,8 @@ impl Network {
 
     /// Adds `-step * grad[x]` to every weight feeding column `x` of `pos`'s logits.
     pub(crate) fn descend(&mut self, pos: &Position, step: f32, grad: &[f32; WIDTH]) {
-        for f in features(pos) {
-            let row = &mut self.weights[(f.table * SLOTS + f.slot) * WIDTH..][..WIDTH];
+        for f in features(pos, self.bits) {
+            let row = &mut self.weights[row_of(&f, self.bits)..][..WIDTH];
             for (x, g) in grad.iter().enumerate() {
                 row[if f.mirrored { WIDTH - 1 - x } else { x }] -= step * g;
             }
@@ -214,7 +307,13 @@ impl Network {
             .iter()
             .map(|w| (w * scale).round().clamp(-32767.0, 32767.0) as i16)
             .collect();
-        (Model { weights }, scale)
+        (
+            Model {
+                weights,
+                bits: self.bits,
+            },
+            scale,
+        )
     }
 
     /// The raw weights as little-endian bytes (for checkpoints).
@@ -224,13 +323,14 @@ impl Network {
 
     /// Weights from [`Network::to_bytes`].
     pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Network> {
-        if bytes.len() != 4 * WEIGHTS {
+        if !bytes.len().is_multiple_of(4) {
             return None;
         }
+        let bits = index_bits_of(bytes.len() / 4)?;
         let weights = bytes
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect();
-        Some(Network { weights })
+        Some(Network { weights, bits })
     }
 }

@@ -9,6 +9,7 @@ use c4lab_corpus::rng::Rng;
 use c4lab_corpus::sidecar::read_labels;
 
 use crate::error::ModelError;
+use crate::features::{DEFAULT_INDEX_BITS, MAX_INDEX_BITS};
 use crate::net::Network;
 
 /// One labelled position.
@@ -118,6 +119,8 @@ pub struct TrainConfig {
     pub hard_start: u64,
     /// Steps over which its weight rises linearly from 0 to `hard_w`.
     pub hard_ramp: u64,
+    /// Bits of the table indices (16 to 20; each bit doubles the model).
+    pub index_bits: u32,
 }
 
 impl TrainConfig {
@@ -188,8 +191,15 @@ impl Trainer {
                 "--batch must be at least 1 and --lr above 0".into(),
             ));
         }
+        let widths = DEFAULT_INDEX_BITS..=MAX_INDEX_BITS;
+        if !widths.contains(&config.index_bits) {
+            return Err(ModelError::Config(format!(
+                "--index-bits {} is outside {DEFAULT_INDEX_BITS}..={MAX_INDEX_BITS}",
+                config.index_bits
+            )));
+        }
         Ok(Trainer {
-            net: Network::new(),
+            net: Network::with_index_bits(config.index_bits),
             step: 0,
             rng: Rng::new(config.seed),
             config,
@@ -253,6 +263,13 @@ impl Trainer {
             )));
         }
         let net = Network::from_bytes(&bytes[32..]).ok_or_else(|| bad("wrong weight count"))?;
+        if net.index_bits() != config.index_bits {
+            return Err(ModelError::Config(format!(
+                "the checkpoint has {}-bit table indices; resume it with --index-bits {}",
+                net.index_bits(),
+                net.index_bits()
+            )));
+        }
         let mut t = Trainer::new(config)?;
         t.net = net;
         t.step = step;

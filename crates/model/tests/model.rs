@@ -5,7 +5,7 @@ use c4lab_board::{Position, WIDTH};
 use c4lab_corpus::dataset::{generate_dataset, layout, DatasetConfig};
 use c4lab_corpus::{GenConfig, NoProgress};
 use c4lab_model::eval::{agreement, column_scores, optimal_rate, play_games};
-use c4lab_model::features::{features, SLOTS};
+use c4lab_model::features::features;
 use c4lab_model::train::{loss, policy};
 use c4lab_model::{load_examples, Example, Model, Network, Source, TrainConfig, Trainer};
 use c4lab_solver::Solver;
@@ -44,11 +44,17 @@ fn config(steps: u64) -> TrainConfig {
         hard_w: 0.5,
         hard_start: 0,
         hard_ramp: 200,
+        index_bits: 16,
     }
 }
 
 fn trained(examples: &[Example], steps: u64) -> Trainer {
-    let mut t = Trainer::new(config(steps)).unwrap();
+    trained_with(examples, config(steps))
+}
+
+fn trained_with(examples: &[Example], config: TrainConfig) -> Trainer {
+    let steps = config.steps;
+    let mut t = Trainer::new(config).unwrap();
     for _ in 0..steps {
         t.step(examples);
     }
@@ -110,8 +116,28 @@ fn training_lowers_holdout_loss_and_beats_a_uniform_policy() {
 #[test]
 fn the_forward_pass_is_integer_table_sums_and_export_round_trips_bit_exactly() {
     let (train, hold) = corpus();
-    let t = trained(&train, 300);
+    for bits in [16, 17] {
+        let t = trained_with(
+            &train,
+            TrainConfig {
+                index_bits: bits,
+                ..config(300)
+            },
+        );
+        forward_pass_and_round_trip(&t, &hold, bits);
+    }
+    // a table width outside 16..=20 is refused
+    assert!(Trainer::new(TrainConfig {
+        index_bits: 21,
+        ..config(1)
+    })
+    .is_err());
+}
+
+fn forward_pass_and_round_trip(t: &Trainer, hold: &[Example], bits: u32) {
     let (model, scale) = t.net.quantize();
+    assert_eq!(model.index_bits(), bits);
+    assert_eq!(model.size_bytes(), 16 + ((2 * 7 * 2 * 8) << bits));
     assert!(scale > 0.0);
     let bytes = model.to_bytes();
     assert_eq!(bytes.len(), model.size_bytes());
@@ -123,10 +149,10 @@ fn the_forward_pass_is_integer_table_sums_and_export_round_trips_bit_exactly() {
     let word = |i: usize| i16::from_le_bytes([bytes[16 + 2 * i], bytes[17 + 2 * i]]) as i32;
     for e in hold.iter().take(500) {
         let mut s = [0i32; WIDTH];
-        for f in features(&e.position) {
+        for f in features(&e.position, model.index_bits()) {
             for (x, v) in s.iter_mut().enumerate() {
                 let col = if f.mirrored { WIDTH - 1 - x } else { x };
-                *v += word((f.table * SLOTS + f.slot) * WIDTH + col);
+                *v += word(((f.table << model.index_bits()) + f.slot) * WIDTH + col);
             }
         }
         assert_eq!(model.scores(&e.position), s);
@@ -153,10 +179,15 @@ fn training_is_deterministic_and_resumes_exactly() {
     }
     assert!(resumed.net == straight.net, "resumed run differs");
     assert_eq!(resumed.checkpoint(), straight.checkpoint());
-    // a checkpoint is tied to its seed
+    // a checkpoint is tied to its seed and its table width
     let mut other = config(400);
     other.seed = 8;
     assert!(Trainer::resume(other, &half.checkpoint()).is_err());
+    let wider = TrainConfig {
+        index_bits: 17,
+        ..config(400)
+    };
+    assert!(Trainer::resume(wider, &half.checkpoint()).is_err());
 }
 
 #[test]
@@ -272,4 +303,56 @@ fn the_model_takes_a_win_and_never_hands_one_over() {
     assert!(vertical.winner().is_none() && vertical.winning_moves() == 0);
     assert_eq!(model.best_move(&vertical), Some(1));
     assert_ne!(model.net_move(&vertical), Some(1));
+}
+
+#[test]
+fn the_model_forces_a_win_in_two_and_denies_one() {
+    // an untrained model plays the centre by the tie order; the checks decide here
+    let (model, _) = Network::new().quantize();
+    // Red holds the bottom of columns 3 and 4: columns 2 or 5 make an open three
+    // (two threats Yellow cannot both block)
+    let attack = Position::from_moves("3344").unwrap();
+    assert_eq!(model.net_move(&attack), Some(3));
+    assert!(matches!(model.best_move(&attack), Some(1 | 4)));
+    // Yellow to move after 334: only columns 2 and 5 keep Red from an open three
+    let defend = Position::from_moves("334").unwrap();
+    assert_eq!(model.net_move(&defend), Some(3));
+    assert!(matches!(model.best_move(&defend), Some(1 | 4)));
+
+    // wherever a move forces a four on the next turn, the model's move is optimal
+    let mut solver = Solver::new(16 << 20);
+    let mut rng = 7u64;
+    let (mut forced, mut checked) = (0, 0);
+    for _ in 0..400 {
+        let mut p = Position::new();
+        while p.winner().is_none() && !p.is_full() && p.winning_moves() == 0 {
+            let forcing = (0..WIDTH).any(|x| {
+                p.can_play(x) && {
+                    let a = p.after(x);
+                    a.winning_moves() == 0
+                        && a.moves_played() < 42
+                        && (0..WIDTH).filter(|&y| a.can_play(y)).all(|y| {
+                            let q = a.after(y);
+                            q.moves_played() < 42 && q.winning_moves() != 0
+                        })
+                }
+            });
+            if forcing && p.moves_played() >= 14 {
+                forced += 1;
+                let x = model.best_move(&p).unwrap();
+                assert!(
+                    solver.best_moves(&p).contains(&x),
+                    "the model's move {x} is not optimal at a forced win"
+                );
+                checked += 1;
+            }
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let legal: Vec<usize> = (0..WIDTH).filter(|&x| p.can_play(x)).collect();
+            p.play(legal[(rng >> 33) as usize % legal.len()]);
+        }
+    }
+    assert!(forced >= 20, "only {forced} forced wins met");
+    assert_eq!(checked, forced);
 }

@@ -70,7 +70,7 @@ mod tests {
             .as_str()
             .unwrap()
             .starts_with("not a c4lab model"));
-        // an untrained model: all scores zero, so the one-move check decides
+        // an untrained model: all scores zero, so the tactical checks decide
         let bytes = Network::new().quantize().0.to_bytes();
         assert_eq!(parse(model_load(&bytes))["bytes"], bytes.len());
         let win = parse(model_move("112233"));
