@@ -431,6 +431,9 @@ pub struct BenchModel {
     /// Holdout positions for the optimal-move rate.
     #[arg(long, default_value_t = 200)]
     positions: usize,
+    /// Bits of the table indices of the model trained and timed (16 to 20).
+    #[arg(long, default_value_t = 16)]
+    index_bits: u32,
 }
 
 /// `c4lab bench model`: training speed, inference speed, size, agreement, optimality.
@@ -461,7 +464,7 @@ pub fn bench(a: BenchModel) -> Result<u8> {
         hard_w: 0.5,
         hard_start: 0,
         hard_ramp: 1000,
-        index_bits: 16,
+        index_bits: a.index_bits,
     })?;
     let start = Instant::now();
     for _ in 0..a.steps {
@@ -496,7 +499,11 @@ pub fn bench(a: BenchModel) -> Result<u8> {
         per_s,
         sink % 7
     );
-    println!("| model size | {} bytes |", model.size_bytes());
+    println!(
+        "| model size | {} bytes ({}-bit table indices) |",
+        model.size_bytes(),
+        model.index_bits()
+    );
     println!(
         "| holdout agreement after {} steps | {} of {} |",
         a.steps,
