@@ -320,7 +320,12 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
     println!("| measure | value |");
     println!("| --- | ---: |");
     println!("| holdout positions | {} |", ag.total);
-    println!("| holdout agreement | {} |", pct(&ag));
+    println!(
+        "| holdout agreement | {} ({} of {}) |",
+        pct(&ag),
+        ag.agree,
+        ag.total
+    );
     for (flag, (n, k)) in ag.per_flag.iter().enumerate() {
         if *n > 0 {
             println!(
@@ -437,10 +442,85 @@ pub struct BenchModel {
     /// Bits of the table indices of the model trained and timed (16 to 20).
     #[arg(long, default_value_t = 16)]
     index_bits: u32,
+    /// Time this exported model instead of training one (no training row; --steps and
+    /// --index-bits are not used).
+    #[arg(long)]
+    model: Option<PathBuf>,
 }
 
 /// `c4lab bench model`: training speed, inference speed, size, agreement, optimality.
 pub fn bench(a: BenchModel) -> Result<u8> {
+    let hold_dir = a.corpus.join("holdout");
+    let hold = examples(
+        &hold_dir.join("corpus.txt"),
+        Some(&hold_dir.join("perply_targets.npz")),
+        CorpusSource::Teacher,
+    )?;
+    let (model, training) = match &a.model {
+        Some(path) => (load_model(path)?, None),
+        None => {
+            let (model, train_len, train_s) = bench_training(&a)?;
+            (model, Some((train_len, train_s)))
+        }
+    };
+    let positions: Vec<Position> = hold.iter().map(|e| e.position).collect();
+    let start = Instant::now();
+    let mut evaluated = 0u64;
+    let mut sink = 0i64;
+    while start.elapsed().as_secs_f64() < 1.0 {
+        for p in &positions {
+            sink += model.best_move(p).map_or(0, |x| x as i64);
+        }
+        evaluated += positions.len() as u64;
+    }
+    let per_s = evaluated as f64 / start.elapsed().as_secs_f64();
+    let ag = agreement(&hold, |p| model.best_move(p));
+    let sample = sample_positions(&hold, a.positions, 14, 32);
+    let mut solver = Solver::new(64 << 20);
+    let o = optimal_rate(&sample, &mut solver, 2_000_000, |p| model.best_move(p));
+    println!("| measure | value |");
+    println!("| --- | ---: |");
+    if let Some((train_len, train_s)) = training {
+        println!("| training positions | {train_len} |");
+        println!(
+            "| training time per 1,000 steps (batch 16, one thread) | {:.2} s |",
+            train_s * 1000.0 / a.steps as f64
+        );
+    }
+    println!(
+        "| inference (scores and the tactical checks), one core | {:.0} positions/s (checksum {}) |",
+        per_s,
+        sink % 7
+    );
+    println!(
+        "| model size | {} bytes ({}-bit table indices) |",
+        model.size_bytes(),
+        model.index_bits()
+    );
+    let after = match training {
+        Some(_) => format!(" after {} steps", a.steps),
+        None => String::new(),
+    };
+    println!(
+        "| holdout agreement{after} | {} of {} |",
+        pct(&ag),
+        ag.total
+    );
+    println!(
+        "| optimal-move rate (14+ stones) | {:.1} % of {} |",
+        100.0 * o.rate(),
+        o.solved
+    );
+    println!(
+        "| value-keeping moves (14+ stones) | {:.1} % |",
+        100.0 * o.value_rate()
+    );
+    Ok(0)
+}
+
+/// Trains `bench model`'s model on the corpus's training half: the model, the number of
+/// training positions and the seconds the steps took.
+fn bench_training(a: &BenchModel) -> Result<(Model, usize, f64)> {
     let train_dir = a.corpus.join("train");
     let corpus = std::fs::read_dir(&train_dir)
         .with_context(|| format!("cannot list {}", train_dir.display()))?
@@ -450,12 +530,6 @@ pub fn bench(a: BenchModel) -> Result<u8> {
     let train = examples(
         &corpus,
         Some(&train_dir.join("perply_targets.npz")),
-        CorpusSource::Teacher,
-    )?;
-    let hold_dir = a.corpus.join("holdout");
-    let hold = examples(
-        &hold_dir.join("corpus.txt"),
-        Some(&hold_dir.join("perply_targets.npz")),
         CorpusSource::Teacher,
     )?;
     let mut t = Trainer::new(TrainConfig {
@@ -474,53 +548,5 @@ pub fn bench(a: BenchModel) -> Result<u8> {
         t.step(&train);
     }
     let train_s = start.elapsed().as_secs_f64();
-    let (model, _) = t.net.quantize();
-    let positions: Vec<Position> = hold.iter().map(|e| e.position).collect();
-    let start = Instant::now();
-    let mut evaluated = 0u64;
-    let mut sink = 0i64;
-    while start.elapsed().as_secs_f64() < 1.0 {
-        for p in &positions {
-            sink += model.best_move(p).map_or(0, |x| x as i64);
-        }
-        evaluated += positions.len() as u64;
-    }
-    let per_s = evaluated as f64 / start.elapsed().as_secs_f64();
-    let ag = agreement(&hold, |p| model.best_move(p));
-    let sample = sample_positions(&hold, a.positions, 14, 32);
-    let mut solver = Solver::new(64 << 20);
-    let o = optimal_rate(&sample, &mut solver, 2_000_000, |p| model.best_move(p));
-    println!("| measure | value |");
-    println!("| --- | ---: |");
-    println!("| training positions | {} |", train.len());
-    println!(
-        "| training time per 1,000 steps (batch 16, one thread) | {:.2} s |",
-        train_s * 1000.0 / a.steps as f64
-    );
-    println!(
-        "| inference (scores and the tactical checks), one core | {:.0} positions/s (checksum {}) |",
-        per_s,
-        sink % 7
-    );
-    println!(
-        "| model size | {} bytes ({}-bit table indices) |",
-        model.size_bytes(),
-        model.index_bits()
-    );
-    println!(
-        "| holdout agreement after {} steps | {} of {} |",
-        a.steps,
-        pct(&ag),
-        ag.total
-    );
-    println!(
-        "| optimal-move rate (14+ stones) | {:.1} % of {} |",
-        100.0 * o.rate(),
-        o.solved
-    );
-    println!(
-        "| value-keeping moves (14+ stones) | {:.1} % |",
-        100.0 * o.value_rate()
-    );
-    Ok(0)
+    Ok((t.net.quantize().0, train.len(), train_s))
 }

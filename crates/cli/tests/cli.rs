@@ -647,6 +647,38 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         "{table}"
     );
     assert_eq!(eval(), table);
+    // bench model times the exported model itself when given one: no training row, and
+    // the same holdout agreement as eval
+    let bench = stdout(&c4lab(
+        &[
+            "bench",
+            "model",
+            "--corpus",
+            d,
+            "--model",
+            &model,
+            "--positions",
+            "5",
+        ],
+        "",
+    ));
+    let rate = |t: &str| {
+        let line = t
+            .lines()
+            .find(|l| l.starts_with("| holdout agreement |"))
+            .unwrap();
+        line.split('|')
+            .nth(2)
+            .unwrap()
+            .trim()
+            .split(" %")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert!(!bench.contains("training time"), "{bench}");
+    assert!(bench.contains("| inference"), "{bench}");
+    assert_eq!(rate(&bench), rate(&table), "{bench}\n{table}");
     // the model's hint: one line a position; a bad one is named and the rest answered
     let out = c4lab(
         &["hint", "--model", &model, "4453", "44444444", "112233"],
