@@ -23,6 +23,16 @@ fn index_bits_of(n: usize) -> Option<u32> {
 fn row_of(f: &crate::features::Feature, bits: u32) -> usize {
     ((f.table << bits) + f.slot) * WIDTH
 }
+/// `values` (`n` of them) in a vector advised to use huge pages before it is filled:
+/// the tables are probed at random and span 15-470 MB, so most lookups would otherwise
+/// also miss the address-translation cache.
+fn table_vec<T>(n: usize, values: impl Iterator<Item = T>) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    c4lab_solver::advise_huge_pages(v.as_ptr() as usize, n * std::mem::size_of::<T>());
+    v.extend(values);
+    v
+}
+
 /// Columns in the order ties are broken: the centre first.
 const CENTRE_ORDER: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
 /// The exported file starts with these bytes, then the version.
@@ -219,10 +229,12 @@ impl Model {
                 16 + 2 * n
             )));
         }
-        let weights = bytes[16..]
-            .chunks_exact(2)
-            .map(|b| i16::from_le_bytes([b[0], b[1]]))
-            .collect();
+        let weights = table_vec(
+            n,
+            bytes[16..]
+                .chunks_exact(2)
+                .map(|b| i16::from_le_bytes([b[0], b[1]])),
+        );
         Ok(Model { weights, bits })
     }
 
@@ -260,7 +272,10 @@ impl Network {
     pub fn with_index_bits(bits: u32) -> Network {
         let bits = bits.clamp(DEFAULT_INDEX_BITS, MAX_INDEX_BITS);
         Network {
-            weights: vec![0.0; weight_count(bits)],
+            weights: table_vec(
+                weight_count(bits),
+                std::iter::repeat_n(0.0, weight_count(bits)),
+            ),
             bits,
         }
     }
@@ -302,11 +317,12 @@ impl Network {
     pub fn quantize(&self) -> (Model, f32) {
         let max = self.weights.iter().fold(0f32, |m, w| m.max(w.abs()));
         let scale = if max > 0.0 { 32767.0 / max } else { 1.0 };
-        let weights = self
-            .weights
-            .iter()
-            .map(|w| (w * scale).round().clamp(-32767.0, 32767.0) as i16)
-            .collect();
+        let weights = table_vec(
+            self.weights.len(),
+            self.weights
+                .iter()
+                .map(|w| (w * scale).round().clamp(-32767.0, 32767.0) as i16),
+        );
         (
             Model {
                 weights,
@@ -327,10 +343,12 @@ impl Network {
             return None;
         }
         let bits = index_bits_of(bytes.len() / 4)?;
-        let weights = bytes
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
+        let weights = table_vec(
+            bytes.len() / 4,
+            bytes
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        );
         Some(Network { weights, bits })
     }
 }

@@ -40,6 +40,7 @@ pub use heuristic::search_move;
 #[cfg(feature = "parallel")]
 pub use parallel::{analyze_parallel, build_book_parallel};
 pub use solver::{Limits, Outcome, Solver};
+pub use table::advise_huge_pages;
 
 /// A game score in Pascal Pons' convention, from the side to move.
 pub type Score = i32;
