@@ -125,13 +125,19 @@ pub fn features(pos: &Position, bits: u32) -> [Feature; WINDOWS] {
                 fwd[i] = cols[c + i];
                 rev[i] = cols[c + t - 1 - i];
             }
-            let (f, r) = (index(&fwd[..t], bits), index(&rev[..t], bits));
             // the right-hand window of a mirror pair reads right to left; a window that
             // is its own mirror (the centre triple) reads the way with the smaller index
-            let mirrored = m < c || (m == c && r < f);
+            let (slot, mirrored) = if m > c {
+                (index(&fwd[..t], bits), false)
+            } else if m < c {
+                (index(&rev[..t], bits), true)
+            } else {
+                let (f, r) = (index(&fwd[..t], bits), index(&rev[..t], bits));
+                (f.min(r), r < f)
+            };
             out[k] = Feature {
                 table: side * TABLES + base + c.min(m),
-                slot: if mirrored { r } else { f },
+                slot,
                 mirrored,
             };
             k += 1;

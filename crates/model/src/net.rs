@@ -86,17 +86,27 @@ pub struct Model {
 /// True when the opponent, to move in `pos`, cannot stop a four on our next move: every
 /// reply leaves us an immediate win (and none completes a four or fills the board).
 fn wins_next_turn(pos: &Position) -> bool {
-    // cheap filter first: without a cell that would complete our four, nothing forces
-    if pos.is_full()
-        || c4lab_board::winning_cells(pos.opponent(), pos.mask()) == 0
+    // our winning cells do not change when the opponent plays (their stone can only
+    // take one), so they are computed once, not once a reply
+    let ours = c4lab_board::winning_cells(pos.opponent(), pos.mask());
+    if ours == 0
+        || pos.moves_played() as usize + 1 >= c4lab_board::CELLS
         || pos.winning_moves() != 0
     {
         return false;
     }
-    (0..WIDTH).filter(|&y| pos.can_play(y)).all(|y| {
-        let q = pos.after(y);
-        !q.is_full() && q.winning_moves() != 0
-    })
+    let playable = pos.playable();
+    let mut replies = playable;
+    while replies != 0 {
+        let cell = replies & replies.wrapping_neg();
+        replies &= replies - 1;
+        // after the reply: the other columns' playable cells and the cell above it
+        let next = (playable ^ cell) | ((cell << 1) & c4lab_board::BOARD_MASK);
+        if ours & next == 0 {
+            return false;
+        }
+    }
+    true
 }
 
 impl Model {
