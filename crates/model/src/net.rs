@@ -362,3 +362,42 @@ impl Network {
         Some(Network { weights, bits })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use c4lab_corpus::rng::Rng;
+
+    /// The forcing test spelled out: play every reply and look for our four.
+    fn wins_next_turn_by_playing(pos: &Position) -> bool {
+        !pos.is_full()
+            && pos.winning_moves() == 0
+            && (0..WIDTH).filter(|&y| pos.can_play(y)).all(|y| {
+                let q = pos.after(y);
+                !q.is_full() && q.winning_moves() != 0
+            })
+    }
+
+    #[test]
+    fn the_forcing_test_agrees_with_playing_every_reply() {
+        let mut rng = Rng::new(7);
+        let (mut checked, mut forced) = (0, 0);
+        for _ in 0..3000 {
+            let mut pos = Position::new();
+            while pos.winner().is_none() && !pos.is_full() {
+                assert_eq!(
+                    wins_next_turn(&pos),
+                    wins_next_turn_by_playing(&pos),
+                    "{}",
+                    pos.to_grid()
+                );
+                checked += 1;
+                forced += wins_next_turn(&pos) as u32;
+                let legal: Vec<usize> = (0..WIDTH).filter(|&x| pos.can_play(x)).collect();
+                pos.play(legal[rng.below(legal.len() as u64) as usize]);
+            }
+        }
+        // random games pass through many forced positions, so both answers are exercised
+        assert!(checked > 50_000 && forced > 1_000, "{checked} {forced}");
+    }
+}
