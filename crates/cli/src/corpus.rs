@@ -584,12 +584,13 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
         ex.teacher = Teacher::Exact;
         runs.push(run_bench(&ex.config()?, args.exact_games)?);
     }
+    let late_from = args.play.epsilon_from.max(EXACT_CHEAP_FROM_PLY);
     if args.late_games > 0 {
         let mut late = args.play.clone();
         late.teacher = Teacher::Exact;
         late.opening_min = 0;
         late.opening_max = 0;
-        late.epsilon_from = late.epsilon_from.max(EXACT_CHEAP_FROM_PLY);
+        late.epsilon_from = late_from;
         let mut r = run_bench(&late.config()?, args.late_games)?;
         r.teacher = "exact, late random moves";
         runs.push(r);
@@ -610,7 +611,7 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
         args.play.depth,
         args.play.nodes,
         args.play.epsilon,
-        args.play.epsilon_from.max(EXACT_CHEAP_FROM_PLY)
+        late_from
     );
     if let Some(b) = peak_rss() {
         println!("peak memory: {:.1} MiB", b as f64 / (1 << 20) as f64);

@@ -25,8 +25,6 @@ pub const DEFAULT_INDEX_BITS: u32 = 16;
 /// The widest table index (a third GF(2^8) lane adds its high bits to the first two;
 /// 20 bits make a 235 MB model).
 pub const MAX_INDEX_BITS: u32 = 20;
-/// Slots per table and side at the default index width.
-pub const SLOTS: usize = 1 << DEFAULT_INDEX_BITS;
 /// Windows over the board (6 pairs, 5 triples, 4 quads).
 pub const WINDOWS: usize = 15;
 /// Distinct tables per side: windows identified with their mirror images.
@@ -202,9 +200,7 @@ mod tests {
         a.sort();
         b.sort();
         assert_eq!(a, b);
-        assert!(fp
-            .iter()
-            .all(|f| f.table < 2 * TABLES && f.slot < 4 * SLOTS));
+        assert!(fp.iter().all(|f| f.table < 2 * TABLES && f.slot < 1 << 18));
         // a wider index keeps the 16-bit index as its top bits
         for (w, n) in features(&p, 18).iter().zip(features(&p, 16)) {
             assert_eq!(w.slot >> 2, n.slot);

@@ -278,14 +278,16 @@ impl Network {
         Network::with_index_bits(DEFAULT_INDEX_BITS)
     }
 
-    /// All weights zero, tables of `bits`-bit indices (clamped to the supported widths).
+    /// All weights zero, tables of `bits`-bit indices (`DEFAULT_INDEX_BITS` to
+    /// `MAX_INDEX_BITS`; [`crate::Trainer::new`] checks a user's choice first).
     pub fn with_index_bits(bits: u32) -> Network {
-        let bits = bits.clamp(DEFAULT_INDEX_BITS, MAX_INDEX_BITS);
+        assert!(
+            (DEFAULT_INDEX_BITS..=MAX_INDEX_BITS).contains(&bits),
+            "{bits}-bit table indices are not supported"
+        );
+        let n = weight_count(bits);
         Network {
-            weights: table_vec(
-                weight_count(bits),
-                std::iter::repeat_n(0.0, weight_count(bits)),
-            ),
+            weights: table_vec(n, std::iter::repeat_n(0.0, n)),
             bits,
         }
     }
