@@ -18,6 +18,7 @@ pub mod eval;
 pub mod features;
 pub mod gf;
 mod net;
+pub mod tactics;
 pub mod train;
 
 pub use error::ModelError;

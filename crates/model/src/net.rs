@@ -6,6 +6,7 @@ use c4lab_board::{Position, WIDTH};
 
 use crate::error::ModelError;
 use crate::features::{features, DEFAULT_INDEX_BITS, MAX_INDEX_BITS, TABLES};
+use crate::tactics::choose;
 
 /// Weights in all tables of `bits`-bit indices: two sides, `TABLES` tables,
 /// `1 << bits` slots, seven scores.
@@ -83,32 +84,6 @@ pub struct Model {
     bits: u32,
 }
 
-/// True when the opponent, to move in `pos`, cannot stop a four on our next move: every
-/// reply leaves us an immediate win (and none completes a four or fills the board).
-fn wins_next_turn(pos: &Position) -> bool {
-    // our winning cells do not change when the opponent plays (their stone can only
-    // take one), so they are computed once, not once a reply
-    let ours = c4lab_board::winning_cells(pos.opponent(), pos.mask());
-    if ours == 0
-        || pos.moves_played() as usize + 1 >= c4lab_board::CELLS
-        || pos.winning_moves() != 0
-    {
-        return false;
-    }
-    let playable = pos.playable();
-    let mut replies = playable;
-    while replies != 0 {
-        let cell = replies & replies.wrapping_neg();
-        replies &= replies - 1;
-        // after the reply: the other columns' playable cells and the cell above it
-        let next = (playable ^ cell) | ((cell << 1) & c4lab_board::BOARD_MASK);
-        if ours & next == 0 {
-            return false;
-        }
-    }
-    true
-}
-
 impl Model {
     /// The summed scores of the seven columns for `pos` (full columns included).
     pub fn scores(&self, pos: &Position) -> [i32; WIDTH] {
@@ -122,61 +97,10 @@ impl Model {
         s
     }
 
-    /// The model's move, after three tactical checks (bitboard tests only, no float):
-    /// a column that wins at once if there is one; else, among the columns that leave
-    /// the opponent no immediate win (all legal columns when none do), the best-scoring
-    /// one that forces a four next turn if any does, else the best-scoring one after
-    /// which the opponent cannot force one (when some such column exists). Ties go to
-    /// the centre.
+    /// The model's move: the network's best-scoring column among those the tactical
+    /// checks of [`choose`] leave (the tables are not read when they leave one).
     pub fn best_move(&self, pos: &Position) -> Option<usize> {
-        if let Some(x) = (0..WIDTH).find(|&x| pos.can_play(x) && pos.is_winning_move(x)) {
-            return Some(x);
-        }
-        let scores = self.scores(pos);
-        let mut safe = scores;
-        let mut any = false;
-        for (x, s) in safe.iter_mut().enumerate() {
-            if pos.can_play(x) && pos.after(x).winning_moves() != 0 {
-                *s = i32::MIN; // hands the opponent a win
-            } else if pos.can_play(x) {
-                any = true;
-            }
-        }
-        if any {
-            // a safe move after which every reply leaves us a four: the fastest win left
-            let mut forcing = [i32::MIN; WIDTH];
-            let mut found = false;
-            for x in 0..WIDTH {
-                if safe[x] != i32::MIN && pos.can_play(x) && wins_next_turn(&pos.after(x)) {
-                    forcing[x] = safe[x];
-                    found = true;
-                }
-            }
-            if found {
-                return argmax(pos, &forcing);
-            }
-            // a safe move after which the opponent has such a forcing reply loses
-            let mut unforced = safe;
-            let mut some = false;
-            for x in 0..WIDTH {
-                if safe[x] == i32::MIN || !pos.can_play(x) {
-                    continue;
-                }
-                let a = pos.after(x);
-                // cheap filter: no reply at all could give the opponent a four to threaten
-                // (their stones on every playable cell at once complete none)
-                let reach = c4lab_board::winning_cells(a.current() | a.playable(), a.mask());
-                if reach != 0 && (0..WIDTH).any(|y| a.can_play(y) && wins_next_turn(&a.after(y))) {
-                    unforced[x] = i32::MIN;
-                } else {
-                    some = true;
-                }
-            }
-            if some {
-                return argmax(pos, &unforced);
-            }
-        }
-        argmax(pos, if any { &safe } else { &scores })
+        choose(pos, || self.scores(pos))
     }
 
     /// The network's own move: the best-scoring legal column, without the tactical
@@ -362,44 +286,5 @@ impl Network {
                 .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
         );
         Some(Network { weights, bits })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use c4lab_corpus::rng::Rng;
-
-    /// The forcing test spelled out: play every reply and look for our four.
-    fn wins_next_turn_by_playing(pos: &Position) -> bool {
-        !pos.is_full()
-            && pos.winning_moves() == 0
-            && (0..WIDTH).filter(|&y| pos.can_play(y)).all(|y| {
-                let q = pos.after(y);
-                !q.is_full() && q.winning_moves() != 0
-            })
-    }
-
-    #[test]
-    fn the_forcing_test_agrees_with_playing_every_reply() {
-        let mut rng = Rng::new(7);
-        let (mut checked, mut forced) = (0, 0);
-        for _ in 0..3000 {
-            let mut pos = Position::new();
-            while pos.winner().is_none() && !pos.is_full() {
-                assert_eq!(
-                    wins_next_turn(&pos),
-                    wins_next_turn_by_playing(&pos),
-                    "{}",
-                    pos.to_grid()
-                );
-                checked += 1;
-                forced += wins_next_turn(&pos) as u32;
-                let legal: Vec<usize> = (0..WIDTH).filter(|&x| pos.can_play(x)).collect();
-                pos.play(legal[rng.below(legal.len() as u64) as usize]);
-            }
-        }
-        // random games pass through many forced positions, so both answers are exercised
-        assert!(checked > 50_000 && forced > 1_000, "{checked} {forced}");
     }
 }
