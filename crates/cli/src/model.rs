@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use c4lab_board::Position;
 use c4lab_model::eval::{agreement, optimal_rate, play_games, Agreement};
-use c4lab_model::{load_examples, Example, Model, Source, TrainConfig, Trainer};
+use c4lab_model::{load_examples, Example, FeatureSet, Model, Source, TrainConfig, Trainer};
 use c4lab_solver::Solver;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -65,7 +65,8 @@ pub struct TrainArgs {
     /// at least 10 and changes nothing else.
     #[arg(long, default_value_t = 192)]
     ctx: usize,
-    /// Step size of gradient descent on the table weights (the logits are sums of 15 weights).
+    /// Step size of gradient descent on the table weights (the logits are sums of 23
+    /// weights, 15 with --features columns).
     #[arg(long, default_value_t = 0.5)]
     lr: f32,
     /// Seed of the example order: a run is deterministic given it.
@@ -83,10 +84,16 @@ pub struct TrainArgs {
     /// Final weight of the loss against the played move.
     #[arg(long, default_value_t = 0.5)]
     hard_w: f32,
-    /// Bits of the table indices, 16 to 20: each bit doubles the model (16: 14.7 MB,
-    /// 18: 58.7 MB) and lets triples and quads of columns collide half as often.
+    /// Bits of the table indices, 16 to 20: each bit doubles the model (threats: 23.9
+    /// MB at 16, 95.4 MB at 18; columns: 14.7 and 58.7 MB) and lets hashed windows
+    /// collide half as often.
     #[arg(long, default_value_t = 16)]
     index_bits: u32,
+    /// The windows the network reads: `threats` (the column windows, each column's
+    /// threat cells, and the lowest threat of each side in every column at once) or
+    /// `columns` (the fifteen windows of 2-4 adjacent columns only).
+    #[arg(long, default_value = "threats")]
+    features: FeatureSet,
     /// Where to write the exported integer model.
     #[arg(long, default_value = "model.c4m")]
     out: PathBuf,
@@ -157,6 +164,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         hard_start: a.hard_start,
         hard_ramp: a.hard_ramp,
         index_bits: a.index_bits,
+        features: a.features,
     };
     let ckpt = a
         .checkpoint
@@ -442,8 +450,11 @@ pub struct BenchModel {
     /// Bits of the table indices of the model trained and timed (16 to 20).
     #[arg(long, default_value_t = 16)]
     index_bits: u32,
-    /// Time this exported model instead of training one (no training row; --steps and
-    /// --index-bits are not used).
+    /// The windows of the model trained and timed (`threats` or `columns`).
+    #[arg(long, default_value = "threats")]
+    features: FeatureSet,
+    /// Time this exported model instead of training one (no training row; --steps,
+    /// --index-bits and --features are not used).
     #[arg(long)]
     model: Option<PathBuf>,
 }
@@ -500,9 +511,10 @@ pub fn bench(a: BenchModel) -> Result<u8> {
         sink % 7
     );
     println!(
-        "| model size | {} bytes ({}-bit table indices) |",
+        "| model size | {} bytes ({}-bit table indices, {} features) |",
         model.size_bytes(),
-        model.index_bits()
+        model.index_bits(),
+        model.feature_set().name()
     );
     let after = match training {
         Some(_) => format!(" after {} steps", a.steps),
@@ -549,6 +561,7 @@ fn bench_training(a: &BenchModel) -> Result<(Model, usize, f64)> {
         hard_start: 0,
         hard_ramp: 1000,
         index_bits: a.index_bits,
+        features: a.features,
     })?;
     let start = Instant::now();
     for _ in 0..a.steps {

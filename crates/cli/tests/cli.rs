@@ -561,7 +561,7 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         format!("{d}/holdout/perply_targets.npz"),
     );
     let model = format!("{d}/m.c4m");
-    let train = |ctx: &str, extra: &[&str]| {
+    let train_to = |out: &str, ctx: &str, extra: &[&str]| {
         let mut args = vec![
             "train",
             "--load-corpus",
@@ -597,11 +597,12 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
             "--hard-w",
             "0.5",
             "--out",
-            &model,
+            out,
         ];
         args.extend_from_slice(extra);
         c4lab(&args, "")
     };
+    let train = |ctx: &str, extra: &[&str]| train_to(&model, ctx, extra);
     let first_run = train("192", &[]);
     assert_exit(&first_run, 0);
     let text = stdout(&first_run);
@@ -620,6 +621,42 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         first,
         "resuming a finished run adds nothing"
     );
+    // the threat windows are the default; the column windows alone make a smaller
+    // model (8 tables a side against 13), which bench model names; a checkpoint of
+    // one set does not resume as the other; an unknown set is refused
+    let columns_model = format!("{d}/columns.c4m");
+    let out = train_to(&columns_model, "192", &["--features", "columns"]);
+    assert_exit(&out, 0);
+    let size = |p: &str| std::fs::metadata(p).unwrap().len() - 16;
+    assert_eq!(size(&columns_model) * 13, size(&model) * 8);
+    let named = stdout(&c4lab(
+        &[
+            "bench",
+            "model",
+            "--corpus",
+            d,
+            "--model",
+            &columns_model,
+            "--positions",
+            "1",
+        ],
+        "",
+    ));
+    assert!(
+        named.contains("16-bit table indices, columns features"),
+        "{named}"
+    );
+    let out = train("192", &["--features", "columns", "--resume"]);
+    assert_exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("resume it with --index-bits 16 --features threats"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = train("192", &["--features", "rows"]);
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use threats or columns"));
     // the evaluation table, reproducible from its seed
     let eval = || {
         stdout(&c4lab(

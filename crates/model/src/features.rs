@@ -13,6 +13,14 @@
 //! scores land on mirrored columns (the centre triple, its own mirror, reads in the
 //! direction giving the smaller index), so mirrored positions get mirrored scores. Separate tables serve the first and second player
 //! to move (Connect Four's parity matters).
+//!
+//! The `threats` feature set ([`FeatureSet::Threats`], the default) adds what Connect
+//! Four's strategy turns on: the empty cells where either side would complete a four
+//! (threats; whose row is odd or even decides most endgames). Each column gets a window
+//! of three bytes (its column byte, the mover's threat cells in it, the opponent's), and
+//! one window spans the whole board: per column a byte holding the row of the mover's
+//! lowest threat and of the opponent's (7 for none), seven bytes hashed by three more
+//! GF(2^8)-linear forms. The threat cells are bitboard shifts and ANDs of the position.
 
 use c4lab_board::{Position, WIDTH};
 
@@ -25,10 +33,61 @@ pub const DEFAULT_INDEX_BITS: u32 = 16;
 /// The widest table index (a third GF(2^8) lane adds its high bits to the first two;
 /// 20 bits make a 235 MB model).
 pub const MAX_INDEX_BITS: u32 = 20;
-/// Windows over the board (6 pairs, 5 triples, 4 quads).
-pub const WINDOWS: usize = 15;
-/// Distinct tables per side: windows identified with their mirror images.
-pub const TABLES: usize = 8;
+/// Column windows over the board (6 pairs, 5 triples, 4 quads).
+const COLUMN_WINDOWS: usize = 15;
+/// Tables per side of the column windows (windows identified with their mirror images).
+const COLUMN_TABLES: usize = 8;
+/// The most features a position has (the threat set's).
+pub const MAX_WINDOWS: usize = COLUMN_WINDOWS + WIDTH + 1;
+
+/// Which windows a network reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FeatureSet {
+    /// The fifteen column windows only.
+    Columns,
+    /// The column windows, a threat window per column and one over the whole board.
+    Threats,
+}
+
+impl FeatureSet {
+    /// Both sets, the default first.
+    pub const ALL: [FeatureSet; 2] = [FeatureSet::Threats, FeatureSet::Columns];
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            FeatureSet::Columns => "columns",
+            FeatureSet::Threats => "threats",
+        }
+    }
+
+    /// Active features a position has.
+    pub fn windows(self) -> usize {
+        match self {
+            FeatureSet::Columns => COLUMN_WINDOWS,
+            FeatureSet::Threats => MAX_WINDOWS,
+        }
+    }
+
+    /// Distinct tables per side to move: mirror images share one (the four column
+    /// pairs of threat windows 1-7, 2-6, 3-5 and 4, and the board window, add five).
+    pub fn tables(self) -> usize {
+        match self {
+            FeatureSet::Columns => COLUMN_TABLES,
+            FeatureSet::Threats => COLUMN_TABLES + WIDTH.div_ceil(2) + 1,
+        }
+    }
+}
+
+impl std::str::FromStr for FeatureSet {
+    type Err = String;
+    fn from_str(s: &str) -> Result<FeatureSet, String> {
+        FeatureSet::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| format!("unknown feature set {s:?}; use threats or columns"))
+    }
+}
 
 /// The coefficients of the two lanes, per column of a window (any nonzero choice
 /// with an invertible leading 2x2 block keeps pairs collision-free).
@@ -36,6 +95,12 @@ const LANE0: [u8; 4] = [0x01, 0x02, 0x8D, 0x1B];
 const LANE1: [u8; 4] = [0x03, 0x01, 0x4F, 0xD4];
 /// The third lane, read only for indices wider than 16 bits.
 const LANE2: [u8; 4] = [0x07, 0x1D, 0x02, 0x35];
+/// The three lanes of the board-wide threat window, per column.
+const BOARD_LANES: [[u8; WIDTH]; 3] = [
+    [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40],
+    [0x03, 0x05, 0x11, 0x1B, 0x35, 0x4F, 0x8D],
+    [0x07, 0x1D, 0x53, 0xCA, 0x2F, 0x9A, 0xE1],
+];
 
 /// One active table entry: which table, which slot, and whether its scores apply to
 /// mirrored columns.
@@ -82,6 +147,25 @@ static LANE_MUL: [[[u8; 256]; 4]; 3] = {
     t
 };
 
+/// `BOARD_MUL[lane][x][b]`: the board window's lane products, as [`LANE_MUL`].
+static BOARD_MUL: [[[u8; 256]; WIDTH]; 3] = {
+    let mut t = [[[0u8; 256]; WIDTH]; 3];
+    let mut lane = 0;
+    while lane < 3 {
+        let mut x = 0;
+        while x < WIDTH {
+            let mut b = 0;
+            while b < 256 {
+                t[lane][x][b] = gf::mul(b as u8, BOARD_LANES[lane][x]);
+                b += 1;
+            }
+            x += 1;
+        }
+        lane += 1;
+    }
+    t
+};
+
 /// The `bits`-bit index of a window's bytes: lanes 0 and 1, then as many high bits of
 /// lane 2 as `bits` exceeds 16 (so a 16-bit index is the same at every width's top).
 #[inline(always)]
@@ -103,16 +187,42 @@ fn index(bytes: &[u8], bits: u32) -> usize {
     top << extra | (l2 as usize) >> (8 - extra)
 }
 
-/// The fifteen active features of `pos` in tables of `1 << bits` slots (`bits` in
+/// The active features of a position: the first `len` of `items`.
+#[derive(Debug, Clone, Copy)]
+pub struct Active {
+    items: [Feature; MAX_WINDOWS],
+    len: usize,
+}
+
+impl std::ops::Deref for Active {
+    type Target = [Feature];
+    fn deref(&self) -> &[Feature] {
+        &self.items[..self.len]
+    }
+}
+
+impl IntoIterator for Active {
+    type Item = Feature;
+    type IntoIter = std::iter::Take<std::array::IntoIter<Feature, MAX_WINDOWS>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter().take(self.len)
+    }
+}
+
+/// The active features of `pos` in `set`, in tables of `1 << bits` slots (`bits` in
 /// `DEFAULT_INDEX_BITS..=MAX_INDEX_BITS`).
-pub fn features(pos: &Position, bits: u32) -> [Feature; WINDOWS] {
+pub fn features(pos: &Position, bits: u32, set: FeatureSet) -> Active {
     let cols = column_bytes(pos);
     let side = (pos.moves_played() & 1) as usize;
-    let mut out = [Feature {
-        table: 0,
-        slot: 0,
-        mirrored: false,
-    }; WINDOWS];
+    let tables = set.tables();
+    let mut out = Active {
+        items: [Feature {
+            table: 0,
+            slot: 0,
+            mirrored: false,
+        }; MAX_WINDOWS],
+        len: set.windows(),
+    };
     let (mut k, mut base) = (0, 0);
     for t in LENGTHS {
         let starts = WIDTH + 1 - t;
@@ -133,8 +243,8 @@ pub fn features(pos: &Position, bits: u32) -> [Feature; WINDOWS] {
                 let (f, r) = (index(&fwd[..t], bits), index(&rev[..t], bits));
                 (f.min(r), r < f)
             };
-            out[k] = Feature {
-                table: side * TABLES + base + c.min(m),
+            out.items[k] = Feature {
+                table: side * tables + base + c.min(m),
                 slot,
                 mirrored,
             };
@@ -142,7 +252,63 @@ pub fn features(pos: &Position, bits: u32) -> [Feature; WINDOWS] {
         }
         base += starts.div_ceil(2);
     }
+    if set == FeatureSet::Threats {
+        threat_features(pos, &cols, bits, side * tables + base, &mut out.items[k..]);
+    }
     out
+}
+
+/// The threat windows of `pos` from table `first` on: one per column, then the board's.
+fn threat_features(
+    pos: &Position,
+    cols: &[u8; WIDTH],
+    bits: u32,
+    first: usize,
+    out: &mut [Feature],
+) {
+    let mask = pos.mask();
+    let mine = c4lab_board::winning_cells(pos.current(), mask);
+    let theirs = c4lab_board::winning_cells(pos.opponent(), mask);
+    // the row of a column's lowest threat, 7 for none
+    let lowest = |v: u8| if v == 0 { 7 } else { v.trailing_zeros() as u8 };
+    let mut board = [0u8; WIDTH];
+    for x in 0..WIDTH {
+        let shift = 7 * x as u32;
+        let (a, b) = (
+            ((mine >> shift) & 0x3F) as u8,
+            ((theirs >> shift) & 0x3F) as u8,
+        );
+        let m = WIDTH - 1 - x;
+        // a column reads the same both ways: only its scores are mirrored
+        out[x] = Feature {
+            table: first + x.min(m),
+            slot: index(&[cols[x], a, b], bits),
+            mirrored: x > m,
+        };
+        board[x] = 0x40 | lowest(a) | lowest(b) << 3;
+    }
+    let board_index = |reversed: bool| {
+        let (mut l0, mut l1, mut l2) = (0u8, 0u8, 0u8);
+        for i in 0..WIDTH {
+            let b = board[if reversed { WIDTH - 1 - i } else { i }] as usize;
+            l0 ^= BOARD_MUL[0][i][b];
+            l1 ^= BOARD_MUL[1][i][b];
+            l2 ^= BOARD_MUL[2][i][b];
+        }
+        let top = (l0 as usize) << 8 | l1 as usize;
+        if bits <= 16 {
+            top
+        } else {
+            top << (bits - 16) | (l2 as usize) >> (24 - bits)
+        }
+    };
+    // the board is its own mirror: it reads the way with the smaller index
+    let (f, r) = (board_index(false), board_index(true));
+    out[WIDTH] = Feature {
+        table: first + WIDTH.div_ceil(2),
+        slot: f.min(r),
+        mirrored: r < f,
+    };
 }
 
 #[cfg(test)]
@@ -194,16 +360,53 @@ mod tests {
                 .collect::<String>(),
         )
         .unwrap();
-        let (fp, fq) = (features(&p, 18), features(&q, 18));
-        let mut a: Vec<(usize, usize)> = fp.iter().map(|f| (f.table, f.slot)).collect();
-        let mut b: Vec<(usize, usize)> = fq.iter().map(|f| (f.table, f.slot)).collect();
-        a.sort();
-        b.sort();
-        assert_eq!(a, b);
-        assert!(fp.iter().all(|f| f.table < 2 * TABLES && f.slot < 1 << 18));
-        // a wider index keeps the 16-bit index as its top bits
-        for (w, n) in features(&p, 18).iter().zip(features(&p, 16)) {
-            assert_eq!(w.slot >> 2, n.slot);
+        for set in FeatureSet::ALL {
+            let (fp, fq) = (features(&p, 18, set), features(&q, 18, set));
+            let mut a: Vec<(usize, usize)> = fp.iter().map(|f| (f.table, f.slot)).collect();
+            let mut b: Vec<(usize, usize)> = fq.iter().map(|f| (f.table, f.slot)).collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{set:?}");
+            assert_eq!(fp.len(), set.windows());
+            assert!(fp
+                .iter()
+                .all(|f| f.table < 2 * set.tables() && f.slot < 1 << 18));
+            // a wider index keeps the 16-bit index as its top bits
+            for (w, n) in fp.iter().zip(features(&p, 16, set)) {
+                assert_eq!(w.slot >> 2, n.slot);
+            }
         }
+        // the threat set reads the column windows' slots first, then its own tables
+        let (c, t) = (
+            features(&p, 17, FeatureSet::Columns),
+            features(&p, 17, FeatureSet::Threats),
+        );
+        for (a, b) in c.iter().zip(t.iter()) {
+            assert_eq!((a.slot, a.mirrored), (b.slot, b.mirrored));
+        }
+        let own: std::collections::BTreeSet<usize> = t[c.len()..].iter().map(|f| f.table).collect();
+        assert_eq!(own.len(), FeatureSet::Threats.tables() - COLUMN_TABLES);
+    }
+
+    #[test]
+    fn threat_windows_see_the_threats() {
+        // Red to move in both, Yellow's three in column 7 threatening its fourth row in
+        // both; Red's stones in columns 1, 2, 3 threaten the bottom of the empty column
+        // 4, Red's stones in columns 1, 2, 5 threaten nothing
+        let threat = Position::from_moves("172737").unwrap();
+        let quiet = Position::from_moves("172757").unwrap();
+        let (a, b) = (
+            features(&threat, 16, FeatureSet::Threats),
+            features(&quiet, 16, FeatureSet::Threats),
+        );
+        let column = |f: &Active, x: usize| f[COLUMN_WINDOWS + x];
+        // column 4 holds no stone in either, yet its threat window differs, and so
+        // does the board's
+        assert_eq!(column_bytes(&threat)[3], column_bytes(&quiet)[3]);
+        assert_ne!(column(&a, 3).slot, column(&b, 3).slot);
+        assert_ne!(a[MAX_WINDOWS - 1].slot, b[MAX_WINDOWS - 1].slot);
+        // column 7 (its stones and Yellow's threat) and column 6 read the same
+        assert_eq!(column(&a, 6), column(&b, 6));
+        assert_eq!(column(&a, 5), column(&b, 5));
     }
 }

@@ -5,18 +5,23 @@
 use c4lab_board::{Position, WIDTH};
 
 use crate::error::ModelError;
-use crate::features::{features, DEFAULT_INDEX_BITS, MAX_INDEX_BITS, TABLES};
+use crate::features::{features, FeatureSet, DEFAULT_INDEX_BITS, MAX_INDEX_BITS};
 use crate::tactics::choose;
 
-/// Weights in all tables of `bits`-bit indices: two sides, `TABLES` tables,
+/// Weights in all tables of `bits`-bit indices for `set`: two sides, its tables,
 /// `1 << bits` slots, seven scores.
-pub fn weight_count(bits: u32) -> usize {
-    (2 * TABLES * WIDTH) << bits
+pub fn weight_count(bits: u32, set: FeatureSet) -> usize {
+    (2 * set.tables() * WIDTH) << bits
 }
 
-/// The index width whose tables hold `n` weights, if any.
-fn index_bits_of(n: usize) -> Option<u32> {
-    (DEFAULT_INDEX_BITS..=MAX_INDEX_BITS).find(|&b| weight_count(b) == n)
+/// The index width and feature set whose tables hold `n` weights, if any (a count
+/// names one: the sets have 8 and 13 tables a side, and 13 is odd).
+fn layout_of(n: usize) -> Option<(u32, FeatureSet)> {
+    FeatureSet::ALL.into_iter().find_map(|set| {
+        (DEFAULT_INDEX_BITS..=MAX_INDEX_BITS)
+            .find(|&b| weight_count(b, set) == n)
+            .map(|b| (b, set))
+    })
 }
 
 /// The row of seven weights a feature selects.
@@ -82,13 +87,14 @@ impl Hint {
 pub struct Model {
     weights: Vec<i16>,
     bits: u32,
+    set: FeatureSet,
 }
 
 impl Model {
     /// The summed scores of the seven columns for `pos` (full columns included).
     pub fn scores(&self, pos: &Position) -> [i32; WIDTH] {
         let mut s = [0i32; WIDTH];
-        for f in features(pos, self.bits) {
+        for f in features(pos, self.bits, self.set) {
             let row = &self.weights[row_of(&f, self.bits)..][..WIDTH];
             for (x, v) in s.iter_mut().enumerate() {
                 *v += row[if f.mirrored { WIDTH - 1 - x } else { x }] as i32;
@@ -149,11 +155,19 @@ impl Model {
             )));
         }
         let n = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
-        let bits = index_bits_of(n).ok_or_else(|| {
+        let (bits, set) = layout_of(n).ok_or_else(|| {
+            let range = |set| {
+                format!(
+                    "{} to {} ({})",
+                    weight_count(DEFAULT_INDEX_BITS, set),
+                    weight_count(MAX_INDEX_BITS, set),
+                    FeatureSet::name(set)
+                )
+            };
             bad(format!(
-                "{n} weights; a model has {} ({DEFAULT_INDEX_BITS}-bit indices) to {} ({MAX_INDEX_BITS}-bit)",
-                weight_count(DEFAULT_INDEX_BITS),
-                weight_count(MAX_INDEX_BITS)
+                "{n} weights; a model has {} or {}, for {DEFAULT_INDEX_BITS}- to {MAX_INDEX_BITS}-bit indices",
+                range(FeatureSet::Threats),
+                range(FeatureSet::Columns)
             ))
         })?;
         if bytes.len() != 16 + 2 * n {
@@ -169,7 +183,7 @@ impl Model {
                 .chunks_exact(2)
                 .map(|b| i16::from_le_bytes([b[0], b[1]])),
         );
-        Ok(Model { weights, bits })
+        Ok(Model { weights, bits, set })
     }
 
     /// Size of the exported model in bytes.
@@ -181,6 +195,11 @@ impl Model {
     pub fn index_bits(&self) -> u32 {
         self.bits
     }
+
+    /// The windows it reads.
+    pub fn feature_set(&self) -> FeatureSet {
+        self.set
+    }
 }
 
 /// The float shadow of the model, which training updates.
@@ -188,6 +207,7 @@ impl Model {
 pub struct Network {
     pub(crate) weights: Vec<f32>,
     bits: u32,
+    set: FeatureSet,
 }
 
 impl Default for Network {
@@ -197,22 +217,23 @@ impl Default for Network {
 }
 
 impl Network {
-    /// All weights zero: a uniform policy over the legal columns.
+    /// All weights zero (a uniform policy over the legal columns), the default layout.
     pub fn new() -> Network {
-        Network::with_index_bits(DEFAULT_INDEX_BITS)
+        Network::with_layout(DEFAULT_INDEX_BITS, FeatureSet::Threats)
     }
 
-    /// All weights zero, tables of `bits`-bit indices (`DEFAULT_INDEX_BITS` to
+    /// All weights zero, `set`'s tables of `bits`-bit indices (`DEFAULT_INDEX_BITS` to
     /// `MAX_INDEX_BITS`; [`crate::Trainer::new`] checks a user's choice first).
-    pub fn with_index_bits(bits: u32) -> Network {
+    pub fn with_layout(bits: u32, set: FeatureSet) -> Network {
         assert!(
             (DEFAULT_INDEX_BITS..=MAX_INDEX_BITS).contains(&bits),
             "{bits}-bit table indices are not supported"
         );
-        let n = weight_count(bits);
+        let n = weight_count(bits, set);
         Network {
             weights: table_vec(n, std::iter::repeat_n(0.0, n)),
             bits,
+            set,
         }
     }
 
@@ -221,10 +242,15 @@ impl Network {
         self.bits
     }
 
+    /// The windows it reads.
+    pub fn feature_set(&self) -> FeatureSet {
+        self.set
+    }
+
     /// The summed float scores (logits) of the seven columns.
     pub fn logits(&self, pos: &Position) -> [f32; WIDTH] {
         let mut s = [0f32; WIDTH];
-        for f in features(pos, self.bits) {
+        for f in features(pos, self.bits, self.set) {
             let row = &self.weights[row_of(&f, self.bits)..][..WIDTH];
             for (x, v) in s.iter_mut().enumerate() {
                 *v += row[if f.mirrored { WIDTH - 1 - x } else { x }];
@@ -240,7 +266,7 @@ impl Network {
 
     /// Adds `-step * grad[x]` to every weight feeding column `x` of `pos`'s logits.
     pub(crate) fn descend(&mut self, pos: &Position, step: f32, grad: &[f32; WIDTH]) {
-        for f in features(pos, self.bits) {
+        for f in features(pos, self.bits, self.set) {
             let row = &mut self.weights[row_of(&f, self.bits)..][..WIDTH];
             for (x, g) in grad.iter().enumerate() {
                 row[if f.mirrored { WIDTH - 1 - x } else { x }] -= step * g;
@@ -263,6 +289,7 @@ impl Network {
             Model {
                 weights,
                 bits: self.bits,
+                set: self.set,
             },
             scale,
         )
@@ -278,13 +305,13 @@ impl Network {
         if !bytes.len().is_multiple_of(4) {
             return None;
         }
-        let bits = index_bits_of(bytes.len() / 4)?;
+        let (bits, set) = layout_of(bytes.len() / 4)?;
         let weights = table_vec(
             bytes.len() / 4,
             bytes
                 .chunks_exact(4)
                 .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
         );
-        Some(Network { weights, bits })
+        Some(Network { weights, bits, set })
     }
 }

@@ -9,7 +9,7 @@ use c4lab_corpus::rng::Rng;
 use c4lab_corpus::sidecar::read_labels;
 
 use crate::error::ModelError;
-use crate::features::{DEFAULT_INDEX_BITS, MAX_INDEX_BITS};
+use crate::features::{FeatureSet, DEFAULT_INDEX_BITS, MAX_INDEX_BITS};
 use crate::net::Network;
 
 /// One labelled position.
@@ -121,6 +121,8 @@ pub struct TrainConfig {
     pub hard_ramp: u64,
     /// Bits of the table indices (16 to 20; each bit doubles the model).
     pub index_bits: u32,
+    /// The windows the network reads.
+    pub features: FeatureSet,
 }
 
 impl TrainConfig {
@@ -199,7 +201,7 @@ impl Trainer {
             )));
         }
         Ok(Trainer {
-            net: Network::with_index_bits(config.index_bits),
+            net: Network::with_layout(config.index_bits, config.features),
             step: 0,
             rng: Rng::new(config.seed),
             config,
@@ -263,11 +265,13 @@ impl Trainer {
             )));
         }
         let net = Network::from_bytes(&bytes[32..]).ok_or_else(|| bad("wrong weight count"))?;
-        if net.index_bits() != config.index_bits {
+        if net.index_bits() != config.index_bits || net.feature_set() != config.features {
             return Err(ModelError::Config(format!(
-                "the checkpoint has {}-bit table indices; resume it with --index-bits {}",
+                "the checkpoint has {}-bit table indices and the {} features; resume it with --index-bits {} --features {}",
                 net.index_bits(),
-                net.index_bits()
+                net.feature_set().name(),
+                net.index_bits(),
+                net.feature_set().name()
             )));
         }
         let mut t = Trainer::new(config)?;

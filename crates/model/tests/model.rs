@@ -7,7 +7,9 @@ use c4lab_corpus::{GenConfig, NoProgress};
 use c4lab_model::eval::{agreement, column_scores, optimal_rate, play_games};
 use c4lab_model::features::features;
 use c4lab_model::train::{loss, policy};
-use c4lab_model::{load_examples, Example, Model, Network, Source, TrainConfig, Trainer};
+use c4lab_model::{
+    load_examples, Example, FeatureSet, Model, Network, Source, TrainConfig, Trainer,
+};
 use c4lab_solver::Solver;
 
 /// A small train/holdout corpus (alpha-beta teacher), generated once per test binary.
@@ -45,6 +47,7 @@ fn config(steps: u64) -> TrainConfig {
         hard_start: 0,
         hard_ramp: 200,
         index_bits: 16,
+        features: FeatureSet::Threats,
     }
 }
 
@@ -116,15 +119,16 @@ fn training_lowers_holdout_loss_and_beats_a_uniform_policy() {
 #[test]
 fn the_forward_pass_is_integer_table_sums_and_export_round_trips_bit_exactly() {
     let (train, hold) = corpus();
-    for bits in [16, 17] {
+    for (bits, features) in [(16, FeatureSet::Threats), (17, FeatureSet::Columns)] {
         let t = trained_with(
             &train,
             TrainConfig {
                 index_bits: bits,
+                features,
                 ..config(300)
             },
         );
-        forward_pass_and_round_trip(&t, &hold, bits);
+        forward_pass_and_round_trip(&t, &hold, bits, features);
     }
     // a table width outside 16..=20 is refused
     assert!(Trainer::new(TrainConfig {
@@ -134,10 +138,13 @@ fn the_forward_pass_is_integer_table_sums_and_export_round_trips_bit_exactly() {
     .is_err());
 }
 
-fn forward_pass_and_round_trip(t: &Trainer, hold: &[Example], bits: u32) {
+fn forward_pass_and_round_trip(t: &Trainer, hold: &[Example], bits: u32, set: FeatureSet) {
     let (model, scale) = t.net.quantize();
-    assert_eq!(model.index_bits(), bits);
-    assert_eq!(model.size_bytes(), 16 + ((2 * 7 * 2 * 8) << bits));
+    assert_eq!((model.index_bits(), model.feature_set()), (bits, set));
+    // two bytes a score, seven scores a slot, 8 tables a side for the column windows
+    // and 13 with the threat windows
+    let tables = if set == FeatureSet::Threats { 13 } else { 8 };
+    assert_eq!(model.size_bytes(), 16 + ((2 * 7 * 2 * tables) << bits));
     assert!(scale > 0.0);
     let bytes = model.to_bytes();
     assert_eq!(bytes.len(), model.size_bytes());
@@ -149,7 +156,7 @@ fn forward_pass_and_round_trip(t: &Trainer, hold: &[Example], bits: u32) {
     let word = |i: usize| i16::from_le_bytes([bytes[16 + 2 * i], bytes[17 + 2 * i]]) as i32;
     for e in hold.iter().take(500) {
         let mut s = [0i32; WIDTH];
-        for f in features(&e.position, model.index_bits()) {
+        for f in features(&e.position, model.index_bits(), model.feature_set()) {
             for (x, v) in s.iter_mut().enumerate() {
                 let col = if f.mirrored { WIDTH - 1 - x } else { x };
                 *v += word(((f.table << model.index_bits()) + f.slot) * WIDTH + col);
@@ -188,6 +195,11 @@ fn training_is_deterministic_and_resumes_exactly() {
         ..config(400)
     };
     assert!(Trainer::resume(wider, &half.checkpoint()).is_err());
+    let columns = TrainConfig {
+        features: FeatureSet::Columns,
+        ..config(400)
+    };
+    assert!(Trainer::resume(columns, &half.checkpoint()).is_err());
 }
 
 #[test]
