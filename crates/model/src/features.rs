@@ -69,8 +69,8 @@ impl FeatureSet {
         }
     }
 
-    /// Distinct tables per side to move: mirror images share one (the four column
-    /// pairs of threat windows 1-7, 2-6, 3-5 and 4, and the board window, add five).
+    /// Distinct tables per side to move, mirror images sharing one: the threat windows
+    /// of columns 1 and 7, 2 and 6, 3 and 5, and 4 add four, the board window one.
     pub fn tables(self) -> usize {
         match self {
             FeatureSet::Columns => COLUMN_TABLES,
@@ -129,51 +129,40 @@ pub fn column_bytes(pos: &Position) -> [u8; WIDTH] {
     })
 }
 
-/// `LANE_MUL[lane][i][b]` = b times lane `lane`'s coefficient for window column `i`,
-/// in GF(2^8): the lane products as single table lookups, built at compile time.
-static LANE_MUL: [[[u8; 256]; 4]; 3] = {
-    let mut t = [[[0u8; 256]; 4]; 3];
-    let mut i = 0;
-    while i < 4 {
-        let mut b = 0;
-        while b < 256 {
-            t[0][i][b] = gf::mul(b as u8, LANE0[i]);
-            t[1][i][b] = gf::mul(b as u8, LANE1[i]);
-            t[2][i][b] = gf::mul(b as u8, LANE2[i]);
-            b += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-/// `BOARD_MUL[lane][x][b]`: the board window's lane products, as [`LANE_MUL`].
-static BOARD_MUL: [[[u8; 256]; WIDTH]; 3] = {
-    let mut t = [[[0u8; 256]; WIDTH]; 3];
+/// `products(lanes)[lane][i][b]` = b times lane `lane`'s coefficient for window byte
+/// `i`, in GF(2^8): the lane products as single table lookups, built at compile time.
+const fn products<const N: usize>(lanes: [[u8; N]; 3]) -> [[[u8; 256]; N]; 3] {
+    let mut t = [[[0u8; 256]; N]; 3];
     let mut lane = 0;
     while lane < 3 {
-        let mut x = 0;
-        while x < WIDTH {
+        let mut i = 0;
+        while i < N {
             let mut b = 0;
             while b < 256 {
-                t[lane][x][b] = gf::mul(b as u8, BOARD_LANES[lane][x]);
+                t[lane][i][b] = gf::mul(b as u8, lanes[lane][i]);
                 b += 1;
             }
-            x += 1;
+            i += 1;
         }
         lane += 1;
     }
     t
-};
+}
 
-/// The `bits`-bit index of a window's bytes: lanes 0 and 1, then as many high bits of
-/// lane 2 as `bits` exceeds 16 (so a 16-bit index is the same at every width's top).
+/// The column windows' lane products.
+static LANE_MUL: [[[u8; 256]; 4]; 3] = products([LANE0, LANE1, LANE2]);
+/// The board window's lane products.
+static BOARD_MUL: [[[u8; 256]; WIDTH]; 3] = products(BOARD_LANES);
+
+/// The `bits`-bit index of a window's bytes under the lane products `mul`: lanes 0
+/// and 1, then as many high bits of lane 2 as `bits` exceeds 16 (so a 16-bit index is
+/// the same at every width's top).
 #[inline(always)]
-fn index(bytes: &[u8], bits: u32) -> usize {
+fn index_by<const N: usize>(mul: &[[[u8; 256]; N]; 3], bytes: &[u8], bits: u32) -> usize {
     let (mut l0, mut l1) = (0u8, 0u8);
     for (i, &b) in bytes.iter().enumerate() {
-        l0 ^= LANE_MUL[0][i][b as usize];
-        l1 ^= LANE_MUL[1][i][b as usize];
+        l0 ^= mul[0][i][b as usize];
+        l1 ^= mul[1][i][b as usize];
     }
     let top = (l0 as usize) << 8 | l1 as usize;
     if bits <= 16 {
@@ -181,10 +170,16 @@ fn index(bytes: &[u8], bits: u32) -> usize {
     }
     let mut l2 = 0u8;
     for (i, &b) in bytes.iter().enumerate() {
-        l2 ^= LANE_MUL[2][i][b as usize];
+        l2 ^= mul[2][i][b as usize];
     }
     let extra = bits - 16;
     top << extra | (l2 as usize) >> (8 - extra)
+}
+
+/// The index of a column window's bytes (at most four).
+#[inline(always)]
+fn index(bytes: &[u8], bits: u32) -> usize {
+    index_by(&LANE_MUL, bytes, bits)
 }
 
 /// The active features of a position: the first `len` of `items`.
@@ -287,23 +282,13 @@ fn threat_features(
         };
         board[x] = 0x40 | lowest(a) | lowest(b) << 3;
     }
-    let board_index = |reversed: bool| {
-        let (mut l0, mut l1, mut l2) = (0u8, 0u8, 0u8);
-        for i in 0..WIDTH {
-            let b = board[if reversed { WIDTH - 1 - i } else { i }] as usize;
-            l0 ^= BOARD_MUL[0][i][b];
-            l1 ^= BOARD_MUL[1][i][b];
-            l2 ^= BOARD_MUL[2][i][b];
-        }
-        let top = (l0 as usize) << 8 | l1 as usize;
-        if bits <= 16 {
-            top
-        } else {
-            top << (bits - 16) | (l2 as usize) >> (24 - bits)
-        }
-    };
     // the board is its own mirror: it reads the way with the smaller index
-    let (f, r) = (board_index(false), board_index(true));
+    let mut mirrored = board;
+    mirrored.reverse();
+    let (f, r) = (
+        index_by(&BOARD_MUL, &board, bits),
+        index_by(&BOARD_MUL, &mirrored, bits),
+    );
     out[WIDTH] = Feature {
         table: first + WIDTH.div_ceil(2),
         slot: f.min(r),

@@ -6,7 +6,7 @@ use c4lab_board::{Position, WIDTH};
 
 use crate::error::ModelError;
 use crate::features::{features, FeatureSet, DEFAULT_INDEX_BITS, MAX_INDEX_BITS};
-use crate::tactics::choose;
+use crate::tactics::{argmax_among, choose};
 
 /// Weights in all tables of `bits`-bit indices for `set`: two sides, its tables,
 /// `1 << bits` slots, seven scores.
@@ -39,8 +39,6 @@ fn table_vec<T>(n: usize, values: impl Iterator<Item = T>) -> Vec<T> {
     v
 }
 
-/// Columns in the order ties are broken: the centre first.
-const CENTRE_ORDER: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
 /// The exported file starts with these bytes, then the version.
 const MAGIC: &[u8; 8] = b"C4GF256M";
 /// The file format's version.
@@ -48,13 +46,10 @@ const VERSION: u32 = 1;
 
 /// The legal column with the highest score, ties to the centre; None on a full board.
 fn argmax<T: PartialOrd + Copy>(pos: &Position, scores: &[T; WIDTH]) -> Option<usize> {
-    let mut best: Option<usize> = None;
-    for &x in &CENTRE_ORDER {
-        if pos.can_play(x) && best.is_none_or(|b| scores[x] > scores[b]) {
-            best = Some(x);
-        }
-    }
-    best
+    let legal = (0..WIDTH)
+        .filter(|&x| pos.can_play(x))
+        .fold(0u8, |m, x| m | 1 << x);
+    argmax_among(legal, scores)
 }
 
 /// The model's advice for one position: its move and the network's column scores.

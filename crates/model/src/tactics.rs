@@ -5,11 +5,11 @@
 use c4lab_board::{winning_cells, Position, BOARD_MASK, CELLS, WIDTH};
 
 /// Columns in the order ties are broken: the centre first.
-const CENTRE_ORDER: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
+pub const CENTRE_ORDER: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
 
 /// The column of `allowed` (bit `x` = column `x`) with the highest score, ties to the
 /// centre; None when `allowed` is empty.
-pub fn argmax_among(allowed: u8, scores: &[i32; WIDTH]) -> Option<usize> {
+pub fn argmax_among<T: PartialOrd + Copy>(allowed: u8, scores: &[T; WIDTH]) -> Option<usize> {
     let mut best: Option<usize> = None;
     for &x in &CENTRE_ORDER {
         if allowed & (1 << x) != 0 && best.is_none_or(|b| scores[x] > scores[b]) {
