@@ -488,7 +488,7 @@ impl Completer {
 }
 
 impl Completer {
-    /// Encodes every position `candidate` reaches from the root (depth first, below a
+    /// Encodes every position `candidate` reaches from the root (breadth first, below a
     /// losing move nothing), up to `tree_cap` new positions a round.
     fn learn_tree(&mut self, candidate: &Diagram) -> Result<(), SynthError> {
         let root = *self.encoding.root();
@@ -507,18 +507,19 @@ impl Completer {
     }
 }
 
-/// Visits every Red-to-move position `diagram` reaches from `root` once, depth first
-/// (nothing below a move that loses at once or a position where it names no move),
-/// until `visit` returns false.
+/// Visits every Red-to-move position `diagram` reaches from `root` once, breadth first
+/// (the nearest the root first; nothing below a move that loses at once or a position
+/// where it names no move), until `visit` returns false. A capped walk thus stops at
+/// the positions nearest the root, whose clauses constrain every line through them.
 pub fn walk_tree(
     root: &Position,
     diagram: &Diagram,
     mut visit: impl FnMut(u64, u64) -> Result<bool, SynthError>,
 ) -> Result<(), SynthError> {
     let levels = diagram.levels();
-    let mut stack = vec![(root.current(), root.mask())];
+    let mut queue = std::collections::VecDeque::from([(root.current(), root.mask())]);
     let mut visited: FxHashSet<u64> = FxHashSet::default();
-    while let Some((red, mask)) = stack.pop() {
+    while let Some((red, mask)) = queue.pop_front() {
         if !visited.insert(key(red, mask)) {
             continue;
         }
@@ -534,7 +535,7 @@ pub fn walk_tree(
         }
         let cell = playable(mask) & column_mask(x);
         if let MoveOutcome::Children(children) = after_red_move(red, mask, cell) {
-            stack.extend(children.into_iter().rev());
+            queue.extend(children);
         }
     }
     Ok(())

@@ -345,6 +345,29 @@ fn from_tree_after_on_a_refuted_candidate_teaches_every_position_it_reaches() {
 }
 
 #[test]
+fn a_tree_walk_visits_the_positions_nearest_the_root_first() {
+    // a capped walk (what whole-tree learning encodes a round) must stop at the
+    // shallowest positions; a depth-first walk would spend its cap down one line
+    let mut checked = 0;
+    for d in upstream_diagrams().iter().step_by(97).take(8) {
+        let root = d.root().unwrap().position;
+        let mut plies = Vec::new();
+        walk_tree(&root, d, |_, mask| {
+            plies.push(mask.count_ones());
+            Ok(true)
+        })
+        .unwrap();
+        assert!(plies.windows(2).all(|w| w[0] <= w[1]), "{plies:?}");
+        // and it reaches every ply the diagram's tree spans
+        let (first, last) = (plies[0], *plies.last().unwrap());
+        assert_eq!(first, root.moves_played());
+        assert!((first..=last).step_by(2).all(|p| plies.contains(&p)));
+        checked += (plies.len() > 10) as u32;
+    }
+    assert!(checked > 0 || upstream_diagrams().is_empty());
+}
+
+#[test]
 fn losing_cores_exclude_each_candidate_and_admit_every_winner() {
     // cores learnt from the first candidate on: each refuted candidate is excluded and
     // the upstream diagram, a known win, never is (a core holds for every winner)
