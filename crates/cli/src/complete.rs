@@ -42,7 +42,7 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = 100_000)]
     oracle_nodes: u64,
     /// With `--learn tree`: new positions encoded per candidate at most, beyond its losing line.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 512)]
     tree_cap: usize,
     /// With `--learn positions`: from this many candidates on, learn every position a
     /// losing candidate reaches, as `--learn tree` does (0: never).

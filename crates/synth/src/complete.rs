@@ -118,7 +118,7 @@ impl Default for Options {
             learn: Learn::Positions,
             backend: crate::sat::backends()[0].to_string(),
             oracle_nodes: 100_000,
-            tree_cap: 256,
+            tree_cap: 512,
             tree_after: TREE_AFTER,
             premap_plies: 6,
             deepen_after: 100,
