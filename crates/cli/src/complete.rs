@@ -41,7 +41,8 @@ pub struct SearchArgs {
     /// (0: never ask). Moves proved not to keep it are ruled out before any candidate.
     #[arg(long, default_value_t = 100_000)]
     oracle_nodes: u64,
-    /// With `--learn tree`: new positions encoded per candidate at most, beyond its losing line.
+    /// With `--learn tree`, and after --tree-after candidates: new positions encoded per
+    /// candidate at most (breadth first from the root), beyond its losing line.
     #[arg(long, default_value_t = 512)]
     tree_cap: usize,
     /// With `--learn positions`: from this many candidates on, learn every position a
