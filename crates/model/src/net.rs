@@ -6,7 +6,7 @@ use c4lab_board::{Position, WIDTH};
 
 use crate::error::ModelError;
 use crate::features::{features, FeatureSet, DEFAULT_INDEX_BITS, MAX_INDEX_BITS};
-use crate::tactics::{argmax_among, choose};
+use crate::tactics::{argmax_among, choose, legal_columns};
 
 /// Weights in all tables of `bits`-bit indices for `set`: two sides, its tables,
 /// `1 << bits` slots, seven scores.
@@ -46,10 +46,7 @@ const VERSION: u32 = 1;
 
 /// The legal column with the highest score, ties to the centre; None on a full board.
 fn argmax<T: PartialOrd + Copy>(pos: &Position, scores: &[T; WIDTH]) -> Option<usize> {
-    let legal = (0..WIDTH)
-        .filter(|&x| pos.can_play(x))
-        .fold(0u8, |m, x| m | 1 << x);
-    argmax_among(legal, scores)
+    argmax_among(legal_columns(pos), scores)
 }
 
 /// The model's advice for one position: its move and the network's column scores.

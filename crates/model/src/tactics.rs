@@ -19,6 +19,13 @@ pub fn argmax_among<T: PartialOrd + Copy>(allowed: u8, scores: &[T; WIDTH]) -> O
     best
 }
 
+/// The columns of `pos` that are not full (bit `x` = column `x`).
+pub fn legal_columns(pos: &Position) -> u8 {
+    (0..WIDTH)
+        .filter(|&x| pos.can_play(x))
+        .fold(0, |m, x| m | 1 << x)
+}
+
 /// The playable cells after `cell` (a playable cell) is filled: the other columns'
 /// unchanged, and the cell above it in its own column.
 #[inline(always)]
@@ -220,7 +227,7 @@ mod tests {
                 let got = choose(&pos, || scores);
                 assert_eq!(got, choose_by_playing(&pos, &scores), "{}", pos.to_grid());
                 checked += 1;
-                narrowed += (got != argmax_among(0x7F & legal_columns(&pos), &scores)) as u32;
+                narrowed += (got != argmax_among(legal_columns(&pos), &scores)) as u32;
                 forcing += forced_by_playing(&pos) as u32;
                 let legal: Vec<usize> = (0..WIDTH).filter(|&x| pos.can_play(x)).collect();
                 pos.play(legal[rng.below(legal.len() as u64) as usize]);
@@ -232,11 +239,5 @@ mod tests {
             checked > 50_000 && narrowed > 10_000 && forcing > 1_000,
             "{checked} {narrowed} {forcing}"
         );
-    }
-
-    fn legal_columns(pos: &Position) -> u8 {
-        (0..WIDTH)
-            .filter(|&x| pos.can_play(x))
-            .fold(0, |m, x| m | 1 << x)
     }
 }
