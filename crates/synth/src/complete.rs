@@ -12,12 +12,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use c4lab_board::{column_mask, Position, HEIGHT, WIDTH};
-use c4lab_steady::{decide, Cell, Counterexample, Diagram, LossReason, Verdict, Verifier};
+use c4lab_steady::{Cell, Counterexample, Diagram, LossReason, Verdict, Verifier};
 use rustc_hash::FxHashSet;
 
-use crate::encoding::{after_red_move, key, playable, Encoding, MoveOutcome, FREE_LEVELS};
+use crate::encoding::{playable, Encoding, FREE_LEVELS};
 use crate::map::BreadthFirst;
 use crate::sat::{open, Lit, SatOutcome};
+use crate::tree::learn_tree;
 use crate::SynthError;
 
 /// How a counterexample is turned into clauses.
@@ -491,54 +492,8 @@ impl Completer {
     /// Encodes every position `candidate` reaches from the root (breadth first, below a
     /// losing move nothing), up to `tree_cap` new positions a round.
     fn learn_tree(&mut self, candidate: &Diagram) -> Result<(), SynthError> {
-        let root = *self.encoding.root();
-        let (cap, enc) = (self.options.tree_cap, &mut self.encoding);
-        let mut added = 0;
-        walk_tree(&root, candidate, |red, mask| {
-            if !enc.is_encoded(red, mask) {
-                if added == cap {
-                    return Ok(false);
-                }
-                added += 1;
-                enc.encode(red, mask)?;
-            }
-            Ok(true)
-        })
+        learn_tree(&mut self.encoding, candidate, self.options.tree_cap).map(|_| ())
     }
-}
-
-/// Visits every Red-to-move position `diagram` reaches from `root` once, breadth first
-/// (the nearest the root first; nothing below a move that loses at once or a position
-/// where it names no move), until `visit` returns false. A capped walk thus stops at
-/// the positions nearest the root, whose clauses constrain every line through them.
-pub fn walk_tree(
-    root: &Position,
-    diagram: &Diagram,
-    mut visit: impl FnMut(u64, u64) -> Result<bool, SynthError>,
-) -> Result<(), SynthError> {
-    let levels = diagram.levels();
-    let mut queue = std::collections::VecDeque::from([(root.current(), root.mask())]);
-    let mut visited: FxHashSet<u64> = FxHashSet::default();
-    while let Some((red, mask)) = queue.pop_front() {
-        if !visited.insert(key(red, mask)) {
-            continue;
-        }
-        if !visit(red, mask)? {
-            break;
-        }
-        let pos = Position::from_bitboards(red, mask ^ red);
-        let Some(x) = decide(&pos, &levels).column else {
-            continue;
-        };
-        if pos.is_winning_move(x) {
-            continue;
-        }
-        let cell = playable(mask) & column_mask(x);
-        if let MoveOutcome::Children(children) = after_red_move(red, mask, cell) {
-            queue.extend(children);
-        }
-    }
-    Ok(())
 }
 
 /// Encodes every Red-to-move position from `pos` to the end of the game; how many, or

@@ -3,23 +3,26 @@
 //! [`encoding`] states the decision rule of SPEC §2 as clauses over the levels of the
 //! undecided cells; [`complete`] is auto-complete (SPEC §5), a CEGIS loop that learns
 //! each losing line the verifier finds; [`map`] encodes every position below a root
-//! breadth first; [`sat`] holds the solver backends.
+//! breadth first; [`tree`] walks the positions a diagram reaches and learns them;
+//! [`sat`] holds the solver backends.
 
 pub mod complete;
 pub mod encoding;
 mod error;
 pub mod map;
 pub mod sat;
+pub mod tree;
 
 use c4lab_board::{has_four, Position};
 use c4lab_steady::Diagram;
 
 pub use complete::{
-    line_positions, undecide, walk_tree, Completer, Completion, Learn, Options, Progress, Step,
+    line_positions, undecide, Completer, Completion, Learn, Options, Progress, Step,
 };
 pub use encoding::{Encoding, EncodingStats, FREE_LEVELS};
 pub use error::SynthError;
 pub use map::BreadthFirst;
+pub use tree::{learn_tree, walk_tree};
 
 /// The diagram's root, refused when it is not a Red-to-move position without a four.
 pub fn checked_root(diagram: &Diagram) -> Result<Position, SynthError> {
