@@ -22,12 +22,13 @@ pub fn dsat(
     let stop = stop_flag(max_seconds)?;
     if !json_out {
         eprintln!(
-            "{} undecided cells (?) over levels 0-9, every other cell pinned; mapping to {} plies below the root, {} after {} rounds (at most {} positions), backend {}",
+            "{} undecided cells (?) over levels 0-9, every other cell pinned; mapping to {} plies below the root, {} after {} rounds (at most {} positions), up to {} positions of each failed candidate's tree learnt, backend {}",
             input.diagram.undecided(),
             options.first_cut_plies.min(options.cut_plies),
             options.cut_plies,
             options.deepen_after,
             options.max_states,
+            options.tree_cap,
             options.backend
         );
     }
@@ -161,6 +162,10 @@ pub struct BenchDsat {
     /// Verify-and-refine rounds at the first cut before the map is deepened.
     #[arg(long, default_value_t = Options::default().deepen_after)]
     deepen_after: u64,
+    /// After a candidate fails: positions it reaches encoded at most, besides its losing
+    /// line (0: the losing line only).
+    #[arg(long, default_value_t = Options::default().tree_cap)]
+    tree_cap: usize,
     /// Only write each root's diagram (every level cell `?`) to DIR/<root>.txt and stop,
     /// for other tools (the browser-engine comparison, web/tests/bench-dsat.mjs).
     #[arg(long, value_name = "DIR")]
@@ -178,12 +183,13 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     let step = (pool.len() / a.roots.max(1)).max(1);
     if a.write_grids.is_none() {
         println!(
-            "dsat: upstream roots of ply {}-{}, every level cell ?, cut {} plies then {} after {} rounds, backend {}, oracle {} nodes, cap {} s",
+            "dsat: upstream roots of ply {}-{}, every level cell ?, cut {} plies then {} after {} rounds, tree cap {}, backend {}, oracle {} nodes, cap {} s",
             a.min_ply,
             a.max_ply,
             a.first_cut.min(a.cut),
             a.cut,
             a.deepen_after,
+            a.tree_cap,
             a.backend,
             a.oracle_nodes,
             a.cap
@@ -229,6 +235,8 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             .arg(a.first_cut.to_string())
             .arg("--deepen-after")
             .arg(a.deepen_after.to_string())
+            .arg("--tree-cap")
+            .arg(a.tree_cap.to_string())
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()

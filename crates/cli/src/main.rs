@@ -115,6 +115,10 @@ enum Command {
         /// Verify-and-refine rounds at the first cut before the map is deepened.
         #[arg(long, default_value_t = c4lab_dsat::Options::default().deepen_after)]
         deepen_after: u64,
+        /// After a candidate fails: positions it reaches encoded at most, besides its
+        /// losing line (breadth first from the root; 0: the losing line only).
+        #[arg(long, default_value_t = c4lab_dsat::Options::default().tree_cap)]
+        tree_cap: usize,
         /// Give up after mapping this many positions.
         #[arg(long, default_value_t = 2_000_000)]
         max_states: u64,
@@ -242,6 +246,7 @@ fn main() -> ExitCode {
             cut,
             first_cut,
             deepen_after,
+            tree_cap,
             max_states,
             backend,
             oracle_nodes,
@@ -254,6 +259,7 @@ fn main() -> ExitCode {
                 cut_plies: cut,
                 first_cut_plies: first_cut,
                 deepen_after,
+                tree_cap,
                 max_states,
                 backend,
                 oracle_nodes,

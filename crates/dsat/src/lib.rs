@@ -1,7 +1,8 @@
 //! dsat (SPEC §6): every Red-to-move position a diagram could face below a root, down
 //! to a cut ply, mapped into one SAT instance (the per-position encoding of
-//! `c4lab-synth`); a model is re-verified, and where it fails past the cut the
-//! positions on the losing line are encoded and the same solver runs again.
+//! `c4lab-synth`); a model is re-verified, and where it fails the positions on the
+//! losing line, then (capped) the rest of the positions the failed diagram reaches, are
+//! encoded and the same solver runs again.
 //!
 //! `unsat` is sound for the language (the clauses hold for every winning diagram, and
 //! the strong-solver pruning only removes moves that cannot keep a win) but it is not
@@ -13,7 +14,7 @@ use std::sync::Arc;
 use c4lab_steady::{Diagram, Verdict, Verifier};
 use c4lab_synth::sat::{open, SatOutcome};
 use c4lab_synth::{
-    checked_root, line_positions, BreadthFirst, Encoding, EncodingStats, SynthError,
+    checked_root, learn_tree, line_positions, BreadthFirst, Encoding, EncodingStats, SynthError,
 };
 
 /// How a whole-root solve runs.
@@ -34,6 +35,10 @@ pub struct Options {
     pub backend: String,
     /// Strong-solver budget per "does this Red move keep the win?" (0: never ask).
     pub oracle_nodes: u64,
+    /// Whole-tree learning: after a refuted candidate, besides its losing line, encode
+    /// up to this many more of the positions it reaches, the nearest the root first
+    /// (0: the losing line only).
+    pub tree_cap: usize,
 }
 
 impl Default for Options {
@@ -46,6 +51,7 @@ impl Default for Options {
             max_rounds: 10_000,
             backend: c4lab_synth::sat::backends()[0].to_string(),
             oracle_nodes: 100_000,
+            tree_cap: 512,
         }
     }
 }
@@ -322,10 +328,12 @@ impl Mapped {
         match self.verifier.verify(&candidate) {
             Verdict::Win { .. } => return Ok(Some(Outcome::Found(candidate))),
             Verdict::Loss { counterexample, .. } => {
-                // culprit expansion: encode the Red-to-move positions on the losing line
+                // culprit expansion: encode the Red-to-move positions on the losing line,
+                // then (capped) the rest of the candidate's tree
                 for pos in line_positions(&self.root, &counterexample) {
                     self.enc.encode(pos.current(), pos.mask())?;
                 }
+                learn_tree(&mut self.enc, &candidate, self.options.tree_cap)?;
             }
             other => {
                 return Err(SynthError::Internal(format!(

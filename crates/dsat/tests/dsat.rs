@@ -240,3 +240,48 @@ fn a_shallow_first_map_is_deepened_into_the_same_solver() {
         "nothing was deepened"
     );
 }
+
+/// Positions a solve has encoded so far.
+fn encoded(mapped: &mut c4lab_dsat::Mapped) -> u64 {
+    match mapped.progress() {
+        Progress::Searching { positions, .. } => positions,
+        other => panic!("a mapped root reports {other:?}"),
+    }
+}
+
+#[test]
+fn a_failed_candidate_teaches_its_tree_up_to_the_cap() {
+    let mut beyond_the_line = 0;
+    for d in upstream(18).iter().step_by(40).take(4) {
+        let puzzle = all_undecided(d);
+        // the Red-to-move positions on one line from the root, at most
+        let line = u64::from(42 - d.root().unwrap().position.moves_played()) / 2 + 1;
+        for cap in [0, 64] {
+            let opts = Options {
+                first_cut_plies: 2,
+                tree_cap: cap,
+                ..Options::default()
+            };
+            let mut mapped = map(&puzzle, &opts, Arc::new(AtomicBool::new(false))).unwrap();
+            for _ in 0..30 {
+                let before = encoded(&mut mapped);
+                if let Some(outcome) = mapped.round().unwrap() {
+                    assert_found(&puzzle, &outcome);
+                    break;
+                }
+                let grown = encoded(&mut mapped) - before;
+                assert!(
+                    grown <= cap as u64 + line,
+                    "cap {cap}: {grown} new positions"
+                );
+                if grown > line {
+                    beyond_the_line += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        upstream(18).is_empty() || beyond_the_line > 0,
+        "no round learnt more than its losing line"
+    );
+}
