@@ -361,7 +361,8 @@ impl Completer {
             self.options.tree_after > 0 && self.progress.candidates >= self.options.tree_after;
         if self.options.learn == Learn::Tree || (self.options.learn == Learn::Positions && trees) {
             self.learn_line(candidate, cx)?;
-            return self.learn_tree(candidate);
+            // every position the candidate reaches, up to `tree_cap` new ones a round
+            return learn_tree(&mut self.encoding, candidate, self.options.tree_cap);
         }
         self.learn_line(candidate, cx)?;
         if self.options.lost_budget > 0
@@ -485,14 +486,6 @@ impl Completer {
             self.encoding.add(&clause)?;
         }
         Ok(())
-    }
-}
-
-impl Completer {
-    /// Encodes every position `candidate` reaches from the root (breadth first, below a
-    /// losing move nothing), up to `tree_cap` new positions a round.
-    fn learn_tree(&mut self, candidate: &Diagram) -> Result<(), SynthError> {
-        learn_tree(&mut self.encoding, candidate, self.options.tree_cap).map(|_| ())
     }
 }
 

@@ -44,12 +44,11 @@ pub fn walk_tree(
 }
 
 /// Encodes the positions `candidate` reaches from the encoding's root that are not encoded
-/// yet, breadth first, at most `cap` of them; how many were encoded.
-pub fn learn_tree(
-    enc: &mut Encoding,
-    candidate: &Diagram,
-    cap: usize,
-) -> Result<usize, SynthError> {
+/// yet, breadth first, at most `cap` of them (with a cap of 0, nothing: no walk).
+pub fn learn_tree(enc: &mut Encoding, candidate: &Diagram, cap: usize) -> Result<(), SynthError> {
+    if cap == 0 {
+        return Ok(());
+    }
     let root = *enc.root();
     let mut added = 0;
     walk_tree(&root, candidate, |red, mask| {
@@ -61,6 +60,5 @@ pub fn learn_tree(
             enc.encode(red, mask)?;
         }
         Ok(true)
-    })?;
-    Ok(added)
+    })
 }
