@@ -11,6 +11,18 @@ use serde_json::json;
 use crate::complete::stop_flag;
 use crate::input::read_diagram;
 
+/// How the header line names the level budget (nothing when there is none).
+fn budget_note(first_levels: u8) -> String {
+    if first_levels >= c4lab_synth::FREE_LEVELS {
+        String::new()
+    } else {
+        format!(
+            " (first 0-{}, one more level each time no diagram fits)",
+            first_levels.max(1) - 1
+        )
+    }
+}
+
 /// `c4lab dsat`.
 pub fn dsat(
     file: Option<&Path>,
@@ -22,8 +34,9 @@ pub fn dsat(
     let stop = stop_flag(max_seconds)?;
     if !json_out {
         eprintln!(
-            "{} undecided cells (?) over levels 0-9, every other cell pinned; mapping to {} plies below the root, {} after {} rounds (at most {} positions), up to {} positions of each failed candidate's tree learnt, backend {}",
+            "{} undecided cells (?) over levels 0-9{}, every other cell pinned; mapping to {} plies below the root, {} after {} rounds (at most {} positions), up to {} positions of each failed candidate's tree learnt, backend {}",
             input.diagram.undecided(),
+            budget_note(options.first_levels),
             options.first_cut_plies.min(options.cut_plies),
             options.cut_plies,
             options.deepen_after,
@@ -102,6 +115,7 @@ pub fn dsat(
             "oracle_unknown": e.unknown,
             "rounds": report.rounds,
             "conflicts": report.conflicts,
+            "levels": report.levels,
             "bytes_per_state": bytes_per_state,
             "map_seconds": map_seconds,
             "search_seconds": seconds - map_seconds,
@@ -114,8 +128,13 @@ pub fn dsat(
         return Ok(code);
     }
     let memory = bytes_per_state.map_or(String::new(), |b| format!("{b} bytes per position, "));
+    let levels = if options.first_levels < c4lab_synth::FREE_LEVELS {
+        format!("level budget 0-{} in the end, ", report.levels - 1)
+    } else {
+        String::new()
+    };
     let counts = format!(
-        "{} positions mapped, {} in the end, {} variables, {} clauses, {} Red moves pruned by the strong solver, {} rounds, {} dead ends, {memory}mapping {map_seconds:.2} s, {seconds:.2} s in all",
+        "{} positions mapped, {} in the end, {} variables, {} clauses, {} Red moves pruned by the strong solver, {} rounds, {} dead ends, {levels}{memory}mapping {map_seconds:.2} s, {seconds:.2} s in all",
         report.mapped, e.positions, e.variables, e.clauses, e.pruned, report.rounds, report.conflicts
     );
     match &report.outcome {
@@ -166,6 +185,10 @@ pub struct BenchDsat {
     /// line (0: the losing line only).
     #[arg(long, default_value_t = Options::default().tree_cap)]
     tree_cap: usize,
+    /// Level budget: `?` cells first take levels below this only, one more each time no
+    /// diagram fits (10: every level from the start).
+    #[arg(long, default_value_t = Options::default().first_levels)]
+    first_levels: u8,
     /// Only write each root's diagram (every level cell `?`) to DIR/<root>.txt and stop,
     /// for other tools (the browser-engine comparison, web/tests/bench-dsat.mjs).
     #[arg(long, value_name = "DIR")]
@@ -183,19 +206,20 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     let step = (pool.len() / a.roots.max(1)).max(1);
     if a.write_grids.is_none() {
         println!(
-            "dsat: upstream roots of ply {}-{}, every level cell ?, cut {} plies then {} after {} rounds, tree cap {}, backend {}, oracle {} nodes, cap {} s",
+            "dsat: upstream roots of ply {}-{}, every level cell ?, cut {} plies then {} after {} rounds, tree cap {}, first levels {}, backend {}, oracle {} nodes, cap {} s",
             a.min_ply,
             a.max_ply,
             a.first_cut.min(a.cut),
             a.cut,
             a.deepen_after,
             a.tree_cap,
+            a.first_levels,
             a.backend,
             a.oracle_nodes,
             a.cap
         );
         println!(
-            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>9} {:>9} {:>9} {:>7}",
+            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>9} {:>9} {:>9} {:>7} {:>6}",
             "root",
             "ply",
             "verdict",
@@ -205,7 +229,8 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             "bytes/pos",
             "map ms",
             "search ms",
-            "rounds"
+            "rounds",
+            "levels"
         );
     }
     let exe = std::env::current_exe().context("cannot find this program to run each root")?;
@@ -237,6 +262,8 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             .arg(a.deepen_after.to_string())
             .arg("--tree-cap")
             .arg(a.tree_cap.to_string())
+            .arg("--first-levels")
+            .arg(a.first_levels.to_string())
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()
@@ -258,7 +285,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
         all_found &= verdict == "found";
         let num = |k: &str| j[k].as_f64().unwrap_or(f64::NAN);
         println!(
-            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>9} {:>9.0} {:>9.0} {:>7}",
+            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>9} {:>9.0} {:>9.0} {:>7} {:>6}",
             c4lab_board::format_moves(&root.order),
             root.position.moves_played(),
             verdict,
@@ -268,7 +295,8 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             j["bytes_per_state"],
             num("map_seconds") * 1e3,
             num("search_seconds") * 1e3,
-            j["rounds"]
+            j["rounds"],
+            j["levels"]
         );
     }
     Ok(if all_found { 0 } else { 1 })

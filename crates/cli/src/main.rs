@@ -119,6 +119,10 @@ enum Command {
         /// losing line (breadth first from the root; 0: the losing line only).
         #[arg(long, default_value_t = c4lab_dsat::Options::default().tree_cap)]
         tree_cap: usize,
+        /// Level budget: `?` cells first take levels below this only, one more level each
+        /// time no diagram fits (10: every level from the start).
+        #[arg(long, default_value_t = c4lab_dsat::Options::default().first_levels)]
+        first_levels: u8,
         /// Give up after mapping this many positions.
         #[arg(long, default_value_t = 2_000_000)]
         max_states: u64,
@@ -247,6 +251,7 @@ fn main() -> ExitCode {
             first_cut,
             deepen_after,
             tree_cap,
+            first_levels,
             max_states,
             backend,
             oracle_nodes,
@@ -260,6 +265,7 @@ fn main() -> ExitCode {
                 first_cut_plies: first_cut,
                 deepen_after,
                 tree_cap,
+                first_levels,
                 max_states,
                 backend,
                 oracle_nodes,

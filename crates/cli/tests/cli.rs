@@ -528,6 +528,33 @@ fn dsat_exit_codes_and_json() {
         Some(0)
     );
 
+    // a level budget: the `?` cells come back below the budget the search ended with
+    let budgeted = c4lab(
+        &[
+            "dsat",
+            "--json",
+            "--cut",
+            "4",
+            "--first-levels",
+            "1",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    assert_exit(&budgeted, 0);
+    let j: serde_json::Value = serde_json::from_slice(&budgeted.stdout).unwrap();
+    let levels = j["levels"].as_u64().unwrap();
+    assert!((2..=10).contains(&levels), "{j}");
+    let input = std::fs::read_to_string(repo().join("examples/complete.txt")).unwrap();
+    let input_rows = input.lines().filter(|l| !l.starts_with('#'));
+    for (row, given) in j["diagram"].as_array().unwrap().iter().zip(input_rows) {
+        for (c, g) in row.as_str().unwrap().chars().zip(given.chars()) {
+            if g == '?' {
+                assert!(u64::from(c.to_digit(10).unwrap()) < levels, "{j}");
+            }
+        }
+    }
+
     let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";
     let unsat = c4lab(&["dsat", "-"], board);
     assert_eq!(unsat.status.code(), Some(1));

@@ -15,6 +15,7 @@ use c4lab_steady::{Diagram, Verdict, Verifier};
 use c4lab_synth::sat::{open, SatOutcome};
 use c4lab_synth::{
     checked_root, learn_tree, line_positions, BreadthFirst, Encoding, EncodingStats, SynthError,
+    FREE_LEVELS,
 };
 
 /// How a whole-root solve runs.
@@ -39,6 +40,10 @@ pub struct Options {
     /// up to this many more of the positions it reaches, the nearest the root first
     /// (0: the losing line only).
     pub tree_cap: usize,
+    /// Level budget: undecided cells first take levels below this only; each time the
+    /// solver proves no diagram within the budget, it grows by one, up to all ten
+    /// levels (10 or more: no budget), so `unsat` always covers levels 0..9.
+    pub first_levels: u8,
 }
 
 impl Default for Options {
@@ -52,6 +57,7 @@ impl Default for Options {
             backend: c4lab_synth::sat::backends()[0].to_string(),
             oracle_nodes: 100_000,
             tree_cap: 512,
+            first_levels: FREE_LEVELS,
         }
     }
 }
@@ -83,6 +89,8 @@ pub struct Report {
     pub rounds: u64,
     /// The solver's conflicts ("dead ends").
     pub conflicts: u64,
+    /// The level budget in the end (10: every level allowed).
+    pub levels: u8,
 }
 
 /// How far a solve has come, for progress displays.
@@ -128,6 +136,7 @@ pub struct Mapping {
 struct SearchState {
     rounds: u64,
     settled: u64,
+    levels: u8,
     verifier: Verifier,
 }
 
@@ -191,6 +200,7 @@ impl Mapping {
         let search = self.search.unwrap_or(SearchState {
             rounds: 0,
             settled: 0,
+            levels: self.options.first_levels.clamp(1, FREE_LEVELS),
             verifier: Verifier::new(),
         });
         Mapped {
@@ -201,6 +211,7 @@ impl Mapping {
             rounds: search.rounds,
             rounds_at_cut: 0,
             settled: search.settled,
+            levels: search.levels,
             verifier: search.verifier,
             map: self.map,
             options: self.options,
@@ -219,6 +230,8 @@ pub struct Mapped {
     /// Rounds since the map was last deepened.
     rounds_at_cut: u64,
     settled: u64,
+    /// The level budget: undecided cells take levels below it.
+    levels: u8,
     verifier: Verifier,
     map: BreadthFirst,
     options: Options,
@@ -280,6 +293,7 @@ impl Mapped {
             search: Some(SearchState {
                 rounds: self.rounds,
                 settled: self.settled,
+                levels: self.levels,
                 verifier: self.verifier,
             }),
         }
@@ -303,6 +317,7 @@ impl Mapped {
             encoding: self.enc.stats(),
             rounds: self.rounds,
             conflicts: self.enc.backend().conflicts(),
+            levels: self.levels,
         }
     }
 
@@ -317,10 +332,20 @@ impl Mapped {
         }
         self.rounds += 1;
         self.rounds_at_cut += 1;
-        let sat = self.enc.backend().solve(&[])?;
+        let budget = self.enc.level_budget(self.levels)?;
+        let sat = self.enc.backend().solve(&budget)?;
         self.settled = self.enc.backend().settled().max(self.settled);
         match sat {
-            SatOutcome::Unsat => return Ok(Some(Outcome::Unsat)),
+            SatOutcome::Unsat if !budget.is_empty() && !self.enc.backend().core()?.is_empty() => {
+                // no diagram within the budget: allow one more level
+                self.levels += 1;
+                return Ok(None);
+            }
+            SatOutcome::Unsat => {
+                // unsatisfiable whatever the budget: no level could help
+                self.levels = FREE_LEVELS;
+                return Ok(Some(Outcome::Unsat));
+            }
             SatOutcome::Stopped => return Ok(Some(Outcome::Stopped)),
             SatOutcome::Sat => {}
         }

@@ -285,3 +285,43 @@ fn a_failed_candidate_teaches_its_tree_up_to_the_cap() {
         "no round learnt more than its losing line"
     );
 }
+
+#[test]
+fn a_level_budget_grows_until_a_diagram_fits_and_unsat_still_covers_every_level() {
+    let stop = || Arc::new(AtomicBool::new(false));
+    let budget = |first_levels| Options {
+        first_levels,
+        ..Options::default()
+    };
+    let mut grown = 0;
+    for d in upstream(22).iter().step_by(25).take(4) {
+        let puzzle = all_undecided(d);
+        let report = solve(&puzzle, &budget(1), stop()).unwrap();
+        assert_found(&puzzle, &report.outcome);
+        let Outcome::Found(found) = &report.outcome else {
+            unreachable!()
+        };
+        // every `?` cell stays inside the budget the search ended with
+        for x in 0..WIDTH {
+            for y in 0..HEIGHT {
+                if let (Cell::Undecided, Cell::Level(l)) = (puzzle.cell(x, y), found.cell(x, y)) {
+                    assert!(
+                        l < report.levels,
+                        "level {l} at ({x},{y}) over {}",
+                        report.levels
+                    );
+                }
+            }
+        }
+        grown += u32::from(report.levels > 1);
+    }
+    // with one level every quiet playable cell ties, so some root needs more
+    assert!(grown > 0);
+    // unsat is only said once all ten levels are allowed
+    let threats = Diagram::from_root(&Position::from_moves("727364").unwrap(), |_, _| {
+        Cell::Undecided
+    });
+    let report = solve(&threats, &budget(1), stop()).unwrap();
+    assert_eq!(report.outcome, Outcome::Unsat);
+    assert_eq!(report.levels, 10);
+}

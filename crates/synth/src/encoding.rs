@@ -92,6 +92,9 @@ pub struct Encoding {
     root: Position,
     template: Diagram,
     oracle: Option<Oracle>,
+    /// Per level `l`: forced true when some undecided cell takes `l` (built by the first
+    /// [`Encoding::level_budget`]; empty before it and when no cell is undecided).
+    level_used: Vec<Lit>,
 }
 
 /// The Pons key of a Red-to-move position.
@@ -158,6 +161,7 @@ impl Encoding {
             root: *root,
             template: diagram.clone(),
             oracle: None,
+            level_used: Vec::new(),
         };
         enc.truth = enc.fresh().pos_lit();
         enc.add(&[enc.truth])?;
@@ -179,6 +183,33 @@ impl Encoding {
         let r = enc.reach_var(root.current(), root.mask());
         enc.add(&[r.pos_lit()])?;
         Ok(enc)
+    }
+
+    /// The assumptions that keep every undecided cell below level `levels` (none when
+    /// `levels` is [`FREE_LEVELS`] or more): a solve under them that comes back
+    /// unsatisfiable says nothing about the levels above.
+    pub fn level_budget(&mut self, levels: u8) -> Result<Vec<Lit>, SynthError> {
+        if levels >= FREE_LEVELS {
+            return Ok(Vec::new());
+        }
+        let free = self.free_cells();
+        if self.level_used.is_empty() && !free.is_empty() {
+            // built on first use, so a solve without a budget keeps its clauses as they were
+            for l in 0..FREE_LEVELS {
+                let used = self.fresh().pos_lit();
+                for &(x, y) in &free {
+                    let has = self.level_lit(x, y, l).expect("a free cell");
+                    self.add(&[!has, used])?;
+                }
+                self.level_used.push(used);
+            }
+        }
+        Ok(self
+            .level_used
+            .iter()
+            .skip(usize::from(levels))
+            .map(|&used| !used)
+            .collect())
     }
 
     /// Lets the strong solver rule out Red moves that do not keep a win, spending at most
