@@ -17,7 +17,9 @@ const CUT_PLIES = 16;
  */
 export function wholeRoot(host) {
   const $ = (s) => document.querySelector(s);
-  const ui = { run: $('#dsat'), stop: $('#dsat-stop'), keep: $('#dsat-keep'), discard: $('#dsat-discard'), status: $('#dsat-status'), gauge: $('#dsat-gauge') };
+  const ui = { run: $('#dsat'), stop: $('#dsat-stop'), keep: $('#dsat-keep'), discard: $('#dsat-discard'), status: $('#dsat-status'), gauge: $('#dsat-gauge'), fewest: $('#dsat-fewest') };
+  // the level budget of the running solve: 1 (fewest levels) or 10 (every level at once)
+  let firstLevels = 10;
   const search = searchWorker(
     new URL('./dsat.worker.js', import.meta.url),
     (r) => !r.ok || !['mapping', 'searching'].includes(r.state),
@@ -25,9 +27,11 @@ export function wholeRoot(host) {
   );
 
   function start() {
-    search.start(host.grid(), { cut: CUT_PLIES, maxStates: BROWSER_MAX_STATES });
+    firstLevels = ui.fewest.checked ? 1 : 10;
+    search.start(host.grid(), { cut: CUT_PLIES, maxStates: BROWSER_MAX_STATES, firstLevels });
     const free = host.levels().filter((l) => l === '?').length;
-    status(`Mapping every position Red could face down to ${CUT_PLIES} plies below the root; ${free} ? cell${free === 1 ? '' : 's'} free over levels 0–9, the others pinned.`);
+    const over = firstLevels < 10 ? 'level 0 at first, one more level each time no diagram fits (up to 0–9)' : 'levels 0–9';
+    status(`Mapping every position Red could face down to ${CUT_PLIES} plies below the root; ${free} ? cell${free === 1 ? '' : 's'} free over ${over}, the others pinned.`);
     host.render();
   }
   function status(text) {
@@ -58,15 +62,16 @@ export function wholeRoot(host) {
       if (!r.ok) return status(`Solve root refused: ${r.error}`);
       const secs = (r.ms / 1000).toFixed(1);
       const counts = `${fmt(r.positions)} positions, ${fmt(r.conflicts ?? 0)} dead ends, ${fmt(r.settled ?? 0)} settled variables`;
+      const budget = firstLevels < 10 && r.levels ? `levels 0–${r.levels - 1}` : '';
       switch (r.state) {
         case 'mapping':
           ui.gauge.max = r.max_states;
           ui.gauge.value = r.positions;
           return status(`Mapping: ${fmt(r.positions)} of the ${fmt(r.max_states)} positions the browser's budget allows (${secs} s).`);
         case 'searching':
-          return status(`Searching: round ${r.round}, ${counts} (${secs} s).`);
+          return status(`Searching: round ${r.round}, ${counts}${budget ? `, ? cells over ${budget}` : ''} (${secs} s).`);
         case 'found':
-          return status(`Found a diagram that verifies as a win (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s). Keep it, or Discard.`);
+          return status(`Found a diagram that verifies as a win (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s)${budget ? `; its ? cells take ${budget}${r.levels > 1 ? `, and no diagram keeping them below level ${r.levels - 1} wins` : ''}` : ''}. Keep it, or Discard.`);
         case 'unsat':
           return status(`No diagram wins from this root with these pinned cells (levels 0–9 for the ? cells), ${secs} s. Sound for the language, not independently audited.`);
         case 'budget':

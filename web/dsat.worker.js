@@ -1,17 +1,18 @@
 // The whole-root solve (dsat) off the main thread: steps a DsatSession (mapping, then
 // solve-verify rounds) and posts its progress at most every 80 ms, and once more when
 // it ends. The page stops a solve by terminating this worker.
-// Message in: {id, grid, cut, maxStates}.
+// Message in: {id, grid, cut, maxStates, firstLevels} (firstLevels 1: the fewest levels;
+// 10: every level from the start).
 import init, { DsatSession } from './pkg/c4lab_wasm_synth.js';
 
 const ready = init();
 
 self.onmessage = async (e) => {
   await ready;
-  const { id, grid, cut, maxStates } = e.data;
+  const { id, grid, cut, maxStates, firstLevels = 10 } = e.data;
   let session;
   try {
-    session = DsatSession.start(grid, cut, maxStates);
+    session = DsatSession.start(grid, cut, maxStates, firstLevels);
   } catch (err) {
     self.postMessage({ id, report: { ok: false, error: String(err) } });
     return;

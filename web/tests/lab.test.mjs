@@ -459,3 +459,35 @@ test('narrow screen and dark theme', async () => {
   assert.notEqual(light, dark);
   await page.screenshot({ path: join(shots, 'narrow-dark.png'), fullPage: true });
 });
+
+test('Solve root with Fewest levels keeps the ? cells to as few levels as the native dsat', async (t) => {
+  const blocks = upstreamDiagrams();
+  if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);
+  const page = await open();
+  // a deep upstream root (22+ stones) with every level cell undecided
+  const text = await page.evaluate((blocks) => {
+    for (const b of blocks) {
+      const r = JSON.parse(window.__lab.engine.read_any(b));
+      if (r.ok && r.root.length >= 22) {
+        return [...r.cells].map((c) => (/[0-9]/.test(c) ? '?' : c)).join('').match(/.{7}/g).join('\n') + '\n';
+      }
+    }
+    return null;
+  }, blocks);
+  assert.ok(text, 'an upstream root of 22 stones or more');
+  await page.check('#dsat-fewest');
+  const web = await solveRoot(page, text);
+  assert.ok(web.ok, web.error);
+  assert.equal(web.state, 'found');
+  const r = spawnSync(bin, ['dsat', '--json', '--first-levels', '1'], { input: text, encoding: 'utf8' });
+  const native = JSON.parse(r.stdout);
+  assert.equal(native.verdict, 'found');
+  assert.equal(web.levels, native.levels);
+  assert.ok(web.levels >= 1 && web.levels <= 10);
+  const given = text.replace(/\n/g, '');
+  for (let i = 0; i < 42; i++) {
+    if (given[i] === '?') assert.ok(Number(web.cells[i]) < web.levels, `cell ${i} is ${web.cells[i]} over ${web.levels} levels`);
+  }
+  assert.match(await page.locator('#dsat-status').textContent(), new RegExp(`its \\? cells take levels 0–${web.levels - 1}`));
+  assert.deepEqual(page.errors, []);
+});

@@ -299,6 +299,11 @@ impl Mapped {
         }
     }
 
+    /// The level budget now: the `?` cells take levels below it (10: every level).
+    pub fn levels(&self) -> u8 {
+        self.levels
+    }
+
     /// The search's counts so far, as a `Progress::Searching` report.
     pub fn progress(&mut self) -> Progress {
         Progress::Searching {

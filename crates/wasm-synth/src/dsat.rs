@@ -30,8 +30,15 @@ impl DsatSession {
     /// Starts solving the root of `grid` (`?` cells free over levels 0-9, the others
     /// pinned), mapping at first the default first cut (at most `cut_plies`) and later
     /// `cut_plies` below the root, and at most `max_states` positions
-    /// (the memory budget: 1-3 KB each, as measured natively).
-    pub fn start(grid: &str, cut_plies: u32, max_states: f64) -> Result<DsatSession, String> {
+    /// (the memory budget: 1-3 KB each, as measured natively). `first_levels` is the
+    /// level budget: the `?` cells first take levels below it, one more each time no
+    /// diagram fits (1: the fewest levels; 10: every level from the start).
+    pub fn start(
+        grid: &str,
+        cut_plies: u32,
+        max_states: f64,
+        first_levels: u8,
+    ) -> Result<DsatSession, String> {
         let d = diagram(grid)?;
         let options = Options {
             cut_plies,
@@ -41,6 +48,7 @@ impl DsatSession {
                 Options::default().max_states
             },
             backend: "batsat".into(),
+            first_levels,
             ..Options::default()
         };
         let mapping =
@@ -53,7 +61,7 @@ impl DsatSession {
 
     /// Maps up to `batch` positions, or runs one solve-verify round once mapping is
     /// done, and reports `{ok, state: mapping | searching | found | unsat | budget |
-    /// stopped, undecided, positions, max_states, round, conflicts, settled, cells}`.
+    /// stopped, undecided, positions, max_states, round, conflicts, settled, levels, cells}`.
     pub fn step(&mut self, batch: u32) -> String {
         let Some(phase) = self.phase.take() else {
             return fail("this solve already failed; start a new one");
@@ -100,6 +108,7 @@ impl DsatSession {
                     j["conflicts"] = json!(conflicts);
                     j["settled"] = json!(settled);
                 }
+                j["levels"] = json!(s.levels());
             }
             Phase::Done(r) => {
                 j["state"] = json!(match &r.outcome {
@@ -112,6 +121,7 @@ impl DsatSession {
                 j["positions"] = json!(r.encoding.positions);
                 j["mapped"] = json!(r.mapped);
                 j["conflicts"] = json!(r.conflicts);
+                j["levels"] = json!(r.levels);
                 if let Outcome::Found(d) = &r.outcome {
                     j["cells"] = json!(flat(d));
                 }
