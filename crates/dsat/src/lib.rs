@@ -278,8 +278,8 @@ impl Mapped {
 
     /// Goes back to mapping, breadth first from the positions at the current cut down
     /// to the deepest cut, into the same solver (clauses are only added, so what the
-    /// search learnt stays). Positions refinement already encoded keep only what it
-    /// encoded below them.
+    /// search learnt stays). Positions refinement already encoded are walked through,
+    /// not encoded again.
     pub fn deepen(self) -> Mapping {
         let mut map = self.map;
         map.deepen(self.root.moves_played() + self.options.cut_plies);

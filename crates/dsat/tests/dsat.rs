@@ -207,8 +207,8 @@ fn a_shallow_first_map_is_deepened_into_the_same_solver() {
             continue;
         }
         deepened += 1;
-        // the gauge comes back after the first round and the map grows towards the deep
-        // one (positions refinement encoded first keep only what it encoded below them)
+        // the gauge comes back after the first round and the map grows to the deep one
+        // (walking through the positions refinement encoded first)
         let first_round = seen
             .iter()
             .position(|p| matches!(p, Progress::Searching { .. }))
@@ -217,7 +217,7 @@ fn a_shallow_first_map_is_deepened_into_the_same_solver() {
             .iter()
             .any(|p| matches!(p, Progress::Mapping { .. })));
         assert!(
-            shallow < report.mapped && deep * 9 / 10 <= report.mapped,
+            shallow < report.mapped && deep <= report.mapped,
             "shallow {shallow}, deepened {}, deep at once {deep}",
             report.mapped
         );

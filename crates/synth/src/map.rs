@@ -37,14 +37,22 @@ impl BreadthFirst {
     }
 
     /// Encodes the next position above the cut; false once none is left. A position
-    /// encoded before (say on a losing line) keeps only what was encoded below it.
+    /// encoded before (say on a losing line) is not encoded again, but the walk goes on
+    /// below it.
     pub fn step(&mut self, enc: &mut Encoding) -> Result<bool, SynthError> {
         while let Some((red, mask)) = self.queue.pop_front() {
             if mask.count_ones() >= self.cut {
                 self.frontier.push((red, mask));
                 continue;
             }
-            for (cr, cm) in enc.encode(red, mask)? {
+            // a position encoded before (say on a losing line) is walked through, so the
+            // map still reaches what lies below it
+            let children = if enc.is_encoded(red, mask) {
+                enc.encoded_children(red, mask)
+            } else {
+                enc.encode(red, mask)?
+            };
+            for (cr, cm) in children {
                 if self.seen.insert(key(cr, cm)) {
                     self.queue.push_back((cr, cm));
                 }
