@@ -132,6 +132,23 @@ pub fn after_red_move(red: u64, mask: u64, cell: u64) -> MoveOutcome {
     MoveOutcome::Children(children)
 }
 
+/// The cells SPEC §2 lets Red play at a Red-to-move position, and whether the move is
+/// forced: none when Red wins at once (rule 1; the position needs no clauses), the lowest
+/// column's block when Yellow threatens a four (rule 2), else every playable cell, for the
+/// levels to choose from (rule 3).
+fn rule_cells(red: u64, mask: u64) -> (u64, bool) {
+    let open = playable(mask);
+    if winning_cells(red, mask) & open != 0 {
+        return (0, true);
+    }
+    let threats = winning_cells(red ^ mask, mask) & open;
+    if threats != 0 {
+        (threats & threats.wrapping_neg(), true)
+    } else {
+        (open, false)
+    }
+}
+
 fn bit(x: usize, y: usize) -> usize {
     x * (HEIGHT + 1) + y
 }
@@ -278,16 +295,7 @@ impl Encoding {
         if !self.is_encoded(red, mask) {
             return Vec::new();
         }
-        let open = playable(mask);
-        if winning_cells(red, mask) & open != 0 {
-            return Vec::new();
-        }
-        let threats = winning_cells(red ^ mask, mask) & open;
-        let mut cells = if threats != 0 {
-            threats & threats.wrapping_neg()
-        } else {
-            open
-        };
+        let (mut cells, _) = rule_cells(red, mask);
         let mut out = Vec::new();
         while cells != 0 {
             let cell = cells & cells.wrapping_neg();
@@ -379,15 +387,14 @@ impl Encoding {
         }
         let r = r.pos_lit();
         self.stats.positions += 1;
-        let open = playable(mask);
-        if winning_cells(red, mask) & open != 0 {
+        let (cells, forced) = rule_cells(red, mask);
+        if cells == 0 {
             return Ok(Vec::new());
         }
         let mut next = Vec::new();
-        let threats = winning_cells(red ^ mask, mask) & open;
-        if threats != 0 {
-            // rule 2: the lowest column's block is forced
-            let cell = threats & threats.wrapping_neg();
+        if forced {
+            // rule 2: the block is played whatever the levels
+            let cell = cells;
             let mut outcome = after_red_move(red, mask, cell);
             if matches!(outcome, MoveOutcome::Children(_)) && !self.keeps_win(red, mask, cell) {
                 self.stats.pruned += 1;
@@ -405,6 +412,7 @@ impl Encoding {
             }
             return Ok(next);
         }
+        let open = cells;
         let circuit = self.circuit(open)?;
         self.add(&[!r, circuit.some_unique])?;
         for (x, pick) in circuit.pick.into_iter().enumerate() {
