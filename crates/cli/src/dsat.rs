@@ -284,19 +284,24 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
         let verdict = j["verdict"].as_str().unwrap_or("?").to_string();
         all_found &= verdict == "found";
         let num = |k: &str| j[k].as_f64().unwrap_or(f64::NAN);
+        // JSON values ignore a width when printed: counts go through strings
+        let int = |k: &str| {
+            j[k].as_u64()
+                .map_or_else(|| "-".to_string(), |v| v.to_string())
+        };
         println!(
             "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>9} {:>9.0} {:>9.0} {:>7} {:>6}",
             c4lab_board::format_moves(&root.order),
             root.position.moves_played(),
             verdict,
-            j["mapped"],
-            j["pruned"],
+            int("mapped"),
+            int("pruned"),
             num("clauses") / num("positions").max(1.0),
-            j["bytes_per_state"],
+            int("bytes_per_state"),
             num("map_seconds") * 1e3,
             num("search_seconds") * 1e3,
-            j["rounds"],
-            j["levels"]
+            int("rounds"),
+            int("levels")
         );
     }
     Ok(if all_found { 0 } else { 1 })
