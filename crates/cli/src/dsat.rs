@@ -187,7 +187,8 @@ pub struct BenchDsat {
     tree_cap: usize,
     /// Level budget: `?` cells first take levels below this only, one more each time no
     /// diagram fits (10: every level from the start).
-    #[arg(long, default_value_t = Options::default().first_levels)]
+    #[arg(long, default_value_t = Options::default().first_levels,
+          value_parser = clap::value_parser!(u8).range(1..=10))]
     first_levels: u8,
     /// Only write each root's diagram (every level cell `?`) to DIR/<root>.txt and stop,
     /// for other tools (the browser-engine comparison, web/tests/bench-dsat.mjs).

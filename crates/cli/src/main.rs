@@ -121,7 +121,8 @@ enum Command {
         tree_cap: usize,
         /// Level budget: `?` cells first take levels below this only, one more level each
         /// time no diagram fits (10: every level from the start).
-        #[arg(long, default_value_t = c4lab_dsat::Options::default().first_levels)]
+        #[arg(long, default_value_t = c4lab_dsat::Options::default().first_levels,
+              value_parser = clap::value_parser!(u8).range(1..=10))]
         first_levels: u8,
         /// Give up after mapping this many positions.
         #[arg(long, default_value_t = 2_000_000)]

@@ -567,6 +567,13 @@ fn dsat_exit_codes_and_json() {
     );
     assert_eq!(budget.status.code(), Some(3));
     assert_eq!(c4lab(&["dsat"], "R??????\n").status.code(), Some(2));
+    // a level budget names one to ten levels
+    let zero = c4lab(
+        &["dsat", "--first-levels", "0", "examples/complete.txt"],
+        "",
+    );
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&zero.stderr).contains("--first-levels"));
 }
 
 #[test]
