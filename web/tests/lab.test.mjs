@@ -295,6 +295,20 @@ test('auto-complete says UNSAT for what no completion can win, and Stop ends a w
   assert.deepEqual(page.errors, []);
 });
 
+// Deep upstream roots (22+ stones) with every level cell undecided, as grids, read by
+// the page's engine.
+function deepRoots(page, blocks) {
+  return page.evaluate((blocks) => {
+    const out = [];
+    for (const b of blocks) {
+      const r = JSON.parse(window.__lab.engine.read_any(b));
+      if (!r.ok || r.root.length < 22) continue;
+      out.push([...r.cells].map((c) => (/[0-9]/.test(c) ? '?' : c)).join('').match(/.{7}/g).join('\n') + '\n');
+    }
+    return out;
+  }, blocks);
+}
+
 // Runs the page's Solve root on the diagram in `text` and returns the final report.
 async function solveRoot(page, text) {
   await importText(page, text);
@@ -317,17 +331,9 @@ test('Solve root agrees with the native dsat on small roots, and Keep applies a 
   const blocks = upstreamDiagrams();
   if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);
   const page = await open();
-  // deep upstream roots (22+ stones) with every level cell undecided
-  const roots = await page.evaluate((blocks) => {
-    const out = [];
-    for (const b of blocks) {
-      const r = JSON.parse(window.__lab.engine.read_any(b));
-      if (!r.ok || r.root.length < 22) continue;
-      out.push([...r.cells].map((c) => (/[0-9]/.test(c) ? '?' : c)).join('').match(/.{7}/g).join('\n') + '\n');
-    }
-    const step = Math.max(1, Math.floor(out.length / 3));
-    return out.filter((_, i) => i % step === 0).slice(0, 3);
-  }, blocks);
+  const deep = await deepRoots(page, blocks);
+  const step = Math.max(1, Math.floor(deep.length / 3));
+  const roots = deep.filter((_, i) => i % step === 0).slice(0, 3);
   assert.equal(roots.length, 3);
   // and a root no diagram can win (moves 727364): Yellow's three in the bottom row is
   // open at both ends
@@ -464,16 +470,7 @@ test('Solve root with Fewest levels keeps the ? cells to as few levels as the na
   const blocks = upstreamDiagrams();
   if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);
   const page = await open();
-  // a deep upstream root (22+ stones) with every level cell undecided
-  const text = await page.evaluate((blocks) => {
-    for (const b of blocks) {
-      const r = JSON.parse(window.__lab.engine.read_any(b));
-      if (r.ok && r.root.length >= 22) {
-        return [...r.cells].map((c) => (/[0-9]/.test(c) ? '?' : c)).join('').match(/.{7}/g).join('\n') + '\n';
-      }
-    }
-    return null;
-  }, blocks);
+  const [text] = await deepRoots(page, blocks);
   assert.ok(text, 'an upstream root of 22 stones or more');
   await page.check('#dsat-fewest');
   const web = await solveRoot(page, text);

@@ -18,7 +18,7 @@ fn budget_note(first_levels: u8) -> String {
     } else {
         format!(
             " (first 0-{}, one more level each time no diagram fits)",
-            first_levels.max(1) - 1
+            first_levels.saturating_sub(1)
         )
     }
 }

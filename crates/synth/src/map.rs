@@ -45,8 +45,6 @@ impl BreadthFirst {
                 self.frontier.push((red, mask));
                 continue;
             }
-            // a position encoded before (say on a losing line) is walked through, so the
-            // map still reaches what lies below it
             let children = if enc.is_encoded(red, mask) {
                 enc.encoded_children(red, mask)
             } else {
