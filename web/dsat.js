@@ -19,7 +19,7 @@ export function wholeRoot(host) {
   const $ = (s) => document.querySelector(s);
   const ui = { run: $('#dsat'), stop: $('#dsat-stop'), keep: $('#dsat-keep'), discard: $('#dsat-discard'), status: $('#dsat-status'), gauge: $('#dsat-gauge'), fewest: $('#dsat-fewest') };
   // the level budget of the running solve: 1 (fewest levels) or 10 (every level at once)
-  let firstLevels = 10;
+  let firstLevels = 1;
   const search = searchWorker(
     new URL('./dsat.worker.js', import.meta.url),
     (r) => !r.ok || !['mapping', 'searching'].includes(r.state),

@@ -1,15 +1,15 @@
 // The whole-root solve (dsat) off the main thread: steps a DsatSession (mapping, then
 // solve-verify rounds) and posts its progress at most every 80 ms, and once more when
 // it ends. The page stops a solve by terminating this worker.
-// Message in: {id, grid, cut, maxStates, firstLevels} (firstLevels 1: the fewest levels;
-// 10: every level from the start).
+// Message in: {id, grid, cut, maxStates, firstLevels} (firstLevels 1, the default: the
+// fewest levels; 10: every level from the start).
 import init, { DsatSession } from './pkg/c4lab_wasm_synth.js';
 
 const ready = init();
 
 self.onmessage = async (e) => {
   await ready;
-  const { id, grid, cut, maxStates, firstLevels = 10 } = e.data;
+  const { id, grid, cut, maxStates, firstLevels = 1 } = e.data;
   let session;
   try {
     session = DsatSession.start(grid, cut, maxStates, firstLevels);

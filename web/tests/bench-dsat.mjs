@@ -27,7 +27,7 @@ await init({ module_or_path: readFileSync(new URL('../pkg/c4lab_wasm_synth_bg.wa
 
 // The engine's solve, stepped as the page's worker steps it, stopped after `cap` seconds.
 function browser(grid) {
-  const session = DsatSession.start(grid, 16, 2_000_000, 10);
+  const session = DsatSession.start(grid, 16, 2_000_000, 1);
   const start = performance.now();
   for (;;) {
     const r = JSON.parse(session.step(4096));

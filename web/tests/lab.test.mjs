@@ -321,8 +321,8 @@ async function solveRoot(page, text) {
 }
 
 // `c4lab dsat --json` natively on the same diagram.
-function nativeDsat(text, backend) {
-  const r = spawnSync(bin, ['dsat', '--json', '--backend', backend], { input: text, encoding: 'utf8' });
+function nativeDsat(text, backend, ...flags) {
+  const r = spawnSync(bin, ['dsat', '--json', '--backend', backend, ...flags], { input: text, encoding: 'utf8' });
   assert.ok(r.stdout, `c4lab dsat printed nothing: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
@@ -338,12 +338,14 @@ test('Solve root agrees with the native dsat on small roots, and Keep applies a 
   // and a root no diagram can win (moves 727364): Yellow's three in the bottom row is
   // open at both ends
   const lost = '???????\n???????\n???????\n???????\n??????R\n?YYY?RR\n';
+  // every level from the start (the fewest-levels default has its own test)
+  await page.uncheck('#dsat-fewest');
   for (const text of [...roots, lost]) {
     const web = await solveRoot(page, text);
     assert.ok(web.ok, web.error);
     assert.equal(web.state, text === lost ? 'unsat' : 'found');
     for (const backend of ['batsat', 'cadical']) {
-      const native = nativeDsat(text, backend);
+      const native = nativeDsat(text, backend, '--first-levels', '10');
       assert.equal(web.state, native.verdict, `${backend} on\n${text}`);
     }
     if (web.state === 'found') {
@@ -466,25 +468,29 @@ test('narrow screen and dark theme', async () => {
   await page.screenshot({ path: join(shots, 'narrow-dark.png'), fullPage: true });
 });
 
-test('Solve root with Fewest levels keeps the ? cells to as few levels as the native dsat', async (t) => {
+test('Solve root by default keeps the ? cells to as few levels as the native dsat, with no gap', async (t) => {
   const blocks = upstreamDiagrams();
   if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);
   const page = await open();
   const [text] = await deepRoots(page, blocks);
   assert.ok(text, 'an upstream root of 22 stones or more');
-  await page.check('#dsat-fewest');
+  assert.equal(await page.locator('#dsat-fewest').isChecked(), true, 'Fewest levels is on by default');
   const web = await solveRoot(page, text);
   assert.ok(web.ok, web.error);
   assert.equal(web.state, 'found');
-  const r = spawnSync(bin, ['dsat', '--json', '--first-levels', '1'], { input: text, encoding: 'utf8' });
-  const native = JSON.parse(r.stdout);
+  const native = nativeDsat(text, 'batsat');
   assert.equal(native.verdict, 'found');
   assert.equal(web.levels, native.levels);
   assert.ok(web.levels >= 1 && web.levels <= 10);
   const given = text.replace(/\n/g, '');
+  const used = new Set();
   for (let i = 0; i < 42; i++) {
-    if (given[i] === '?') assert.ok(Number(web.cells[i]) < web.levels, `cell ${i} is ${web.cells[i]} over ${web.levels} levels`);
+    if (given[i] !== '?') continue;
+    assert.ok(Number(web.cells[i]) < web.levels, `cell ${i} is ${web.cells[i]} over ${web.levels} levels`);
+    used.add(Number(web.cells[i]));
   }
+  // no gap: the fewest levels are exactly 0 to levels - 1
+  assert.equal(used.size, web.levels, `levels used: ${[...used].sort()}`);
   assert.match(await page.locator('#dsat-status').textContent(), new RegExp(`its \\? cells take levels 0–${web.levels - 1}`));
   assert.deepEqual(page.errors, []);
 });

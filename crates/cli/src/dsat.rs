@@ -12,14 +12,21 @@ use crate::complete::stop_flag;
 use crate::input::read_diagram;
 
 /// How the header line names the level budget (nothing when there is none).
-fn budget_note(first_levels: u8) -> String {
-    if first_levels >= c4lab_synth::FREE_LEVELS {
+fn budget_note(options: &Options) -> String {
+    let mut notes = Vec::new();
+    if options.first_levels < c4lab_synth::FREE_LEVELS {
+        notes.push(format!(
+            "first 0-{}, one more level each time no diagram fits",
+            options.first_levels.saturating_sub(1)
+        ));
+    }
+    if options.compact_levels {
+        notes.push("no gap between levels".to_string());
+    }
+    if notes.is_empty() {
         String::new()
     } else {
-        format!(
-            " (first 0-{}, one more level each time no diagram fits)",
-            first_levels.saturating_sub(1)
-        )
+        format!(" ({})", notes.join(", "))
     }
 }
 
@@ -36,7 +43,7 @@ pub fn dsat(
         eprintln!(
             "{} undecided cells (?) over levels 0-9{}, every other cell pinned; mapping to {} plies below the root, {} after {} rounds (at most {} positions), up to {} positions of each failed candidate's tree learnt, backend {}",
             input.diagram.undecided(),
-            budget_note(options.first_levels),
+            budget_note(&options),
             options.first_cut_plies.min(options.cut_plies),
             options.cut_plies,
             options.deepen_after,
@@ -186,10 +193,13 @@ pub struct BenchDsat {
     #[arg(long, default_value_t = Options::default().tree_cap)]
     tree_cap: usize,
     /// Level budget: `?` cells first take levels below this only, one more each time no
-    /// diagram fits (10: every level from the start).
+    /// diagram fits (1, the default: the fewest levels; 10: every level from the start).
     #[arg(long, default_value_t = Options::default().first_levels,
           value_parser = clap::value_parser!(u8).range(1..=10))]
     first_levels: u8,
+    /// Also search diagrams whose `?` levels leave gaps (no symmetry breaking).
+    #[arg(long)]
+    level_gaps: bool,
     /// Only write each root's diagram (every level cell `?`) to DIR/<root>.txt and stop,
     /// for other tools (the browser-engine comparison, web/tests/bench-dsat.mjs).
     #[arg(long, value_name = "DIR")]
@@ -207,7 +217,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     let step = (pool.len() / a.roots.max(1)).max(1);
     if a.write_grids.is_none() {
         println!(
-            "dsat: upstream roots of ply {}-{}, every level cell ?, cut {} plies then {} after {} rounds, tree cap {}, first levels {}, backend {}, oracle {} nodes, cap {} s",
+            "dsat: upstream roots of ply {}-{}, every level cell ?, cut {} plies then {} after {} rounds, tree cap {}, first levels {}{}, backend {}, oracle {} nodes, cap {} s",
             a.min_ply,
             a.max_ply,
             a.first_cut.min(a.cut),
@@ -215,6 +225,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             a.deepen_after,
             a.tree_cap,
             a.first_levels,
+            if a.level_gaps { ", level gaps allowed" } else { "" },
             a.backend,
             a.oracle_nodes,
             a.cap
@@ -265,6 +276,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             .arg(a.tree_cap.to_string())
             .arg("--first-levels")
             .arg(a.first_levels.to_string())
+            .args(a.level_gaps.then_some("--level-gaps"))
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()

@@ -120,10 +120,15 @@ enum Command {
         #[arg(long, default_value_t = c4lab_dsat::Options::default().tree_cap)]
         tree_cap: usize,
         /// Level budget: `?` cells first take levels below this only, one more level each
-        /// time no diagram fits (10: every level from the start).
+        /// time no diagram fits (1, the default: a diagram with the fewest levels; 10:
+        /// every level from the start).
         #[arg(long, default_value_t = c4lab_dsat::Options::default().first_levels,
               value_parser = clap::value_parser!(u8).range(1..=10))]
         first_levels: u8,
+        /// Also search diagrams whose `?` levels leave gaps (no symmetry breaking; every
+        /// winning diagram has a gap-free twin that plays alike, so verdicts agree).
+        #[arg(long)]
+        level_gaps: bool,
         /// Give up after mapping this many positions.
         #[arg(long, default_value_t = 2_000_000)]
         max_states: u64,
@@ -253,6 +258,7 @@ fn main() -> ExitCode {
             deepen_after,
             tree_cap,
             first_levels,
+            level_gaps,
             max_states,
             backend,
             oracle_nodes,
@@ -267,6 +273,7 @@ fn main() -> ExitCode {
                 deepen_after,
                 tree_cap,
                 first_levels,
+                compact_levels: !level_gaps,
                 max_states,
                 backend,
                 oracle_nodes,

@@ -555,6 +555,22 @@ fn dsat_exit_codes_and_json() {
         }
     }
 
+    // symmetry breaking is on unless --level-gaps turns it off; either way a winner
+    for (flags, note) in [
+        (&[][..], true),
+        (&["--level-gaps", "--first-levels", "10"][..], false),
+    ] {
+        let mut args = vec!["dsat", "--cut", "4"];
+        args.extend_from_slice(flags);
+        args.push("examples/complete.txt");
+        let run = c4lab(&args, "");
+        assert_exit(&run, 0);
+        let header = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(header.contains("no gap between levels"), note, "{header}");
+        let grid = String::from_utf8_lossy(&run.stdout);
+        assert_eq!(c4lab(&["verify"], &grid).status.code(), Some(0), "{grid}");
+    }
+
     let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";
     let unsat = c4lab(&["dsat", "-"], board);
     assert_eq!(unsat.status.code(), Some(1));

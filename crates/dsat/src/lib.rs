@@ -42,8 +42,13 @@ pub struct Options {
     pub tree_cap: usize,
     /// Level budget: undecided cells first take levels below this only; each time the
     /// solver proves no diagram within the budget, it grows by one, up to all ten
-    /// levels (10 or more: no budget), so `unsat` always covers levels 0..9.
+    /// levels (10 or more: no budget), so `unsat` always covers levels 0..9. The
+    /// default, 1, finds a diagram whose `?` cells take the fewest levels that can win.
     pub first_levels: u8,
+    /// Symmetry breaking: search only diagrams whose `?` cells leave no gap in the
+    /// levels (every winning diagram has such a twin that plays alike, so no verdict
+    /// changes; false searches every assignment, as before).
+    pub compact_levels: bool,
 }
 
 impl Default for Options {
@@ -57,7 +62,8 @@ impl Default for Options {
             backend: c4lab_synth::sat::backends()[0].to_string(),
             oracle_nodes: 100_000,
             tree_cap: 512,
-            first_levels: FREE_LEVELS,
+            first_levels: 1,
+            compact_levels: true,
         }
     }
 }
@@ -152,6 +158,9 @@ pub fn start(
     let mut enc = Encoding::new(diagram, &root, backend)?;
     if options.oracle_nodes > 0 {
         enc.use_oracle(16 << 20, options.oracle_nodes);
+    }
+    if options.compact_levels {
+        enc.forbid_level_gaps()?;
     }
     Ok(Mapping {
         enc,

@@ -289,19 +289,22 @@ fn a_failed_candidate_teaches_its_tree_up_to_the_cap() {
 #[test]
 fn a_level_budget_grows_until_a_diagram_fits_and_unsat_still_covers_every_level() {
     let stop = || Arc::new(AtomicBool::new(false));
-    let budget = |first_levels| Options {
+    let budget = |first_levels, compact_levels| Options {
         first_levels,
+        compact_levels,
         ..Options::default()
     };
     let mut grown = 0;
     for d in upstream(22).iter().step_by(25).take(4) {
         let puzzle = all_undecided(d);
-        let report = solve(&puzzle, &budget(1), stop()).unwrap();
+        let report = solve(&puzzle, &budget(1, true), stop()).unwrap();
         assert_found(&puzzle, &report.outcome);
         let Outcome::Found(found) = &report.outcome else {
             unreachable!()
         };
-        // every `?` cell stays inside the budget the search ended with
+        // the `?` cells take exactly the levels below the budget the search ended with:
+        // none above it, and (no gaps) none below it left out
+        let mut used = [false; 10];
         for x in 0..WIDTH {
             for y in 0..HEIGHT {
                 if let (Cell::Undecided, Cell::Level(l)) = (puzzle.cell(x, y), found.cell(x, y)) {
@@ -310,9 +313,39 @@ fn a_level_budget_grows_until_a_diagram_fits_and_unsat_still_covers_every_level(
                         "level {l} at ({x},{y}) over {}",
                         report.levels
                     );
+                    used[usize::from(l)] = true;
                 }
             }
         }
+        assert_eq!(
+            used.iter().filter(|&&u| u).count(),
+            usize::from(report.levels),
+            "a gap in\n{}",
+            found.to_grid()
+        );
+        // the search over every assignment, gaps included, needs as many levels
+        let gaps = solve(&puzzle, &budget(1, false), stop()).unwrap();
+        assert_found(&puzzle, &gaps.outcome);
+        assert_eq!(gaps.levels, report.levels);
+        // without a budget the levels still leave no gap: they run from 0 up
+        let free = solve(&puzzle, &budget(10, true), stop()).unwrap();
+        assert_found(&puzzle, &free.outcome);
+        let Outcome::Found(free) = &free.outcome else {
+            unreachable!()
+        };
+        let levels: std::collections::BTreeSet<u8> = free
+            .cells()
+            .iter()
+            .filter_map(|c| match c {
+                Cell::Level(l) => Some(*l),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            levels.iter().copied().eq(0..levels.len() as u8),
+            "a gap in {levels:?}:\n{}",
+            free.to_grid()
+        );
         grown += u32::from(report.levels > 1);
     }
     // with one level every quiet playable cell ties, so some root needs more
@@ -321,7 +354,9 @@ fn a_level_budget_grows_until_a_diagram_fits_and_unsat_still_covers_every_level(
     let threats = Diagram::from_root(&Position::from_moves("727364").unwrap(), |_, _| {
         Cell::Undecided
     });
-    let report = solve(&threats, &budget(1), stop()).unwrap();
-    assert_eq!(report.outcome, Outcome::Unsat);
-    assert_eq!(report.levels, 10);
+    for compact in [true, false] {
+        let report = solve(&threats, &budget(1, compact), stop()).unwrap();
+        assert_eq!(report.outcome, Outcome::Unsat);
+        assert_eq!(report.levels, 10);
+    }
 }

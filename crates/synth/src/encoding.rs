@@ -86,8 +86,9 @@ pub struct Encoding {
     root: Position,
     template: Diagram,
     oracle: Option<Oracle>,
-    /// Per level `l`: forced true when some undecided cell takes `l` (built by the first
-    /// [`Encoding::level_budget`]; empty before it and when no cell is undecided).
+    /// Per level `l`: true exactly when some undecided cell takes `l` (built by the first
+    /// [`Encoding::level_budget`] or [`Encoding::forbid_level_gaps`]; empty before and
+    /// when no cell is undecided).
     level_used: Vec<Lit>,
 }
 
@@ -203,24 +204,62 @@ impl Encoding {
         if levels >= FREE_LEVELS {
             return Ok(Vec::new());
         }
-        let free = self.free_cells();
-        if self.level_used.is_empty() && !free.is_empty() {
-            // built on first use, so a solve without a budget keeps its clauses as they were
-            for l in 0..FREE_LEVELS {
-                let used = self.fresh().pos_lit();
-                for &(x, y) in &free {
-                    let has = self.level_lit(x, y, l).expect("a free cell");
-                    self.add(&[!has, used])?;
-                }
-                self.level_used.push(used);
-            }
-        }
+        self.build_level_used()?;
         Ok(self
             .level_used
             .iter()
             .skip(usize::from(levels))
             .map(|&used| !used)
             .collect())
+    }
+
+    /// Builds, once, one literal per level equivalent to "some undecided cell holds it"
+    /// (none when no cell is undecided).
+    fn build_level_used(&mut self) -> Result<(), SynthError> {
+        let free = self.free_cells();
+        if !self.level_used.is_empty() || free.is_empty() {
+            return Ok(());
+        }
+        for l in 0..FREE_LEVELS {
+            let used = self.fresh().pos_lit();
+            let mut some = vec![!used];
+            for &(x, y) in &free {
+                let has = self.level_lit(x, y, l).expect("a free cell");
+                self.add(&[!has, used])?;
+                some.push(has);
+            }
+            self.add(&some)?;
+            self.level_used.push(used);
+        }
+        Ok(())
+    }
+
+    /// Symmetry breaking: rules out diagrams with a gap in the levels. The rule compares
+    /// levels only by order and equality, so undecided cells at a level `l` that no
+    /// pinned cell holds can move down to `l - 1` when no cell at all holds it, without
+    /// changing a single decision; every diagram thus has a gap-free twin that plays
+    /// alike. Clauses: for each `l` with neither `l` nor `l - 1` pinned, an undecided
+    /// cell holds `l` only if one holds `l - 1`.
+    pub fn forbid_level_gaps(&mut self) -> Result<(), SynthError> {
+        self.build_level_used()?;
+        if self.level_used.is_empty() {
+            return Ok(());
+        }
+        let mut pinned = [false; FREE_LEVELS as usize];
+        for c in self.cells {
+            if let Domain::Fixed(l) = c {
+                if l < FREE_LEVELS {
+                    pinned[usize::from(l)] = true;
+                }
+            }
+        }
+        for l in 1..usize::from(FREE_LEVELS) {
+            if !pinned[l] && !pinned[l - 1] {
+                let (used, below) = (self.level_used[l], self.level_used[l - 1]);
+                self.add(&[!used, below])?;
+            }
+        }
+        Ok(())
     }
 
     /// Lets the strong solver rule out Red moves that do not keep a win, spending at most
