@@ -384,7 +384,7 @@ impl Completer {
             let Some(core) = self.losing_core_lits(pos, candidate)? else {
                 break;
             };
-            let r = self.encoding.reach_lit(pos.current(), pos.mask());
+            let r = self.encoding.reach_lit(pos.current(), pos.mask())?;
             let mut clause = core;
             clause.push(!r);
             self.encoding.add(&clause)?;

@@ -150,6 +150,26 @@ fn rule_cells(red: u64, mask: u64) -> (u64, bool) {
     }
 }
 
+/// The top stone of each non-empty column (the cell below each column's first empty
+/// one; below an empty column lies the unused bit above the previous column).
+fn tops(mask: u64) -> u64 {
+    ((mask + BOTTOM_MASK) >> 1) & mask
+}
+
+/// The one-cell masks of `cells`, lowest first.
+fn each_cell(mut cells: u64) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        let cell = cells & cells.wrapping_neg();
+        cells ^= cell;
+        (cell != 0).then_some(cell)
+    })
+}
+
+/// The column of a one-cell mask.
+fn column_of(cell: u64) -> usize {
+    cell.trailing_zeros() as usize / (HEIGHT + 1)
+}
+
 fn bit(x: usize, y: usize) -> usize {
     x * (HEIGHT + 1) + y
 }
@@ -192,7 +212,7 @@ impl Encoding {
                 };
             }
         }
-        let r = enc.reach_var(root.current(), root.mask());
+        let r = enc.reach_var(root.current(), root.mask())?;
         enc.add(&[r.pos_lit()])?;
         Ok(enc)
     }
@@ -274,6 +294,11 @@ impl Encoding {
 
     /// False when the oracle proves that Red playing `cell` does not keep a win.
     fn keeps_win(&mut self, red: u64, mask: u64, cell: u64) -> bool {
+        self.ask_oracle(red, mask, cell, true)
+    }
+
+    /// [`Encoding::keeps_win`], counting an unanswered question only when `count`.
+    fn ask_oracle(&mut self, red: u64, mask: u64, cell: u64, count: bool) -> bool {
         let Some(oracle) = self.oracle.as_mut() else {
             return true;
         };
@@ -290,7 +315,7 @@ impl Encoding {
             c4lab_solver::Outcome::Unknown { lower, .. } if lower >= 0 => false,
             c4lab_solver::Outcome::Unknown { .. } => {
                 // not proved either way: keep the move (no pruning)
-                self.stats.unknown += 1;
+                self.stats.unknown += u64::from(count);
                 true
             }
         }
@@ -308,8 +333,8 @@ impl Encoding {
 
     /// The reachability literal of the Red-to-move position (Red's stones `red`,
     /// occupied `mask`), created if needed.
-    pub fn reach_lit(&mut self, red: u64, mask: u64) -> Lit {
-        self.reach_var(red, mask).pos_lit()
+    pub fn reach_lit(&mut self, red: u64, mask: u64) -> Result<Lit, SynthError> {
+        Ok(self.reach_var(red, mask)?.pos_lit())
     }
 
     /// The solver, for solving and reading models.
@@ -327,24 +352,20 @@ impl Encoding {
         self.nodes.get(&key(red, mask)).is_some_and(|n| n.encoded)
     }
 
-    /// The positions an encoded position's clauses point to: the children of its moves
-    /// that hold a reachability variable (those of a move the strong solver ruled out
-    /// only when another clause gave them one). Empty for a position not encoded.
-    pub fn encoded_children(&self, red: u64, mask: u64) -> Vec<(u64, u64)> {
+    /// The children of an encoded position's moves that the strong solver did not rule
+    /// out (asked again, uncounted): where a walk goes on below it. Empty for a position
+    /// not encoded.
+    pub fn encoded_children(&mut self, red: u64, mask: u64) -> Vec<(u64, u64)> {
         if !self.is_encoded(red, mask) {
             return Vec::new();
         }
-        let (mut cells, _) = rule_cells(red, mask);
+        let (cells, _) = rule_cells(red, mask);
         let mut out = Vec::new();
-        while cells != 0 {
-            let cell = cells & cells.wrapping_neg();
-            cells ^= cell;
+        for cell in each_cell(cells) {
             if let MoveOutcome::Children(children) = after_red_move(red, mask, cell) {
-                out.extend(
-                    children
-                        .into_iter()
-                        .filter(|&(cr, cm)| self.nodes.contains_key(&key(cr, cm))),
-                );
+                if self.ask_oracle(red, mask, cell, false) {
+                    out.extend(children);
+                }
             }
         }
         out
@@ -411,20 +432,14 @@ impl Encoding {
     /// and returns the positions its clauses point to (empty when already encoded, when
     /// Red wins at once, or when every move loses).
     pub fn encode(&mut self, red: u64, mask: u64) -> Result<Vec<(u64, u64)>, SynthError> {
-        let next = Var::new(self.next_var);
-        let node = self.nodes.entry(key(red, mask)).or_insert(Node {
-            var: next,
-            encoded: false,
-        });
-        if node.encoded {
+        if self.is_encoded(red, mask) {
             return Ok(Vec::new());
         }
-        node.encoded = true;
-        let r = node.var;
-        if r == next {
-            self.fresh();
-        }
-        let r = r.pos_lit();
+        let r = self.reach_var(red, mask)?.pos_lit();
+        self.nodes
+            .get_mut(&key(red, mask))
+            .expect("just made")
+            .encoded = true;
         self.stats.positions += 1;
         let (cells, forced) = rule_cells(red, mask);
         if cells == 0 {
@@ -433,22 +448,7 @@ impl Encoding {
         let mut next = Vec::new();
         if forced {
             // rule 2: the block is played whatever the levels
-            let cell = cells;
-            let mut outcome = after_red_move(red, mask, cell);
-            if matches!(outcome, MoveOutcome::Children(_)) && !self.keeps_win(red, mask, cell) {
-                self.stats.pruned += 1;
-                outcome = MoveOutcome::Lost;
-            }
-            match outcome {
-                MoveOutcome::Lost => self.add(&[!r])?,
-                MoveOutcome::Children(children) => {
-                    for (cr, cm) in children {
-                        let c = self.reach_var(cr, cm).pos_lit();
-                        self.add(&[!r, c])?;
-                        next.push((cr, cm));
-                    }
-                }
-            }
+            self.encode_move(red, mask, cells, r, None, &mut next)?;
             return Ok(next);
         }
         let open = cells;
@@ -459,23 +459,84 @@ impl Encoding {
                 continue;
             }
             let cell = open & c4lab_board::column_mask(x);
-            let mut outcome = after_red_move(red, mask, cell);
-            if matches!(outcome, MoveOutcome::Children(_)) && !self.keeps_win(red, mask, cell) {
-                self.stats.pruned += 1;
-                outcome = MoveOutcome::Lost;
+            self.encode_move(red, mask, cell, r, Some(pick), &mut next)?;
+        }
+        Ok(next)
+    }
+
+    /// The clauses of Red playing `cell` at the position with reachability `r`, when
+    /// `pick` holds (always, for a forced block): a losing move (or one the strong solver
+    /// rules out) is forbidden, and otherwise each child position that already has a
+    /// reachability literal is implied; the others get their clause when they get their
+    /// literal (see [`Encoding::link_parents`]). The children go onto `next`.
+    fn encode_move(
+        &mut self,
+        red: u64,
+        mask: u64,
+        cell: u64,
+        r: Lit,
+        pick: Option<Lit>,
+        next: &mut Vec<(u64, u64)>,
+    ) -> Result<(), SynthError> {
+        let mut outcome = after_red_move(red, mask, cell);
+        if matches!(outcome, MoveOutcome::Children(_)) && !self.keeps_win(red, mask, cell) {
+            self.stats.pruned += 1;
+            outcome = MoveOutcome::Lost;
+        }
+        let mut clause = vec![!r];
+        clause.extend(pick.map(|p| !p));
+        match outcome {
+            MoveOutcome::Lost => self.add(&clause)?,
+            MoveOutcome::Children(children) => {
+                for (cr, cm) in children {
+                    if let Some(node) = self.nodes.get(&key(cr, cm)) {
+                        clause.push(node.var.pos_lit());
+                        self.add(&clause)?;
+                        clause.pop();
+                    }
+                    next.push((cr, cm));
+                }
             }
-            match outcome {
-                MoveOutcome::Lost => self.add(&[!r, !pick])?,
-                MoveOutcome::Children(children) => {
-                    for (cr, cm) in children {
-                        let c = self.reach_var(cr, cm).pos_lit();
-                        self.add(&[!r, !pick, c])?;
-                        next.push((cr, cm));
+        }
+        Ok(())
+    }
+
+    /// Adds the clauses that lead from each encoded parent of the Red-to-move position
+    /// (`red`, `mask`) to its new reachability literal `c`: a position gets a literal only
+    /// once it is encoded (or asked for), since a literal no clause constrains would be
+    /// set true at no cost. A parent's move that the strong solver ruled out gets the
+    /// clause too, which its clause forbidding that move already implies.
+    fn link_parents(&mut self, red: u64, mask: u64, c: Lit) -> Result<(), SynthError> {
+        let yellow = red ^ mask;
+        for reply in each_cell(tops(mask) & yellow) {
+            let after = mask ^ reply;
+            for cell in each_cell(tops(after) & red) {
+                let (pr, pm) = (red ^ cell, after ^ cell);
+                if !self.is_encoded(pr, pm) {
+                    continue;
+                }
+                let (cells, forced) = rule_cells(pr, pm);
+                if cells & cell == 0 {
+                    continue;
+                }
+                let MoveOutcome::Children(children) = after_red_move(pr, pm, cell) else {
+                    continue;
+                };
+                if !children.contains(&(red, mask)) {
+                    continue;
+                }
+                let rp = self.nodes[&key(pr, pm)].var.pos_lit();
+                if forced {
+                    self.add(&[!rp, c])?;
+                } else {
+                    let pick = self.circuit(cells)?.pick[column_of(cell)];
+                    if pick != !self.truth {
+                        self.add(&[!rp, !pick, c])?;
                     }
                 }
             }
         }
-        Ok(next)
+        Ok(())
     }
 
     /// Adds a clause, counting it.
@@ -491,19 +552,19 @@ impl Encoding {
         v
     }
 
-    fn reach_var(&mut self, red: u64, mask: u64) -> Var {
-        let next = Var::new(self.next_var);
-        let v = self
-            .nodes
-            .entry(key(red, mask))
-            .or_insert(Node {
-                var: next,
-                encoded: false,
-            })
-            .var;
-        if v == next {
-            self.fresh();
+    fn reach_var(&mut self, red: u64, mask: u64) -> Result<Var, SynthError> {
+        if let Some(node) = self.nodes.get(&key(red, mask)) {
+            return Ok(node.var);
         }
-        v
+        let v = self.fresh();
+        self.nodes.insert(
+            key(red, mask),
+            Node {
+                var: v,
+                encoded: false,
+            },
+        );
+        self.link_parents(red, mask, v.pos_lit())?;
+        Ok(v)
     }
 }
