@@ -211,6 +211,17 @@ fn bad_roots_and_unknown_backends_are_refused() {
     assert!(err.to_string().contains("minisat"), "{err}");
 }
 
+/// Asserts that no model of `enc` plays `wrong`'s levels.
+fn assert_excluded(enc: &mut Encoding, wrong: &Diagram) {
+    let assume = enc.assumptions_for(wrong);
+    assert_eq!(
+        enc.backend().solve(&assume).unwrap(),
+        sat::SatOutcome::Unsat,
+        "{}",
+        wrong.to_grid()
+    );
+}
+
 #[test]
 fn the_encoding_admits_winning_diagrams_and_excludes_refuted_ones() {
     let (mut admitted, mut excluded) = (0, 0);
@@ -250,13 +261,7 @@ fn the_encoding_admits_winning_diagrams_and_excludes_refuted_ones() {
                 for pos in line_positions(&root, &counterexample) {
                     enc.encode(pos.current(), pos.mask()).unwrap();
                 }
-                let assume = enc.assumptions_for(&wrong);
-                assert_eq!(
-                    enc.backend().solve(&assume).unwrap(),
-                    sat::SatOutcome::Unsat,
-                    "{}",
-                    wrong.to_grid()
-                );
+                assert_excluded(&mut enc, &wrong);
                 excluded += 1;
             }
         }
@@ -334,13 +339,7 @@ fn the_clauses_do_not_depend_on_the_order_positions_are_encoded() {
                 for (red, mask) in order {
                     enc.encode(red, mask).unwrap();
                 }
-                let assume = enc.assumptions_for(&wrong);
-                assert_eq!(
-                    enc.backend().solve(&assume).unwrap(),
-                    sat::SatOutcome::Unsat,
-                    "{}",
-                    wrong.to_grid()
-                );
+                assert_excluded(&mut enc, &wrong);
                 excluded += 1;
             }
         }
