@@ -1,7 +1,7 @@
 //! The decision rule of SPEC §2 as clauses (the sketch in the project's design notes):
 //! one-hot level variables per undecided cell, a decision circuit per playable set, and
-//! a reachability variable per Red-to-move position with the clauses that make a
-//! reached position's every line end in a Red four.
+//! a reachability variable per encoded Red-to-move position with the clauses that make
+//! a reached position's every line end in a Red four.
 //!
 //! The encoding is sound and exact for the positions it holds: a diagram that wins
 //! satisfies every clause (set each position's reachability to "the diagram reaches
@@ -429,8 +429,8 @@ impl Encoding {
     }
 
     /// Adds the clauses of the Red-to-move position (Red's stones `red`, occupied `mask`)
-    /// and returns the positions its clauses point to (empty when already encoded, when
-    /// Red wins at once, or when every move loses).
+    /// and returns the children of its moves that are not ruled out, where a walk goes on
+    /// (empty when already encoded, when Red wins at once, or when every move loses).
     pub fn encode(&mut self, red: u64, mask: u64) -> Result<Vec<(u64, u64)>, SynthError> {
         if self.is_encoded(red, mask) {
             return Ok(Vec::new());
