@@ -79,6 +79,9 @@ pub struct Encoding {
     truth: Lit,
     cells: [Domain; 64],
     circuits: FxHashMap<u64, Circuit>,
+    /// The circuits' shared gates: per (set of playable cells, level), "some cell of
+    /// the set has the level" (when built) and "exactly one has".
+    tallies: FxHashMap<(u64, u8), (Option<Lit>, Lit)>,
     /// Every position with a reachability variable, by key, and whether its own
     /// clauses are in (one map for both: it is the encoding's largest structure).
     nodes: FxHashMap<u64, Node>,
@@ -188,6 +191,7 @@ impl Encoding {
             truth: Lit::positive(0),
             cells: [Domain::Stone; 64],
             circuits: FxHashMap::default(),
+            tallies: FxHashMap::default(),
             nodes: FxHashMap::default(),
             stats: EncodingStats::default(),
             root: *root,

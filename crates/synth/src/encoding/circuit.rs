@@ -83,46 +83,75 @@ impl Encoding {
         Ok(g)
     }
 
-    /// A literal equivalent to "exactly one of `items` holds".
-    fn exactly_one_gate(&mut self, items: &[Lit]) -> Result<Lit, SynthError> {
+    /// A literal equivalent to `a AND b`.
+    fn and_both(&mut self, a: Lit, b: Lit) -> Result<Lit, SynthError> {
+        Ok(!self.or_many(&[!a, !b])?)
+    }
+
+    /// For playable cells `cells` (one per column, in column order) and a level `l`:
+    /// a literal equivalent to "exactly one of them has level `l`" and, when
+    /// `want_any`, one equivalent to "some of them has". Built as a balanced tree over
+    /// the columns whose inner nodes are cached by (cells, level), so playable sets
+    /// that share a half share its gates: a set of seven columns costs four clauses a
+    /// level once its halves exist, where one flat gate costs about thirty.
+    pub(super) fn tally(
+        &mut self,
+        cells: &[u64],
+        l: u8,
+        want_any: bool,
+    ) -> Result<(Option<Lit>, Lit), SynthError> {
+        if let [cell] = cells {
+            let item = self.has_level(*cell, l);
+            return Ok((Some(item), item));
+        }
+        let key = (cells.iter().fold(0, |set, &c| set | c), l);
+        let cached = self.tallies.get(&key).copied();
+        if let Some((any, unique)) = cached {
+            if any.is_some() || !want_any {
+                return Ok((any, unique));
+            }
+        }
+        let (left, right) = cells.split_at(cells.len() / 2);
+        let (any_left, unique_left) = self.tally(left, l, true)?;
+        let (any_right, unique_right) = self.tally(right, l, true)?;
+        let (any_left, any_right) = (any_left.expect("asked for"), any_right.expect("asked for"));
+        let unique = match cached {
+            Some((_, unique)) => unique,
+            None => self.unique_of_halves(any_left, unique_left, any_right, unique_right)?,
+        };
+        let any = if want_any {
+            Some(self.or_many(&[any_left, any_right])?)
+        } else {
+            None
+        };
+        self.tallies.insert(key, (any, unique));
+        Ok((any, unique))
+    }
+
+    /// "Exactly one in the union" from each half's "some" and "exactly one": exactly
+    /// one half has exactly one, and the other has none.
+    fn unique_of_halves(
+        &mut self,
+        any_left: Lit,
+        unique_left: Lit,
+        any_right: Lit,
+        unique_right: Lit,
+    ) -> Result<Lit, SynthError> {
         let (t, f) = (self.truth, self.falsity());
-        let fixed = items.iter().filter(|&&l| l == t).count();
-        let vars: Vec<Lit> = items
-            .iter()
-            .copied()
-            .filter(|&l| l != t && l != f)
-            .collect();
-        if fixed >= 2 {
-            return Ok(f);
+        let lits = [any_left, unique_left, any_right, unique_right];
+        if lits.iter().any(|&l| l == t || l == f) {
+            // constants fold through the general gates
+            let only_left = self.and_both(unique_left, !any_right)?;
+            let only_right = self.and_both(unique_right, !any_left)?;
+            return self.or_many(&[only_left, only_right]);
         }
-        if fixed == 1 {
-            // exactly one already: none of the others may join it
-            let any = self.or_many(&vars)?;
-            return Ok(!any);
-        }
-        match vars.len() {
-            0 => return Ok(f),
-            1 => return Ok(vars[0]),
-            _ => {}
-        }
+        // as "exactly one" implies "some" in each half, u holds exactly when one half
+        // has exactly one and the halves are not both taken
         let u = self.fresh().pos_lit();
-        let mut at_least = Vec::with_capacity(vars.len() + 1);
-        at_least.push(!u);
-        at_least.extend_from_slice(&vars);
-        self.add(&at_least)?;
-        for i in 0..vars.len() {
-            for j in i + 1..vars.len() {
-                self.add(&[!u, !vars[i], !vars[j]])?;
-            }
-        }
-        for i in 0..vars.len() {
-            let mut clause = Vec::with_capacity(vars.len() + 1);
-            clause.push(u);
-            for (k, &v) in vars.iter().enumerate() {
-                clause.push(if k == i { !v } else { v });
-            }
-            self.add(&clause)?;
-        }
+        self.add(&[!u, unique_left, unique_right])?;
+        self.add(&[!u, !any_left, !any_right])?;
+        self.add(&[u, !unique_left, any_right])?;
+        self.add(&[u, !unique_right, any_left])?;
         Ok(u)
     }
 
@@ -145,6 +174,7 @@ impl Encoding {
                 (c != 0).then_some((x, c))
             })
             .collect();
+        let cell_bits: Vec<u64> = cells.iter().map(|&(_, c)| c).collect();
         let (t, f) = (self.truth, self.falsity());
         // per column, the (has level l, l unique, none below l) triples that pick it
         let mut conditions: [Vec<[Lit; 3]>; WIDTH] = Default::default();
@@ -154,7 +184,7 @@ impl Encoding {
                 break;
             }
             let items: Vec<Lit> = cells.iter().map(|&(_, c)| self.has_level(c, l)).collect();
-            let unique = self.exactly_one_gate(&items)?;
+            let (_, unique) = self.tally(&cell_bits, l, false)?;
             if unique == f {
                 continue;
             }
@@ -189,5 +219,92 @@ impl Encoding {
         self.circuits.insert(open, circuit);
         self.stats.circuits += 1;
         Ok(circuit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    use c4lab_board::{column_mask, Position, HEIGHT, WIDTH};
+    use c4lab_steady::{Cell, Diagram};
+
+    use super::super::{Encoding, FREE_LEVELS};
+    use crate::sat::{self, Lit, SatOutcome};
+
+    /// Whether some model satisfies `assumptions` and `extra`.
+    fn admits(enc: &mut Encoding, assumptions: &[Lit], extra: Lit) -> bool {
+        let mut all = assumptions.to_vec();
+        all.push(extra);
+        enc.backend().solve(&all).expect("solves") == SatOutcome::Sat
+    }
+
+    #[test]
+    fn circuits_pick_what_the_rule_picks_and_their_gates_count_exactly() {
+        let root = Position::from_moves("44").expect("legal");
+        let mut rng = fastrand::Rng::with_seed(11);
+        // a third of the empty cells pinned, so constants fold into the gates as well
+        let template = Diagram::from_root(&root, |_, _| {
+            if rng.u8(0..3) == 0 {
+                Cell::Level(rng.u8(0..5))
+            } else {
+                Cell::Undecided
+            }
+        });
+        for name in sat::backends() {
+            let backend = sat::open(name, Arc::new(AtomicBool::new(false))).expect("opens");
+            let mut enc = Encoding::new(&template, &root, backend).expect("encodes");
+            for _ in 0..150 {
+                // one cell in each of a random set of columns (stones included)
+                let mut open = 0u64;
+                for x in 0..WIDTH {
+                    if rng.bool() {
+                        open |= 1 << (x * (HEIGHT + 1) + rng.usize(0..HEIGHT));
+                    }
+                }
+                if open == 0 {
+                    continue;
+                }
+                // the `?` cells from a few levels, so that ties are common
+                let mut d = template.clone();
+                for x in 0..WIDTH {
+                    for y in 0..HEIGHT {
+                        if template.cell(x, y) == Cell::Undecided {
+                            d.set(x, y, Cell::Level(rng.u8(0..5)));
+                        }
+                    }
+                }
+                let assume = enc.assumptions_for(&d);
+                let circuit = enc.circuit(open).expect("builds");
+                let cells: Vec<u64> = (0..WIDTH)
+                    .map(|x| open & column_mask(x))
+                    .filter(|&c| c != 0)
+                    .collect();
+                let levels = d.levels();
+                for l in 0..FREE_LEVELS {
+                    let exactly_one = (levels.mask(l) & open).count_ones() == 1;
+                    let (_, unique) = enc.tally(&cells, l, false).expect("builds");
+                    assert_eq!(admits(&mut enc, &assume, unique), exactly_one, "{name} {l}");
+                    assert_eq!(
+                        admits(&mut enc, &assume, !unique),
+                        !exactly_one,
+                        "{name} {l}"
+                    );
+                }
+                // one-sided: the rule's pick is forced, and "some level is unique" can
+                // hold exactly when one is
+                let pick = levels.pick(open);
+                if let Some((cell, _)) = pick {
+                    let x = cell.trailing_zeros() as usize / (HEIGHT + 1);
+                    assert!(!admits(&mut enc, &assume, !circuit.pick[x]), "{name}");
+                }
+                assert_eq!(
+                    admits(&mut enc, &assume, circuit.some_unique),
+                    pick.is_some(),
+                    "{name}"
+                );
+            }
+        }
     }
 }
