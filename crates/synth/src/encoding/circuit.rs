@@ -94,7 +94,7 @@ impl Encoding {
     /// the columns whose inner nodes are cached by (cells, level), so playable sets
     /// that share a half share its gates: a set of seven columns costs four clauses a
     /// level once its halves exist, where one flat gate costs about thirty.
-    pub(super) fn tally(
+    fn tally(
         &mut self,
         cells: &[u64],
         l: u8,
