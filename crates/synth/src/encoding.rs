@@ -180,6 +180,13 @@ fn bit(x: usize, y: usize) -> usize {
 impl Encoding {
     /// An encoding for `diagram` (decided cells fixed, `?` cells free over `0..=9`) below
     /// the Red-to-move `root`, with `r[root]` asserted.
+    ///
+    /// The search branches on the level variables only (where the backend can restrict
+    /// it). Every other variable is a gate or a reachability literal, and no clause has
+    /// two of them positive (a gate defined both ways is set by propagation; a one-sided
+    /// gate, a pick or a reachability literal appears positive only as the head of an
+    /// implication), so once the levels are set unit propagation makes true exactly what
+    /// must be, and the rest can be false (the README's dsat section has the measurement).
     pub fn new(
         diagram: &Diagram,
         root: &Position,
@@ -208,8 +215,9 @@ impl Encoding {
                     Cell::Level(l) => Domain::Fixed(l),
                     Cell::Undecided => {
                         let base = enc.next_var;
-                        let lits: Vec<Lit> =
-                            (0..FREE_LEVELS).map(|_| enc.fresh().pos_lit()).collect();
+                        let lits: Vec<Lit> = (0..FREE_LEVELS)
+                            .map(|_| enc.fresh_var(true).pos_lit())
+                            .collect();
                         enc.exactly_one(&lits)?;
                         Domain::Free(base)
                     }
@@ -549,8 +557,16 @@ impl Encoding {
         self.backend.add(clause)
     }
 
+    /// A new gate or reachability variable, left out of the search's branching.
     fn fresh(&mut self) -> Var {
+        self.fresh_var(false)
+    }
+
+    /// A new variable, one the search branches on when `branch` (only the cells' level
+    /// variables; see [`Encoding::new`]).
+    fn fresh_var(&mut self, branch: bool) -> Var {
         let v = Var::new(self.next_var);
+        self.backend.declare(v, branch);
         self.next_var += 1;
         self.stats.variables += 1;
         v

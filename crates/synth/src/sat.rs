@@ -42,6 +42,11 @@ pub trait Backend {
     /// Variables the solver has settled for good: fixed at the root level (and, for
     /// CaDiCaL, eliminated or substituted). Read between solves; never falls.
     fn settled(&self) -> u64;
+    /// Declares `var`, the next variable in order, and whether the search may branch on
+    /// it (a backend that cannot restrict its branching ignores `branch`). A variable
+    /// left out must be set by unit propagation whenever the clauses need it true once
+    /// the branched variables are set: a model reads it as false when left unset.
+    fn declare(&mut self, _var: Var, _branch: bool) {}
 }
 
 /// The backends this build has, by name, the default first. BatSat is the default
@@ -80,7 +85,8 @@ fn outcome(r: SolverResult) -> SatOutcome {
     }
 }
 
-/// BatSat, a MiniSat descendant written in Rust. It takes no phase hints.
+/// BatSat, a MiniSat descendant written in Rust. It takes no phase hints, but it can
+/// leave variables out of its branching (see [`Backend::declare`]).
 pub struct BatSat {
     solver: rustsat_batsat::BasicSolver,
 }
@@ -126,6 +132,17 @@ impl Backend for BatSat {
     fn settled(&self) -> u64 {
         use batsat::SolverInterface;
         self.solver.batsat_ref().proved_at_lvl_0().len() as u64
+    }
+    fn declare(&mut self, var: Var, branch: bool) {
+        use batsat::SolverInterface;
+        let solver = self.solver.batsat_mut();
+        // skipped variables (the encoding skips none) are ordinary ones
+        while solver.num_vars() < var.idx32() {
+            solver.new_var_default();
+        }
+        if solver.num_vars() == var.idx32() {
+            solver.new_var(batsat::lbool::UNDEF, branch);
+        }
     }
 }
 

@@ -504,7 +504,7 @@ fn a_losing_core_loses_whatever_the_other_cells_hold() {
     let all = upstream_diagrams();
     let mut rng = fastrand::Rng::with_seed(3);
     let (mut cores, mut samples) = (0, 0);
-    for (i, d) in all.iter().step_by(30).enumerate() {
+    for (i, d) in all.iter().step_by(20).enumerate() {
         let puzzle = undecide(d, 20, 1300 + i as u64);
         let opts = Options {
             lost_budget: 2_000,
