@@ -181,12 +181,12 @@ impl Encoding {
     /// An encoding for `diagram` (decided cells fixed, `?` cells free over `0..=9`) below
     /// the Red-to-move `root`, with `r[root]` asserted.
     ///
-    /// The search branches on the level variables only (where the backend can restrict
-    /// it). Every other variable is a gate or a reachability literal, and no clause has
-    /// two of them positive (a gate defined both ways is set by propagation; a one-sided
-    /// gate, a pick or a reachability literal appears positive only as the head of an
-    /// implication), so once the levels are set unit propagation makes true exactly what
-    /// must be, and the rest can be false (the README's dsat section has the measurement).
+    /// The search branches on the level and reachability variables only (where the
+    /// backend can restrict it). The rest are the circuits' gates, and no clause has two
+    /// of them positive (a gate defined both ways is set by propagation; a one-sided
+    /// gate or a pick appears positive only as the head of its own implication), so once
+    /// the branched variables are set, unit propagation makes true exactly the gates
+    /// that must be, and the rest can be false (the README's dsat section measures it).
     pub fn new(
         diagram: &Diagram,
         root: &Position,
@@ -557,13 +557,13 @@ impl Encoding {
         self.backend.add(clause)
     }
 
-    /// A new gate or reachability variable, left out of the search's branching.
+    /// A new gate variable, left out of the search's branching.
     fn fresh(&mut self) -> Var {
         self.fresh_var(false)
     }
 
-    /// A new variable, one the search branches on when `branch` (only the cells' level
-    /// variables; see [`Encoding::new`]).
+    /// A new variable, one the search branches on when `branch` (the cells' levels and
+    /// the positions' reachability; see [`Encoding::new`]).
     fn fresh_var(&mut self, branch: bool) -> Var {
         let v = Var::new(self.next_var);
         self.backend.declare(v, branch);
@@ -576,7 +576,7 @@ impl Encoding {
         if let Some(node) = self.nodes.get(&key(red, mask)) {
             return Ok(node.var);
         }
-        let v = self.fresh();
+        let v = self.fresh_var(true);
         self.nodes.insert(
             key(red, mask),
             Node {

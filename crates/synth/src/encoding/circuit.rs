@@ -304,8 +304,8 @@ mod tests {
                     pick.is_some(),
                     "{name}"
                 );
-                // BatSat branches on the levels only, so its models set no gate without
-                // cause: the rule's pick is the one column a model picks
+                // BatSat does not branch on gates, so its models set none without cause:
+                // the rule's pick is the one column a model picks
                 if *name == "batsat" {
                     let model = enc.backend().solve(&assume).expect("solves");
                     assert_eq!(model, SatOutcome::Sat);
