@@ -230,7 +230,7 @@ mod tests {
     use c4lab_board::{column_mask, Position, HEIGHT, WIDTH};
     use c4lab_steady::{Cell, Diagram};
 
-    use super::super::{Encoding, FREE_LEVELS};
+    use super::super::{column_of, Encoding, FREE_LEVELS};
     use crate::sat::{self, Lit, SatOutcome};
 
     /// Whether some model satisfies `assumptions` and `extra`.
@@ -310,8 +310,7 @@ mod tests {
                     let model = enc.backend().solve(&assume).expect("solves");
                     assert_eq!(model, SatOutcome::Sat);
                     for (x, &lit) in circuit.pick.iter().enumerate() {
-                        let picked =
-                            pick.is_some_and(|(cell, _)| super::super::column_of(cell) == x);
+                        let picked = pick.is_some_and(|(cell, _)| column_of(cell) == x);
                         assert_eq!(enc.backend().value(lit), picked, "{name} column {x}");
                     }
                 }
