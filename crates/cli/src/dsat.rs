@@ -4,12 +4,16 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use c4lab_dsat::{map_with_progress, Options, Outcome, Progress};
+use c4lab_dsat::{Options, Outcome, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::complete::stop_flag;
+use crate::heap;
 use crate::input::read_diagram;
+
+/// Positions mapped between two updates of the mapping gauge.
+const MAP_BATCH: u64 = 4096;
 
 /// How the header line names the level budget (nothing when there is none).
 fn budget_note(options: &Options) -> String {
@@ -52,25 +56,32 @@ pub fn dsat(
             options.backend
         );
     }
-    let memory_before = memory::resident();
     let bar = if json_out {
         ProgressBar::hidden()
     } else {
         ProgressBar::new(options.max_states)
     };
-    let mapping = ProgressStyle::with_template(
+    let mapping_style = ProgressStyle::with_template(
         "mapping [{bar:30}] {pos}/{len} positions of the state budget ({elapsed})",
     )
     .expect("template")
     .progress_chars("=> ");
-    bar.set_style(mapping);
+    bar.set_style(mapping_style);
     let start = Instant::now();
-    let mapped = map_with_progress(&input.diagram, &options, stop, &mut |p| {
-        if let Progress::Mapping { positions, .. } = p {
+    // memory: what the solver, the oracle's table and the empty encoding take before the
+    // first position (setup), then the peak above that per encoded position
+    let held_before = heap::held();
+    let mut mapping =
+        c4lab_dsat::start(&input.diagram, &options, stop).context("cannot map this root")?;
+    let setup_held = heap::held();
+    let setup_bytes = setup_held.saturating_sub(held_before);
+    heap::mark();
+    while !mapping.step(MAP_BATCH).context("cannot map this root")? {
+        if let Progress::Mapping { positions, .. } = mapping.progress() {
             bar.set_position(positions);
         }
-    })
-    .context("cannot map this root")?;
+    }
+    let mapped = mapping.finish();
     let map_seconds = start.elapsed().as_secs_f64();
     bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"));
     let report = mapped
@@ -96,13 +107,9 @@ pub fn dsat(
         .context("cannot solve this root")?;
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
-    // resident memory grown over the solve, per encoded position
-    let bytes_per_state = match (memory_before, memory::peak()) {
-        (Some(before), Some(peak)) => {
-            Some(peak.saturating_sub(before) / report.encoding.positions.max(1))
-        }
-        _ => None,
-    };
+    // heap held above the setup at the peak, per encoded position
+    let bytes_per_state =
+        heap::peak().saturating_sub(setup_held) / report.encoding.positions.max(1) as usize;
     let (verdict, code) = match &report.outcome {
         Outcome::Found(_) => ("found", 0),
         Outcome::Unsat => ("unsat", 1),
@@ -124,6 +131,7 @@ pub fn dsat(
             "conflicts": report.conflicts,
             "levels": report.levels,
             "bytes_per_state": bytes_per_state,
+            "setup_bytes": setup_bytes,
             "map_seconds": map_seconds,
             "search_seconds": seconds - map_seconds,
             "seconds": seconds,
@@ -134,7 +142,10 @@ pub fn dsat(
         println!("{j}");
         return Ok(code);
     }
-    let memory = bytes_per_state.map_or(String::new(), |b| format!("{b} bytes per position, "));
+    let memory = format!(
+        "{:.1} MB to set up, then {bytes_per_state} bytes per position at the peak, ",
+        setup_bytes as f64 / 1e6
+    );
     let levels = if options.first_levels < c4lab_synth::FREE_LEVELS {
         format!("level budget 0-{} in the end, ", report.levels - 1)
     } else {
@@ -231,13 +242,14 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             a.cap
         );
         println!(
-            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>9} {:>9} {:>9} {:>7} {:>6}",
+            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>8} {:>9} {:>9} {:>9} {:>7} {:>6}",
             "root",
             "ply",
             "verdict",
             "mapped",
             "pruned",
             "clauses/pos",
+            "setup MB",
             "bytes/pos",
             "map ms",
             "search ms",
@@ -303,13 +315,14 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
                 .map_or_else(|| "-".to_string(), |v| v.to_string())
         };
         println!(
-            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>9} {:>9.0} {:>9.0} {:>7} {:>6}",
+            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>8.1} {:>9} {:>9.0} {:>9.0} {:>7} {:>6}",
             c4lab_board::format_moves(&root.order),
             root.position.moves_played(),
             verdict,
             int("mapped"),
             int("pruned"),
             num("clauses") / num("positions").max(1.0),
+            num("setup_bytes") / 1e6,
             int("bytes_per_state"),
             num("map_seconds") * 1e3,
             num("search_seconds") * 1e3,
@@ -318,30 +331,4 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
         );
     }
     Ok(if all_found { 0 } else { 1 })
-}
-
-/// Resident memory of this process, from Linux's `/proc` (None elsewhere).
-mod memory {
-    /// A `kB` field of `/proc/self/status`, in bytes.
-    fn status_field(name: &str) -> Option<u64> {
-        let text = std::fs::read_to_string("/proc/self/status").ok()?;
-        let line = text.lines().find(|l| l.starts_with(name))?;
-        let kb: u64 = line[name.len()..]
-            .trim()
-            .trim_end_matches("kB")
-            .trim()
-            .parse()
-            .ok()?;
-        Some(kb * 1024)
-    }
-
-    /// Resident memory now.
-    pub fn resident() -> Option<u64> {
-        status_field("VmRSS:")
-    }
-
-    /// The highest resident memory so far.
-    pub fn peak() -> Option<u64> {
-        status_field("VmHWM:")
-    }
 }

@@ -8,6 +8,7 @@ mod complete;
 mod convert;
 mod corpus;
 mod dsat;
+mod heap;
 mod input;
 mod model;
 mod play;
@@ -20,6 +21,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+#[global_allocator]
+static HEAP: heap::Counting = heap::Counting;
 
 /// The Connect Four research workbench.
 #[derive(Parser)]

@@ -527,6 +527,25 @@ fn dsat_exit_codes_and_json() {
         c4lab(&["verify"], &(grid.join("\n") + "\n")).status.code(),
         Some(0)
     );
+    // memory: the setup holds the strong solver's 16 MiB table, and the positions add
+    // their own share on top
+    let setup = j["setup_bytes"].as_u64().unwrap();
+    assert!(setup >= 16 << 20, "{j}");
+    assert!(j["bytes_per_state"].as_u64().unwrap() > 0, "{j}");
+    let no_oracle = c4lab(
+        &[
+            "dsat",
+            "--json",
+            "--cut",
+            "4",
+            "--oracle-nodes",
+            "0",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    let j: serde_json::Value = serde_json::from_slice(&no_oracle.stdout).unwrap();
+    assert!(j["setup_bytes"].as_u64().unwrap() < 8 << 20, "{j}");
 
     // a level budget: the `?` cells come back below the budget the search ended with
     let budgeted = c4lab(
