@@ -219,6 +219,10 @@ pub struct BenchDsat {
     /// to measure how much the pruning shrinks the map).
     #[arg(long, default_value_t = 100_000)]
     oracle_nodes: u64,
+    /// Roots solved at a time, each in its own process (more than one slows each solve:
+    /// the processes share the machine's caches and memory bandwidth).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    jobs: u64,
 }
 
 /// Runs `bench dsat` and prints its table: every level cell of each root `?`.
@@ -257,8 +261,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             "levels"
         );
     }
-    let exe = std::env::current_exe().context("cannot find this program to run each root")?;
-    let mut all_found = true;
+    let mut roots = Vec::new();
     for d in pool.iter().step_by(step).take(a.roots) {
         let root = d.root().expect("filtered");
         let mut puzzle = d.clone();
@@ -267,68 +270,138 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
                 puzzle.set(i % 7, 5 - i / 7, Cell::Undecided);
             }
         }
+        let name = c4lab_board::format_moves(&root.order);
         if let Some(dir) = &a.write_grids {
-            let name = format!("{}.txt", c4lab_board::format_moves(&root.order));
-            crate::input::write_grid(dir, &name, &puzzle)?;
+            crate::input::write_grid(dir, &format!("{name}.txt"), &puzzle)?;
             continue;
         }
-        // each root in its own process, so its memory is measured alone
-        let mut child = std::process::Command::new(&exe)
-            .args(["dsat", "--json", "--backend", &a.backend, "--max-seconds"])
-            .arg(a.cap.to_string())
-            .arg("--oracle-nodes")
-            .arg(a.oracle_nodes.to_string())
-            .arg("--cut")
-            .arg(a.cut.to_string())
-            .arg("--first-cut")
-            .arg(a.first_cut.to_string())
-            .arg("--deepen-after")
-            .arg(a.deepen_after.to_string())
-            .arg("--tree-cap")
-            .arg(a.tree_cap.to_string())
-            .arg("--first-levels")
-            .arg(a.first_levels.to_string())
-            .args(a.level_gaps.then_some("--level-gaps"))
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .context("cannot start c4lab dsat")?;
-        std::io::Write::write_all(
-            child.stdin.as_mut().expect("piped"),
-            puzzle.to_grid().as_bytes(),
-        )?;
-        let out = child.wait_with_output()?;
-        let j: serde_json::Value = match serde_json::from_slice(&out.stdout) {
-            Ok(j) => j,
-            Err(_) => bail!(
-                "c4lab dsat gave no JSON for {} (exit {:?})",
-                c4lab_board::format_moves(&root.order),
-                out.status.code()
-            ),
-        };
-        let verdict = j["verdict"].as_str().unwrap_or("?").to_string();
-        all_found &= verdict == "found";
-        let num = |k: &str| j[k].as_f64().unwrap_or(f64::NAN);
-        // JSON values ignore a width when printed: counts go through strings
-        let int = |k: &str| {
-            j[k].as_u64()
-                .map_or_else(|| "-".to_string(), |v| v.to_string())
-        };
-        println!(
-            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>8.1} {:>9} {:>9.0} {:>9.0} {:>7} {:>6}",
-            c4lab_board::format_moves(&root.order),
-            root.position.moves_played(),
-            verdict,
-            int("mapped"),
-            int("pruned"),
-            num("clauses") / num("positions").max(1.0),
-            num("setup_bytes") / 1e6,
-            int("bytes_per_state"),
-            num("map_seconds") * 1e3,
-            num("search_seconds") * 1e3,
-            int("rounds"),
-            int("levels")
-        );
+        roots.push((name, root.position.moves_played(), puzzle.to_grid()));
     }
-    Ok(if all_found { 0 } else { 1 })
+    if a.write_grids.is_some() {
+        return Ok(0);
+    }
+    let exe = std::env::current_exe().context("cannot find this program to run each root")?;
+    // `--jobs` roots at a time, each in a process of its own; rows print in root order
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (send, receive) = std::sync::mpsc::channel();
+    let mut seconds = Vec::new();
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..a.jobs.max(1) {
+            let send = send.clone();
+            let (next, roots, exe, a) = (&next, &roots, &exe, &a);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((name, _, grid)) = roots.get(i) else {
+                    break;
+                };
+                if send.send((i, run_root(exe, a, name, grid))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(send);
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut printed = 0;
+        for (i, result) in receive {
+            waiting.insert(i, result);
+            while let Some(result) = waiting.remove(&printed) {
+                let (name, ply, _) = &roots[printed];
+                let j = result?;
+                print_row(name, *ply, &j);
+                let found = j["verdict"] == "found";
+                let t = j["map_seconds"].as_f64().unwrap_or(f64::NAN)
+                    + j["search_seconds"].as_f64().unwrap_or(f64::NAN);
+                seconds.push(if found { t } else { f64::INFINITY });
+                printed += 1;
+            }
+        }
+        Ok(())
+    })?;
+    let found = seconds.iter().filter(|t| t.is_finite()).count();
+    println!("{}", summary(&seconds));
+    Ok(if found == seconds.len() { 0 } else { 1 })
+}
+
+/// The bench's last line: roots found, found within 10 s, and the median time to the
+/// verdict counting a root not found as slower than any (the targets).
+fn summary(seconds: &[f64]) -> String {
+    let found = seconds.iter().filter(|t| t.is_finite()).count();
+    let quick = seconds.iter().filter(|&&t| t <= 10.0).count();
+    let mut sorted = seconds.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    let median = match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => sorted[n / 2],
+        _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    };
+    let median = if median.is_finite() {
+        format!("{median:.2} s")
+    } else if n == 0 {
+        "none".to_string()
+    } else {
+        "not found (over half the roots)".to_string()
+    };
+    format!(
+        "found {found} of {n}, {quick} within 10 s; median {median} (a root not found counts as slower than any)"
+    )
+}
+
+/// Runs `c4lab dsat --json` on one root's grid in a process of its own, so that its
+/// memory is measured alone.
+fn run_root(exe: &Path, a: &BenchDsat, name: &str, grid: &str) -> Result<serde_json::Value> {
+    let mut child = std::process::Command::new(exe)
+        .args(["dsat", "--json", "--backend", &a.backend, "--max-seconds"])
+        .arg(a.cap.to_string())
+        .arg("--oracle-nodes")
+        .arg(a.oracle_nodes.to_string())
+        .arg("--cut")
+        .arg(a.cut.to_string())
+        .arg("--first-cut")
+        .arg(a.first_cut.to_string())
+        .arg("--deepen-after")
+        .arg(a.deepen_after.to_string())
+        .arg("--tree-cap")
+        .arg(a.tree_cap.to_string())
+        .arg("--first-levels")
+        .arg(a.first_levels.to_string())
+        .args(a.level_gaps.then_some("--level-gaps"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .context("cannot start c4lab dsat")?;
+    std::io::Write::write_all(child.stdin.as_mut().expect("piped"), grid.as_bytes())?;
+    let out = child.wait_with_output()?;
+    match serde_json::from_slice(&out.stdout) {
+        Ok(j) => Ok(j),
+        Err(_) => bail!(
+            "c4lab dsat gave no JSON for {name} (exit {:?})",
+            out.status.code()
+        ),
+    }
+}
+
+/// One row of the bench's table.
+fn print_row(name: &str, ply: u32, j: &serde_json::Value) {
+    let num = |k: &str| j[k].as_f64().unwrap_or(f64::NAN);
+    // JSON values ignore a width when printed: counts go through strings
+    let int = |k: &str| {
+        j[k].as_u64()
+            .map_or_else(|| "-".to_string(), |v| v.to_string())
+    };
+    println!(
+        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>8.1} {:>9} {:>9.0} {:>9.0} {:>7} {:>6}",
+        name,
+        ply,
+        j["verdict"].as_str().unwrap_or("?"),
+        int("mapped"),
+        int("pruned"),
+        num("clauses") / num("positions").max(1.0),
+        num("setup_bytes") / 1e6,
+        int("bytes_per_state"),
+        num("map_seconds") * 1e3,
+        num("search_seconds") * 1e3,
+        int("rounds"),
+        int("levels")
+    );
 }

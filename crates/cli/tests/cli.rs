@@ -499,6 +499,59 @@ fn bench_dsat_writes_its_roots_as_grids_for_other_tools() {
 }
 
 #[test]
+fn bench_dsat_runs_roots_side_by_side_in_order_and_sums_them_up() {
+    let Some(states) = upstream_states() else {
+        return;
+    };
+    let run = |jobs: &str| {
+        let out = c4lab(
+            &[
+                "bench",
+                "dsat",
+                "--steady-states",
+                states.to_str().unwrap(),
+                "--min-ply",
+                "22",
+                "--roots",
+                "4",
+                "--cap",
+                "10",
+                "--jobs",
+                jobs,
+            ],
+            "",
+        );
+        let text = stdout(&out);
+        // the root and verdict columns of the table's rows
+        let rows: Vec<(String, String)> = text
+            .lines()
+            .skip(2)
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .map(|l| {
+                let cols: Vec<&str> = l.split_whitespace().collect();
+                (cols[0].to_string(), cols[2].to_string())
+            })
+            .collect();
+        let last = text.lines().last().unwrap_or_default().to_string();
+        (out.status.code(), rows, last)
+    };
+    let (code, rows, last) = run("1");
+    assert_eq!(rows.len(), 4, "{last}");
+    let found = rows.iter().filter(|(_, v)| v == "found").count();
+    assert!(last.starts_with(&format!("found {found} of 4,")), "{last}");
+    assert_eq!(code, Some(if found == 4 { 0 } else { 1 }));
+    // (these roots take well under a second: far from the cap, whatever the load)
+    // two at a time: the same roots, the same verdicts, in the same order
+    let (code2, rows2, last2) = run("2");
+    assert_eq!(rows2, rows);
+    assert_eq!(code2, code);
+    assert!(
+        last2.starts_with(&format!("found {found} of 4,")),
+        "{last2}"
+    );
+}
+
+#[test]
 fn dsat_exit_codes_and_json() {
     // a shallow map (the rest is learnt from the verifier's losing lines and a few
     // positions of each failed candidate's tree)
