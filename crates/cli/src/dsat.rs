@@ -350,21 +350,20 @@ fn summary(seconds: &[f64]) -> String {
 /// Runs `c4lab dsat --json` on one root's grid in a process of its own, so that its
 /// memory is measured alone.
 fn run_root(exe: &Path, a: &BenchDsat, name: &str, grid: &str) -> Result<serde_json::Value> {
-    let mut child = std::process::Command::new(exe)
-        .args(["dsat", "--json", "--backend", &a.backend, "--max-seconds"])
-        .arg(a.cap.to_string())
-        .arg("--oracle-nodes")
-        .arg(a.oracle_nodes.to_string())
-        .arg("--cut")
-        .arg(a.cut.to_string())
-        .arg("--first-cut")
-        .arg(a.first_cut.to_string())
-        .arg("--deepen-after")
-        .arg(a.deepen_after.to_string())
-        .arg("--tree-cap")
-        .arg(a.tree_cap.to_string())
-        .arg("--first-levels")
-        .arg(a.first_levels.to_string())
+    let mut command = std::process::Command::new(exe);
+    command.args(["dsat", "--json", "--backend", &a.backend]);
+    for (flag, value) in [
+        ("--max-seconds", a.cap.to_string()),
+        ("--oracle-nodes", a.oracle_nodes.to_string()),
+        ("--cut", a.cut.to_string()),
+        ("--first-cut", a.first_cut.to_string()),
+        ("--deepen-after", a.deepen_after.to_string()),
+        ("--tree-cap", a.tree_cap.to_string()),
+        ("--first-levels", a.first_levels.to_string()),
+    ] {
+        command.arg(flag).arg(value);
+    }
+    let mut child = command
         .args(a.level_gaps.then_some("--level-gaps"))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
