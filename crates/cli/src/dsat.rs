@@ -317,9 +317,12 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
         }
         Ok(())
     })?;
-    let found = seconds.iter().filter(|t| t.is_finite()).count();
     println!("{}", summary(&seconds));
-    Ok(if found == seconds.len() { 0 } else { 1 })
+    Ok(if seconds.iter().all(|t| t.is_finite()) {
+        0
+    } else {
+        1
+    })
 }
 
 /// The bench's last line: roots found, found within 10 s, and the median time to the
@@ -403,4 +406,24 @@ fn print_row(name: &str, ply: u32, j: &serde_json::Value) {
         int("rounds"),
         int("levels")
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary;
+
+    #[test]
+    fn the_summary_counts_a_root_not_found_as_slower_than_any() {
+        let miss = f64::INFINITY;
+        assert_eq!(
+            summary(&[0.5, miss, 12.0]),
+            "found 2 of 3, 1 within 10 s; median 12.00 s (a root not found counts as slower than any)"
+        );
+        // an even count takes the mean of the middle two
+        assert!(summary(&[1.0, 2.0, 4.0, miss]).contains("median 3.00 s"));
+        // a median that falls on misses is no time at all
+        assert!(summary(&[1.0, miss, miss]).contains("median not found (over half the roots)"));
+        assert!(summary(&[1.0, miss]).contains("median not found"));
+        assert!(summary(&[]).starts_with("found 0 of 0, 0 within 10 s; median none"));
+    }
 }
