@@ -270,7 +270,7 @@ impl Completer {
         let outcome = self.encoding.backend().solve(&[])?;
         let result = match outcome {
             SatOutcome::Unsat => Some(Completion::Unsat),
-            SatOutcome::Stopped => Some(Completion::Stopped),
+            SatOutcome::Stopped | SatOutcome::Limit => Some(Completion::Stopped),
             SatOutcome::Sat => {
                 let candidate = self.encoding.model_diagram();
                 self.progress.candidates += 1;
@@ -449,7 +449,7 @@ impl Completer {
         match sub.backend().solve(&assumptions)? {
             SatOutcome::Unsat => Ok(Some(sub.backend().core()?)),
             // stopped, or the candidate wins from `pos` (never so on its losing line)
-            SatOutcome::Stopped | SatOutcome::Sat => Ok(None),
+            SatOutcome::Stopped | SatOutcome::Limit | SatOutcome::Sat => Ok(None),
         }
     }
 

@@ -1,7 +1,7 @@
 //! The SAT backends behind one small trait: BatSat (pure Rust, so it also runs in the
 //! WebAssembly build) and CaDiCaL (native, feature `cadical`), both through `rustsat`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
@@ -19,6 +19,8 @@ pub enum SatOutcome {
     Unsat,
     /// The stop flag was raised during the call.
     Stopped,
+    /// The conflict limit (see [`Backend::limit_conflicts`]) was reached first.
+    Limit,
 }
 
 /// An incremental SAT solver: clauses are only ever added between calls.
@@ -47,6 +49,10 @@ pub trait Backend {
     /// left out must be set by unit propagation whenever the clauses need it true once
     /// the branched variables are set: a model reads it as false when left unset.
     fn declare(&mut self, _var: Var, _branch: bool) {}
+    /// Later calls give up with [`SatOutcome::Limit`] once [`Backend::conflicts`] reaches
+    /// `own` (None: no limit of its own) or the value in `shared`, whichever is lower
+    /// (`shared` may be lowered from another thread while a call runs).
+    fn limit_conflicts(&mut self, own: Option<u64>, shared: Option<Arc<AtomicU64>>);
 }
 
 /// The backends this build has, by name, the default first. BatSat is the default
@@ -77,29 +83,69 @@ fn backend_error(e: anyhow::Error) -> SynthError {
     SynthError::Backend(e.to_string())
 }
 
-fn outcome(r: SolverResult) -> SatOutcome {
+/// The outcome of a call; an interrupted call was stopped by the flag or else by the
+/// conflict limit.
+fn outcome(r: SolverResult, stop: &AtomicBool) -> SatOutcome {
     match r {
         SolverResult::Sat => SatOutcome::Sat,
         SolverResult::Unsat => SatOutcome::Unsat,
-        SolverResult::Interrupted => SatOutcome::Stopped,
+        SolverResult::Interrupted if stop.load(Ordering::Relaxed) => SatOutcome::Stopped,
+        SolverResult::Interrupted => SatOutcome::Limit,
+    }
+}
+
+/// The lower of a limit of one's own and a shared one.
+fn lowest(own: Option<u64>, shared: &Option<Arc<AtomicU64>>) -> u64 {
+    let shared = shared
+        .as_ref()
+        .map_or(u64::MAX, |s| s.load(Ordering::Relaxed));
+    own.unwrap_or(u64::MAX).min(shared)
+}
+
+/// BatSat's callbacks as this crate uses them: the stop flag and the conflict limits.
+/// BatSat has a conflict budget but no way to set it, and its stop callback cannot see
+/// the solver, so conflicts are counted here, as BatSat reports each clause it learns:
+/// one per conflict analysed, plus one per call that fails on its assumptions.
+#[derive(Default)]
+pub struct Limits {
+    stop: Option<Arc<AtomicBool>>,
+    /// Clauses learnt, over all calls: the backend's conflict count.
+    learnt: u64,
+    own: Option<u64>,
+    shared: Option<Arc<AtomicU64>>,
+}
+
+impl batsat::Callbacks for Limits {
+    fn stop(&self) -> bool {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            return true;
+        }
+        self.learnt >= lowest(self.own, &self.shared)
+    }
+    fn on_new_clause(&mut self, _c: &[batsat::Lit], kind: batsat::ClauseKind) {
+        if kind == batsat::ClauseKind::Learnt {
+            self.learnt += 1;
+        }
     }
 }
 
 /// BatSat, a MiniSat descendant written in Rust. It takes no phase hints, but it can
 /// leave variables out of its branching (see [`Backend::declare`]).
 pub struct BatSat {
-    solver: rustsat_batsat::BasicSolver,
+    solver: rustsat_batsat::Solver<Limits>,
+    stop: Arc<AtomicBool>,
 }
 
 impl BatSat {
     /// A fresh solver that gives up a call when `stop` is raised.
     pub fn new(stop: Arc<AtomicBool>) -> BatSat {
-        let mut solver = rustsat_batsat::BasicSolver::default();
-        solver
-            .batsat_mut()
-            .cb_mut()
-            .set_stop(move || stop.load(Ordering::Relaxed));
-        BatSat { solver }
+        let mut solver = rustsat_batsat::Solver::<Limits>::default();
+        solver.batsat_mut().cb_mut().stop = Some(stop.clone());
+        BatSat { solver, stop }
     }
 }
 
@@ -111,10 +157,16 @@ impl Backend for BatSat {
         self.solver.add_clause_ref(clause).map_err(backend_error)
     }
     fn solve(&mut self, assumptions: &[Lit]) -> Result<SatOutcome, SynthError> {
-        self.solver
+        let conflicts = self.conflicts();
+        let cb = self.solver.batsat_mut().cb_mut();
+        if conflicts >= lowest(cb.own, &cb.shared) {
+            return Ok(SatOutcome::Limit);
+        }
+        let result = self
+            .solver
             .solve_assumps(assumptions)
-            .map(outcome)
-            .map_err(backend_error)
+            .map_err(backend_error)?;
+        Ok(outcome(result, &self.stop))
     }
     fn value(&self, lit: Lit) -> bool {
         matches!(self.solver.lit_val(lit), Ok(TernaryVal::True))
@@ -125,9 +177,13 @@ impl Backend for BatSat {
     fn prefer(&mut self, _lit: Lit) -> Result<bool, SynthError> {
         Ok(false)
     }
+    fn limit_conflicts(&mut self, own: Option<u64>, shared: Option<Arc<AtomicU64>>) {
+        let cb = self.solver.batsat_mut().cb_mut();
+        cb.own = own;
+        cb.shared = shared;
+    }
     fn conflicts(&self) -> u64 {
-        use batsat::SolverInterface;
-        self.solver.batsat_ref().num_conflicts()
+        self.solver.batsat_ref().cb().learnt
     }
     fn settled(&self) -> u64 {
         use batsat::SolverInterface;
@@ -150,6 +206,9 @@ impl Backend for BatSat {
 #[cfg(feature = "cadical")]
 pub struct Cadical {
     solver: rustsat_cadical::CaDiCaL<'static, 'static>,
+    stop: Arc<AtomicBool>,
+    own: Option<u64>,
+    shared: Option<Arc<AtomicU64>>,
 }
 
 #[cfg(feature = "cadical")]
@@ -158,14 +217,20 @@ impl Cadical {
     pub fn new(stop: Arc<AtomicBool>) -> Cadical {
         use rustsat::solvers::{ControlSignal, Terminate};
         let mut solver = rustsat_cadical::CaDiCaL::default();
+        let flag = stop.clone();
         solver.attach_terminator(move || {
-            if stop.load(Ordering::Relaxed) {
+            if flag.load(Ordering::Relaxed) {
                 ControlSignal::Terminate
             } else {
                 ControlSignal::Continue
             }
         });
-        Cadical { solver }
+        Cadical {
+            solver,
+            stop,
+            own: None,
+            shared: None,
+        }
     }
 }
 
@@ -178,10 +243,24 @@ impl Backend for Cadical {
         self.solver.add_clause_ref(clause).map_err(backend_error)
     }
     fn solve(&mut self, assumptions: &[Lit]) -> Result<SatOutcome, SynthError> {
-        self.solver
+        let limit = lowest(self.own, &self.shared);
+        if limit != u64::MAX {
+            // CaDiCaL takes a limit per call, so a shared limit lowered during a call
+            // is only seen by the next one
+            let conflicts = self.conflicts();
+            if conflicts >= limit {
+                return Ok(SatOutcome::Limit);
+            }
+            let left = std::os::raw::c_int::try_from(limit - conflicts).unwrap_or(i32::MAX);
+            self.solver
+                .set_limit(rustsat_cadical::Limit::Conflicts(left))
+                .map_err(backend_error)?;
+        }
+        let result = self
+            .solver
             .solve_assumps(assumptions)
-            .map(outcome)
-            .map_err(backend_error)
+            .map_err(backend_error)?;
+        Ok(outcome(result, &self.stop))
     }
     fn value(&self, lit: Lit) -> bool {
         matches!(self.solver.lit_val(lit), Ok(TernaryVal::True))
@@ -202,5 +281,9 @@ impl Backend for Cadical {
         use rustsat::solvers::SolveStats;
         let vars = self.solver.max_var().map_or(0, |v| v.idx() as i64 + 1);
         (vars - self.solver.get_active()).max(0) as u64
+    }
+    fn limit_conflicts(&mut self, own: Option<u64>, shared: Option<Arc<AtomicU64>>) {
+        self.own = own;
+        self.shared = shared;
     }
 }
