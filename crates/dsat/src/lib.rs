@@ -8,8 +8,11 @@
 //! the strong-solver pruning only removes moves that cannot keep a win) but it is not
 //! independently audited.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+
+mod race;
+pub use race::{race, Entrant, RaceReport};
 
 use c4lab_steady::{Diagram, Verdict, Verifier};
 use c4lab_synth::sat::{open, SatOutcome};
@@ -49,6 +52,10 @@ pub struct Options {
     /// levels (every winning diagram has such a twin that plays alike, so no verdict
     /// changes; false searches every assignment, as before).
     pub compact_levels: bool,
+    /// Dead ends (conflicts) a level budget may take, counted from when it was set,
+    /// before it grows by one without a proof that no diagram fits it (0: it grows only
+    /// on such a proof, so a found diagram takes the fewest levels that can win).
+    pub widen_after: u64,
 }
 
 impl Default for Options {
@@ -64,6 +71,7 @@ impl Default for Options {
             tree_cap: 512,
             first_levels: 1,
             compact_levels: true,
+            widen_after: 0,
         }
     }
 }
@@ -97,6 +105,9 @@ pub struct Report {
     pub conflicts: u64,
     /// The level budget in the end (10: every level allowed).
     pub levels: u8,
+    /// Proved: no winning diagram takes fewer levels than this for its `?` cells (the
+    /// budgets below it admitted none); `levels` when no budget grew without a proof.
+    pub least_levels: u8,
 }
 
 /// How far a solve has come, for progress displays.
@@ -124,7 +135,7 @@ pub enum Progress {
 }
 
 /// Positions mapped between two `Progress::Mapping` reports.
-const MAP_REPORT_EVERY: u64 = 4096;
+pub(crate) const MAP_REPORT_EVERY: u64 = 4096;
 
 /// A root being mapped: positions are encoded breadth first, a batch per [`Mapping::step`].
 pub struct Mapping {
@@ -136,14 +147,27 @@ pub struct Mapping {
     early: Option<Outcome>,
     /// The search so far, when this mapping deepens a searched map.
     search: Option<SearchState>,
+    /// In a race: the dead ends at which this solve can no longer win (see `race`).
+    ceiling: Option<Arc<AtomicU64>>,
 }
 
 /// What a search carries over when its map is deepened.
 struct SearchState {
     rounds: u64,
     settled: u64,
-    levels: u8,
+    levels: LevelBudget,
     verifier: Verifier,
+}
+
+/// The level budget and what is known about it.
+#[derive(Debug, Clone, Copy)]
+struct LevelBudget {
+    /// `?` cells take levels below this (10: every level).
+    levels: u8,
+    /// No diagram wins with fewer levels than this (proved by the solver).
+    least: u8,
+    /// The solver's conflicts when the budget was last set.
+    since: u64,
 }
 
 /// Starts mapping the root of `diagram` (its `?` cells free over 0..9, the others
@@ -173,6 +197,7 @@ pub fn start(
         stop,
         early: None,
         search: None,
+        ceiling: None,
     })
 }
 
@@ -184,7 +209,7 @@ impl Mapping {
             if self.early.is_some() {
                 return Ok(true);
             }
-            if self.stop.load(Ordering::Relaxed) {
+            if self.stop.load(Ordering::Relaxed) || self.outrun() {
                 self.early = Some(Outcome::Stopped);
             } else if self.enc.stats().positions >= self.options.max_states {
                 self.early = Some(Outcome::Budget);
@@ -193,6 +218,20 @@ impl Mapping {
             }
         }
         Ok(self.early.is_some() || self.map.is_done())
+    }
+
+    /// In a race, true once another solve has finished with fewer dead ends.
+    fn outrun(&mut self) -> bool {
+        let conflicts = self.enc.backend().conflicts();
+        self.ceiling
+            .as_ref()
+            .is_some_and(|c| conflicts >= c.load(Ordering::Relaxed))
+    }
+
+    /// Enters this solve in a race: it gives up (`stopped`) once its dead ends reach
+    /// `ceiling`, which the other entrants lower as they finish.
+    pub(crate) fn race_to(&mut self, ceiling: Arc<AtomicU64>) {
+        self.ceiling = Some(ceiling);
     }
 
     /// The mapping gauge: positions encoded so far against the state budget.
@@ -209,7 +248,11 @@ impl Mapping {
         let search = self.search.unwrap_or(SearchState {
             rounds: 0,
             settled: 0,
-            levels: self.options.first_levels.clamp(1, FREE_LEVELS),
+            levels: LevelBudget {
+                levels: self.options.first_levels.clamp(1, FREE_LEVELS),
+                least: 1,
+                since: 0,
+            },
             verifier: Verifier::new(),
         });
         Mapped {
@@ -225,6 +268,7 @@ impl Mapping {
             map: self.map,
             options: self.options,
             stop: self.stop,
+            ceiling: self.ceiling,
         }
     }
 }
@@ -240,11 +284,12 @@ pub struct Mapped {
     rounds_at_cut: u64,
     settled: u64,
     /// The level budget: undecided cells take levels below it.
-    levels: u8,
+    levels: LevelBudget,
     verifier: Verifier,
     map: BreadthFirst,
     options: Options,
     stop: Arc<AtomicBool>,
+    ceiling: Option<Arc<AtomicU64>>,
 }
 
 /// Maps the root of `diagram` (its `?` cells free over 0..9, the others pinned): every
@@ -299,6 +344,7 @@ impl Mapped {
             options: self.options,
             stop: self.stop,
             early: None,
+            ceiling: self.ceiling,
             search: Some(SearchState {
                 rounds: self.rounds,
                 settled: self.settled,
@@ -310,7 +356,7 @@ impl Mapped {
 
     /// The level budget now: the `?` cells take levels below it (10: every level).
     pub fn levels(&self) -> u8 {
-        self.levels
+        self.levels.levels
     }
 
     /// The search's counts so far, as a `Progress::Searching` report.
@@ -331,7 +377,8 @@ impl Mapped {
             encoding: self.enc.stats(),
             rounds: self.rounds,
             conflicts: self.enc.backend().conflicts(),
-            levels: self.levels,
+            levels: self.levels.levels,
+            least_levels: self.levels.least,
         }
     }
 
@@ -346,21 +393,47 @@ impl Mapped {
         }
         self.rounds += 1;
         self.rounds_at_cut += 1;
-        let budget = self.enc.level_budget(self.levels)?;
+        let levels = self.levels.levels;
+        let budget = self.enc.level_budget(levels)?;
+        let widen_at = (self.options.widen_after > 0 && levels < FREE_LEVELS)
+            .then(|| self.levels.since + self.options.widen_after);
+        self.enc
+            .backend()
+            .limit_conflicts(widen_at, self.ceiling.clone());
         let sat = self.enc.backend().solve(&budget)?;
+        let conflicts = self.enc.backend().conflicts();
         self.settled = self.enc.backend().settled().max(self.settled);
+        if self
+            .ceiling
+            .as_ref()
+            .is_some_and(|c| conflicts >= c.load(Ordering::Relaxed))
+        {
+            // outrun: another solve of the race finished with fewer dead ends
+            return Ok(Some(Outcome::Stopped));
+        }
         match sat {
             SatOutcome::Unsat if !budget.is_empty() && !self.enc.backend().core()?.is_empty() => {
                 // no diagram within the budget: allow one more level
-                self.levels += 1;
+                self.levels = LevelBudget {
+                    levels: levels + 1,
+                    least: levels + 1,
+                    since: conflicts,
+                };
                 return Ok(None);
             }
             SatOutcome::Unsat => {
                 // unsatisfiable whatever the budget: no level could help
-                self.levels = FREE_LEVELS;
+                self.levels.levels = FREE_LEVELS;
+                self.levels.least = FREE_LEVELS;
                 return Ok(Some(Outcome::Unsat));
             }
-            SatOutcome::Stopped => return Ok(Some(Outcome::Stopped)),
+            SatOutcome::Limit if widen_at.is_some_and(|w| conflicts >= w) => {
+                // the budget took its share of dead ends: allow one more level unproved
+                self.levels.levels = levels + 1;
+                self.levels.since = conflicts;
+                return Ok(None);
+            }
+            SatOutcome::Stopped | SatOutcome::Limit => return Ok(Some(Outcome::Stopped)),
             SatOutcome::Sat => {}
         }
         let candidate = self.enc.model_diagram();

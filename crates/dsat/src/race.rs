@@ -1,0 +1,142 @@
+//! Several differently configured solves of one root side by side, one thread each.
+//!
+//! The verdict is the one reached with the fewest dead ends (ties go to the earlier
+//! entrant), never the first one back: each entrant's search is deterministic on its
+//! own, and an entrant only gives up once its dead ends reach those of one that has
+//! finished, so the winner, and the diagram it found, do not depend on timing. On two
+//! cores two entrants cost no more wall time than the faster one.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Barrier};
+use std::time::Instant;
+
+use c4lab_steady::Diagram;
+use c4lab_synth::SynthError;
+
+use crate::{start, Options, Outcome, Progress, Report, MAP_REPORT_EVERY};
+
+/// How one entrant of a race ended.
+#[derive(Debug, Clone)]
+pub struct Entrant {
+    /// Its report (`stopped` when another entrant finished first).
+    pub report: Report,
+    /// Seconds it spent mapping to its first cut.
+    pub map_seconds: f64,
+}
+
+/// How a race ended.
+#[derive(Debug, Clone)]
+pub struct RaceReport {
+    /// The entrant whose verdict counts: the one that found a diagram or proved `unsat`
+    /// with the fewest dead ends (None when none did).
+    pub winner: Option<usize>,
+    /// Every entrant, in the order given.
+    pub entrants: Vec<Entrant>,
+}
+
+impl RaceReport {
+    /// The report that stands for the race: the winner's; else a `budget` (an entrant
+    /// ran out of states or rounds), else the first entrant's.
+    pub fn report(&self) -> &Report {
+        let chosen = self.winner.or_else(|| {
+            self.entrants
+                .iter()
+                .position(|e| e.report.outcome == Outcome::Budget)
+        });
+        &self.entrants[chosen.unwrap_or(0)].report
+    }
+}
+
+/// Solves the root of `diagram` once per entry of `entrants`, each in its own thread.
+/// `ready` runs once every entrant has set up (its solver, its strong solver and its
+/// empty encoding) and before any maps a position; `progress` receives each entrant's
+/// reports with its index.
+pub fn race(
+    diagram: &Diagram,
+    entrants: &[Options],
+    stop: Arc<AtomicBool>,
+    ready: &(dyn Fn() + Sync),
+    progress: &(dyn Fn(usize, Progress) + Sync),
+) -> Result<RaceReport, SynthError> {
+    if entrants.is_empty() {
+        return Err(SynthError::Internal("a race needs an entrant".into()));
+    }
+    let n = entrants.len();
+    let ceilings: Vec<Arc<AtomicU64>> =
+        (0..n).map(|_| Arc::new(AtomicU64::new(u64::MAX))).collect();
+    let set_up = Barrier::new(n + 1);
+    let go = Barrier::new(n + 1);
+    let results: Vec<Result<Entrant, SynthError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = entrants
+            .iter()
+            .enumerate()
+            .map(|(i, options)| {
+                let (stop, ceilings, set_up, go) = (stop.clone(), &ceilings, &set_up, &go);
+                scope.spawn(move || {
+                    let started = Instant::now();
+                    let mapping = start(diagram, options, stop);
+                    set_up.wait();
+                    go.wait();
+                    let result = run(mapping, i, ceilings, started, progress);
+                    if result.is_err() {
+                        // the race cannot be judged: stop everyone
+                        for c in ceilings {
+                            c.store(0, Ordering::Relaxed);
+                        }
+                    }
+                    result
+                })
+            })
+            .collect();
+        set_up.wait();
+        ready();
+        go.wait();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(SynthError::Internal("a dsat thread panicked".into())))
+            })
+            .collect()
+    });
+    let entrants = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let winner = entrants
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e.report.outcome, Outcome::Found(_) | Outcome::Unsat))
+        .min_by_key(|(i, e)| (e.report.conflicts, *i))
+        .map(|(i, _)| i);
+    Ok(RaceReport { winner, entrants })
+}
+
+/// One entrant: map, search, and on a verdict lower the others' ceilings.
+fn run(
+    mapping: Result<crate::Mapping, SynthError>,
+    i: usize,
+    ceilings: &[Arc<AtomicU64>],
+    started: Instant,
+    progress: &(dyn Fn(usize, Progress) + Sync),
+) -> Result<Entrant, SynthError> {
+    let mut mapping = mapping?;
+    mapping.race_to(ceilings[i].clone());
+    while !mapping.step(MAP_REPORT_EVERY)? {
+        progress(i, mapping.progress());
+    }
+    progress(i, mapping.progress());
+    let mapped = mapping.finish();
+    let map_seconds = started.elapsed().as_secs_f64();
+    let report = mapped.search_with_progress(&mut |p| progress(i, p))?;
+    if matches!(report.outcome, Outcome::Found(_) | Outcome::Unsat) {
+        // an earlier entrant wins a tie, so it may still finish at the same count
+        let f = report.conflicts;
+        for (j, c) in ceilings.iter().enumerate() {
+            if j != i {
+                c.fetch_min(if j < i { f + 1 } else { f }, Ordering::Relaxed);
+            }
+        }
+    }
+    Ok(Entrant {
+        report,
+        map_seconds,
+    })
+}

@@ -1,0 +1,143 @@
+//! Level budgets that grow without a proof, and races of differently configured solves:
+//! the verdict with the fewest dead ends counts, and it repeats exactly.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use c4lab_board::{Position, HEIGHT, WIDTH};
+use c4lab_dsat::{race, solve, Options, Outcome};
+use c4lab_steady::{Cell, Diagram, Verifier};
+
+/// A few upstream roots of ply 22+ with every level cell `?` (none when the files are absent).
+fn puzzles() -> Vec<Diagram> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/upstream/steady_states.txt");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!(
+            "skipped: upstream's steady_states.txt is not at {}",
+            path.display()
+        );
+        return Vec::new();
+    };
+    let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
+    assert!(errors.is_empty(), "{errors:?}");
+    let roots = c4lab_steady::solution::diagrams_with_plies(leaves, 22..=u32::MAX);
+    roots
+        .iter()
+        .step_by(25)
+        .take(4)
+        .map(|d| {
+            let mut puzzle = d.clone();
+            for x in 0..WIDTH {
+                for y in 0..HEIGHT {
+                    if matches!(d.cell(x, y), Cell::Level(_)) {
+                        puzzle.set(x, y, Cell::Undecided);
+                    }
+                }
+            }
+            puzzle
+        })
+        .collect()
+}
+
+fn widening(widen_after: u64) -> Options {
+    Options {
+        widen_after,
+        ..Options::default()
+    }
+}
+
+fn no_stop() -> Arc<AtomicBool> {
+    Arc::new(AtomicBool::new(false))
+}
+
+fn found(outcome: &Outcome) -> &Diagram {
+    let Outcome::Found(d) = outcome else {
+        panic!("expected found, got {outcome:?}");
+    };
+    assert!(Verifier::new().verify(d).is_win());
+    d
+}
+
+#[test]
+fn a_budget_grown_without_proof_says_so_and_still_finds_a_winner() {
+    let mut unproved = 0;
+    for puzzle in puzzles() {
+        // growing only on proof: the budget in the end is the fewest levels that win
+        let proved = solve(&puzzle, &widening(0), no_stop()).unwrap();
+        found(&proved.outcome);
+        assert_eq!(proved.least_levels, proved.levels);
+        // growing after every dead end: a winner all the same, and what is proved
+        // about fewer levels never claims more than the proof-only search found
+        let eager = solve(&puzzle, &widening(1), no_stop()).unwrap();
+        found(&eager.outcome);
+        assert!(eager.least_levels <= eager.levels);
+        assert!(eager.least_levels <= proved.levels);
+        unproved += u32::from(eager.least_levels < eager.levels);
+    }
+    if !puzzles().is_empty() {
+        assert!(unproved > 0, "no budget grew without a proof");
+    }
+}
+
+#[test]
+fn a_race_counts_the_verdict_with_the_fewest_dead_ends_and_repeats_exactly() {
+    let entrants = [widening(0), widening(1)];
+    for puzzle in puzzles() {
+        let ready = AtomicUsize::new(0);
+        let run = || {
+            race(
+                &puzzle,
+                &entrants,
+                no_stop(),
+                &|| {
+                    ready.fetch_add(1, Ordering::Relaxed);
+                },
+                &|_, _| {},
+            )
+            .unwrap()
+        };
+        let first = run();
+        let w = first.winner.expect("a winner");
+        let winner = &first.entrants[w].report;
+        let diagram = found(&winner.outcome);
+        // every other entrant finished later or gave up at the winner's count
+        for (i, e) in first.entrants.iter().enumerate() {
+            if i == w {
+                continue;
+            }
+            let later = e.report.conflicts > winner.conflicts
+                || (e.report.conflicts == winner.conflicts && i > w);
+            assert!(later, "entrant {i}: {:?} vs {:?}", e.report, winner);
+        }
+        // the race does not disturb the winner: alone it finds the same diagram with the
+        // same dead ends, and a second race repeats the first
+        let alone = solve(&puzzle, &entrants[w], no_stop()).unwrap();
+        assert_eq!(found(&alone.outcome), diagram);
+        assert_eq!(alone.conflicts, winner.conflicts);
+        let again = run();
+        assert_eq!(again.winner, Some(w));
+        assert_eq!(found(&again.report().outcome), diagram);
+        assert_eq!(ready.load(Ordering::Relaxed), 2);
+    }
+}
+
+#[test]
+fn a_race_on_an_impossible_root_is_unsat() {
+    // Yellow's open three on the bottom row: no diagram stops both ends
+    let threats = Diagram::from_root(&Position::from_moves("727364").unwrap(), |_, _| {
+        Cell::Undecided
+    });
+    let report = race(
+        &threats,
+        &[widening(0), widening(50)],
+        no_stop(),
+        &|| {},
+        &|_, _| {},
+    )
+    .unwrap();
+    assert!(report.winner.is_some());
+    assert_eq!(report.report().outcome, Outcome::Unsat);
+    assert_eq!(report.report().levels, 10);
+}
