@@ -1,6 +1,8 @@
 //! `c4lab dsat`: solve a whole root as one SAT instance.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -11,9 +13,6 @@ use serde_json::json;
 use crate::complete::stop_flag;
 use crate::heap;
 use crate::input::read_diagram;
-
-/// Positions mapped between two updates of the mapping gauge.
-const MAP_BATCH: u64 = 4096;
 
 /// How the header line names the level budget (nothing when there is none).
 fn budget_note(options: &Options) -> String {
@@ -34,18 +33,69 @@ fn budget_note(options: &Options) -> String {
     }
 }
 
-/// `c4lab dsat`.
+/// An entrant's name in progress lines and reports: A, B, ...
+fn entrant_name(i: usize) -> char {
+    (b'A' + (i % 26) as u8) as char
+}
+
+/// How an entrant treats its level budget, for the header and the report.
+fn widen_note(widen_after: u64) -> String {
+    if widen_after == 0 {
+        "level budget grows only on proof".to_string()
+    } else {
+        format!("level budget grows after {widen_after} dead ends")
+    }
+}
+
+/// The verdict's name and exit code.
+fn verdict(outcome: &Outcome) -> (&'static str, u8) {
+    match outcome {
+        Outcome::Found(_) => ("found", 0),
+        Outcome::Unsat => ("unsat", 1),
+        Outcome::Budget => ("budget", 3),
+        Outcome::Stopped => ("stopped", 3),
+    }
+}
+
+/// `c4lab dsat`: one solve per entry of `widen_after`, side by side (see `c4lab_dsat::race`).
 pub fn dsat(
     file: Option<&Path>,
     json_out: bool,
     max_seconds: Option<f64>,
     options: Options,
+    widen_after: &[u64],
 ) -> Result<u8> {
     let input = read_diagram(file)?;
+    if widen_after.is_empty() {
+        bail!("--widen-after needs at least one value (0: the level budget grows only on proof)");
+    }
+    let entrants: Vec<Options> = widen_after
+        .iter()
+        .map(|&w| Options {
+            widen_after: w,
+            ..options.clone()
+        })
+        .collect();
     let stop = stop_flag(max_seconds)?;
     if !json_out {
+        let side_by_side = if entrants.len() > 1 {
+            let names: Vec<String> = widen_after
+                .iter()
+                .enumerate()
+                .map(|(i, &w)| format!("{}: {}", entrant_name(i), widen_note(w)))
+                .collect();
+            format!(
+                "; {} searches side by side ({}), the verdict with the fewest dead ends counts",
+                entrants.len(),
+                names.join("; ")
+            )
+        } else if widen_after[0] > 0 {
+            format!("; {}", widen_note(widen_after[0]))
+        } else {
+            String::new()
+        };
         eprintln!(
-            "{} undecided cells (?) over levels 0-9{}, every other cell pinned; mapping to {} plies below the root, {} after {} rounds (at most {} positions), up to {} positions of each failed candidate's tree learnt, backend {}",
+            "{} undecided cells (?) over levels 0-9{}, every other cell pinned; mapping to {} plies below the root, {} after {} rounds (at most {} positions), up to {} positions of each failed candidate's tree learnt, backend {}{side_by_side}",
             input.diagram.undecided(),
             budget_note(&options),
             options.first_cut_plies.min(options.cut_plies),
@@ -61,65 +111,89 @@ pub fn dsat(
     } else {
         ProgressBar::new(options.max_states)
     };
-    let mapping_style = ProgressStyle::with_template(
-        "mapping [{bar:30}] {pos}/{len} positions of the state budget ({elapsed})",
-    )
-    .expect("template")
-    .progress_chars("=> ");
-    bar.set_style(mapping_style);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "mapping [{bar:30}] {pos}/{len} positions of the state budget ({elapsed})",
+        )
+        .expect("template")
+        .progress_chars("=> "),
+    );
     let start = Instant::now();
-    // memory: what the solver, the oracle's table and the empty encoding take before the
-    // first position (setup), then the peak above that per encoded position
+    // memory: what the solvers, the oracles' tables and the empty encodings take before
+    // the first position (setup), then the peak above that per encoded position
     let held_before = heap::held();
-    let mut mapping =
-        c4lab_dsat::start(&input.diagram, &options, stop).context("cannot map this root")?;
-    let setup_held = heap::held();
-    let setup_bytes = setup_held.saturating_sub(held_before);
-    heap::mark();
-    while !mapping.step(MAP_BATCH).context("cannot map this root")? {
-        if let Progress::Mapping { positions, .. } = mapping.progress() {
-            bar.set_position(positions);
-        }
-    }
-    let mapped = mapping.finish();
-    let map_seconds = start.elapsed().as_secs_f64();
-    bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"));
-    let report = mapped
-        .search_with_progress(&mut |p| {
-            match p {
-                Progress::Searching {
-                    round,
-                    positions,
-                    conflicts,
-                    settled,
-                } => bar.set_message(format!(
-                    "round {round}: {positions} positions, {conflicts} dead ends, {settled} settled variables"
-                )),
-                Progress::Mapping {
-                    positions,
-                    max_states,
-                } => bar.set_message(format!(
-                    "deepening the map: {positions} of at most {max_states} positions"
-                )),
+    let setup_held = AtomicUsize::new(0);
+    let ready = || {
+        setup_held.store(heap::held(), Ordering::Relaxed);
+        heap::mark();
+    };
+    let searching = AtomicBool::new(false);
+    let lines = Mutex::new(vec![String::new(); entrants.len()]);
+    let progress = |i: usize, p: Progress| {
+        let line = match p {
+            Progress::Searching {
+                round,
+                positions,
+                conflicts,
+                settled,
+            } => {
+                if !searching.swap(true, Ordering::Relaxed) {
+                    bar.set_style(
+                        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                            .expect("template"),
+                    );
+                }
+                format!("round {round}: {positions} positions, {conflicts} dead ends, {settled} settled variables")
             }
-            bar.tick();
-        })
+            Progress::Mapping {
+                positions,
+                max_states,
+            } => {
+                if !searching.load(Ordering::Relaxed) {
+                    bar.set_position(positions.max(bar.position()));
+                }
+                format!("mapping: {positions} of at most {max_states} positions")
+            }
+        };
+        let mut lines = lines.lock().expect("progress lines");
+        lines[i] = line;
+        if lines.len() == 1 {
+            bar.set_message(lines[0].clone());
+        } else {
+            let named: Vec<String> = lines
+                .iter()
+                .enumerate()
+                .map(|(i, l)| format!("{}: {l}", entrant_name(i)))
+                .collect();
+            bar.set_message(named.join(" | "));
+        }
+        bar.tick();
+    };
+    let race = c4lab_dsat::race(&input.diagram, &entrants, stop, &ready, &progress)
         .context("cannot solve this root")?;
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
-    // heap held above the setup at the peak, per encoded position
-    let bytes_per_state =
-        heap::peak().saturating_sub(setup_held) / report.encoding.positions.max(1) as usize;
-    let (verdict, code) = match &report.outcome {
-        Outcome::Found(_) => ("found", 0),
-        Outcome::Unsat => ("unsat", 1),
-        Outcome::Budget => ("budget", 3),
-        Outcome::Stopped => ("stopped", 3),
-    };
+    let setup_held = setup_held.load(Ordering::Relaxed);
+    let setup_bytes = setup_held.saturating_sub(held_before);
+    let report = race.report();
+    let chosen = race
+        .entrants
+        .iter()
+        .position(|e| std::ptr::eq(&e.report, report))
+        .expect("one of them");
+    let map_seconds = race.entrants[chosen].map_seconds;
+    // heap held above the setup at the peak, per position encoded by any entrant
+    let positions: u64 = race
+        .entrants
+        .iter()
+        .map(|e| e.report.encoding.positions)
+        .sum();
+    let bytes_per_state = heap::peak().saturating_sub(setup_held) / positions.max(1) as usize;
+    let (name, code) = verdict(&report.outcome);
     let e = report.encoding;
     if json_out {
         let mut j = json!({
-            "verdict": verdict,
+            "verdict": name,
             "mapped": report.mapped,
             "positions": e.positions,
             "variables": e.variables,
@@ -130,6 +204,19 @@ pub fn dsat(
             "rounds": report.rounds,
             "conflicts": report.conflicts,
             "levels": report.levels,
+            "least_levels": report.least_levels,
+            "widen_after": widen_after[chosen],
+            "winner": race.winner,
+            "entrants": race.entrants.iter().zip(widen_after).map(|(e, w)| json!({
+                "widen_after": w,
+                "verdict": verdict(&e.report.outcome).0,
+                "positions": e.report.encoding.positions,
+                "rounds": e.report.rounds,
+                "conflicts": e.report.conflicts,
+                "levels": e.report.levels,
+                "least_levels": e.report.least_levels,
+                "map_seconds": e.map_seconds,
+            })).collect::<Vec<_>>(),
             "bytes_per_state": bytes_per_state,
             "setup_bytes": setup_bytes,
             "map_seconds": map_seconds,
@@ -147,12 +234,44 @@ pub fn dsat(
         setup_bytes as f64 / 1e6
     );
     let levels = if options.first_levels < c4lab_synth::FREE_LEVELS {
-        format!("level budget 0-{} in the end, ", report.levels - 1)
+        let least = if report.least_levels == report.levels {
+            "the fewest that can win".to_string()
+        } else {
+            format!("none wins with fewer than {}", report.least_levels)
+        };
+        format!(
+            "level budget 0-{} in the end ({least}), ",
+            report.levels - 1
+        )
+    } else {
+        String::new()
+    };
+    let who = if race.entrants.len() > 1 {
+        let others: Vec<String> = race
+            .entrants
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != chosen)
+            .map(|(i, e)| {
+                format!(
+                    "{} {} after {} dead ends",
+                    entrant_name(i),
+                    verdict(&e.report.outcome).0,
+                    e.report.conflicts
+                )
+            })
+            .collect();
+        format!(
+            "search {} ({}; {}), ",
+            entrant_name(chosen),
+            widen_note(widen_after[chosen]),
+            others.join(", ")
+        )
     } else {
         String::new()
     };
     let counts = format!(
-        "{} positions mapped, {} in the end, {} variables, {} clauses, {} Red moves pruned by the strong solver, {} rounds, {} dead ends, {levels}{memory}mapping {map_seconds:.2} s, {seconds:.2} s in all",
+        "{who}{} positions mapped, {} in the end, {} variables, {} clauses, {} Red moves pruned by the strong solver, {} rounds, {} dead ends, {levels}{memory}mapping {map_seconds:.2} s, {seconds:.2} s in all",
         report.mapped, e.positions, e.variables, e.clauses, e.pruned, report.rounds, report.conflicts
     );
     match &report.outcome {
@@ -211,6 +330,10 @@ pub struct BenchDsat {
     /// Also search diagrams whose `?` levels leave gaps (no symmetry breaking).
     #[arg(long)]
     level_gaps: bool,
+    /// One search per value, side by side, a thread each (see `c4lab dsat
+    /// --widen-after`); with two, `--jobs 1` keeps one root's threads on two cores.
+    #[arg(long, value_delimiter = ',', default_value = "0,3000")]
+    widen_after: Vec<u64>,
     /// Only write each root's diagram (every level cell `?`) to DIR/<root>.txt and stop,
     /// for other tools (the browser-engine comparison, web/tests/bench-dsat.mjs).
     #[arg(long, value_name = "DIR")]
@@ -225,6 +348,15 @@ pub struct BenchDsat {
     jobs: u64,
 }
 
+/// The `--widen-after` values as the flag takes them.
+fn widen_list(values: &[u64]) -> String {
+    values
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// Runs `bench dsat` and prints its table: every level cell of each root `?`.
 pub fn bench(a: BenchDsat) -> Result<u8> {
     use c4lab_steady::Cell;
@@ -232,7 +364,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     let step = (pool.len() / a.roots.max(1)).max(1);
     if a.write_grids.is_none() {
         println!(
-            "dsat: upstream roots of ply {}-{}, every level cell ?, cut {} plies then {} after {} rounds, tree cap {}, first levels {}{}, backend {}, oracle {} nodes, cap {} s",
+            "dsat: upstream roots of ply {}-{}, every level cell ?, cut {} plies then {} after {} rounds, tree cap {}, first levels {}{}, widen after {}, backend {}, oracle {} nodes, cap {} s, {} at a time",
             a.min_ply,
             a.max_ply,
             a.first_cut.min(a.cut),
@@ -241,12 +373,14 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             a.tree_cap,
             a.first_levels,
             if a.level_gaps { ", level gaps allowed" } else { "" },
+            widen_list(&a.widen_after),
             a.backend,
             a.oracle_nodes,
-            a.cap
+            a.cap,
+            a.jobs
         );
         println!(
-            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>8} {:>9} {:>9} {:>9} {:>7} {:>6}",
+            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>8} {:>9} {:>9} {:>9} {:>7} {:>6} {:>3}",
             "root",
             "ply",
             "verdict",
@@ -258,7 +392,8 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             "map ms",
             "search ms",
             "rounds",
-            "levels"
+            "levels",
+            "by"
         );
     }
     let mut roots = Vec::new();
@@ -363,6 +498,7 @@ fn run_root(exe: &Path, a: &BenchDsat, name: &str, grid: &str) -> Result<serde_j
         ("--deepen-after", a.deepen_after.to_string()),
         ("--tree-cap", a.tree_cap.to_string()),
         ("--first-levels", a.first_levels.to_string()),
+        ("--widen-after", widen_list(&a.widen_after)),
     ] {
         command.arg(flag).arg(value);
     }
@@ -392,7 +528,7 @@ fn print_row(name: &str, ply: u32, j: &serde_json::Value) {
             .map_or_else(|| "-".to_string(), |v| v.to_string())
     };
     println!(
-        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>8.1} {:>9} {:>9.0} {:>9.0} {:>7} {:>6}",
+        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>8.1} {:>9} {:>9.0} {:>9.0} {:>7} {:>6} {:>3}",
         name,
         ply,
         j["verdict"].as_str().unwrap_or("?"),
@@ -404,7 +540,10 @@ fn print_row(name: &str, ply: u32, j: &serde_json::Value) {
         num("map_seconds") * 1e3,
         num("search_seconds") * 1e3,
         int("rounds"),
-        int("levels")
+        int("levels"),
+        j["winner"]
+            .as_u64()
+            .map_or('-', |w| entrant_name(w as usize))
     );
 }
 

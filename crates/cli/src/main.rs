@@ -133,6 +133,13 @@ enum Command {
         /// winning diagram has a gap-free twin that plays alike, so verdicts agree).
         #[arg(long)]
         level_gaps: bool,
+        /// One search per value, side by side (a thread each; the verdict reached with
+        /// the fewest dead ends counts, so the result does not depend on timing): the
+        /// dead ends a level budget may take before it grows by one without a proof
+        /// that no diagram fits it (0: only on such a proof, so a found diagram takes
+        /// the fewest levels that can win).
+        #[arg(long, value_delimiter = ',', default_value = "0,3000")]
+        widen_after: Vec<u64>,
         /// Give up after mapping this many positions.
         #[arg(long, default_value_t = 2_000_000)]
         max_states: u64,
@@ -263,6 +270,7 @@ fn main() -> ExitCode {
             tree_cap,
             first_levels,
             level_gaps,
+            widen_after,
             max_states,
             backend,
             oracle_nodes,
@@ -283,6 +291,7 @@ fn main() -> ExitCode {
                 oracle_nodes,
                 ..c4lab_dsat::Options::default()
             },
+            &widen_after,
         ),
         Command::Convert { file, to } => convert::convert(file.as_deref(), to),
         Command::Play {

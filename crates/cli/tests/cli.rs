@@ -580,10 +580,16 @@ fn dsat_exit_codes_and_json() {
         c4lab(&["verify"], &(grid.join("\n") + "\n")).status.code(),
         Some(0)
     );
-    // memory: the setup holds the strong solver's 16 MiB table, and the positions add
-    // their own share on top
+    // two searches side by side by default; the winner's verdict is the one reported
+    let entrants = j["entrants"].as_array().unwrap();
+    assert_eq!(entrants.len(), 2, "{j}");
+    let winner = j["winner"].as_u64().unwrap() as usize;
+    assert_eq!(entrants[winner]["conflicts"], j["conflicts"], "{j}");
+    assert_eq!(entrants[winner]["widen_after"], j["widen_after"], "{j}");
+    // memory: the setup holds each search's 16 MiB strong-solver table, and the
+    // positions add their own share on top
     let setup = j["setup_bytes"].as_u64().unwrap();
-    assert!(setup >= 16 << 20, "{j}");
+    assert!(setup >= 32 << 20, "{j}");
     assert!(j["bytes_per_state"].as_u64().unwrap() > 0, "{j}");
     let no_oracle = c4lab(
         &[
@@ -593,12 +599,18 @@ fn dsat_exit_codes_and_json() {
             "4",
             "--oracle-nodes",
             "0",
+            "--widen-after",
+            "0",
             "examples/complete.txt",
         ],
         "",
     );
     let j: serde_json::Value = serde_json::from_slice(&no_oracle.stdout).unwrap();
+    assert_eq!(j["entrants"].as_array().unwrap().len(), 1, "{j}");
     assert!(j["setup_bytes"].as_u64().unwrap() < 8 << 20, "{j}");
+    let none = c4lab(&["dsat", "--widen-after", "", "examples/complete.txt"], "");
+    assert_eq!(none.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("--widen-after"));
 
     // a level budget: the `?` cells come back below the budget the search ended with
     let budgeted = c4lab(
