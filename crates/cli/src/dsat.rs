@@ -169,8 +169,23 @@ pub fn dsat(
         }
         bar.tick();
     };
-    let race = c4lab_dsat::race(&input.diagram, &entrants, stop, &ready, &progress)
-        .context("cannot solve this root")?;
+    // the searches differ only in when a budget may grow unproved, so they search alike
+    // until the smallest such count: the first runs alone that far
+    let head_start = widen_after
+        .iter()
+        .copied()
+        .filter(|&w| w > 0)
+        .min()
+        .unwrap_or(u64::MAX);
+    let race = c4lab_dsat::race(
+        &input.diagram,
+        &entrants,
+        head_start,
+        stop,
+        &ready,
+        &progress,
+    )
+    .context("cannot solve this root")?;
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
     let setup_held = setup_held.load(Ordering::Relaxed);

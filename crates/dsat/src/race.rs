@@ -3,11 +3,15 @@
 //! The verdict is the one reached with the fewest dead ends (ties go to the earlier
 //! entrant), never the first one back: each entrant's search is deterministic on its
 //! own, and an entrant only gives up once its dead ends reach those of one that has
-//! finished, so the winner, and the diagram it found, do not depend on timing. On two
-//! cores two entrants cost no more wall time than the faster one.
+//! finished, so the winner, and the diagram it found, do not depend on timing.
+//!
+//! The first entrant may run alone for a head start: the others start only once its
+//! dead ends pass that count, and are left out when it finishes within it. Entrants
+//! that search alike until then (as solves that differ only in `widen_after` do, up to
+//! the smallest of them) would only repeat its work on the easy roots.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Barrier};
+use std::sync::{Arc, Barrier, Condvar, Mutex};
 use std::time::Instant;
 
 use c4lab_steady::Diagram;
@@ -47,13 +51,44 @@ impl RaceReport {
     }
 }
 
-/// Solves the root of `diagram` once per entry of `entrants`, each in its own thread.
+/// Whether the entrants after the first run: undecided while the first is within its
+/// head start.
+struct Release {
+    run: Mutex<Option<bool>>,
+    changed: Condvar,
+}
+
+impl Release {
+    /// Decides once; later calls change nothing.
+    fn decide(&self, run: bool) {
+        let mut state = self.run.lock().unwrap_or_else(|e| e.into_inner());
+        if state.is_none() {
+            *state = Some(run);
+            self.changed.notify_all();
+        }
+    }
+
+    /// Waits for the decision.
+    fn wait(&self) -> bool {
+        let mut state = self.run.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(run) = *state {
+                return run;
+            }
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// Solves the root of `diagram` once per entry of `entrants`, each in its own thread,
+/// the first alone for its first `head_start` dead ends (see the module notes).
 /// `ready` runs once every entrant has set up (its solver, its strong solver and its
 /// empty encoding) and before any maps a position; `progress` receives each entrant's
 /// reports with its index.
 pub fn race(
     diagram: &Diagram,
     entrants: &[Options],
+    head_start: u64,
     stop: Arc<AtomicBool>,
     ready: &(dyn Fn() + Sync),
     progress: &(dyn Fn(usize, Progress) + Sync),
@@ -66,18 +101,48 @@ pub fn race(
         (0..n).map(|_| Arc::new(AtomicU64::new(u64::MAX))).collect();
     let set_up = Barrier::new(n + 1);
     let go = Barrier::new(n + 1);
+    let release = Release {
+        run: Mutex::new((head_start == 0).then_some(true)),
+        changed: Condvar::new(),
+    };
     let results: Vec<Result<Entrant, SynthError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = entrants
             .iter()
             .enumerate()
             .map(|(i, options)| {
                 let (stop, ceilings, set_up, go) = (stop.clone(), &ceilings, &set_up, &go);
+                let release = &release;
                 scope.spawn(move || {
-                    let started = Instant::now();
                     let mapping = start(diagram, options, stop);
                     set_up.wait();
                     go.wait();
-                    let result = run(mapping, i, ceilings, started, progress);
+                    let result = if i == 0 {
+                        let first = |p: Progress| {
+                            if let Progress::Searching { conflicts, .. } = p {
+                                if conflicts > head_start {
+                                    release.decide(true);
+                                }
+                            }
+                            progress(0, p);
+                        };
+                        let result = run(mapping, 0, ceilings, &first);
+                        // finished within the head start: the others are left out
+                        let past = result
+                            .as_ref()
+                            .map_or(true, |e| e.report.conflicts > head_start);
+                        release.decide(past);
+                        result
+                    } else if release.wait() {
+                        run(mapping, i, ceilings, &|p| progress(i, p))
+                    } else {
+                        mapping.map(|m| {
+                            let mut left_out = m.finish();
+                            Entrant {
+                                report: left_out.report(Outcome::Stopped),
+                                map_seconds: 0.0,
+                            }
+                        })
+                    };
                     if result.is_err() {
                         // the race cannot be judged: stop everyone
                         for c in ceilings {
@@ -114,18 +179,18 @@ fn run(
     mapping: Result<crate::Mapping, SynthError>,
     i: usize,
     ceilings: &[Arc<AtomicU64>],
-    started: Instant,
-    progress: &(dyn Fn(usize, Progress) + Sync),
+    progress: &dyn Fn(Progress),
 ) -> Result<Entrant, SynthError> {
+    let started = Instant::now();
     let mut mapping = mapping?;
     mapping.race_to(ceilings[i].clone());
     while !mapping.step(MAP_REPORT_EVERY)? {
-        progress(i, mapping.progress());
+        progress(mapping.progress());
     }
-    progress(i, mapping.progress());
+    progress(mapping.progress());
     let mapped = mapping.finish();
     let map_seconds = started.elapsed().as_secs_f64();
-    let report = mapped.search_with_progress(&mut |p| progress(i, p))?;
+    let report = mapped.search_with_progress(&mut |p| progress(p))?;
     if matches!(report.outcome, Outcome::Found(_) | Outcome::Unsat) {
         // an earlier entrant wins a tie, so it may still finish at the same count
         let f = report.conflicts;

@@ -90,6 +90,7 @@ fn a_race_counts_the_verdict_with_the_fewest_dead_ends_and_repeats_exactly() {
             race(
                 &puzzle,
                 &entrants,
+                0,
                 no_stop(),
                 &|| {
                     ready.fetch_add(1, Ordering::Relaxed);
@@ -132,6 +133,7 @@ fn a_race_on_an_impossible_root_is_unsat() {
     let report = race(
         &threats,
         &[widening(0), widening(50)],
+        0,
         no_stop(),
         &|| {},
         &|_, _| {},
@@ -140,4 +142,30 @@ fn a_race_on_an_impossible_root_is_unsat() {
     assert!(report.winner.is_some());
     assert_eq!(report.report().outcome, Outcome::Unsat);
     assert_eq!(report.report().levels, 10);
+}
+
+#[test]
+fn a_head_start_leaves_out_only_the_searches_that_would_repeat_the_first() {
+    // until one of its budgets takes 3,000 dead ends the second search is the first
+    let entrants = [widening(0), widening(3000)];
+    let mut left_out = 0;
+    for puzzle in puzzles() {
+        let full = race(&puzzle, &entrants, 0, no_stop(), &|| {}, &|_, _| {}).unwrap();
+        let headed = race(&puzzle, &entrants, 3000, no_stop(), &|| {}, &|_, _| {}).unwrap();
+        assert_eq!(headed.winner, full.winner);
+        assert_eq!(headed.report().conflicts, full.report().conflicts);
+        assert_eq!(
+            found(&headed.report().outcome),
+            found(&full.report().outcome)
+        );
+        // within the head start the second search never ran
+        if headed.report().conflicts <= 3000 {
+            assert_eq!(headed.entrants[1].report.conflicts, 0);
+            assert_eq!(headed.entrants[1].report.outcome, Outcome::Stopped);
+            left_out += 1;
+        }
+    }
+    if !puzzles().is_empty() {
+        assert!(left_out > 0);
+    }
 }
