@@ -1,6 +1,7 @@
 // Whole-root solving in the browser's engine against the native command line, on the
 // same diagrams: the WebAssembly dsat (BatSat, single thread, run by Node's V8, the
-// engine Chromium uses) and `c4lab dsat --backend batsat`, one after the other.
+// engine Chromium uses) and `c4lab dsat --backend batsat --widen-after 0` (the same one
+// search; natively a second runs beside it by default), one after the other.
 //
 //   c4lab bench dsat --write-grids /tmp/roots      # the bench's roots, every cell ?
 //   C4LAB_BIN=target/release/c4lab node web/tests/bench-dsat.mjs [--cap S] /tmp/roots/*.txt
@@ -39,7 +40,7 @@ function browser(grid) {
 }
 
 function native(grid) {
-  const r = spawnSync(bin, ['dsat', '--json', '--backend', 'batsat', '--max-seconds', String(cap)], {
+  const r = spawnSync(bin, ['dsat', '--json', '--backend', 'batsat', '--widen-after', '0', '--max-seconds', String(cap)], {
     input: grid,
     encoding: 'utf8',
   });

@@ -168,6 +168,8 @@ struct LevelBudget {
     least: u8,
     /// The solver's conflicts when the budget was last set.
     since: u64,
+    /// The most dead ends one budget below all ten levels has taken so far.
+    widest: u64,
 }
 
 /// Starts mapping the root of `diagram` (its `?` cells free over 0..9, the others
@@ -252,6 +254,7 @@ impl Mapping {
                 levels: self.options.first_levels.clamp(1, FREE_LEVELS),
                 least: 1,
                 since: 0,
+                widest: 0,
             },
             verifier: Verifier::new(),
         });
@@ -359,6 +362,12 @@ impl Mapped {
         self.levels.levels
     }
 
+    /// The most dead ends one level budget (below all ten levels) has taken so far: a
+    /// solve whose `widen_after` is above this would so far have searched exactly alike.
+    pub fn widest_budget(&self) -> u64 {
+        self.levels.widest
+    }
+
     /// The search's counts so far, as a `Progress::Searching` report.
     pub fn progress(&mut self) -> Progress {
         Progress::Searching {
@@ -403,6 +412,9 @@ impl Mapped {
         let sat = self.enc.backend().solve(&budget)?;
         let conflicts = self.enc.backend().conflicts();
         self.settled = self.enc.backend().settled().max(self.settled);
+        if levels < FREE_LEVELS {
+            self.levels.widest = self.levels.widest.max(conflicts - self.levels.since);
+        }
         if self
             .ceiling
             .as_ref()
@@ -418,6 +430,7 @@ impl Mapped {
                     levels: levels + 1,
                     least: levels + 1,
                     since: conflicts,
+                    widest: self.levels.widest,
                 };
                 return Ok(None);
             }

@@ -5,10 +5,13 @@
 //! own, and an entrant only gives up once its dead ends reach those of one that has
 //! finished, so the winner, and the diagram it found, do not depend on timing.
 //!
-//! The first entrant may run alone for a head start: the others start only once its
-//! dead ends pass that count, and are left out when it finishes within it. Entrants
-//! that search alike until then (as solves that differ only in `widen_after` do, up to
-//! the smallest of them) would only repeat its work on the easy roots.
+//! The first entrant may run alone for a head start. Solves that differ from it only in
+//! a `widen_after` of at least the head start search exactly alike until one of its
+//! level budgets has taken that many dead ends: they would only repeat its work, and
+//! tie with it, which it wins. So the others start once one of its budgets has taken
+//! half the head start (early, to have less to catch up on when they are needed), and
+//! when it finishes before any budget took the whole head start they are stopped (or
+//! never started): the winner is the same as with all of them run in full.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Condvar, Mutex};
@@ -26,6 +29,8 @@ pub struct Entrant {
     pub report: Report,
     /// Seconds it spent mapping to its first cut.
     pub map_seconds: f64,
+    /// The most dead ends one of its level budgets took (see `Mapped::widest_budget`).
+    pub widest: u64,
 }
 
 /// How a race ended.
@@ -81,7 +86,8 @@ impl Release {
 }
 
 /// Solves the root of `diagram` once per entry of `entrants`, each in its own thread,
-/// the first alone for its first `head_start` dead ends (see the module notes).
+/// the first alone until one of its level budgets takes `head_start` dead ends (see the
+/// module notes; 0: all start at once).
 /// `ready` runs once every entrant has set up (its solver, its strong solver and its
 /// empty encoding) and before any maps a position; `progress` receives each entrant's
 /// reports with its index.
@@ -117,29 +123,32 @@ pub fn race(
                     set_up.wait();
                     go.wait();
                     let result = if i == 0 {
-                        let first = |p: Progress| {
-                            if let Progress::Searching { conflicts, .. } = p {
-                                if conflicts > head_start {
-                                    release.decide(true);
-                                }
+                        // the others start early, at half the head start, so that they
+                        // have less to catch up on when they are needed
+                        let result = run(mapping, 0, ceilings, &|p| progress(0, p), &|widest| {
+                            if widest >= head_start / 2 {
+                                release.decide(true);
                             }
-                            progress(0, p);
-                        };
-                        let result = run(mapping, 0, ceilings, &first);
-                        // finished within the head start: the others are left out
-                        let past = result
-                            .as_ref()
-                            .map_or(true, |e| e.report.conflicts > head_start);
-                        release.decide(past);
+                        });
+                        let needed = result.as_ref().map_or(true, |e| e.widest >= head_start);
+                        if !needed {
+                            // the others searched exactly alike so far, so none can
+                            // finish with fewer dead ends: stop them, or never start them
+                            for c in &ceilings[1..] {
+                                c.store(0, Ordering::Relaxed);
+                            }
+                        }
+                        release.decide(needed);
                         result
                     } else if release.wait() {
-                        run(mapping, i, ceilings, &|p| progress(i, p))
+                        run(mapping, i, ceilings, &|p| progress(i, p), &|_| {})
                     } else {
                         mapping.map(|m| {
                             let mut left_out = m.finish();
                             Entrant {
                                 report: left_out.report(Outcome::Stopped),
                                 map_seconds: 0.0,
+                                widest: 0,
                             }
                         })
                     };
@@ -174,12 +183,14 @@ pub fn race(
     Ok(RaceReport { winner, entrants })
 }
 
-/// One entrant: map, search, and on a verdict lower the others' ceilings.
+/// One entrant: map, search (telling `rounds` after each round how many dead ends its
+/// widest level budget has taken), and on a verdict lower the others' ceilings.
 fn run(
     mapping: Result<crate::Mapping, SynthError>,
     i: usize,
     ceilings: &[Arc<AtomicU64>],
     progress: &dyn Fn(Progress),
+    rounds: &dyn Fn(u64),
 ) -> Result<Entrant, SynthError> {
     let started = Instant::now();
     let mut mapping = mapping?;
@@ -188,9 +199,26 @@ fn run(
         progress(mapping.progress());
     }
     progress(mapping.progress());
-    let mapped = mapping.finish();
+    let mut mapped = mapping.finish();
     let map_seconds = started.elapsed().as_secs_f64();
-    let report = mapped.search_with_progress(&mut |p| progress(p))?;
+    // the loop of `Mapped::search_with_progress`, watching the budgets as it goes
+    let report = loop {
+        if mapped.wants_deeper() {
+            let mut deeper = mapped.deepen();
+            while !deeper.step(MAP_REPORT_EVERY)? {
+                progress(deeper.progress());
+            }
+            progress(deeper.progress());
+            mapped = deeper.finish();
+        }
+        let verdict = mapped.round()?;
+        progress(mapped.progress());
+        rounds(mapped.widest_budget());
+        if let Some(outcome) = verdict {
+            break mapped.report(outcome);
+        }
+    };
+    let widest = mapped.widest_budget();
     if matches!(report.outcome, Outcome::Found(_) | Outcome::Unsat) {
         // an earlier entrant wins a tie, so it may still finish at the same count
         let f = report.conflicts;
@@ -203,5 +231,6 @@ fn run(
     Ok(Entrant {
         report,
         map_seconds,
+        widest,
     })
 }
