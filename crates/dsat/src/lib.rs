@@ -480,9 +480,19 @@ impl Mapped {
 
     /// [`Mapped::search`], reporting `Progress::Searching` after every round.
     pub fn search_with_progress(
-        mut self,
+        self,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<Report, SynthError> {
+        Ok(self.search_watching(progress, &mut |_| {})?.0)
+    }
+
+    /// [`Mapped::search_with_progress`], also showing `watch` the search after every
+    /// round; returns the report and the most dead ends one level budget took.
+    pub(crate) fn search_watching(
+        mut self,
+        progress: &mut dyn FnMut(Progress),
+        watch: &mut dyn FnMut(&Mapped),
+    ) -> Result<(Report, u64), SynthError> {
         loop {
             if self.wants_deeper() {
                 let mut mapping = self.deepen();
@@ -497,8 +507,9 @@ impl Mapped {
             if self.rounds > before {
                 progress(self.progress());
             }
+            watch(&self);
             if let Some(outcome) = verdict {
-                return Ok(self.report(outcome));
+                return Ok((self.report(outcome), self.widest_budget()));
             }
         }
     }

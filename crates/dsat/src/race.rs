@@ -199,26 +199,11 @@ fn run(
         progress(mapping.progress());
     }
     progress(mapping.progress());
-    let mut mapped = mapping.finish();
+    let mapped = mapping.finish();
     let map_seconds = started.elapsed().as_secs_f64();
-    // the loop of `Mapped::search_with_progress`, watching the budgets as it goes
-    let report = loop {
-        if mapped.wants_deeper() {
-            let mut deeper = mapped.deepen();
-            while !deeper.step(MAP_REPORT_EVERY)? {
-                progress(deeper.progress());
-            }
-            progress(deeper.progress());
-            mapped = deeper.finish();
-        }
-        let verdict = mapped.round()?;
-        progress(mapped.progress());
-        rounds(mapped.widest_budget());
-        if let Some(outcome) = verdict {
-            break mapped.report(outcome);
-        }
-    };
-    let widest = mapped.widest_budget();
+    let (report, widest) = mapped.search_watching(&mut |p| progress(p), &mut |m| {
+        rounds(m.widest_budget());
+    })?;
     if matches!(report.outcome, Outcome::Found(_) | Outcome::Unsat) {
         // an earlier entrant wins a tie, so it may still finish at the same count
         let f = report.conflicts;

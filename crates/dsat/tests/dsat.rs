@@ -2,7 +2,6 @@
 //! verified, pinned cells come back unchanged, impossible roots come back unsat, and
 //! both backends agree.
 
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -10,33 +9,8 @@ use c4lab_board::{Position, HEIGHT, WIDTH};
 use c4lab_dsat::{map, map_with_progress, solve, Options, Outcome, Progress};
 use c4lab_steady::{Cell, Diagram, Verifier};
 
-/// Upstream diagrams whose roots hold at least `min_ply` stones (empty when the files are absent).
-fn upstream(min_ply: u32) -> Vec<Diagram> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/upstream/steady_states.txt");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!(
-            "skipped: upstream's steady_states.txt is not at {}",
-            path.display()
-        );
-        return Vec::new();
-    };
-    let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
-    assert!(errors.is_empty(), "{errors:?}");
-    c4lab_steady::solution::diagrams_with_plies(leaves, min_ply..=u32::MAX)
-}
-
-fn all_undecided(d: &Diagram) -> Diagram {
-    let mut out = d.clone();
-    for x in 0..WIDTH {
-        for y in 0..HEIGHT {
-            if matches!(d.cell(x, y), Cell::Level(_)) {
-                out.set(x, y, Cell::Undecided);
-            }
-        }
-    }
-    out
-}
+mod common;
+use common::{all_undecided, upstream};
 
 fn run(d: &Diagram, backend: &str) -> Outcome {
     let opts = Options {

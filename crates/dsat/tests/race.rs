@@ -1,43 +1,23 @@
 //! Level budgets that grow without a proof, and races of differently configured solves:
 //! the verdict with the fewest dead ends counts, and it repeats exactly.
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use c4lab_board::{Position, HEIGHT, WIDTH};
+use c4lab_board::Position;
 use c4lab_dsat::{race, solve, Options, Outcome};
 use c4lab_steady::{Cell, Diagram, Verifier};
 
+mod common;
+use common::{all_undecided, upstream};
+
 /// A few upstream roots of ply 22+ with every level cell `?` (none when the files are absent).
 fn puzzles() -> Vec<Diagram> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/upstream/steady_states.txt");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!(
-            "skipped: upstream's steady_states.txt is not at {}",
-            path.display()
-        );
-        return Vec::new();
-    };
-    let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
-    assert!(errors.is_empty(), "{errors:?}");
-    let roots = c4lab_steady::solution::diagrams_with_plies(leaves, 22..=u32::MAX);
-    roots
+    upstream(22)
         .iter()
         .step_by(25)
         .take(4)
-        .map(|d| {
-            let mut puzzle = d.clone();
-            for x in 0..WIDTH {
-                for y in 0..HEIGHT {
-                    if matches!(d.cell(x, y), Cell::Level(_)) {
-                        puzzle.set(x, y, Cell::Undecided);
-                    }
-                }
-            }
-            puzzle
-        })
+        .map(all_undecided)
         .collect()
 }
 

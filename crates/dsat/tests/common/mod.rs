@@ -1,0 +1,35 @@
+//! Helpers the dsat test files share: upstream's roots, with their level cells undecided.
+
+use std::path::PathBuf;
+
+use c4lab_board::{HEIGHT, WIDTH};
+use c4lab_steady::{Cell, Diagram};
+
+/// Upstream diagrams whose roots hold at least `min_ply` stones (empty when the files are absent).
+pub fn upstream(min_ply: u32) -> Vec<Diagram> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/upstream/steady_states.txt");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!(
+            "skipped: upstream's steady_states.txt is not at {}",
+            path.display()
+        );
+        return Vec::new();
+    };
+    let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
+    assert!(errors.is_empty(), "{errors:?}");
+    c4lab_steady::solution::diagrams_with_plies(leaves, min_ply..=u32::MAX)
+}
+
+/// `d` with every level cell `?`.
+pub fn all_undecided(d: &Diagram) -> Diagram {
+    let mut out = d.clone();
+    for x in 0..WIDTH {
+        for y in 0..HEIGHT {
+            if matches!(d.cell(x, y), Cell::Level(_)) {
+                out.set(x, y, Cell::Undecided);
+            }
+        }
+    }
+    out
+}
