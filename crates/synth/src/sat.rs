@@ -287,3 +287,62 @@ impl Backend for Cadical {
         self.shared = shared;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pigeons into holes, one fewer hole than pigeons: unsatisfiable, and hard enough
+    /// that proving it takes thousands of conflicts.
+    fn pigeonhole(solver: &mut dyn Backend, pigeons: u32) {
+        let holes = pigeons - 1;
+        let var = |p: u32, h: u32| Var::new(p * holes + h);
+        for v in 0..pigeons * holes {
+            solver.declare(Var::new(v), true);
+        }
+        for p in 0..pigeons {
+            let any: Vec<Lit> = (0..holes).map(|h| var(p, h).pos_lit()).collect();
+            solver.add(&any).unwrap();
+        }
+        for h in 0..holes {
+            for p in 0..pigeons {
+                for q in p + 1..pigeons {
+                    solver
+                        .add(&[var(p, h).neg_lit(), var(q, h).neg_lit()])
+                        .unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_call_gives_up_at_its_own_or_a_shared_conflict_limit_and_resumes_past_it() {
+        for name in backends() {
+            let stop = Arc::new(AtomicBool::new(false));
+            let mut solver = open(name, stop.clone()).unwrap();
+            pigeonhole(solver.as_mut(), 8);
+            // its own limit: the call stops there, and a call at the limit stops at once
+            solver.limit_conflicts(Some(100), None);
+            assert_eq!(solver.solve(&[]).unwrap(), SatOutcome::Limit, "{name}");
+            let at = solver.conflicts();
+            assert!((100..=110).contains(&at), "{name}: {at}");
+            assert_eq!(solver.solve(&[]).unwrap(), SatOutcome::Limit, "{name}");
+            assert_eq!(solver.conflicts(), at, "{name}");
+            // a shared limit below its own counts as well
+            let shared = Arc::new(AtomicU64::new(300));
+            solver.limit_conflicts(Some(1000), Some(shared.clone()));
+            assert_eq!(solver.solve(&[]).unwrap(), SatOutcome::Limit, "{name}");
+            assert!((300..=310).contains(&solver.conflicts()), "{name}");
+            // the stop flag is told apart from a limit
+            stop.store(true, Ordering::Relaxed);
+            shared.store(u64::MAX, Ordering::Relaxed);
+            solver.limit_conflicts(None, Some(shared));
+            assert_eq!(solver.solve(&[]).unwrap(), SatOutcome::Stopped, "{name}");
+            // without limits the search resumes to its proof
+            stop.store(false, Ordering::Relaxed);
+            solver.limit_conflicts(None, None);
+            assert_eq!(solver.solve(&[]).unwrap(), SatOutcome::Unsat, "{name}");
+            assert!(solver.conflicts() > 310, "{name}");
+        }
+    }
+}
