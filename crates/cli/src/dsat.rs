@@ -203,7 +203,10 @@ pub fn dsat(
         .iter()
         .map(|e| e.report.encoding.positions)
         .sum();
-    let bytes_per_state = heap::peak().saturating_sub(setup_held) / positions.max(1) as usize;
+    // CaDiCaL allocates in C++, past the counting allocator: its figure would be too low
+    let counted = options.backend != "cadical";
+    let bytes_per_state =
+        counted.then(|| heap::peak().saturating_sub(setup_held) / positions.max(1) as usize);
     let (name, code) = verdict(&report.outcome);
     let e = report.encoding;
     if json_out {
@@ -233,7 +236,7 @@ pub fn dsat(
                 "map_seconds": e.map_seconds,
             })).collect::<Vec<_>>(),
             "bytes_per_state": bytes_per_state,
-            "setup_bytes": setup_bytes,
+            "setup_bytes": counted.then_some(setup_bytes),
             "map_seconds": map_seconds,
             "search_seconds": seconds - map_seconds,
             "seconds": seconds,
@@ -244,10 +247,13 @@ pub fn dsat(
         println!("{j}");
         return Ok(code);
     }
-    let memory = format!(
-        "{:.1} MB to set up, then {bytes_per_state} bytes per position at the peak, ",
-        setup_bytes as f64 / 1e6
-    );
+    let memory = match bytes_per_state {
+        Some(b) => format!(
+            "{:.1} MB to set up, then {b} bytes per position at the peak, ",
+            setup_bytes as f64 / 1e6
+        ),
+        None => "memory not counted (CaDiCaL allocates outside Rust's heap), ".to_string(),
+    };
     let levels = if options.first_levels < c4lab_synth::FREE_LEVELS {
         let least = if report.least_levels == report.levels {
             "the fewest that can win".to_string()
@@ -543,14 +549,16 @@ fn print_row(name: &str, ply: u32, j: &serde_json::Value) {
             .map_or_else(|| "-".to_string(), |v| v.to_string())
     };
     println!(
-        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>8.1} {:>9} {:>9.0} {:>9.0} {:>7} {:>6} {:>3}",
+        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>8} {:>9} {:>9.0} {:>9.0} {:>7} {:>6} {:>3}",
         name,
         ply,
         j["verdict"].as_str().unwrap_or("?"),
         int("mapped"),
         int("pruned"),
         num("clauses") / num("positions").max(1.0),
-        num("setup_bytes") / 1e6,
+        j["setup_bytes"]
+            .as_f64()
+            .map_or_else(|| "-".to_string(), |b| format!("{:.1}", b / 1e6)),
         int("bytes_per_state"),
         num("map_seconds") * 1e3,
         num("search_seconds") * 1e3,
