@@ -85,9 +85,10 @@ impl Release {
     }
 }
 
-/// Solves the root of `diagram` once per entry of `entrants`, each in its own thread,
-/// the first alone until one of its level budgets takes `head_start` dead ends (see the
-/// module notes; 0: all start at once).
+/// Solves the root of `diagram` once per entry of `entrants`, each in its own thread.
+/// The others start once one of the first's level budgets has taken half of
+/// `head_start` dead ends, and are stopped if it finishes before any took all of them
+/// (see the module notes; 0: all start at once).
 /// `ready` runs once every entrant has set up (its solver, its strong solver and its
 /// empty encoding) and before any maps a position; `progress` receives each entrant's
 /// reports with its index.
