@@ -190,12 +190,8 @@ pub fn dsat(
     let seconds = start.elapsed().as_secs_f64();
     let setup_held = setup_held.load(Ordering::Relaxed);
     let setup_bytes = setup_held.saturating_sub(held_before);
+    let chosen = race.chosen();
     let report = race.report();
-    let chosen = race
-        .entrants
-        .iter()
-        .position(|e| std::ptr::eq(&e.report, report))
-        .expect("one of them");
     let map_seconds = race.entrants[chosen].map_seconds;
     // heap held above the setup at the peak, per position encoded by any entrant
     let positions: u64 = race

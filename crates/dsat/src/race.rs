@@ -44,15 +44,21 @@ pub struct RaceReport {
 }
 
 impl RaceReport {
-    /// The report that stands for the race: the winner's; else a `budget` (an entrant
-    /// ran out of states or rounds), else the first entrant's.
+    /// The entrant that stands for the race: the winner; else one that ran out of states
+    /// or rounds (`budget`), else the first.
+    pub fn chosen(&self) -> usize {
+        self.winner
+            .or_else(|| {
+                self.entrants
+                    .iter()
+                    .position(|e| e.report.outcome == Outcome::Budget)
+            })
+            .unwrap_or(0)
+    }
+
+    /// The report of the entrant that stands for the race (see [`RaceReport::chosen`]).
     pub fn report(&self) -> &Report {
-        let chosen = self.winner.or_else(|| {
-            self.entrants
-                .iter()
-                .position(|e| e.report.outcome == Outcome::Budget)
-        });
-        &self.entrants[chosen.unwrap_or(0)].report
+        &self.entrants[self.chosen()].report
     }
 }
 
