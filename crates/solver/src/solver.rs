@@ -189,6 +189,55 @@ impl Solver {
             min = min.max(-1);
             max = max.min(1);
         }
+        let (lo, hi, aborted) = self.narrow_within(pos, min, max, limits);
+        if aborted {
+            let (lower, upper) = if limits.weak {
+                (lo.signum(), hi.signum())
+            } else {
+                (lo, hi)
+            };
+            return Outcome::Unknown { lower, upper };
+        }
+        // a weak window can end with the bounds crossed; `lo` then carries the sign
+        Outcome::Exact(if limits.weak { lo.signum() } else { lo })
+    }
+
+    /// Whether the side to move loses `pos` (a legal position without a four), or
+    /// `None` once `limits.max_nodes` nodes are spent: one null-window test, where
+    /// telling a loss from a draw by [`Solver::solve_limited`] may need two.
+    pub fn loses_within(&mut self, pos: &Position, limits: Limits<'_>) -> Option<bool> {
+        let n = pos.moves_played();
+        if n as i32 >= CELLS || pos.winning_moves() != 0 {
+            return Some(false);
+        }
+        if let Some(s) = self.book.as_ref().and_then(|b| b.get(pos)) {
+            return Some(s < 0);
+        }
+        let min = (-(CELLS - n as i32) / 2).max(-1);
+        if min >= 0 {
+            return Some(false);
+        }
+        let (lo, hi, aborted) = self.narrow_within(pos, min, 0, limits);
+        if !aborted {
+            Some(lo < 0)
+        } else if hi < 0 {
+            Some(true)
+        } else if lo >= 0 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Narrows the score of `pos` within `[min, max]` under `limits` (the node budget
+    /// and stop flag): the bounds reached and whether the budget ran out first.
+    fn narrow_within(
+        &mut self,
+        pos: &Position,
+        min: i32,
+        max: i32,
+        limits: Limits<'_>,
+    ) -> (i32, i32, bool) {
         let first_budget = if self.threads > 1 {
             limits.max_nodes.min(shared_after())
         } else {
@@ -220,16 +269,7 @@ impl Solver {
         }
         #[cfg(not(feature = "parallel"))]
         let _ = spent;
-        if aborted {
-            let (lower, upper) = if limits.weak {
-                (lo.signum(), hi.signum())
-            } else {
-                (lo, hi)
-            };
-            return Outcome::Unknown { lower, upper };
-        }
-        // a weak window can end with the bounds crossed; `lo` then carries the sign
-        Outcome::Exact(if limits.weak { lo.signum() } else { lo })
+        (lo, hi, aborted)
     }
 
     /// Narrows the score of `pos` within `[min, max]` with all threads sharing the

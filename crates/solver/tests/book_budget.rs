@@ -102,6 +102,51 @@ fn tiny_budget_is_unknown_and_bounds_are_honest() {
 }
 
 #[test]
+fn the_loss_test_agrees_with_the_score_and_a_short_budget_answers_honestly() {
+    let Some(cases) = sample("L2_R1", 60) else {
+        return;
+    };
+    let mut solver = Solver::new(TABLE);
+    let (mut losses, mut others, mut unanswered) = (0, 0, 0);
+    for c in &cases {
+        // the position itself, and every position one move on (the other side to move)
+        let mut positions = vec![c.position];
+        positions.extend(
+            (0..WIDTH)
+                .filter(|&x| c.position.can_play(x) && !c.position.is_winning_move(x))
+                .map(|x| c.position.after(x)),
+        );
+        for p in positions {
+            solver.reset();
+            let score = solver.solve(&p);
+            solver.reset();
+            assert_eq!(
+                solver.loses_within(&p, Limits::default()),
+                Some(score < 0),
+                "{} ({} moves in), score {score}",
+                c.moves,
+                p.moves_played()
+            );
+            if score < 0 {
+                losses += 1;
+            } else {
+                others += 1;
+            }
+            solver.reset();
+            let short = Limits {
+                max_nodes: 5,
+                ..Limits::default()
+            };
+            match solver.loses_within(&p, short) {
+                Some(lost) => assert_eq!(lost, score < 0, "{}", c.moves),
+                None => unanswered += 1,
+            }
+        }
+    }
+    assert!(losses > 0 && others > 0 && unanswered > 0);
+}
+
+#[test]
 fn a_raised_stop_flag_stops_the_search() {
     let Some(cases) = sample("L1_R2", 100) else {
         return;

@@ -317,15 +317,12 @@ impl Encoding {
         let after = Position::from_bitboards(red | cell, mask ^ red);
         let limits = c4lab_solver::Limits {
             max_nodes: oracle.max_nodes,
-            stop: None,
-            weak: true,
+            ..Default::default()
         };
-        // the score is Yellow's: Red keeps the win when Yellow loses
-        match oracle.solver.solve_limited(&after, limits) {
-            c4lab_solver::Outcome::Exact(s) => s < 0,
-            c4lab_solver::Outcome::Unknown { upper, .. } if upper < 0 => true,
-            c4lab_solver::Outcome::Unknown { lower, .. } if lower >= 0 => false,
-            c4lab_solver::Outcome::Unknown { .. } => {
+        // Red keeps the win when Yellow, to move, loses
+        match oracle.solver.loses_within(&after, limits) {
+            Some(lost) => lost,
+            None => {
                 // not proved either way: keep the move (no pruning)
                 self.stats.unknown += u64::from(count);
                 true
