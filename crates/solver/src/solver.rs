@@ -204,7 +204,8 @@ impl Solver {
 
     /// Whether the side to move loses `pos` (a legal position without a four), or
     /// `None` once `limits.max_nodes` nodes are spent: one null-window test, where
-    /// telling a loss from a draw by [`Solver::solve_limited`] may need two.
+    /// telling a loss from a draw by [`Solver::solve_limited`] may need two
+    /// (`limits.weak` changes nothing here).
     pub fn loses_within(&mut self, pos: &Position, limits: Limits<'_>) -> Option<bool> {
         let n = pos.moves_played();
         if n as i32 >= CELLS || pos.winning_moves() != 0 {
