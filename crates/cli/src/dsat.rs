@@ -85,7 +85,7 @@ pub fn dsat(
                 .map(|(i, &w)| format!("{}: {}", entrant_name(i), widen_note(w)))
                 .collect();
             format!(
-                "; {} searches side by side ({}), the verdict with the fewest dead ends counts",
+                "; {} searches side by side ({}), the verdict with the fewest dead ends (counted from the first's start) counts",
                 entrants.len(),
                 names.join("; ")
             )
@@ -227,6 +227,7 @@ pub fn dsat(
                 "positions": e.report.encoding.positions,
                 "rounds": e.report.rounds,
                 "conflicts": e.report.conflicts,
+                "started_at": e.started_at,
                 "levels": e.report.levels,
                 "least_levels": e.report.least_levels,
                 "map_seconds": e.map_seconds,
@@ -270,8 +271,13 @@ pub fn dsat(
             .enumerate()
             .filter(|&(i, _)| i != chosen)
             .map(|(i, e)| {
+                let start = if e.started_at > 0 {
+                    format!(", started at the first's {}", e.started_at)
+                } else {
+                    String::new()
+                };
                 format!(
-                    "{} {} after {} dead ends",
+                    "{} {} after {} dead ends{start}",
                     entrant_name(i),
                     verdict(&e.report.outcome).0,
                     e.report.conflicts

@@ -134,7 +134,8 @@ enum Command {
         #[arg(long)]
         level_gaps: bool,
         /// One search per value, side by side (a thread each; the verdict reached with
-        /// the fewest dead ends counts, so the result does not depend on timing): the
+        /// the fewest dead ends counts, a later search's counted from the first's start,
+        /// so the result does not depend on timing): the
         /// dead ends a level budget may take before it grows by one without a proof
         /// that no diagram fits it (0: only on such a proof, so a found diagram takes
         /// the fewest levels that can win).

@@ -368,6 +368,11 @@ impl Mapped {
         self.levels.widest
     }
 
+    /// The dead ends (conflicts) the search has met so far.
+    pub fn dead_ends(&self) -> u64 {
+        self.enc.dead_ends()
+    }
+
     /// The search's counts so far, as a `Progress::Searching` report.
     pub fn progress(&mut self) -> Progress {
         Progress::Searching {

@@ -1,17 +1,21 @@
 //! Several differently configured solves of one root side by side, one thread each.
 //!
-//! The verdict is the one reached with the fewest dead ends (ties go to the earlier
-//! entrant), never the first one back: each entrant's search is deterministic on its
-//! own, and an entrant only gives up once its dead ends reach those of one that has
-//! finished, so the winner, and the diagram it found, do not depend on timing.
+//! Each entrant's search is deterministic on its own, and the winner is judged on dead
+//! ends, never on which is back first, so the winner, and the diagram it found, do not
+//! depend on timing. An entrant's count is its own dead ends plus its start: the first
+//! entrant's dead ends when it started (0 for the first, and for every entrant when all
+//! start at once), so a late starter is not waited for where the first finishes sooner
+//! on the same clock. The verdict with the lowest count wins (ties go to the earlier
+//! entrant), and an entrant only gives up once its count reaches that of one that has
+//! finished.
 //!
 //! The first entrant may run alone for a head start. Solves that differ from it only in
 //! a `widen_after` of at least the head start search exactly alike until one of its
 //! level budgets has taken that many dead ends: they would only repeat its work, and
-//! tie with it, which it wins. So the others start once one of its budgets has taken
-//! half the head start (early, to have less to catch up on when they are needed), and
-//! when it finishes before any budget took the whole head start they are stopped (or
-//! never started): the winner is the same as with all of them run in full.
+//! lose to it. So the others start once one of its budgets has taken half the head
+//! start (early, to have less to catch up on when they are needed), and when it
+//! finishes before any budget took the whole head start they are stopped (or never
+//! started).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Condvar, Mutex};
@@ -31,13 +35,16 @@ pub struct Entrant {
     pub map_seconds: f64,
     /// The most dead ends one of its level budgets took (see `Mapped::widest_budget`).
     pub widest: u64,
+    /// The first entrant's dead ends when this one started (0 for the first); its count
+    /// in the race is this plus its own dead ends.
+    pub started_at: u64,
 }
 
 /// How a race ended.
 #[derive(Debug, Clone)]
 pub struct RaceReport {
     /// The entrant whose verdict counts: the one that found a diagram or proved `unsat`
-    /// with the fewest dead ends (None when none did).
+    /// with the lowest count, its start plus its dead ends (None when none did).
     pub winner: Option<usize>,
     /// Every entrant, in the order given.
     pub entrants: Vec<Entrant>,
@@ -62,18 +69,21 @@ impl RaceReport {
     }
 }
 
-/// Whether the entrants after the first run: undecided while the first is within its
-/// head start.
+/// Whether the entrants after the first run, undecided while the first is within its
+/// head start, and the first's dead ends when they were let go.
 struct Release {
     run: Mutex<Option<bool>>,
     changed: Condvar,
+    at: AtomicU64,
 }
 
 impl Release {
-    /// Decides once; later calls change nothing.
-    fn decide(&self, run: bool) {
+    /// Decides once, the first entrant having met `at` dead ends; later calls change
+    /// nothing.
+    fn decide(&self, run: bool, at: u64) {
         let mut state = self.run.lock().unwrap_or_else(|e| e.into_inner());
         if state.is_none() {
+            self.at.store(at, Ordering::Relaxed);
             *state = Some(run);
             self.changed.notify_all();
         }
@@ -87,6 +97,16 @@ impl Release {
                 return run;
             }
             state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Where entrant `i` started: 0 for the first, else the first's dead ends when the
+    /// others were let go (0 when they started with it).
+    fn start_of(&self, i: usize) -> u64 {
+        if i == 0 {
+            0
+        } else {
+            self.at.load(Ordering::Relaxed)
         }
     }
 }
@@ -117,6 +137,7 @@ pub fn race(
     let release = Release {
         run: Mutex::new((head_start == 0).then_some(true)),
         changed: Condvar::new(),
+        at: AtomicU64::new(0),
     };
     let results: Vec<Result<Entrant, SynthError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = entrants
@@ -132,11 +153,12 @@ pub fn race(
                     let result = if i == 0 {
                         // the others start early, at half the head start, so that they
                         // have less to catch up on when they are needed
-                        let result = run(mapping, 0, ceilings, &|p| progress(0, p), &|widest| {
-                            if widest >= head_start / 2 {
-                                release.decide(true);
-                            }
-                        });
+                        let result =
+                            run(mapping, 0, ceilings, release, &|p| progress(0, p), &|m| {
+                                if m.widest_budget() >= head_start / 2 {
+                                    release.decide(true, m.dead_ends());
+                                }
+                            });
                         let needed = result.as_ref().map_or(true, |e| e.widest >= head_start);
                         if !needed {
                             // the others searched exactly alike so far, so none can
@@ -145,10 +167,10 @@ pub fn race(
                                 c.store(0, Ordering::Relaxed);
                             }
                         }
-                        release.decide(needed);
+                        release.decide(needed, 0);
                         result
                     } else if release.wait() {
-                        run(mapping, i, ceilings, &|p| progress(i, p), &|_| {})
+                        run(mapping, i, ceilings, release, &|p| progress(i, p), &|_| {})
                     } else {
                         mapping.map(|m| {
                             let mut left_out = m.finish();
@@ -156,6 +178,7 @@ pub fn race(
                                 report: left_out.report(Outcome::Stopped),
                                 map_seconds: 0.0,
                                 widest: 0,
+                                started_at: 0,
                             }
                         })
                     };
@@ -185,21 +208,23 @@ pub fn race(
         .iter()
         .enumerate()
         .filter(|(_, e)| matches!(e.report.outcome, Outcome::Found(_) | Outcome::Unsat))
-        .min_by_key(|(i, e)| (e.report.conflicts, *i))
+        .min_by_key(|(i, e)| (e.started_at + e.report.conflicts, *i))
         .map(|(i, _)| i);
     Ok(RaceReport { winner, entrants })
 }
 
-/// One entrant: map, search (telling `rounds` after each round how many dead ends its
-/// widest level budget has taken), and on a verdict lower the others' ceilings.
+/// One entrant: map, search (showing `rounds` the search after each round), and on a
+/// verdict lower the others' ceilings to where their counts reach its own.
 fn run(
     mapping: Result<crate::Mapping, SynthError>,
     i: usize,
     ceilings: &[Arc<AtomicU64>],
+    release: &Release,
     progress: &dyn Fn(Progress),
-    rounds: &dyn Fn(u64),
+    rounds: &dyn Fn(&crate::Mapped),
 ) -> Result<Entrant, SynthError> {
     let started = Instant::now();
+    let started_at = release.start_of(i);
     let mut mapping = mapping?;
     mapping.race_to(ceilings[i].clone());
     while !mapping.step(MAP_REPORT_EVERY)? {
@@ -208,15 +233,14 @@ fn run(
     progress(mapping.progress());
     let mapped = mapping.finish();
     let map_seconds = started.elapsed().as_secs_f64();
-    let (report, widest) = mapped.search_watching(&mut |p| progress(p), &mut |m| {
-        rounds(m.widest_budget());
-    })?;
+    let (report, widest) = mapped.search_watching(&mut |p| progress(p), &mut |m| rounds(m))?;
     if matches!(report.outcome, Outcome::Found(_) | Outcome::Unsat) {
         // an earlier entrant wins a tie, so it may still finish at the same count
-        let f = report.conflicts;
+        let count = started_at + report.conflicts;
         for (j, c) in ceilings.iter().enumerate() {
             if j != i {
-                c.fetch_min(if j < i { f + 1 } else { f }, Ordering::Relaxed);
+                let reach = if j < i { count + 1 } else { count };
+                c.fetch_min(reach.saturating_sub(release.start_of(j)), Ordering::Relaxed);
             }
         }
     }
@@ -224,5 +248,6 @@ fn run(
         report,
         map_seconds,
         widest,
+        started_at,
     })
 }

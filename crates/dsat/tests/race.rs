@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use c4lab_board::Position;
-use c4lab_dsat::{race, solve, Options, Outcome};
+use c4lab_dsat::{race, solve, Entrant, Options, Outcome};
 use c4lab_steady::{Cell, Diagram, Verifier};
 
 mod common;
@@ -125,29 +125,58 @@ fn a_race_on_an_impossible_root_is_unsat() {
 }
 
 #[test]
-fn a_head_start_leaves_out_only_the_searches_that_would_repeat_the_first() {
-    // until one of its budgets takes 3,000 dead ends the second search is the first
-    let entrants = [widening(0), widening(3000)];
+fn a_late_start_counts_against_the_late_entrant_and_the_head_start_leaves_out_repeats() {
     let mut left_out = 0;
+    let mut started_late = 0;
     for puzzle in puzzles() {
-        let full = race(&puzzle, &entrants, 0, no_stop(), &|| {}, &|_, _| {}).unwrap();
-        let headed = race(&puzzle, &entrants, 3000, no_stop(), &|| {}, &|_, _| {}).unwrap();
-        assert_eq!(headed.winner, full.winner);
-        assert_eq!(headed.report().conflicts, full.report().conflicts);
-        assert_eq!(
-            found(&headed.report().outcome),
-            found(&full.report().outcome)
-        );
-        // when no budget of the first took 3,000 dead ends the second was stopped short
-        // (or never started), and the first won
-        if headed.entrants[0].widest < 3000 {
-            assert_eq!(headed.winner, Some(0));
-            assert_eq!(headed.entrants[1].report.outcome, Outcome::Stopped);
-            assert!(headed.entrants[1].report.conflicts <= headed.report().conflicts);
-            left_out += 1;
+        // until one of its budgets takes `head` dead ends the second search is the first
+        for head in [3000, 20] {
+            let entrants = [widening(0), widening(head)];
+            let headed = race(&puzzle, &entrants, head, no_stop(), &|| {}, &|_, _| {}).unwrap();
+            let w = headed.winner.expect("a winner");
+            assert_eq!(headed.entrants[0].started_at, 0);
+            // the winner has the lowest count, its start plus its dead ends (ties: earlier)
+            let count = |e: &Entrant| e.started_at + e.report.conflicts;
+            for (i, e) in headed.entrants.iter().enumerate() {
+                if i != w {
+                    let behind = count(e) > count(&headed.entrants[w])
+                        || (count(e) == count(&headed.entrants[w]) && i > w);
+                    assert!(behind, "entrant {i}: {:?} vs the winner {w}", e.report);
+                }
+            }
+            // a second race repeats the first
+            let again = race(&puzzle, &entrants, head, no_stop(), &|| {}, &|_, _| {}).unwrap();
+            assert_eq!(again.winner, Some(w));
+            assert_eq!(again.report().conflicts, headed.report().conflicts);
+            assert_eq!(
+                found(&again.report().outcome),
+                found(&headed.report().outcome)
+            );
+            if headed.entrants[0].widest < head {
+                // no budget of the first took the head start: the second was stopped
+                // short (or never started), the first won, and a race of both from the
+                // start, where the second repeats the first, agrees
+                assert_eq!(w, 0);
+                assert_eq!(headed.entrants[1].report.outcome, Outcome::Stopped);
+                assert!(headed.entrants[1].report.conflicts <= headed.report().conflicts);
+                let full = race(&puzzle, &entrants, 0, no_stop(), &|| {}, &|_, _| {}).unwrap();
+                assert_eq!(full.winner, Some(0));
+                assert_eq!(
+                    found(&full.report().outcome),
+                    found(&headed.report().outcome)
+                );
+                left_out += 1;
+            } else {
+                // the second started once a budget of the first took half the head start
+                assert!(headed.entrants[1].started_at >= head / 2);
+                started_late += 1;
+            }
         }
     }
     if !puzzles().is_empty() {
-        assert!(left_out > 0);
+        assert!(
+            left_out > 0 && started_late > 0,
+            "{left_out} {started_late}"
+        );
     }
 }

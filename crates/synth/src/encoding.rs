@@ -346,6 +346,11 @@ impl Encoding {
         Ok(self.reach_var(red, mask)?.pos_lit())
     }
 
+    /// The solver's dead ends (conflicts) so far, over all calls.
+    pub fn dead_ends(&self) -> u64 {
+        self.backend.conflicts()
+    }
+
     /// The solver, for solving and reading models.
     pub fn backend(&mut self) -> &mut dyn Backend {
         self.backend.as_mut()
