@@ -586,6 +586,9 @@ fn dsat_exit_codes_and_json() {
     let winner = j["winner"].as_u64().unwrap() as usize;
     assert_eq!(entrants[winner]["conflicts"], j["conflicts"], "{j}");
     assert_eq!(entrants[winner]["widen_after"], j["widen_after"], "{j}");
+    // the first search starts the clock; a later one reports where it joined
+    assert_eq!(entrants[0]["started_at"], 0, "{j}");
+    assert!(entrants[1]["started_at"].is_u64(), "{j}");
     // memory: the setup holds each search's 16 MiB strong-solver table, and the
     // positions add their own share on top
     let setup = j["setup_bytes"].as_u64().unwrap();
