@@ -8,15 +8,18 @@
 //! it"), and a diagram that loses on a line whose positions are all encoded satisfies
 //! none of the models. Positions not yet encoded are optimistic (no clauses).
 
-use c4lab_board::{winning_cells, Position, BOARD_MASK, BOTTOM_MASK, HEIGHT, WIDTH};
+use c4lab_board::{Position, HEIGHT, WIDTH};
 use c4lab_steady::{Cell, Diagram};
 use rustc_hash::FxHashMap;
 
 use crate::sat::{Backend, Lit, Var};
 
 mod circuit;
+mod moves;
 use crate::SynthError;
 use circuit::Circuit;
+pub use moves::{after_red_move, key, playable, MoveOutcome};
+use moves::{column_of, each_cell, leads_to, rule_cells, tops};
 
 /// Levels a search may give an undecided cell: `0`..`9`.
 pub const FREE_LEVELS: u8 = 10;
@@ -37,16 +40,6 @@ enum Domain {
 struct Node {
     var: Var,
     encoded: bool,
-}
-
-/// What Red's move leads to, one ply of Yellow later.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MoveOutcome {
-    /// Some Yellow reply wins, or the board fills: the move loses.
-    Lost,
-    /// The Red-to-move positions (Red's stones, occupied cells) the replies lead to,
-    /// leaving out replies after which Red wins at once.
-    Children(Vec<(u64, u64)>),
 }
 
 /// Counts for reports.
@@ -93,84 +86,6 @@ pub struct Encoding {
     /// [`Encoding::level_budget`] or [`Encoding::forbid_level_gaps`]; empty before and
     /// when no cell is undecided).
     level_used: Vec<Lit>,
-}
-
-/// The Pons key of a Red-to-move position.
-#[inline]
-pub fn key(red: u64, mask: u64) -> u64 {
-    red + mask
-}
-
-/// The playable cells: the lowest empty cell of each non-full column.
-#[inline]
-pub fn playable(mask: u64) -> u64 {
-    (mask + BOTTOM_MASK) & BOARD_MASK
-}
-
-/// What Red playing `cell` leads to (SPEC §2 and §3: a Yellow four or a full board loses;
-/// a reply after which Red can complete a four is won).
-pub fn after_red_move(red: u64, mask: u64, cell: u64) -> MoveOutcome {
-    let (red, mask) = (red | cell, mask | cell);
-    if mask == BOARD_MASK {
-        return MoveOutcome::Lost;
-    }
-    let open = playable(mask);
-    if winning_cells(red ^ mask, mask) & open != 0 {
-        return MoveOutcome::Lost;
-    }
-    let red_wins = winning_cells(red, mask);
-    let mut children = Vec::with_capacity(WIDTH);
-    let mut replies = open;
-    while replies != 0 {
-        let reply = replies & replies.wrapping_neg();
-        replies ^= reply;
-        let next = mask | reply;
-        if next == BOARD_MASK {
-            return MoveOutcome::Lost;
-        }
-        let next_open = (open ^ reply) | ((reply << 1) & BOARD_MASK);
-        if red_wins & next_open == 0 {
-            children.push((red, next));
-        }
-    }
-    MoveOutcome::Children(children)
-}
-
-/// The cells SPEC §2 lets Red play at a Red-to-move position, and whether the move is
-/// forced: none when Red wins at once (rule 1; the position needs no clauses), the lowest
-/// column's block when Yellow threatens a four (rule 2), else every playable cell, for the
-/// levels to choose from (rule 3).
-fn rule_cells(red: u64, mask: u64) -> (u64, bool) {
-    let open = playable(mask);
-    if winning_cells(red, mask) & open != 0 {
-        return (0, true);
-    }
-    let threats = winning_cells(red ^ mask, mask) & open;
-    if threats != 0 {
-        (threats & threats.wrapping_neg(), true)
-    } else {
-        (open, false)
-    }
-}
-
-/// The top stone of each non-empty column (the cell below each column's first empty
-/// one; below an empty column lies the unused bit above the previous column).
-fn tops(mask: u64) -> u64 {
-    ((mask + BOTTOM_MASK) >> 1) & mask
-}
-
-/// The one-cell masks of `cells`, lowest first.
-fn each_cell(mut cells: u64) -> impl Iterator<Item = u64> {
-    std::iter::from_fn(move || {
-        let cell = cells & cells.wrapping_neg();
-        cells ^= cell;
-        (cell != 0).then_some(cell)
-    })
-}
-
-/// The column of a one-cell mask.
-fn column_of(cell: u64) -> usize {
-    cell.trailing_zeros() as usize / (HEIGHT + 1)
 }
 
 fn bit(x: usize, y: usize) -> usize {
@@ -526,20 +441,15 @@ impl Encoding {
             let after = mask ^ reply;
             for cell in each_cell(tops(after) & red) {
                 let (pr, pm) = (red ^ cell, after ^ cell);
-                if !self.is_encoded(pr, pm) {
-                    continue;
-                }
+                // the bit tests first: the lookup is the costly part
                 let (cells, forced) = rule_cells(pr, pm);
-                if cells & cell == 0 {
+                if cells & cell == 0 || !leads_to(pr, pm, cell, reply) {
                     continue;
                 }
-                let MoveOutcome::Children(children) = after_red_move(pr, pm, cell) else {
-                    continue;
+                let rp = match self.nodes.get(&key(pr, pm)) {
+                    Some(node) if node.encoded => node.var.pos_lit(),
+                    _ => continue,
                 };
-                if !children.contains(&(red, mask)) {
-                    continue;
-                }
-                let rp = self.nodes[&key(pr, pm)].var.pos_lit();
                 if forced {
                     self.add(&[!rp, c])?;
                 } else {

@@ -1,0 +1,172 @@
+//! The move rules the encoding needs, on Pons bitboards (Red's stones, occupied cells):
+//! which cells SPEC §2 lets Red play, and what a Red move and Yellow's replies lead to.
+
+use c4lab_board::{winning_cells, BOARD_MASK, BOTTOM_MASK, HEIGHT};
+
+/// What Red's move leads to, one ply of Yellow later.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveOutcome {
+    /// Some Yellow reply wins, or the board fills: the move loses.
+    Lost,
+    /// The Red-to-move positions (Red's stones, occupied cells) the replies lead to,
+    /// leaving out replies after which Red wins at once.
+    Children(Vec<(u64, u64)>),
+}
+
+/// The Pons key of a Red-to-move position.
+#[inline]
+pub fn key(red: u64, mask: u64) -> u64 {
+    red + mask
+}
+
+/// The playable cells: the lowest empty cell of each non-full column.
+#[inline]
+pub fn playable(mask: u64) -> u64 {
+    (mask + BOTTOM_MASK) & BOARD_MASK
+}
+
+/// A Red move that does not lose at once, played: Red's stones, the occupied cells,
+/// Yellow's replies, and the cells where Red could then complete a four.
+struct Played {
+    red: u64,
+    mask: u64,
+    replies: u64,
+    red_wins: u64,
+}
+
+impl Played {
+    /// Red playing `cell`; None when the move loses (SPEC §2 and §3): Yellow can complete
+    /// a four, or the board is full or filled by Yellow's one reply (a draw).
+    fn new(red: u64, mask: u64, cell: u64) -> Option<Played> {
+        let (red, mask) = (red | cell, mask | cell);
+        if (BOARD_MASK ^ mask).count_ones() <= 1 {
+            return None;
+        }
+        let replies = playable(mask);
+        if winning_cells(red ^ mask, mask) & replies != 0 {
+            return None;
+        }
+        Some(Played {
+            red,
+            mask,
+            replies,
+            red_wins: winning_cells(red, mask),
+        })
+    }
+
+    /// Whether Yellow's `reply` leaves Red no four to complete at once (a reply that
+    /// does is won, and leads to no position that needs a decision).
+    fn is_quiet(&self, reply: u64) -> bool {
+        let next_open = (self.replies ^ reply) | ((reply << 1) & BOARD_MASK);
+        self.red_wins & next_open == 0
+    }
+}
+
+/// What Red playing `cell` leads to (SPEC §2 and §3: a Yellow four or a full board loses;
+/// a reply after which Red can complete a four is won).
+pub fn after_red_move(red: u64, mask: u64, cell: u64) -> MoveOutcome {
+    match Played::new(red, mask, cell) {
+        None => MoveOutcome::Lost,
+        Some(m) => MoveOutcome::Children(
+            each_cell(m.replies)
+                .filter(|&reply| m.is_quiet(reply))
+                .map(|reply| (m.red, m.mask | reply))
+                .collect(),
+        ),
+    }
+}
+
+/// Whether Red playing `cell` and Yellow replying `reply` (a cell playable after it)
+/// leads to a position [`after_red_move`] lists, without building the list: the test of
+/// each candidate parent of a new position.
+pub(super) fn leads_to(red: u64, mask: u64, cell: u64, reply: u64) -> bool {
+    Played::new(red, mask, cell).is_some_and(|m| m.is_quiet(reply))
+}
+
+/// The cells SPEC §2 lets Red play at a Red-to-move position, and whether the move is
+/// forced: none when Red wins at once (rule 1; the position needs no clauses), the lowest
+/// column's block when Yellow threatens a four (rule 2), else every playable cell, for the
+/// levels to choose from (rule 3).
+pub(super) fn rule_cells(red: u64, mask: u64) -> (u64, bool) {
+    let open = playable(mask);
+    if winning_cells(red, mask) & open != 0 {
+        return (0, true);
+    }
+    let threats = winning_cells(red ^ mask, mask) & open;
+    if threats != 0 {
+        (threats & threats.wrapping_neg(), true)
+    } else {
+        (open, false)
+    }
+}
+
+/// The top stone of each non-empty column (the cell below each column's first empty
+/// one; below an empty column lies the unused bit above the previous column).
+pub(super) fn tops(mask: u64) -> u64 {
+    ((mask + BOTTOM_MASK) >> 1) & mask
+}
+
+/// The one-cell masks of `cells`, lowest first.
+pub(super) fn each_cell(mut cells: u64) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        let cell = cells & cells.wrapping_neg();
+        cells ^= cell;
+        (cell != 0).then_some(cell)
+    })
+}
+
+/// The column of a one-cell mask.
+pub(super) fn column_of(cell: u64) -> usize {
+    cell.trailing_zeros() as usize / (HEIGHT + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use c4lab_board::{Position, WIDTH};
+
+    use super::*;
+
+    #[test]
+    fn a_parent_test_agrees_with_the_children_of_every_move() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        let (mut lost, mut children, mut won_replies) = (0, 0, 0);
+        for _ in 0..400 {
+            // a random game, stopped at a Red-to-move position before anyone wins
+            let mut pos = Position::default();
+            let plies = 2 * rng.usize(0..21);
+            for _ in 0..plies {
+                let moves: Vec<usize> = (0..WIDTH)
+                    .filter(|&x| pos.can_play(x) && !pos.is_winning_move(x))
+                    .collect();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play(moves[rng.usize(0..moves.len())]);
+            }
+            if pos.moves_played() % 2 == 1 {
+                continue;
+            }
+            let (red, mask) = (pos.current(), pos.mask());
+            for cell in each_cell(playable(mask)) {
+                let outcome = after_red_move(red, mask, cell);
+                let listed = match &outcome {
+                    MoveOutcome::Lost => Vec::new(),
+                    MoveOutcome::Children(c) => c.clone(),
+                };
+                lost += usize::from(outcome == MoveOutcome::Lost);
+                children += listed.len();
+                for reply in each_cell(playable(mask | cell)) {
+                    let child = (red | cell, mask | cell | reply);
+                    let leads = leads_to(red, mask, cell, reply);
+                    assert_eq!(leads, listed.contains(&child), "{red:x} {mask:x} {cell:x}");
+                    won_replies += usize::from(!leads && outcome != MoveOutcome::Lost);
+                }
+            }
+        }
+        // every case came up: lost moves, listed children, replies Red wins at once
+        assert!(
+            lost > 0 && children > 0 && won_replies > 0,
+            "{lost} {children} {won_replies}"
+        );
+    }
+}
