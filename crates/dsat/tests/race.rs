@@ -135,10 +135,13 @@ fn a_late_start_counts_against_the_late_entrant_and_the_head_start_leaves_out_re
             let headed = race(&puzzle, &entrants, head, no_stop(), &|| {}, &|_, _| {}).unwrap();
             let w = headed.winner.expect("a winner");
             assert_eq!(headed.entrants[0].started_at, 0);
-            // the winner has the lowest count, its start plus its dead ends (ties: earlier)
+            // the winner has the lowest count, its start plus its dead ends (ties: the
+            // earlier), except against a search stopped short because it could only
+            // repeat the first (see below): where that one stopped depends on the clock
             let count = |e: &Entrant| e.started_at + e.report.conflicts;
+            let stopped_short = headed.entrants[0].widest < head;
             for (i, e) in headed.entrants.iter().enumerate() {
-                if i != w {
+                if i != w && !(stopped_short && i > 0) {
                     let behind = count(e) > count(&headed.entrants[w])
                         || (count(e) == count(&headed.entrants[w]) && i > w);
                     assert!(behind, "entrant {i}: {:?} vs the winner {w}", e.report);
