@@ -26,6 +26,9 @@ fn budget_note(options: &Options) -> String {
     if options.compact_levels {
         notes.push("no gap between levels".to_string());
     }
+    if !options.levels_on_demand {
+        notes.push("every level's gates built from the start".to_string());
+    }
     if notes.is_empty() {
         String::new()
     } else {
@@ -353,6 +356,10 @@ pub struct BenchDsat {
     /// Also search diagrams whose `?` levels leave gaps (no symmetry breaking).
     #[arg(long)]
     level_gaps: bool,
+    /// Build the circuits' gates for every level from the start (see `c4lab dsat
+    /// --build-all-levels`).
+    #[arg(long)]
+    build_all_levels: bool,
     /// One search per value, side by side, a thread each (see `c4lab dsat
     /// --widen-after`); with two, `--jobs 1` keeps one root's threads on two cores.
     #[arg(long, value_delimiter = ',', default_value = "0,3000")]
@@ -387,7 +394,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     let step = (pool.len() / a.roots.max(1)).max(1);
     if a.write_grids.is_none() {
         println!(
-            "dsat: upstream roots of ply {}-{}, every level cell ?, cut {} plies then {} after {} rounds, tree cap {}, first levels {}{}, widen after {}, backend {}, oracle {} nodes, cap {} s, {} at a time",
+            "dsat: upstream roots of ply {}-{}, every level cell ?, cut {} plies then {} after {} rounds, tree cap {}, first levels {}{}{}, widen after {}, backend {}, oracle {} nodes, cap {} s, {} at a time",
             a.min_ply,
             a.max_ply,
             a.first_cut.min(a.cut),
@@ -396,6 +403,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             a.tree_cap,
             a.first_levels,
             if a.level_gaps { ", level gaps allowed" } else { "" },
+            if a.build_all_levels { ", every level built from the start" } else { "" },
             widen_list(&a.widen_after),
             a.backend,
             a.oracle_nodes,
@@ -527,6 +535,7 @@ fn run_root(exe: &Path, a: &BenchDsat, name: &str, grid: &str) -> Result<serde_j
     }
     let mut child = command
         .args(a.level_gaps.then_some("--level-gaps"))
+        .args(a.build_all_levels.then_some("--build-all-levels"))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()

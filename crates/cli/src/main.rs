@@ -133,6 +133,10 @@ enum Command {
         /// winning diagram has a gap-free twin that plays alike, so verdicts agree).
         #[arg(long)]
         level_gaps: bool,
+        /// Build the circuits' gates for every level from the start (the build before
+        /// gates were built as the level budget grows; for comparison).
+        #[arg(long)]
+        build_all_levels: bool,
         /// One search per value, side by side (a thread each; the verdict reached with
         /// the fewest dead ends counts, a later search's counted from the first's start,
         /// so the result does not depend on timing): the
@@ -271,6 +275,7 @@ fn main() -> ExitCode {
             tree_cap,
             first_levels,
             level_gaps,
+            build_all_levels,
             widen_after,
             max_states,
             backend,
@@ -287,6 +292,7 @@ fn main() -> ExitCode {
                 tree_cap,
                 first_levels,
                 compact_levels: !level_gaps,
+                levels_on_demand: !build_all_levels,
                 max_states,
                 backend,
                 oracle_nodes,

@@ -52,6 +52,10 @@ pub struct Options {
     /// levels (every winning diagram has such a twin that plays alike, so no verdict
     /// changes; false searches every assignment, as before).
     pub compact_levels: bool,
+    /// Build the circuits' gates only for the levels the budget lets the `?` cells take,
+    /// the rest as it grows (about half the memory a position; false builds every level
+    /// from the start, as before).
+    pub levels_on_demand: bool,
     /// Dead ends (conflicts) a level budget may take, counted from when it was set,
     /// before it grows by one without a proof that no diagram fits it (0: it grows only
     /// on such a proof, so a found diagram takes the fewest levels that can win).
@@ -71,6 +75,7 @@ impl Default for Options {
             tree_cap: 512,
             first_levels: 1,
             compact_levels: true,
+            levels_on_demand: true,
             widen_after: 0,
         }
     }
@@ -187,6 +192,9 @@ pub fn start(
     }
     if options.compact_levels {
         enc.forbid_level_gaps()?;
+    }
+    if options.levels_on_demand {
+        enc.build_levels_on_demand(options.first_levels)?;
     }
     Ok(Mapping {
         enc,

@@ -334,3 +334,36 @@ fn a_level_budget_grows_until_a_diagram_fits_and_unsat_still_covers_every_level(
         assert_eq!(report.levels, 10);
     }
 }
+
+#[test]
+fn gates_built_as_the_budget_grows_prove_the_same_budgets_with_fewer_variables() {
+    let stop = || Arc::new(AtomicBool::new(false));
+    let options = |levels_on_demand| Options {
+        levels_on_demand,
+        ..Options::default()
+    };
+    let mut smaller = 0;
+    for d in upstream(22).iter().step_by(25).take(4) {
+        let puzzle = all_undecided(d);
+        let lazy = solve(&puzzle, &options(true), stop()).unwrap();
+        let full = solve(&puzzle, &options(false), stop()).unwrap();
+        assert_found(&puzzle, &lazy.outcome);
+        assert_found(&puzzle, &full.outcome);
+        // every budget below the last is proved too small either way
+        assert_eq!(lazy.levels, full.levels, "{}", puzzle.to_grid());
+        assert_eq!(lazy.least_levels, full.least_levels);
+        // the gates of the levels above the budget are never made
+        let per_position =
+            |r: &c4lab_dsat::Report| r.encoding.variables as f64 / r.encoding.positions as f64;
+        assert!(per_position(&lazy) <= per_position(&full));
+        smaller += u32::from(per_position(&lazy) < per_position(&full));
+    }
+    assert!(smaller > 0);
+    // unsat still covers every level
+    let threats = Diagram::from_root(&Position::from_moves("727364").unwrap(), |_, _| {
+        Cell::Undecided
+    });
+    let report = solve(&threats, &options(true), stop()).unwrap();
+    assert_eq!(report.outcome, Outcome::Unsat);
+    assert_eq!(report.levels, 10);
+}

@@ -86,6 +86,9 @@ pub struct Encoding {
     /// [`Encoding::level_budget`] or [`Encoding::forbid_level_gaps`]; empty before and
     /// when no cell is undecided).
     level_used: Vec<Lit>,
+    /// The circuits hold gates for the levels below this (all of them unless
+    /// [`Encoding::build_levels_on_demand`]).
+    built_levels: u8,
 }
 
 fn bit(x: usize, y: usize) -> usize {
@@ -120,6 +123,7 @@ impl Encoding {
             template: diagram.clone(),
             oracle: None,
             level_used: Vec::new(),
+            built_levels: c4lab_steady::LEVELS as u8,
         };
         enc.truth = enc.fresh().pos_lit();
         enc.add(&[enc.truth])?;
@@ -148,6 +152,7 @@ impl Encoding {
     /// `levels` is [`FREE_LEVELS`] or more): a solve under them that comes back
     /// unsatisfiable says nothing about the levels above.
     pub fn level_budget(&mut self, levels: u8) -> Result<Vec<Lit>, SynthError> {
+        self.build_levels(levels)?;
         if levels >= FREE_LEVELS {
             return Ok(Vec::new());
         }

@@ -1,9 +1,9 @@
 //! The decision rule of one playable set as a circuit over the undecided cells' level
 //! variables (SPEC §2, rule 3), built once per playable set and shared by every position
-//! with that set, with the small gates it is made of.
+//! with that set, with the small gates it is made of. Under a level budget the circuits
+//! may be built for the levels within it only and extended level by level as it grows.
 
 use c4lab_board::WIDTH;
-use c4lab_steady::LEVELS;
 
 use super::{Domain, Encoding, FREE_LEVELS};
 use crate::sat::{Lit, Var};
@@ -12,10 +12,23 @@ use crate::SynthError;
 /// The decision circuit of one playable set.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Circuit {
-    /// True when some level is held by exactly one playable cell.
+    /// Implies that some level is held by exactly one playable cell (equivalent to it
+    /// when every level is built; see [`Encoding::build_levels_on_demand`]).
     pub(super) some_unique: Lit,
     /// Per column: true when the rule plays that column's playable cell.
     pub(super) pick: [Lit; WIDTH],
+    /// Forced true when no level built so far is held by exactly one playable cell.
+    below: Lit,
+}
+
+/// The playable cells of `open` as (column, one-cell mask), in column order.
+fn columns(open: u64) -> Vec<(usize, u64)> {
+    (0..WIDTH)
+        .filter_map(|x| {
+            let c = open & c4lab_board::column_mask(x);
+            (c != 0).then_some((x, c))
+        })
+        .collect()
 }
 
 impl Encoding {
@@ -168,18 +181,13 @@ impl Encoding {
         if let Some(c) = self.circuits.get(&open) {
             return Ok(*c);
         }
-        let cells: Vec<(usize, u64)> = (0..WIDTH)
-            .filter_map(|x| {
-                let c = open & c4lab_board::column_mask(x);
-                (c != 0).then_some((x, c))
-            })
-            .collect();
+        let cells = columns(open);
         let cell_bits: Vec<u64> = cells.iter().map(|&(_, c)| c).collect();
         let (t, f) = (self.truth, self.falsity());
         // per column, the (has level l, l unique, none below l) triples that pick it
         let mut conditions: [Vec<[Lit; 3]>; WIDTH] = Default::default();
         let mut below = t;
-        for l in 0..LEVELS as u8 {
+        for l in 0..self.built_levels {
             if below == f {
                 break;
             }
@@ -212,13 +220,114 @@ impl Encoding {
             }
             pick[x] = p;
         }
+        let some_unique = if self.built_levels >= FREE_LEVELS {
+            !below
+        } else {
+            let relay = self.fresh().pos_lit();
+            self.relay(relay, below)?;
+            relay
+        };
         let circuit = Circuit {
-            some_unique: !below,
+            some_unique,
             pick,
+            below,
         };
         self.circuits.insert(open, circuit);
         self.stats.circuits += 1;
         Ok(circuit)
+    }
+
+    /// Builds the circuits' gates only for the levels the `?` cells may take, `first` of
+    /// them to begin with, and the rest as [`Encoding::level_budget`] lets them in. Under
+    /// a level budget the gates of the levels above it only ever propagate falsity, and
+    /// propagating it again after every restart was much of the search's work. Call it
+    /// before anything is encoded; it changes nothing when a pinned cell holds a level
+    /// of `first` or above (those levels must be built from the start), or when no cell
+    /// is `?`.
+    pub fn build_levels_on_demand(&mut self, first: u8) -> Result<(), SynthError> {
+        let pinned_top = self
+            .cells
+            .iter()
+            .filter_map(|c| match c {
+                Domain::Fixed(l) => Some(l + 1),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        let first = first.max(pinned_top).max(1);
+        self.build_level_used()?;
+        if first < FREE_LEVELS && !self.level_used.is_empty() && self.circuits.is_empty() {
+            self.built_levels = first;
+        }
+        Ok(())
+    }
+
+    /// Extends every circuit to the levels below `levels` (no-op when built already).
+    /// Sound whatever comes later: a pick implied at a new level is the rule's pick, and
+    /// each relay clause holds for every diagram (see [`Encoding::relay`]).
+    pub(super) fn build_levels(&mut self, levels: u8) -> Result<(), SynthError> {
+        let f = self.falsity();
+        let t = self.truth;
+        while self.built_levels < levels.min(FREE_LEVELS) {
+            let l = self.built_levels;
+            self.built_levels += 1;
+            let mut sets: Vec<u64> = self.circuits.keys().copied().collect();
+            sets.sort_unstable();
+            for open in sets {
+                let mut circuit = self.circuits[&open];
+                if circuit.below == f {
+                    // a lower level is always unique: the pick is settled
+                    continue;
+                }
+                let cells = columns(open);
+                let bits: Vec<u64> = cells.iter().map(|&(_, c)| c).collect();
+                let (_, unique) = self.tally(&bits, l, false)?;
+                if unique != f {
+                    for &(x, cell) in &cells {
+                        let item = self.has_level(cell, l);
+                        let pick = circuit.pick[x];
+                        if item == f || pick == t {
+                            continue;
+                        }
+                        // a free cell's column got its pick at level 0, and no pinned
+                        // cell holds a level this high
+                        debug_assert!(pick != f, "a pick gate for column {x}");
+                        let mut clause = vec![pick];
+                        clause.extend(
+                            [item, unique, circuit.below]
+                                .iter()
+                                .filter(|&&l| l != t)
+                                .map(|&l| !l),
+                        );
+                        self.add(&clause)?;
+                    }
+                    circuit.below = self.and_implied(circuit.below, !unique)?;
+                }
+                self.relay(circuit.some_unique, circuit.below)?;
+                self.circuits.insert(open, circuit);
+            }
+        }
+        Ok(())
+    }
+
+    /// The clause "a position with this playable set is reached (`relay`) and no level
+    /// built so far is unique (`below`), so some `?` cell holds a level not built yet":
+    /// the rule needs a unique level, and only `?` cells can hold the levels not built.
+    fn relay(&mut self, relay: Lit, below: Lit) -> Result<(), SynthError> {
+        if below == self.falsity() {
+            return Ok(());
+        }
+        let mut clause = vec![!relay];
+        if below != self.truth {
+            clause.push(!below);
+        }
+        clause.extend(
+            self.level_used
+                .iter()
+                .skip(usize::from(self.built_levels))
+                .copied(),
+        );
+        self.add(&clause)
     }
 }
 
@@ -238,6 +347,77 @@ mod tests {
         let mut all = assumptions.to_vec();
         all.push(extra);
         enc.backend().solve(&all).expect("solves") == SatOutcome::Sat
+    }
+
+    #[test]
+    fn circuits_built_level_by_level_pick_what_the_rule_picks() {
+        let root = Position::from_moves("4453").expect("legal");
+        let mut rng = fastrand::Rng::with_seed(5);
+        // a few cells pinned below the first budget, so constants fold in as well
+        let template = Diagram::from_root(&root, |_, _| {
+            if rng.u8(0..5) == 0 {
+                Cell::Level(rng.u8(0..3))
+            } else {
+                Cell::Undecided
+            }
+        });
+        for name in sat::backends() {
+            let backend = sat::open(name, Arc::new(AtomicBool::new(false))).expect("opens");
+            let mut enc = Encoding::new(&template, &root, backend).expect("encodes");
+            enc.build_levels_on_demand(3).expect("builds");
+            assert_eq!(enc.built_levels, 3);
+            // one cell in each of a random set of columns (stones included)
+            let mut sets = Vec::new();
+            while sets.len() < 60 {
+                let mut open = 0u64;
+                for x in 0..WIDTH {
+                    if rng.u8(0..4) != 0 {
+                        open |= 1 << (x * (HEIGHT + 1) + rng.usize(0..HEIGHT));
+                    }
+                }
+                if open != 0 {
+                    sets.push(open);
+                }
+            }
+            for &open in &sets {
+                enc.circuit(open).expect("builds");
+            }
+            for levels in 3..=FREE_LEVELS {
+                let budget = enc.level_budget(levels).expect("extends");
+                assert_eq!(enc.built_levels, levels);
+                for &open in &sets {
+                    let circuit = enc.circuit(open).expect("built");
+                    // `?` cells within the budget, so that ties are common
+                    let mut d = template.clone();
+                    for x in 0..WIDTH {
+                        for y in 0..HEIGHT {
+                            if template.cell(x, y) == Cell::Undecided {
+                                d.set(x, y, Cell::Level(rng.u8(0..levels)));
+                            }
+                        }
+                    }
+                    let mut assume = enc.assumptions_for(&d);
+                    assume.extend(&budget);
+                    let pick = d.levels().pick(open);
+                    if let Some((cell, _)) = pick {
+                        assert!(!admits(&mut enc, &assume, !circuit.pick[column_of(cell)]));
+                    }
+                    assert_eq!(
+                        admits(&mut enc, &assume, circuit.some_unique),
+                        pick.is_some(),
+                        "{name} {levels} {open:x}"
+                    );
+                    if *name == "batsat" {
+                        let model = enc.backend().solve(&assume).expect("solves");
+                        assert_eq!(model, SatOutcome::Sat);
+                        for (x, &lit) in circuit.pick.iter().enumerate() {
+                            let picked = pick.is_some_and(|(cell, _)| column_of(cell) == x);
+                            assert_eq!(enc.backend().value(lit), picked, "{name} column {x}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
