@@ -239,8 +239,8 @@ impl Encoding {
 
     /// Builds the circuits' gates only for the levels the `?` cells may take, `first` of
     /// them to begin with, and the rest as [`Encoding::level_budget`] lets them in. Under
-    /// a level budget the gates of the levels above it only ever propagate falsity, and
-    /// propagating it again after every restart was much of the search's work. Call it
+    /// a level budget the gates of the levels above it can only be false: they cost
+    /// memory, and time to propagate again after every restart. Call it
     /// before anything is encoded; it changes nothing when a pinned cell holds a level
     /// of `first` or above (those levels must be built from the start), or when no cell
     /// is `?`.
@@ -289,9 +289,13 @@ impl Encoding {
                         if item == f || pick == t {
                             continue;
                         }
-                        // a free cell's column got its pick at level 0, and no pinned
-                        // cell holds a level this high
-                        debug_assert!(pick != f, "a pick gate for column {x}");
+                        if pick == f {
+                            // a free cell's column got its pick at level 0, and no
+                            // pinned cell holds a level this high
+                            return Err(SynthError::Internal(format!(
+                                "no pick gate for column {x} at level {l}"
+                            )));
+                        }
                         let mut clause = vec![pick];
                         clause.extend(
                             [item, unique, circuit.below]
