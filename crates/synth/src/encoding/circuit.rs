@@ -344,6 +344,7 @@ mod tests {
     use c4lab_steady::{Cell, Diagram};
 
     use super::super::{column_of, Encoding, FREE_LEVELS};
+    use super::Circuit;
     use crate::sat::{self, Lit, SatOutcome};
 
     /// Whether some model satisfies `assumptions` and `extra`.
@@ -351,6 +352,66 @@ mod tests {
         let mut all = assumptions.to_vec();
         all.push(extra);
         enc.backend().solve(&all).expect("solves") == SatOutcome::Sat
+    }
+
+    /// One cell in each of a random set of columns (stones included), at least one.
+    fn random_set(rng: &mut fastrand::Rng) -> u64 {
+        loop {
+            let mut open = 0u64;
+            for x in 0..WIDTH {
+                if rng.bool() {
+                    open |= 1 << (x * (HEIGHT + 1) + rng.usize(0..HEIGHT));
+                }
+            }
+            if open != 0 {
+                return open;
+            }
+        }
+    }
+
+    /// `template` with its `?` cells set to random levels below `levels`.
+    fn random_levels(template: &Diagram, rng: &mut fastrand::Rng, levels: u8) -> Diagram {
+        let mut d = template.clone();
+        for x in 0..WIDTH {
+            for y in 0..HEIGHT {
+                if template.cell(x, y) == Cell::Undecided {
+                    d.set(x, y, Cell::Level(rng.u8(0..levels)));
+                }
+            }
+        }
+        d
+    }
+
+    /// Under `assume` (a diagram's levels), the circuit of `open` acts as the rule, whose
+    /// pick there is `pick`: the pick is forced, and "some level is unique" can hold
+    /// exactly when one is (one-sided gates); BatSat does not branch on gates, so its
+    /// models set none without cause: the rule's pick is the one column a model picks.
+    fn assert_acts_as_the_rule(
+        enc: &mut Encoding,
+        name: &str,
+        assume: &[Lit],
+        circuit: &Circuit,
+        pick: Option<(u64, u8)>,
+    ) {
+        if let Some((cell, _)) = pick {
+            assert!(
+                !admits(enc, assume, !circuit.pick[column_of(cell)]),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            admits(enc, assume, circuit.some_unique),
+            pick.is_some(),
+            "{name}"
+        );
+        if name == "batsat" {
+            let model = enc.backend().solve(assume).expect("solves");
+            assert_eq!(model, SatOutcome::Sat);
+            for (x, &lit) in circuit.pick.iter().enumerate() {
+                let picked = pick.is_some_and(|(cell, _)| column_of(cell) == x);
+                assert_eq!(enc.backend().value(lit), picked, "{name} column {x}");
+            }
+        }
     }
 
     #[test]
@@ -370,19 +431,7 @@ mod tests {
             let mut enc = Encoding::new(&template, &root, backend).expect("encodes");
             enc.build_levels_on_demand(3).expect("builds");
             assert_eq!(enc.built_levels, 3);
-            // one cell in each of a random set of columns (stones included)
-            let mut sets = Vec::new();
-            while sets.len() < 60 {
-                let mut open = 0u64;
-                for x in 0..WIDTH {
-                    if rng.u8(0..4) != 0 {
-                        open |= 1 << (x * (HEIGHT + 1) + rng.usize(0..HEIGHT));
-                    }
-                }
-                if open != 0 {
-                    sets.push(open);
-                }
-            }
+            let sets: Vec<u64> = (0..60).map(|_| random_set(&mut rng)).collect();
             for &open in &sets {
                 enc.circuit(open).expect("builds");
             }
@@ -392,33 +441,11 @@ mod tests {
                 for &open in &sets {
                     let circuit = enc.circuit(open).expect("built");
                     // `?` cells within the budget, so that ties are common
-                    let mut d = template.clone();
-                    for x in 0..WIDTH {
-                        for y in 0..HEIGHT {
-                            if template.cell(x, y) == Cell::Undecided {
-                                d.set(x, y, Cell::Level(rng.u8(0..levels)));
-                            }
-                        }
-                    }
+                    let d = random_levels(&template, &mut rng, levels);
                     let mut assume = enc.assumptions_for(&d);
                     assume.extend(&budget);
                     let pick = d.levels().pick(open);
-                    if let Some((cell, _)) = pick {
-                        assert!(!admits(&mut enc, &assume, !circuit.pick[column_of(cell)]));
-                    }
-                    assert_eq!(
-                        admits(&mut enc, &assume, circuit.some_unique),
-                        pick.is_some(),
-                        "{name} {levels} {open:x}"
-                    );
-                    if *name == "batsat" {
-                        let model = enc.backend().solve(&assume).expect("solves");
-                        assert_eq!(model, SatOutcome::Sat);
-                        for (x, &lit) in circuit.pick.iter().enumerate() {
-                            let picked = pick.is_some_and(|(cell, _)| column_of(cell) == x);
-                            assert_eq!(enc.backend().value(lit), picked, "{name} column {x}");
-                        }
-                    }
+                    assert_acts_as_the_rule(&mut enc, name, &assume, &circuit, pick);
                 }
             }
         }
@@ -440,25 +467,9 @@ mod tests {
             let backend = sat::open(name, Arc::new(AtomicBool::new(false))).expect("opens");
             let mut enc = Encoding::new(&template, &root, backend).expect("encodes");
             for _ in 0..150 {
-                // one cell in each of a random set of columns (stones included)
-                let mut open = 0u64;
-                for x in 0..WIDTH {
-                    if rng.bool() {
-                        open |= 1 << (x * (HEIGHT + 1) + rng.usize(0..HEIGHT));
-                    }
-                }
-                if open == 0 {
-                    continue;
-                }
+                let open = random_set(&mut rng);
                 // the `?` cells from a few levels, so that ties are common
-                let mut d = template.clone();
-                for x in 0..WIDTH {
-                    for y in 0..HEIGHT {
-                        if template.cell(x, y) == Cell::Undecided {
-                            d.set(x, y, Cell::Level(rng.u8(0..5)));
-                        }
-                    }
-                }
+                let d = random_levels(&template, &mut rng, 5);
                 let assume = enc.assumptions_for(&d);
                 let circuit = enc.circuit(open).expect("builds");
                 let cells: Vec<u64> = (0..WIDTH)
@@ -476,28 +487,7 @@ mod tests {
                         "{name} {l}"
                     );
                 }
-                // one-sided: the rule's pick is forced, and "some level is unique" can
-                // hold exactly when one is
-                let pick = levels.pick(open);
-                if let Some((cell, _)) = pick {
-                    let x = cell.trailing_zeros() as usize / (HEIGHT + 1);
-                    assert!(!admits(&mut enc, &assume, !circuit.pick[x]), "{name}");
-                }
-                assert_eq!(
-                    admits(&mut enc, &assume, circuit.some_unique),
-                    pick.is_some(),
-                    "{name}"
-                );
-                // BatSat does not branch on gates, so its models set none without cause:
-                // the rule's pick is the one column a model picks
-                if *name == "batsat" {
-                    let model = enc.backend().solve(&assume).expect("solves");
-                    assert_eq!(model, SatOutcome::Sat);
-                    for (x, &lit) in circuit.pick.iter().enumerate() {
-                        let picked = pick.is_some_and(|(cell, _)| column_of(cell) == x);
-                        assert_eq!(enc.backend().value(lit), picked, "{name} column {x}");
-                    }
-                }
+                assert_acts_as_the_rule(&mut enc, name, &assume, &circuit, levels.pick(open));
             }
         }
     }
