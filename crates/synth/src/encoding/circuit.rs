@@ -354,6 +354,29 @@ mod tests {
         enc.backend().solve(&all).expect("solves") == SatOutcome::Sat
     }
 
+    /// The diagram of `root` with about one empty cell in `one_in` pinned to a random
+    /// level below `below` (so constants fold into the gates as well), the rest `?`.
+    fn pinned_at_random(
+        root: &Position,
+        rng: &mut fastrand::Rng,
+        one_in: u8,
+        below: u8,
+    ) -> Diagram {
+        Diagram::from_root(root, |_, _| {
+            if rng.u8(0..one_in) == 0 {
+                Cell::Level(rng.u8(0..below))
+            } else {
+                Cell::Undecided
+            }
+        })
+    }
+
+    /// An encoding of `template` below `root` on the backend `name`.
+    fn encoding(template: &Diagram, root: &Position, name: &str) -> Encoding {
+        let backend = sat::open(name, Arc::new(AtomicBool::new(false))).expect("opens");
+        Encoding::new(template, root, backend).expect("encodes")
+    }
+
     /// One cell in each of a random set of columns (stones included), at least one.
     fn random_set(rng: &mut fastrand::Rng) -> u64 {
         loop {
@@ -418,17 +441,10 @@ mod tests {
     fn circuits_built_level_by_level_pick_what_the_rule_picks() {
         let root = Position::from_moves("4453").expect("legal");
         let mut rng = fastrand::Rng::with_seed(5);
-        // a few cells pinned below the first budget, so constants fold in as well
-        let template = Diagram::from_root(&root, |_, _| {
-            if rng.u8(0..5) == 0 {
-                Cell::Level(rng.u8(0..3))
-            } else {
-                Cell::Undecided
-            }
-        });
+        // a few cells pinned below the first budget
+        let template = pinned_at_random(&root, &mut rng, 5, 3);
         for name in sat::backends() {
-            let backend = sat::open(name, Arc::new(AtomicBool::new(false))).expect("opens");
-            let mut enc = Encoding::new(&template, &root, backend).expect("encodes");
+            let mut enc = encoding(&template, &root, name);
             enc.build_levels_on_demand(3).expect("builds");
             assert_eq!(enc.built_levels, 3);
             let sets: Vec<u64> = (0..60).map(|_| random_set(&mut rng)).collect();
@@ -455,17 +471,10 @@ mod tests {
     fn circuits_pick_what_the_rule_picks_and_their_gates_count_exactly() {
         let root = Position::from_moves("44").expect("legal");
         let mut rng = fastrand::Rng::with_seed(11);
-        // a third of the empty cells pinned, so constants fold into the gates as well
-        let template = Diagram::from_root(&root, |_, _| {
-            if rng.u8(0..3) == 0 {
-                Cell::Level(rng.u8(0..5))
-            } else {
-                Cell::Undecided
-            }
-        });
+        // a third of the empty cells pinned
+        let template = pinned_at_random(&root, &mut rng, 3, 5);
         for name in sat::backends() {
-            let backend = sat::open(name, Arc::new(AtomicBool::new(false))).expect("opens");
-            let mut enc = Encoding::new(&template, &root, backend).expect("encodes");
+            let mut enc = encoding(&template, &root, name);
             for _ in 0..150 {
                 let open = random_set(&mut rng);
                 // the `?` cells from a few levels, so that ties are common
