@@ -1,15 +1,22 @@
 // "Solve root": the whole-root solve (dsat) in the Lab. It runs in dsat.worker.js with
 // the same Rust as `c4lab dsat` (pure-Rust SAT backend) under a state budget the browser
-// can hold; a gauge shows the share of that budget the map has used (full means
-// overflow, not done), then the rounds with their dead ends and settled variables. A
-// found diagram, already re-verified, is previewed and offered with Keep / Discard.
+// can hold, as the native race of two searches, one worker each (race.js); a gauge
+// shows the share of that budget the map has used (full means overflow, not done), then
+// the rounds with their dead ends and settled variables. A found diagram, already
+// re-verified, is previewed and offered with Keep / Discard.
 
-import { searchControls, searchWorker } from './search.js';
+import { raceWorkers } from './race.js';
+import { searchControls } from './search.js';
 
 /** Positions the browser may map: its memory budget (a few hundred MB at most). */
 export const BROWSER_MAX_STATES = 300000;
 /** Plies below the root that are mapped before solving. */
 const CUT_PLIES = 16;
+/**
+ * The searches raced, as `c4lab dsat`'s default `--widen-after 0,3000`: the first's
+ * level budget grows only on proof, the second's also after 3,000 dead ends.
+ */
+const WIDEN_AFTER = [0, 3000];
 
 /**
  * Wires the controls. `host` gives: grid() (the diagram as text), levels() (the level
@@ -20,11 +27,7 @@ export function wholeRoot(host) {
   const ui = { run: $('#dsat'), stop: $('#dsat-stop'), keep: $('#dsat-keep'), discard: $('#dsat-discard'), status: $('#dsat-status'), gauge: $('#dsat-gauge'), fewest: $('#dsat-fewest') };
   // the level budget of the running solve: 1 (fewest levels) or 10 (every level at once)
   let firstLevels = 1;
-  const search = searchWorker(
-    new URL('./dsat.worker.js', import.meta.url),
-    (r) => !r.ok || !['mapping', 'searching'].includes(r.state),
-    () => host.render(),
-  );
+  const search = raceWorkers(new URL('./dsat.worker.js', import.meta.url), WIDEN_AFTER, () => host.render());
 
   function start() {
     firstLevels = ui.fewest.checked ? 1 : 10;
@@ -41,6 +44,12 @@ export function wholeRoot(host) {
   const controls = searchControls(search, ui, host, start, { ok: true, state: 'stopped', positions: 0, ms: 0 });
 
   const fmt = (n) => Number(n).toLocaleString('en');
+  // what is proved about the levels of a found diagram (a budget that grew after its
+  // dead ends, not on proof, proves nothing)
+  const fewest = (r) => {
+    const least = r.least_levels ?? r.levels;
+    return least > 1 ? `, and no diagram keeping them below level ${least - 1} wins` : '';
+  };
   return {
     /** The found diagram's levels to draw instead of the ? cells, or null. */
     preview() {
@@ -63,15 +72,20 @@ export function wholeRoot(host) {
       const secs = (r.ms / 1000).toFixed(1);
       const counts = `${fmt(r.positions)} positions, ${fmt(r.conflicts ?? 0)} dead ends, ${fmt(r.settled ?? 0)} settled variables`;
       const budget = firstLevels < 10 && r.levels ? `levels 0–${r.levels - 1}` : '';
+      const second = r.entrants && r.entrants[1];
+      const beside = second && second.started_at > 0
+        ? `; a second search beside it (its budget also grows after ${fmt(WIDEN_AFTER[1])} dead ends), from the first's ${fmt(second.started_at)}: ${fmt(second.conflicts)} dead ends`
+        : '';
+      const won = r.winner ? ` by the second search (from the first's ${fmt(r.started_at)} dead ends, its budget also growing after ${fmt(WIDEN_AFTER[1])})` : '';
       switch (r.state) {
         case 'mapping':
           ui.gauge.max = r.max_states;
           ui.gauge.value = r.positions;
           return status(`Mapping: ${fmt(r.positions)} of the ${fmt(r.max_states)} positions the browser's budget allows (${secs} s).`);
         case 'searching':
-          return status(`Searching: round ${r.round}, ${counts}${budget ? `, ? cells over ${budget}` : ''} (${secs} s).`);
+          return status(`Searching: round ${r.round}, ${counts}${budget ? `, ? cells over ${budget}` : ''}${beside} (${secs} s).`);
         case 'found':
-          return status(`Found a diagram that verifies as a win (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s)${budget ? `; its ? cells take ${budget}${r.levels > 1 ? `, and no diagram keeping them below level ${r.levels - 1} wins` : ''}` : ''}. Keep it, or Discard.`);
+          return status(`Found a diagram that verifies as a win${won} (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s)${budget ? `; its ? cells take ${budget}${fewest(r)}` : ''}. Keep it, or Discard.`);
         case 'unsat':
           return status(`No diagram wins from this root with these pinned cells (levels 0–9 for the ? cells), ${secs} s. Sound for the language, not independently audited.`);
         case 'budget':

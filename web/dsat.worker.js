@@ -1,24 +1,44 @@
-// The whole-root solve (dsat) off the main thread: steps a DsatSession (mapping, then
-// solve-verify rounds) and posts its progress at most every 80 ms, and once more when
-// it ends. The page stops a solve by terminating this worker.
-// Message in: {id, grid, cut, maxStates, firstLevels} (firstLevels 1, the default: the
-// fewest levels; 10: every level from the start).
+// One search of the whole-root solve (dsat) off the main thread: steps a DsatSession
+// (mapping, then solve-verify rounds) and posts its progress at most every 80 ms, and at
+// once when it ends or passes the race's release mark. The page stops a search by
+// terminating this worker.
+// Messages in: {id, grid, cut, maxStates, firstLevels, widenAfter, releaseAt} starts
+// (firstLevels 1, the default: the fewest levels; 10: every level from the start;
+// widenAfter 0, the default: a level budget grows only on proof; releaseAt: report
+// `released_at` once a budget has taken that many dead ends); {id, ceiling} then makes
+// the search give up once its own dead ends reach `ceiling` (see race.js).
 import init, { DsatSession } from './pkg/c4lab_wasm_synth.js';
 
 const ready = init();
+let session = null;
+let ceiling = Infinity;
+
+// Lets the ceiling messages in between two steps without the 4 ms a timer would cost.
+const channel = new MessageChannel();
+const pause = () => new Promise((resolve) => {
+  channel.port1.onmessage = resolve;
+  channel.port2.postMessage(null);
+});
 
 self.onmessage = async (e) => {
   await ready;
-  const { id, grid, cut, maxStates, firstLevels = 1 } = e.data;
-  let session;
+  if (e.data.ceiling !== undefined) {
+    ceiling = Math.min(ceiling, e.data.ceiling);
+    if (session) session.set_ceiling(ceiling);
+    return;
+  }
+  const { id, grid, cut, maxStates, firstLevels = 1, widenAfter = 0, releaseAt = Infinity } = e.data;
   try {
-    session = DsatSession.start(grid, cut, maxStates, firstLevels);
+    session = DsatSession.start(grid, cut, maxStates, firstLevels, widenAfter);
   } catch (err) {
     self.postMessage({ id, report: { ok: false, error: String(err) } });
     return;
   }
+  session.set_ceiling(ceiling);
+  session.watch_release(releaseAt);
   const start = performance.now();
   let posted = -Infinity;
+  let released = false;
   // positions per step: adapted so that a step takes 10-40 ms (a position costs from
   // microseconds to a fraction of a second, depending on the strong solver's questions)
   let batch = 1;
@@ -30,10 +50,13 @@ self.onmessage = async (e) => {
     else if (took > 40 && batch > 1) batch = Math.max(1, batch >> 1);
     report.ms = performance.now() - start;
     const done = !report.ok || !['mapping', 'searching'].includes(report.state);
-    if (done || report.ms - posted > 80) {
+    const release = !released && report.released_at != null;
+    if (done || release || report.ms - posted > 80) {
       self.postMessage({ id, report });
       posted = report.ms;
+      released ||= release;
     }
     if (done) break;
+    await pause();
   }
 };

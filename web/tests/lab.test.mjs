@@ -366,6 +366,30 @@ test('Solve root agrees with the native dsat on small roots, and Keep applies a 
   assert.deepEqual(page.errors, []);
 });
 
+test('Solve root races two searches as c4lab dsat does: the same winner, dead ends and diagram', async () => {
+  // the upstream root 67636655564444333212, every cell ?: the first search alone needs
+  // about 8,000 dead ends, the second, let go at the first's 3,257, about 3,240 more
+  const text = '???????\n?????Y?\n??RY?Y?\n??YRRR?\n?YRYYR?\nRYYRRRY\n';
+  const native = nativeDsat(text, 'batsat');
+  assert.equal(native.verdict, 'found');
+  assert.equal(native.winner, 1, 'the second search wins natively');
+  const page = await open();
+  const web = await solveRoot(page, text);
+  assert.ok(web.ok, web.error);
+  assert.equal(web.state, 'found');
+  assert.equal(web.winner, 1);
+  assert.equal(web.started_at, native.entrants[1].started_at);
+  assert.equal(web.conflicts, native.conflicts);
+  assert.equal(web.levels, native.levels);
+  assert.equal(web.cells, native.diagram.join(''));
+  // the first search was stopped where its count passed the winner's, or finished later
+  assert.ok(web.entrants[0].conflicts > native.entrants[1].started_at + native.conflicts);
+  const from = native.entrants[1].started_at.toLocaleString('en');
+  assert.ok((await page.locator('#dsat-status').textContent())
+    .startsWith(`Found a diagram that verifies as a win by the second search (from the first's ${from} dead ends`));
+  assert.deepEqual(page.errors, []);
+});
+
 test('Solve root shows its mapping gauge on a wide root and stops at once', async () => {
   const page = await open();
   await page.click('nav button[data-mode="position"]');
@@ -478,9 +502,10 @@ test('Solve root by default keeps the ? cells to as few levels as the native dsa
   const web = await solveRoot(page, text);
   assert.ok(web.ok, web.error);
   assert.equal(web.state, 'found');
-  // the page runs one search, the one whose budget grows only on proof
-  const native = nativeDsat(text, 'batsat', '--widen-after', '0');
+  // the page races the native default's two searches
+  const native = nativeDsat(text, 'batsat');
   assert.equal(native.verdict, 'found');
+  assert.equal(web.winner, native.winner);
   assert.equal(web.levels, native.levels);
   assert.ok(web.levels >= 1 && web.levels <= 10);
   const given = text.replace(/\n/g, '');

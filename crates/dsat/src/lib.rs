@@ -239,8 +239,9 @@ impl Mapping {
     }
 
     /// Enters this solve in a race: it gives up (`stopped`) once its dead ends reach
-    /// `ceiling`, which the other entrants lower as they finish.
-    pub(crate) fn race_to(&mut self, ceiling: Arc<AtomicU64>) {
+    /// `ceiling`, which the other entrants lower as they finish (checked between
+    /// positions while mapping and at every dead end while searching).
+    pub fn race_to(&mut self, ceiling: Arc<AtomicU64>) {
         self.ceiling = Some(ceiling);
     }
 

@@ -1,7 +1,10 @@
 //! The whole-root solve for the browser: the same `c4lab-dsat` as the command line,
 //! with the pure-Rust SAT backend, run in steps so its worker can report progress.
+//! The page races two sessions in two workers as `c4lab dsat` races two threads
+//! (`web/race.js`): each session reports what the judging needs (its dead ends, the
+//! most one level budget took, when it passed the release mark) and takes a ceiling.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use c4lab_dsat::{start, Mapped, Mapping, Options, Outcome, Progress};
@@ -14,7 +17,8 @@ use crate::{diagram, fail, flat};
 enum Phase {
     Mapping(Mapping),
     Searching(Mapped),
-    Done(c4lab_dsat::Report),
+    /// The report, and the most dead ends one level budget took.
+    Done(c4lab_dsat::Report, u64),
 }
 
 /// One whole-root solve (BatSat); the page stops it by terminating its worker.
@@ -23,6 +27,13 @@ pub struct DsatSession {
     /// `Some` between calls (taken while a phase moves on; left `None` after an error).
     phase: Option<Phase>,
     undecided: usize,
+    /// The dead ends at which this session gives up (`stopped`): another entrant of
+    /// the page's race finished with fewer.
+    ceiling: Arc<AtomicU64>,
+    /// Once a level budget has taken this many dead ends, the session's dead ends at the
+    /// end of that round are kept in `released_at` (the race's release mark).
+    release_mark: u64,
+    released_at: Option<u64>,
 }
 
 #[wasm_bindgen]
@@ -33,11 +44,14 @@ impl DsatSession {
     /// (the memory budget: 1-3 KB each, as measured natively). `first_levels` is the
     /// level budget: the `?` cells first take levels below it, one more each time no
     /// diagram fits (1: the fewest levels; 10: every level from the start).
+    /// `widen_after` (0: only on proof) lets a budget grow once it has taken that many
+    /// dead ends, as `c4lab dsat --widen-after` does for one search.
     pub fn start(
         grid: &str,
         cut_plies: u32,
         max_states: f64,
         first_levels: u8,
+        widen_after: f64,
     ) -> Result<DsatSession, String> {
         let d = diagram(grid)?;
         let options = Options {
@@ -49,19 +63,40 @@ impl DsatSession {
             },
             backend: "batsat".into(),
             first_levels,
+            widen_after: dead_ends(widen_after),
             ..Options::default()
         };
-        let mapping =
+        let mut mapping =
             start(&d, &options, Arc::new(AtomicBool::new(false))).map_err(|e| e.to_string())?;
+        let ceiling = Arc::new(AtomicU64::new(u64::MAX));
+        mapping.race_to(ceiling.clone());
         Ok(DsatSession {
             phase: Some(Phase::Mapping(mapping)),
             undecided: d.undecided(),
+            ceiling,
+            release_mark: u64::MAX,
+            released_at: None,
         })
+    }
+
+    /// Gives up (`stopped`) once this session's dead ends reach `dead_ends` (lowered
+    /// only; read at the next step).
+    pub fn set_ceiling(&mut self, dead_ends: f64) {
+        self.ceiling
+            .fetch_min(self::dead_ends(dead_ends), Ordering::Relaxed);
+    }
+
+    /// Reports `released_at`: the dead ends at the end of the first round after which
+    /// one level budget has taken `dead_ends` or more (the race's release mark).
+    pub fn watch_release(&mut self, dead_ends: f64) {
+        self.release_mark = self::dead_ends(dead_ends);
     }
 
     /// Maps up to `batch` positions, or runs one solve-verify round once mapping is
     /// done, and reports `{ok, state: mapping | searching | found | unsat | budget |
-    /// stopped, undecided, positions, max_states, round, conflicts, settled, levels, cells}`.
+    /// stopped, undecided, positions, max_states, round, conflicts, settled, levels,
+    /// least_levels, widest, released_at, cells}` (`widest`: the most dead ends one level
+    /// budget took; `released_at`: see [`DsatSession::watch_release`], else null).
     pub fn step(&mut self, batch: u32) -> String {
         let Some(phase) = self.phase.take() else {
             return fail("this solve already failed; start a new one");
@@ -72,15 +107,26 @@ impl DsatSession {
                 Ok(false) => Phase::Mapping(m),
                 Err(e) => return fail(e),
             },
-            Phase::Searching(mut s) => match s.round() {
-                Ok(Some(outcome)) => Phase::Done(s.report(outcome)),
-                Ok(None) if s.wants_deeper() => Phase::Mapping(s.deepen()),
-                Ok(None) => Phase::Searching(s),
-                Err(e) => return fail(e),
-            },
-            done @ Phase::Done(_) => done,
+            Phase::Searching(mut s) => {
+                let verdict = s.round();
+                // as the native race watches its first search: after every round
+                if self.released_at.is_none() && s.widest_budget() >= self.release_mark {
+                    self.released_at = Some(s.dead_ends());
+                }
+                match verdict {
+                    Ok(Some(outcome)) => Phase::Done(s.report(outcome), s.widest_budget()),
+                    Ok(None) if s.wants_deeper() => Phase::Mapping(s.deepen()),
+                    Ok(None) => Phase::Searching(s),
+                    Err(e) => return fail(e),
+                }
+            }
+            done @ Phase::Done(..) => done,
         };
-        let mut j = json!({ "ok": true, "undecided": self.undecided });
+        let mut j = json!({
+            "ok": true,
+            "undecided": self.undecided,
+            "released_at": self.released_at,
+        });
         self.phase = Some(next);
         match self.phase.as_mut().expect("just set") {
             Phase::Mapping(m) => {
@@ -109,8 +155,9 @@ impl DsatSession {
                     j["settled"] = json!(settled);
                 }
                 j["levels"] = json!(s.levels());
+                j["widest"] = json!(s.widest_budget());
             }
-            Phase::Done(r) => {
+            Phase::Done(r, widest) => {
                 j["state"] = json!(match &r.outcome {
                     Outcome::Found(_) => "found",
                     Outcome::Unsat => "unsat",
@@ -122,11 +169,25 @@ impl DsatSession {
                 j["mapped"] = json!(r.mapped);
                 j["conflicts"] = json!(r.conflicts);
                 j["levels"] = json!(r.levels);
+                j["least_levels"] = json!(r.least_levels);
+                j["widest"] = json!(widest);
                 if let Outcome::Found(d) = &r.outcome {
                     j["cells"] = json!(flat(d));
                 }
             }
         }
         j.to_string()
+    }
+}
+
+/// A count of dead ends from JavaScript: NaN and negatives as 0, the rest truncated
+/// (infinity and anything past 2^64 as "never").
+fn dead_ends(n: f64) -> u64 {
+    if n >= u64::MAX as f64 {
+        u64::MAX
+    } else if n > 0.0 {
+        n as u64
+    } else {
+        0
     }
 }

@@ -1,0 +1,165 @@
+// Solve root's race: the searches of `c4lab dsat --widen-after 0,3000` (the native
+// default), each in its own worker, judged by the native race's rule
+// (crates/dsat/src/race.rs), so the page's verdict, diagram and dead ends are the
+// native ones whatever the timing:
+// - the second search starts once one of the first's level budgets has taken half the
+//   head start (the smallest non-zero widen-after), and counts the first's dead ends at
+//   that round's end as its start; it is stopped when the first finishes before any
+//   budget took the whole head start (until then it would only repeat the first);
+// - the verdict (found or unsat) with the lowest count, start plus dead ends, wins, the
+//   earlier search on a tie; a search gives up once its count reaches a finished
+//   verdict's (the page tells its worker, which reads it between rounds).
+// It has the interface of search.js's searchWorker, so the same controls drive it.
+
+/**
+ * Races one search per entry of `widenAfter` in module workers at `url`; `changed()`
+ * runs after every report. The report is the first search's while it runs, then the
+ * winner's, with `winner` (its index or null) and `entrants` ({state, conflicts,
+ * started_at} each).
+ */
+export function raceWorkers(url, widenAfter, changed) {
+  const positive = widenAfter.filter((w) => w > 0);
+  const headStart = positive.length ? Math.min(...positive) : Infinity;
+  const s = { id: 0, report: null, running: false, grid: null, entrants: [], released: false, message: null, t0: 0 };
+
+  function end() {
+    for (const e of s.entrants) if (e.worker) e.worker.terminate();
+    for (const e of s.entrants) e.worker = null;
+    s.running = false;
+  }
+  const finished = (r) => !r.ok || !['mapping', 'searching'].includes(r.state);
+  const verdict = (r) => r && r.ok && (r.state === 'found' || r.state === 'unsat');
+  const count = (e) => e.startedAt + (e.report.conflicts ?? 0);
+  const summary = () => s.entrants.map((e) => ({
+    state: e.report ? e.report.state : 'stopped',
+    conflicts: e.report ? e.report.conflicts ?? 0 : 0,
+    started_at: e.startedAt,
+  }));
+
+  function launch(i, startedAt) {
+    const e = s.entrants[i];
+    const id = s.id;
+    e.startedAt = startedAt;
+    e.worker = new Worker(url, { type: 'module' });
+    e.worker.onmessage = (m) => {
+      if (m.data.id === id && s.running && !e.done) onReport(i, m.data.report);
+    };
+    e.worker.onerror = (m) => {
+      if (!s.running) return;
+      s.report = { ok: false, error: `the search failed: ${m.message || 'the worker stopped'}` };
+      end();
+      changed();
+    };
+    e.worker.postMessage({
+      id, grid: s.grid, ...s.message, widenAfter: widenAfter[i],
+      releaseAt: i === 0 && headStart < Infinity ? Math.floor(headStart / 2) : Infinity,
+    });
+  }
+
+  // Gives search `j` its ceiling, the count at which it can no longer win.
+  function lower(j, reach) {
+    const e = s.entrants[j];
+    e.ceiling = Math.min(e.ceiling, Math.max(0, reach - e.startedAt));
+    if (e.worker) e.worker.postMessage({ id: s.id, ceiling: e.ceiling });
+  }
+
+  // A search that has not started, or has met its ceiling, ends as stopped.
+  function retire(j) {
+    const e = s.entrants[j];
+    if (e.worker) e.worker.terminate();
+    e.worker = null;
+    e.done = true;
+    e.report = e.report ? { ...e.report, state: 'stopped' } : null;
+  }
+
+  function onReport(i, r) {
+    const e = s.entrants[i];
+    e.report = r;
+    if (!finished(r)) e.progress = r;
+    if (!r.ok) {
+      // the race cannot be judged: stop everyone
+      s.report = r;
+      end();
+      changed();
+      return;
+    }
+    if (i === 0 && !s.released && r.released_at != null) {
+      s.released = true;
+      for (let j = 1; j < s.entrants.length; j++) launch(j, r.released_at);
+    }
+    if (finished(r)) {
+      e.done = true;
+      e.worker.terminate();
+      e.worker = null;
+      if (i === 0 && !(s.released && (r.widest ?? 0) >= headStart)) {
+        // the others searched exactly alike so far: none can finish with fewer dead ends
+        for (let j = 1; j < s.entrants.length; j++) retire(j);
+      }
+      if (verdict(r)) {
+        for (let j = 0; j < s.entrants.length; j++) {
+          if (j !== i && !s.entrants[j].done) lower(j, j < i ? count(e) + 1 : count(e));
+        }
+      }
+    }
+    for (let j = 0; j < s.entrants.length; j++) {
+      // a search whose own dead ends have reached its ceiling would stop at its next step
+      const o = s.entrants[j];
+      if (!o.done && (o.report?.conflicts ?? 0) >= o.ceiling) retire(j);
+    }
+    if (s.entrants.every((o) => o.done)) {
+      const judged = s.entrants
+        .map((o, j) => ({ o, j }))
+        .filter(({ o }) => verdict(o.report))
+        .sort((a, b) => count(a.o) - count(b.o) || a.j - b.j);
+      const winner = judged.length ? judged[0].j : null;
+      const budget = s.entrants.findIndex((o) => o.report && o.report.state === 'budget');
+      const chosen = winner ?? (budget >= 0 ? budget : 0);
+      const c = s.entrants[chosen];
+      s.report = { ...(c.report ?? r), winner, started_at: c.startedAt, entrants: summary() };
+      end();
+    } else {
+      // not judged yet: the first search's last progress (a verdict may still lose)
+      const first = s.entrants[0];
+      s.report = { ...(first.progress ?? first.report), winner: null, entrants: summary() };
+    }
+    s.report.ms = performance.now() - s.t0;
+    changed();
+  }
+
+  return {
+    /** The last report (or null). */
+    get report() { return s.report; },
+    /** Whether a search is running. */
+    get running() { return s.running; },
+    /** The diagram the current or last race was started on. */
+    get grid() { return s.grid; },
+    /** Starts a race on `grid`, posting `{id, grid, ...message, widenAfter}` to each worker. */
+    start(grid, message) {
+      end();
+      s.id += 1;
+      s.report = null;
+      s.running = true;
+      s.grid = grid;
+      s.message = message;
+      s.released = false;
+      s.t0 = performance.now();
+      s.entrants = widenAfter.map(() => ({ worker: null, report: null, progress: null, startedAt: 0, done: false, ceiling: Infinity }));
+      launch(0, 0);
+    },
+    /** Stops a running race, keeping its last report marked stopped (or `empty`). */
+    stop(empty = null) {
+      if (!s.running) return;
+      end();
+      s.report = s.report ? { ...s.report, state: 'stopped' } : empty;
+    },
+    /** Ends the race and forgets its report. */
+    discard() {
+      end();
+      s.report = null;
+    },
+    /** Forgets the report (after its result was kept). */
+    clear() {
+      s.report = null;
+    },
+  };
+}
