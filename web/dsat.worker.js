@@ -5,8 +5,9 @@
 // Messages in: {id, grid, cut, maxStates, firstLevels, widenAfter, releaseAt} starts
 // (firstLevels 1, the default: the fewest levels; 10: every level from the start;
 // widenAfter 0, the default: a level budget grows only on proof; releaseAt: report
-// `released_at` once a budget has taken that many dead ends); {id, ceiling} then makes
-// the search give up once its own dead ends reach `ceiling` (see race.js).
+// `released_at` once a budget has taken that many dead ends; shared, slot: a
+// SharedArrayBuffer of i32 ceilings the solver also reads while it runs); {id, ceiling}
+// then makes the search give up once its own dead ends reach `ceiling` (see race.js).
 import init, { DsatSession } from './pkg/c4lab_wasm_synth.js';
 
 const ready = init();
@@ -27,7 +28,7 @@ self.onmessage = async (e) => {
     if (session) session.set_ceiling(ceiling);
     return;
   }
-  const { id, grid, cut, maxStates, firstLevels = 1, widenAfter = 0, releaseAt = Infinity } = e.data;
+  const { id, grid, cut, maxStates, firstLevels = 1, widenAfter = 0, releaseAt = Infinity, shared = null, slot = 0 } = e.data;
   try {
     session = DsatSession.start(grid, cut, maxStates, firstLevels, widenAfter);
   } catch (err) {
@@ -35,6 +36,7 @@ self.onmessage = async (e) => {
     return;
   }
   session.set_ceiling(ceiling);
+  if (shared) session.share_ceiling(new Int32Array(shared), slot);
   session.watch_release(releaseAt);
   const start = performance.now();
   let posted = -Infinity;

@@ -8,7 +8,10 @@
 //   budget took the whole head start (until then it would only repeat the first);
 // - the verdict (found or unsat) with the lowest count, start plus dead ends, wins, the
 //   earlier search on a tie; a search gives up once its count reaches a finished
-//   verdict's (the page tells its worker, which reads it between rounds).
+//   verdict's: the page tells its worker, which reads it between steps, and, where the
+//   page is cross-origin isolated (`c4lab serve` makes it so), writes it into a
+//   SharedArrayBuffer that the solver reads while it runs, so the loser stops at once
+//   rather than at the end of its round.
 // It has the interface of search.js's searchWorker, so the same controls drive it.
 
 /**
@@ -20,7 +23,7 @@
 export function raceWorkers(url, widenAfter, changed) {
   const positive = widenAfter.filter((w) => w > 0);
   const headStart = positive.length ? Math.min(...positive) : Infinity;
-  const s = { id: 0, report: null, running: false, grid: null, entrants: [], released: false, message: null, t0: 0 };
+  const s = { id: 0, report: null, running: false, grid: null, entrants: [], released: false, message: null, t0: 0, shared: null };
 
   function end() {
     for (const e of s.entrants) if (e.worker) e.worker.terminate();
@@ -35,6 +38,15 @@ export function raceWorkers(url, widenAfter, changed) {
     conflicts: e.report ? e.report.conflicts ?? 0 : 0,
     started_at: e.startedAt,
   }));
+
+  // i32 slots, one per search, that the solvers read mid-call (none: not isolated)
+  const NO_CEILING = 0x7fffffff;
+  function slots() {
+    if (!globalThis.crossOriginIsolated || typeof SharedArrayBuffer !== 'function') return null;
+    const view = new Int32Array(new SharedArrayBuffer(4 * widenAfter.length));
+    view.fill(NO_CEILING);
+    return view;
+  }
 
   function launch(i, startedAt) {
     const e = s.entrants[i];
@@ -53,6 +65,7 @@ export function raceWorkers(url, widenAfter, changed) {
     e.worker.postMessage({
       id, grid: s.grid, ...s.message, widenAfter: widenAfter[i],
       releaseAt: i === 0 && headStart < Infinity ? Math.floor(headStart / 2) : Infinity,
+      shared: s.shared ? s.shared.buffer : null, slot: i,
     });
   }
 
@@ -60,6 +73,7 @@ export function raceWorkers(url, widenAfter, changed) {
   function lower(j, reach) {
     const e = s.entrants[j];
     e.ceiling = Math.min(e.ceiling, Math.max(0, reach - e.startedAt));
+    if (s.shared) Atomics.store(s.shared, j, Math.min(e.ceiling, NO_CEILING - 1));
     if (e.worker) e.worker.postMessage({ id: s.id, ceiling: e.ceiling });
   }
 
@@ -143,6 +157,7 @@ export function raceWorkers(url, widenAfter, changed) {
       s.message = message;
       s.released = false;
       s.t0 = performance.now();
+      s.shared = slots();
       s.entrants = widenAfter.map(() => ({ worker: null, report: null, progress: null, startedAt: 0, done: false, ceiling: Infinity }));
       launch(0, 0);
     },

@@ -374,6 +374,8 @@ test('Solve root races two searches as c4lab dsat does: the same winner, dead en
   assert.equal(native.verdict, 'found');
   assert.equal(native.winner, 1, 'the second search wins natively');
   const page = await open();
+  // isolated, so the searches' ceilings are shared with the solvers mid-call
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
   const web = await solveRoot(page, text);
   assert.ok(web.ok, web.error);
   assert.equal(web.state, 'found');
@@ -387,6 +389,44 @@ test('Solve root races two searches as c4lab dsat does: the same winner, dead en
   const from = native.entrants[1].started_at.toLocaleString('en');
   assert.ok((await page.locator('#dsat-status').textContent())
     .startsWith(`Found a diagram that verifies as a win by the second search (from the first's ${from} dead ends`));
+  assert.deepEqual(page.errors, []);
+});
+
+test('a dsat session stops mid-call at the ceiling the page shares with it', async () => {
+  const page = await open();
+  const text = '???????\n?????Y?\n??RY?Y?\n??YRRR?\n?YRYYR?\nRYYRRRY\n';
+  const r = await page.evaluate(async (grid) => {
+    const engine = await import('./pkg/c4lab_wasm_synth.js');
+    await engine.default();
+    // one search to its end; the dead ends at each round's end
+    const run = (view) => {
+      const session = engine.DsatSession.start(grid, 16, 2e6, 1, 0);
+      if (view) session.share_ceiling(view, 0);
+      const ends = [];
+      for (;;) {
+        const r = JSON.parse(session.step(4096));
+        if (r.state === 'searching') ends.push(r.conflicts);
+        if (!['mapping', 'searching'].includes(r.state)) return { r, ends };
+      }
+    };
+    const free = run(null);
+    // a ceiling in the middle of the longest round can only be met inside a solver call
+    let at = 0;
+    let gap = 0;
+    let before = 0;
+    for (const c of [...free.ends, free.r.conflicts]) {
+      if (c - before > gap) [gap, at] = [c - before, before + Math.floor((c - before) / 2)];
+      before = c;
+    }
+    const view = new Int32Array(new SharedArrayBuffer(4));
+    Atomics.store(view, 0, at);
+    const capped = run(view);
+    return { free: free.r.state, gap, at, state: capped.r.state, conflicts: capped.r.conflicts };
+  }, text);
+  assert.equal(r.free, 'found');
+  assert.ok(r.gap >= 100, `the longest round took ${r.gap} dead ends`);
+  assert.equal(r.state, 'stopped');
+  assert.ok(r.conflicts >= r.at && r.conflicts < r.at + r.gap / 2, `stopped at ${r.conflicts}, the ceiling ${r.at}`);
   assert.deepEqual(page.errors, []);
 });
 

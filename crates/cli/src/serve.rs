@@ -50,6 +50,10 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
                     header("Content-Type", kind),
                     header("Cache-Control", "no-store"),
                     header("X-Content-Type-Options", "nosniff"),
+                    // cross-origin isolation, so the page may share memory with its
+                    // workers (the dsat race lowers a search's ceiling mid-call)
+                    header("Cross-Origin-Opener-Policy", "same-origin"),
+                    header("Cross-Origin-Embedder-Policy", "require-corp"),
                     header(
                         "Content-Security-Policy",
                         "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",

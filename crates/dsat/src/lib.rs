@@ -8,14 +8,14 @@
 //! the strong-solver pruning only removes moves that cannot keep a win) but it is not
 //! independently audited.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 mod race;
 pub use race::{race, Entrant, RaceReport};
 
 use c4lab_steady::{Diagram, Verdict, Verifier};
-use c4lab_synth::sat::{open, SatOutcome};
+use c4lab_synth::sat::{open, Ceiling, SatOutcome};
 use c4lab_synth::{
     checked_root, learn_tree, line_positions, BreadthFirst, Encoding, EncodingStats, SynthError,
     FREE_LEVELS,
@@ -153,7 +153,7 @@ pub struct Mapping {
     /// The search so far, when this mapping deepens a searched map.
     search: Option<SearchState>,
     /// In a race: the dead ends at which this solve can no longer win (see `race`).
-    ceiling: Option<Arc<AtomicU64>>,
+    ceiling: Option<Arc<dyn Ceiling>>,
 }
 
 /// What a search carries over when its map is deepened.
@@ -235,13 +235,13 @@ impl Mapping {
         let conflicts = self.enc.backend().conflicts();
         self.ceiling
             .as_ref()
-            .is_some_and(|c| conflicts >= c.load(Ordering::Relaxed))
+            .is_some_and(|c| conflicts >= c.dead_ends())
     }
 
     /// Enters this solve in a race: it gives up (`stopped`) once its dead ends reach
     /// `ceiling`, which the other entrants lower as they finish (checked between
     /// positions while mapping and at every dead end while searching).
-    pub fn race_to(&mut self, ceiling: Arc<AtomicU64>) {
+    pub fn race_to(&mut self, ceiling: Arc<dyn Ceiling>) {
         self.ceiling = Some(ceiling);
     }
 
@@ -301,7 +301,7 @@ pub struct Mapped {
     map: BreadthFirst,
     options: Options,
     stop: Arc<AtomicBool>,
-    ceiling: Option<Arc<AtomicU64>>,
+    ceiling: Option<Arc<dyn Ceiling>>,
 }
 
 /// Maps the root of `diagram` (its `?` cells free over 0..9, the others pinned): every
@@ -432,7 +432,7 @@ impl Mapped {
         if self
             .ceiling
             .as_ref()
-            .is_some_and(|c| conflicts >= c.load(Ordering::Relaxed))
+            .is_some_and(|c| conflicts >= c.dead_ends())
         {
             // outrun: another solve of the race finished with fewer dead ends
             return Ok(Some(Outcome::Stopped));

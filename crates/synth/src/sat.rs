@@ -50,9 +50,22 @@ pub trait Backend {
     /// the branched variables are set: a model reads it as false when left unset.
     fn declare(&mut self, _var: Var, _branch: bool) {}
     /// Later calls give up with [`SatOutcome::Limit`] once [`Backend::conflicts`] reaches
-    /// `own` (None: no limit of its own) or the value in `shared`, whichever is lower
+    /// `own` (None: no limit of its own) or the value `shared` gives, whichever is lower
     /// (`shared` may be lowered from another thread while a call runs).
-    fn limit_conflicts(&mut self, own: Option<u64>, shared: Option<Arc<AtomicU64>>);
+    fn limit_conflicts(&mut self, own: Option<u64>, shared: Option<Arc<dyn Ceiling>>);
+}
+
+/// A conflict limit that others may lower while a call runs: read at every decision.
+pub trait Ceiling: Send + Sync {
+    /// The conflicts at which the solver gives up, now.
+    fn dead_ends(&self) -> u64;
+}
+
+/// Lowered from other threads (the race's ceilings).
+impl Ceiling for AtomicU64 {
+    fn dead_ends(&self) -> u64 {
+        self.load(Ordering::Relaxed)
+    }
 }
 
 /// The backends this build has, by name, the default first. BatSat is the default
@@ -95,10 +108,8 @@ fn outcome(r: SolverResult, stop: &AtomicBool) -> SatOutcome {
 }
 
 /// The lower of a limit of one's own and a shared one.
-fn lowest(own: Option<u64>, shared: &Option<Arc<AtomicU64>>) -> u64 {
-    let shared = shared
-        .as_ref()
-        .map_or(u64::MAX, |s| s.load(Ordering::Relaxed));
+fn lowest(own: Option<u64>, shared: &Option<Arc<dyn Ceiling>>) -> u64 {
+    let shared = shared.as_ref().map_or(u64::MAX, |s| s.dead_ends());
     own.unwrap_or(u64::MAX).min(shared)
 }
 
@@ -112,7 +123,7 @@ pub struct Limits {
     /// Clauses learnt, over all calls: the backend's conflict count.
     learnt: u64,
     own: Option<u64>,
-    shared: Option<Arc<AtomicU64>>,
+    shared: Option<Arc<dyn Ceiling>>,
 }
 
 impl batsat::Callbacks for Limits {
@@ -177,7 +188,7 @@ impl Backend for BatSat {
     fn prefer(&mut self, _lit: Lit) -> Result<bool, SynthError> {
         Ok(false)
     }
-    fn limit_conflicts(&mut self, own: Option<u64>, shared: Option<Arc<AtomicU64>>) {
+    fn limit_conflicts(&mut self, own: Option<u64>, shared: Option<Arc<dyn Ceiling>>) {
         let cb = self.solver.batsat_mut().cb_mut();
         cb.own = own;
         cb.shared = shared;
@@ -208,7 +219,7 @@ pub struct Cadical {
     solver: rustsat_cadical::CaDiCaL<'static, 'static>,
     stop: Arc<AtomicBool>,
     own: Option<u64>,
-    shared: Option<Arc<AtomicU64>>,
+    shared: Option<Arc<dyn Ceiling>>,
 }
 
 #[cfg(feature = "cadical")]
@@ -282,7 +293,7 @@ impl Backend for Cadical {
         let vars = self.solver.max_var().map_or(0, |v| v.idx() as i64 + 1);
         (vars - self.solver.get_active()).max(0) as u64
     }
-    fn limit_conflicts(&mut self, own: Option<u64>, shared: Option<Arc<AtomicU64>>) {
+    fn limit_conflicts(&mut self, own: Option<u64>, shared: Option<Arc<dyn Ceiling>>) {
         self.own = own;
         self.shared = shared;
     }

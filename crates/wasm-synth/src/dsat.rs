@@ -4,13 +4,14 @@
 //! (`web/race.js`): each session reports what the judging needs (its dead ends, the
 //! most one level budget took, when it passed the release mark) and takes a ceiling.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use c4lab_dsat::{start, Mapped, Mapping, Options, Outcome, Progress};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
+use crate::ceiling::RaceCeiling;
 use crate::{diagram, fail, flat};
 
 /// Where a session is.
@@ -29,7 +30,7 @@ pub struct DsatSession {
     undecided: usize,
     /// The dead ends at which this session gives up (`stopped`): another entrant of
     /// the page's race finished with fewer.
-    ceiling: Arc<AtomicU64>,
+    ceiling: Arc<RaceCeiling>,
     /// Once a level budget has taken this many dead ends, the session's dead ends at the
     /// end of that round are kept in `released_at` (the race's release mark).
     release_mark: u64,
@@ -68,7 +69,7 @@ impl DsatSession {
         };
         let mut mapping =
             start(&d, &options, Arc::new(AtomicBool::new(false))).map_err(|e| e.to_string())?;
-        let ceiling = Arc::new(AtomicU64::new(u64::MAX));
+        let ceiling = Arc::new(RaceCeiling::new());
         mapping.race_to(ceiling.clone());
         Ok(DsatSession {
             phase: Some(Phase::Mapping(mapping)),
@@ -82,8 +83,14 @@ impl DsatSession {
     /// Gives up (`stopped`) once this session's dead ends reach `dead_ends` (lowered
     /// only; read at the next step).
     pub fn set_ceiling(&mut self, dead_ends: f64) {
-        self.ceiling
-            .fetch_min(self::dead_ends(dead_ends), Ordering::Relaxed);
+        self.ceiling.lower(self::dead_ends(dead_ends));
+    }
+
+    /// Also reads the ceiling from `array[index]` (an `Int32Array` over a
+    /// SharedArrayBuffer), which the page may lower while a step runs.
+    #[cfg(target_arch = "wasm32")]
+    pub fn share_ceiling(&mut self, array: js_sys::Int32Array, index: u32) {
+        self.ceiling.share(array, index);
     }
 
     /// Reports `released_at`: the dead ends at the end of the first round after which

@@ -23,6 +23,7 @@ pub(crate) fn diagram(grid: &str) -> Result<Diagram, String> {
         .map_err(|e| e.to_string())
 }
 
+mod ceiling;
 mod dsat;
 pub use dsat::DsatSession;
 
