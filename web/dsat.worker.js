@@ -22,7 +22,12 @@ const pause = () => new Promise((resolve) => {
 });
 
 self.onmessage = async (e) => {
-  await ready;
+  try {
+    await ready;
+  } catch (err) {
+    if (e.data.ceiling === undefined) self.postMessage({ id: e.data.id, report: { ok: false, error: `the engine did not load: ${err}` } });
+    return;
+  }
   if (e.data.ceiling !== undefined) {
     ceiling = Math.min(ceiling, e.data.ceiling);
     if (session) session.set_ceiling(ceiling);
@@ -38,7 +43,16 @@ self.onmessage = async (e) => {
   session.set_ceiling(ceiling);
   if (shared) session.share_ceiling(new Int32Array(shared), slot);
   session.watch_release(releaseAt);
-  const start = performance.now();
+  try {
+    await run(id, performance.now());
+  } catch (err) {
+    // a trap (out of memory, a panic) would otherwise leave the page waiting
+    self.postMessage({ id, report: { ok: false, error: `the search failed: ${err}` } });
+  }
+};
+
+// Steps the session to its end, posting its reports.
+async function run(id, start) {
   let posted = -Infinity;
   let released = false;
   // positions per step: adapted so that a step takes 10-40 ms (a position costs from
@@ -61,4 +75,4 @@ self.onmessage = async (e) => {
     if (done) break;
     await pause();
   }
-};
+}

@@ -54,10 +54,10 @@ export function raceWorkers(url, widenAfter, changed) {
     e.startedAt = startedAt;
     e.worker = new Worker(url, { type: 'module' });
     e.worker.onmessage = (m) => {
-      if (m.data.id === id && s.running && !e.done) onReport(i, m.data.report);
+      if (m.data.id === id && id === s.id && s.running && !e.done) onReport(i, m.data.report);
     };
     e.worker.onerror = (m) => {
-      if (!s.running) return;
+      if (id !== s.id || !s.running || e.done) return;
       s.report = { ok: false, error: `the search failed: ${m.message || 'the worker stopped'}` };
       end();
       changed();
@@ -73,17 +73,38 @@ export function raceWorkers(url, widenAfter, changed) {
   function lower(j, reach) {
     const e = s.entrants[j];
     e.ceiling = Math.min(e.ceiling, Math.max(0, reach - e.startedAt));
-    if (s.shared) Atomics.store(s.shared, j, Math.min(e.ceiling, NO_CEILING - 1));
+    if (s.shared) Atomics.store(s.shared, j, Math.min(e.ceiling, NO_CEILING));
     if (e.worker) e.worker.postMessage({ id: s.id, ceiling: e.ceiling });
   }
 
   // A search that has not started, or has met its ceiling, ends as stopped.
   function retire(j) {
     const e = s.entrants[j];
+    if (e.done) return;
     if (e.worker) e.worker.terminate();
     e.worker = null;
     e.done = true;
     e.report = e.report ? { ...e.report, state: 'stopped' } : null;
+  }
+
+  // The verdict with the lowest count among the finished searches wins (the earlier on
+  // a tie); with none, a search that ran out of budget, else the first, stands for the
+  // race. Ends the race.
+  function judge() {
+    const judged = s.entrants
+      .map((o, j) => ({ o, j }))
+      .filter(({ o }) => o.done && verdict(o.report))
+      .sort((a, b) => count(a.o) - count(b.o) || a.j - b.j);
+    const winner = judged.length ? judged[0].j : null;
+    const budget = s.entrants.findIndex((o) => o.done && o.report && o.report.state === 'budget');
+    const chosen = winner ?? (budget >= 0 ? budget : 0);
+    const c = s.entrants[chosen];
+    end();
+    for (const o of s.entrants) {
+      if (!o.done && o.report) o.report = { ...o.report, state: 'stopped' };
+    }
+    // every search is done (each with a report), or one has a verdict (Stop)
+    s.report = { ...c.report, winner, started_at: c.startedAt, entrants: summary(), ms: performance.now() - s.t0 };
   }
 
   function onReport(i, r) {
@@ -121,16 +142,7 @@ export function raceWorkers(url, widenAfter, changed) {
       if (!o.done && (o.report?.conflicts ?? 0) >= o.ceiling) retire(j);
     }
     if (s.entrants.every((o) => o.done)) {
-      const judged = s.entrants
-        .map((o, j) => ({ o, j }))
-        .filter(({ o }) => verdict(o.report))
-        .sort((a, b) => count(a.o) - count(b.o) || a.j - b.j);
-      const winner = judged.length ? judged[0].j : null;
-      const budget = s.entrants.findIndex((o) => o.report && o.report.state === 'budget');
-      const chosen = winner ?? (budget >= 0 ? budget : 0);
-      const c = s.entrants[chosen];
-      s.report = { ...(c.report ?? r), winner, started_at: c.startedAt, entrants: summary() };
-      end();
+      judge();
     } else {
       // not judged yet: the first search's last progress (a verdict may still lose)
       const first = s.entrants[0];
@@ -161,9 +173,13 @@ export function raceWorkers(url, widenAfter, changed) {
       s.entrants = widenAfter.map(() => ({ worker: null, report: null, progress: null, startedAt: 0, done: false, ceiling: Infinity }));
       launch(0, 0);
     },
-    /** Stops a running race, keeping its last report marked stopped (or `empty`). */
+    /**
+     * Stops a running race. As natively, a verdict one search already has still wins;
+     * else the last report is kept marked stopped (or `empty` when there is none).
+     */
     stop(empty = null) {
       if (!s.running) return;
+      if (s.entrants.some((o) => o.done && verdict(o.report))) return judge();
       end();
       s.report = s.report ? { ...s.report, state: 'stopped' } : empty;
     },

@@ -81,9 +81,11 @@ impl DsatSession {
     }
 
     /// Gives up (`stopped`) once this session's dead ends reach `dead_ends` (lowered
-    /// only; read at the next step).
+    /// only; NaN changes nothing).
     pub fn set_ceiling(&mut self, dead_ends: f64) {
-        self.ceiling.lower(self::dead_ends(dead_ends));
+        if !dead_ends.is_nan() {
+            self.ceiling.lower(self::dead_ends(dead_ends));
+        }
     }
 
     /// Also reads the ceiling from `array[index]` (an `Int32Array` over a
@@ -188,7 +190,7 @@ impl DsatSession {
 }
 
 /// A count of dead ends from JavaScript: NaN and negatives as 0, the rest truncated
-/// (infinity and anything past 2^64 as "never").
+/// (infinity and anything past 2^64 as "never"); a NaN ceiling is ignored instead.
 fn dead_ends(n: f64) -> u64 {
     if n >= u64::MAX as f64 {
         u64::MAX

@@ -1,0 +1,156 @@
+// Solve root's race judge (web/race.js) with stand-in workers the test drives, so each
+// rule of the native race (crates/dsat/src/race.rs) is checked on exact counts, with no
+// timing involved. Run by scripts/test with the browser tests.
+import { test, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { raceWorkers } from '../race.js';
+
+/** A worker that records what it is sent; the test posts its reports. */
+class StandIn {
+  static made = [];
+  constructor(url, options) {
+    this.url = String(url);
+    this.options = options;
+    this.sent = [];
+    this.terminated = false;
+    StandIn.made.push(this);
+  }
+  postMessage(m) { this.sent.push(m); }
+  terminate() { this.terminated = true; }
+  /** Posts a report as the worker would. */
+  report(r) {
+    assert.equal(this.terminated, false, 'a terminated worker cannot report');
+    this.onmessage({ data: { id: this.sent[0].id, report: { ok: true, ...r } } });
+  }
+  /** The ceilings the page sent it. */
+  ceilings() { return this.sent.filter((m) => m.ceiling !== undefined).map((m) => m.ceiling); }
+}
+globalThis.Worker = StandIn;
+
+let changes;
+beforeEach(() => {
+  StandIn.made = [];
+  changes = 0;
+});
+const newRace = () => raceWorkers('dsat.worker.js', [0, 3000], () => { changes += 1; });
+const searching = (conflicts, widest, more = {}) => ({ state: 'searching', round: 1, positions: 10, conflicts, settled: 0, levels: 1, widest, released_at: null, ...more });
+const found = (conflicts, widest, more = {}) => ({ state: 'found', round: 2, positions: 10, conflicts, levels: 3, least_levels: 3, widest, cells: 'x'.repeat(42), released_at: null, ...more });
+
+test('the second search starts at the first\'s release mark and counts from it; the lowest count wins', () => {
+  const race = newRace();
+  race.start('grid', { cut: 16, maxStates: 1000, firstLevels: 1 });
+  const [first] = StandIn.made;
+  assert.equal(first.sent[0].widenAfter, 0);
+  assert.equal(first.sent[0].releaseAt, 1500, 'half the head start');
+  first.report(searching(900, 900));
+  assert.equal(StandIn.made.length, 1, 'not released before a budget took 1,500');
+  first.report(searching(2000, 1600, { released_at: 2000 }));
+  const second = StandIn.made[1];
+  assert.ok(second, 'released');
+  assert.equal(second.sent[0].widenAfter, 3000);
+  assert.equal(second.sent[0].releaseAt, Infinity);
+  second.report(found(3000, 3000));
+  // the first may still win with 5,000 dead ends (a tie goes to it), not with 5,001
+  assert.deepEqual(first.ceilings(), [5001]);
+  assert.equal(race.running, true);
+  assert.equal(race.report.state, 'searching', 'not judged while the first can still win');
+  first.report({ state: 'stopped', conflicts: 5001, widest: 3000, released_at: 2000 });
+  assert.equal(race.running, false);
+  assert.equal(race.report.state, 'found');
+  assert.equal(race.report.winner, 1);
+  assert.equal(race.report.started_at, 2000);
+  assert.equal(race.report.conflicts, 3000);
+  assert.deepEqual(race.report.entrants.map((e) => [e.state, e.conflicts, e.started_at]), [['stopped', 5001, 0], ['found', 3000, 2000]]);
+  assert.ok(StandIn.made.every((w) => w.terminated));
+});
+
+test('a tie goes to the first search', () => {
+  const race = newRace();
+  race.start('grid', {});
+  const [first] = StandIn.made;
+  first.report(searching(1000, 1500, { released_at: 1000 }));
+  const second = StandIn.made[1];
+  first.report(found(4000, 3500, { released_at: 1000 }));
+  assert.deepEqual(second.ceilings(), [3000], 'the second loses once its count reaches 4,000');
+  second.report(found(3000, 3000));
+  assert.equal(race.report.winner, 0);
+  assert.equal(race.report.conflicts, 4000);
+});
+
+test('a search whose count has passed a verdict is stopped at once', () => {
+  const race = newRace();
+  race.start('grid', {});
+  const [first] = StandIn.made;
+  first.report(searching(1000, 1500, { released_at: 1000 }));
+  const second = StandIn.made[1];
+  second.report(searching(3200, 3000));
+  first.report(found(4000, 3500, { released_at: 1000 }));
+  assert.equal(race.running, false, 'the second, at 1,000 + 3,200, cannot win');
+  assert.equal(second.terminated, true);
+  assert.equal(race.report.winner, 0);
+  assert.deepEqual(race.report.entrants.map((e) => e.state), ['found', 'stopped']);
+});
+
+test('the second search is stopped when the first finishes before a budget took the head start', () => {
+  const race = newRace();
+  race.start('grid', {});
+  const [first] = StandIn.made;
+  first.report(searching(1700, 1600, { released_at: 1700 }));
+  const second = StandIn.made[1];
+  first.report(found(2500, 2400, { released_at: 1700 }));
+  assert.equal(second.terminated, true, 'it searched exactly as the first so far');
+  assert.equal(race.running, false);
+  assert.equal(race.report.winner, 0);
+  assert.deepEqual(race.report.entrants.map((e) => e.state), ['found', 'stopped']);
+});
+
+test('with no verdict the search that ran out of budget stands for the race', () => {
+  const race = newRace();
+  race.start('grid', {});
+  const [first] = StandIn.made;
+  first.report(searching(1000, 1500, { released_at: 1000 }));
+  const second = StandIn.made[1];
+  second.report({ state: 'budget', conflicts: 500, widest: 500 });
+  first.report({ state: 'stopped', conflicts: 9000, widest: 4000, released_at: 1000 });
+  assert.equal(race.report.state, 'budget');
+  assert.equal(race.report.winner, null);
+});
+
+test('Stop keeps a verdict one search already has, as natively', () => {
+  const race = newRace();
+  race.start('grid', {});
+  const [first] = StandIn.made;
+  first.report(searching(1000, 1500, { released_at: 1000 }));
+  const second = StandIn.made[1];
+  second.report(found(3000, 3000));
+  assert.equal(race.running, true);
+  race.stop();
+  assert.equal(race.running, false);
+  assert.equal(race.report.state, 'found');
+  assert.equal(race.report.winner, 1);
+  assert.ok(first.terminated);
+  // without a verdict, Stop keeps the last report, marked stopped
+  race.start('grid', {});
+  StandIn.made[2].report(searching(100, 100));
+  race.stop();
+  assert.equal(race.report.state, 'stopped');
+  assert.equal(race.report.conflicts, 100);
+});
+
+test('an error ends the race and every worker; a new race forgets the old one\'s reports', () => {
+  const race = newRace();
+  race.start('grid', {});
+  const [first] = StandIn.made;
+  first.report(searching(1000, 1500, { released_at: 1000 }));
+  const second = StandIn.made[1];
+  second.onmessage({ data: { id: second.sent[0].id, report: { ok: false, error: 'out of memory' } } });
+  assert.equal(race.running, false);
+  assert.equal(race.report.ok, false);
+  assert.ok(first.terminated && second.terminated);
+  race.start('other grid', {});
+  const before = changes;
+  // a late report of the old race is ignored
+  first.onmessage({ data: { id: first.sent[0].id, report: { ok: true, ...found(10, 10) } } });
+  assert.equal(changes, before);
+  assert.equal(race.report, null);
+});
