@@ -55,7 +55,8 @@ pub trait Backend {
     fn limit_conflicts(&mut self, own: Option<u64>, shared: Option<Arc<dyn Ceiling>>);
 }
 
-/// A conflict limit that others may lower while a call runs: read at every decision.
+/// A conflict limit that others may lower while a call runs (BatSat reads it at every
+/// decision; CaDiCaL only when a call starts).
 pub trait Ceiling: Send + Sync {
     /// The conflicts at which the solver gives up, now.
     fn dead_ends(&self) -> u64;
