@@ -84,8 +84,13 @@ export function wholeRoot(host) {
           return status(`Mapping: ${fmt(r.positions)} of the ${fmt(r.max_states)} positions the browser's budget allows (${secs} s).`);
         case 'searching':
           return status(`Searching: round ${r.round}, ${counts}${budget ? `, ? cells over ${budget}` : ''}${beside} (${secs} s).`);
-        case 'found':
-          return status(`Found a diagram that verifies as a win${won} (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s)${budget ? `; its ? cells take ${budget}${fewest(r)}` : ''}. Keep it, or Discard.`);
+        case 'found': {
+          // the levels the ? cells take (a budget that grew unproved may be wider)
+          const given = host.levels();
+          const top = Math.max(0, ...[...r.cells].filter((c, i) => given[i] === '?' && /[0-9]/.test(c)).map(Number));
+          const taken = firstLevels < 10 ? `levels 0–${top}` : '';
+          return status(`Found a diagram that verifies as a win${won} (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s)${taken ? `; its ? cells take ${taken}${fewest(r)}` : ''}. Keep it, or Discard.`);
+        }
         case 'unsat':
           return status(`No diagram wins from this root with these pinned cells (levels 0–9 for the ? cells), ${secs} s. Sound for the language, not independently audited.`);
         case 'budget':
