@@ -12,7 +12,10 @@
 //   page is cross-origin isolated (`c4lab serve` makes it so), writes it into a
 //   SharedArrayBuffer that the solver reads while it runs, so the loser stops at once
 //   rather than at the end of its round.
-// It has the interface of search.js's searchWorker, so the same controls drive it.
+// It has the interface of search.js's searchWorker (searchHandle), so the same controls
+// drive it.
+
+import { searchHandle } from './search.js';
 
 /**
  * Races one search per entry of `widenAfter` in module workers at `url`; `changed()`
@@ -152,45 +155,25 @@ export function raceWorkers(url, widenAfter, changed) {
     changed();
   }
 
-  return {
-    /** The last report (or null). */
-    get report() { return s.report; },
-    /** Whether a search is running. */
-    get running() { return s.running; },
-    /** The diagram the current or last race was started on. */
-    get grid() { return s.grid; },
-    /** Starts a race on `grid`, posting `{id, grid, ...message, widenAfter}` to each worker. */
-    start(grid, message) {
-      end();
-      s.id += 1;
-      s.report = null;
-      s.running = true;
-      s.grid = grid;
-      s.message = message;
-      s.released = false;
-      s.t0 = performance.now();
-      s.shared = slots();
-      s.entrants = widenAfter.map(() => ({ worker: null, report: null, progress: null, startedAt: 0, done: false, ceiling: Infinity }));
-      launch(0, 0);
-    },
-    /**
-     * Stops a running race. As natively, a verdict one search already has still wins;
-     * else the last report is kept marked stopped (or `empty` when there is none).
-     */
-    stop(empty = null) {
-      if (!s.running) return;
-      if (s.entrants.some((o) => o.done && verdict(o.report))) return judge();
-      end();
-      s.report = s.report ? { ...s.report, state: 'stopped' } : empty;
-    },
-    /** Ends the race and forgets its report. */
-    discard() {
-      end();
-      s.report = null;
-    },
-    /** Forgets the report (after its result was kept). */
-    clear() {
-      s.report = null;
-    },
-  };
+  /** Starts a race on `grid`, posting `{id, grid, ...message, widenAfter}` to each worker. */
+  function start(grid, message) {
+    end();
+    s.id += 1;
+    s.report = null;
+    s.running = true;
+    s.grid = grid;
+    s.message = message;
+    s.released = false;
+    s.t0 = performance.now();
+    s.shared = slots();
+    s.entrants = widenAfter.map(() => ({ worker: null, report: null, progress: null, startedAt: 0, done: false, ceiling: Infinity }));
+    launch(0, 0);
+  }
+  // Stop: as natively, a verdict one search already has still wins
+  function settle() {
+    if (!s.entrants.some((o) => o.done && verdict(o.report))) return false;
+    judge();
+    return true;
+  }
+  return searchHandle(s, end, start, settle);
 }

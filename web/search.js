@@ -12,6 +12,36 @@ export function searchWorker(url, finished, changed) {
     s.worker = null;
     s.running = false;
   }
+  /** Starts a search of `grid`, posting `{id, grid, ...message}` to a new worker. */
+  function start(grid, message) {
+    end();
+    const id = ++s.id;
+    s.report = null;
+    s.running = true;
+    s.grid = grid;
+    s.worker = new Worker(url, { type: 'module' });
+    s.worker.onmessage = (e) => {
+      if (e.data.id !== id) return;
+      s.report = e.data.report;
+      if (finished(s.report)) end();
+      changed();
+    };
+    s.worker.onerror = (e) => {
+      s.report = { ok: false, error: `the search failed: ${e.message || 'the worker stopped'}` };
+      end();
+      changed();
+    };
+    s.worker.postMessage({ id, grid, ...message });
+  }
+  return searchHandle(s, end, start);
+}
+
+/**
+ * What the controls drive, over a search's state `s` ({report, running, grid}):
+ * `end()` stops its workers, `start(grid, message)` starts it again, and `settle()`
+ * (when given) may end a stopped search on a verdict it already has, returning true.
+ */
+export function searchHandle(s, end, start, settle = () => false) {
   return {
     /** The last report (or null). */
     get report() { return s.report; },
@@ -19,30 +49,10 @@ export function searchWorker(url, finished, changed) {
     get running() { return s.running; },
     /** The diagram the current or last search was started on. */
     get grid() { return s.grid; },
-    /** Starts a search of `grid`, posting `{id, grid, ...message}` to a new worker. */
-    start(grid, message) {
-      end();
-      const id = ++s.id;
-      s.report = null;
-      s.running = true;
-      s.grid = grid;
-      s.worker = new Worker(url, { type: 'module' });
-      s.worker.onmessage = (e) => {
-        if (e.data.id !== id) return;
-        s.report = e.data.report;
-        if (finished(s.report)) end();
-        changed();
-      };
-      s.worker.onerror = (e) => {
-        s.report = { ok: false, error: `the search failed: ${e.message || 'the worker stopped'}` };
-        end();
-        changed();
-      };
-      s.worker.postMessage({ id, grid, ...message });
-    },
+    start,
     /** Stops a running search, keeping its last report marked stopped (or `empty`). */
     stop(empty = null) {
-      if (!s.running) return;
+      if (!s.running || settle()) return;
       end();
       s.report = s.report ? { ...s.report, state: 'stopped' } : empty;
     },
