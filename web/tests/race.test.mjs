@@ -36,6 +36,15 @@ const newRace = () => raceWorkers('dsat.worker.js', [0, 3000], () => { changes +
 const searching = (conflicts, widest, more = {}) => ({ state: 'searching', round: 1, positions: 10, conflicts, settled: 0, levels: 1, widest, released_at: null, ...more });
 const found = (conflicts, widest, more = {}) => ({ state: 'found', round: 2, positions: 10, conflicts, levels: 3, least_levels: 3, widest, cells: 'x'.repeat(42), released_at: null, ...more });
 
+/** A race whose first search has let the second go at its 1,000th dead end. */
+function released() {
+  const race = newRace();
+  race.start('grid', {});
+  const [first] = StandIn.made;
+  first.report(searching(1000, 1500, { released_at: 1000 }));
+  return { race, first, second: StandIn.made[1] };
+}
+
 test('the second search starts at the first\'s release mark and counts from it; the lowest count wins', () => {
   const race = newRace();
   race.start('grid', { cut: 16, maxStates: 1000, firstLevels: 1 });
@@ -65,11 +74,7 @@ test('the second search starts at the first\'s release mark and counts from it; 
 });
 
 test('a tie goes to the first search', () => {
-  const race = newRace();
-  race.start('grid', {});
-  const [first] = StandIn.made;
-  first.report(searching(1000, 1500, { released_at: 1000 }));
-  const second = StandIn.made[1];
+  const { race, first, second } = released();
   first.report(found(4000, 3500, { released_at: 1000 }));
   assert.deepEqual(second.ceilings(), [3000], 'the second loses once its count reaches 4,000');
   second.report(found(3000, 3000));
@@ -78,11 +83,7 @@ test('a tie goes to the first search', () => {
 });
 
 test('a search whose count has passed a verdict is stopped at once', () => {
-  const race = newRace();
-  race.start('grid', {});
-  const [first] = StandIn.made;
-  first.report(searching(1000, 1500, { released_at: 1000 }));
-  const second = StandIn.made[1];
+  const { race, first, second } = released();
   second.report(searching(3200, 3000));
   first.report(found(4000, 3500, { released_at: 1000 }));
   assert.equal(race.running, false, 'the second, at 1,000 + 3,200, cannot win');
@@ -105,11 +106,7 @@ test('the second search is stopped when the first finishes before a budget took 
 });
 
 test('with no verdict the search that ran out of budget stands for the race', () => {
-  const race = newRace();
-  race.start('grid', {});
-  const [first] = StandIn.made;
-  first.report(searching(1000, 1500, { released_at: 1000 }));
-  const second = StandIn.made[1];
+  const { race, first, second } = released();
   second.report({ state: 'budget', conflicts: 500, widest: 500 });
   first.report({ state: 'stopped', conflicts: 9000, widest: 4000, released_at: 1000 });
   assert.equal(race.report.state, 'budget');
@@ -117,11 +114,7 @@ test('with no verdict the search that ran out of budget stands for the race', ()
 });
 
 test('Stop keeps a verdict one search already has, as natively', () => {
-  const race = newRace();
-  race.start('grid', {});
-  const [first] = StandIn.made;
-  first.report(searching(1000, 1500, { released_at: 1000 }));
-  const second = StandIn.made[1];
+  const { race, first, second } = released();
   second.report(found(3000, 3000));
   assert.equal(race.running, true);
   race.stop();
@@ -138,11 +131,7 @@ test('Stop keeps a verdict one search already has, as natively', () => {
 });
 
 test('an error ends the race and every worker; a new race forgets the old one\'s reports', () => {
-  const race = newRace();
-  race.start('grid', {});
-  const [first] = StandIn.made;
-  first.report(searching(1000, 1500, { released_at: 1000 }));
-  const second = StandIn.made[1];
+  const { race, first, second } = released();
   second.onmessage({ data: { id: second.sent[0].id, report: { ok: false, error: 'out of memory' } } });
   assert.equal(race.running, false);
   assert.equal(race.report.ok, false);
