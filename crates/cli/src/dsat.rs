@@ -60,6 +60,19 @@ fn verdict(outcome: &Outcome) -> (&'static str, u8) {
     }
 }
 
+/// What the level budget says at the end, for the summary line: only what is proved (a
+/// budget the search stopped in, or one that grew unproved, proves nothing by itself;
+/// `unsat` already covers levels 0-9).
+fn levels_note(outcome: &Outcome, levels: u8, least: u8) -> String {
+    let proved = match outcome {
+        Outcome::Unsat => return String::new(),
+        Outcome::Found(_) if least == levels => "the fewest that can win".to_string(),
+        _ if least > 1 => format!("none wins with fewer than {least}"),
+        _ => "no smaller budget ruled out".to_string(),
+    };
+    format!("level budget 0-{} in the end ({proved}), ", levels - 1)
+}
+
 /// `c4lab dsat`: one solve per entry of `widen_after`, side by side (see `c4lab_dsat::race`).
 pub fn dsat(
     file: Option<&Path>,
@@ -255,15 +268,7 @@ pub fn dsat(
         None => "memory not counted (CaDiCaL allocates outside Rust's heap), ".to_string(),
     };
     let levels = if options.first_levels < c4lab_synth::FREE_LEVELS {
-        let least = if report.least_levels == report.levels {
-            "the fewest that can win".to_string()
-        } else {
-            format!("none wins with fewer than {}", report.least_levels)
-        };
-        format!(
-            "level budget 0-{} in the end ({least}), ",
-            report.levels - 1
-        )
+        levels_note(&report.outcome, report.levels, report.least_levels)
     } else {
         String::new()
     };
@@ -583,7 +588,23 @@ fn print_row(name: &str, ply: u32, j: &serde_json::Value) {
 
 #[cfg(test)]
 mod tests {
-    use super::summary;
+    use super::{levels_note, summary, Outcome};
+    use c4lab_steady::{Cell, Diagram};
+
+    #[test]
+    fn the_level_note_claims_only_what_the_budgets_proved() {
+        let found = Outcome::Found(Diagram::from_cells([Cell::Level(0); 42]));
+        assert_eq!(
+            levels_note(&found, 4, 4),
+            "level budget 0-3 in the end (the fewest that can win), "
+        );
+        // a budget that grew unproved, or one the search stopped in, proves nothing
+        assert!(levels_note(&found, 5, 3).contains("(none wins with fewer than 3)"));
+        assert!(levels_note(&Outcome::Stopped, 4, 4).contains("(none wins with fewer than 4)"));
+        assert!(levels_note(&Outcome::Budget, 1, 1).contains("(no smaller budget ruled out)"));
+        // unsat speaks of every level itself
+        assert_eq!(levels_note(&Outcome::Unsat, 10, 10), "");
+    }
 
     #[test]
     fn the_summary_counts_a_root_not_found_as_slower_than_any() {

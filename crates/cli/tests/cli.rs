@@ -76,6 +76,8 @@ fn verify_exit_codes_and_json() {
 
     let budget = c4lab(&["verify", "--budget", "2", "examples/win.txt"], "");
     assert_eq!(budget.status.code(), Some(3));
+    let said = String::from_utf8_lossy(&budget.stderr);
+    assert!(said.contains("(no smaller budget ruled out)"), "{said}");
 }
 
 #[test]
@@ -680,7 +682,10 @@ fn dsat_exit_codes_and_json() {
     let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";
     let unsat = c4lab(&["dsat", "-"], board);
     assert_eq!(unsat.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&unsat.stderr).contains("not independently audited"));
+    let said = String::from_utf8_lossy(&unsat.stderr);
+    assert!(said.contains("not independently audited"), "{said}");
+    // no level budget is "the fewest that can win" when nothing wins
+    assert!(!said.contains("can win"), "{said}");
 
     let wide = "???????\n".repeat(6);
     let budget = c4lab(
@@ -688,6 +693,8 @@ fn dsat_exit_codes_and_json() {
         &wide,
     );
     assert_eq!(budget.status.code(), Some(3));
+    let said = String::from_utf8_lossy(&budget.stderr);
+    assert!(said.contains("(no smaller budget ruled out)"), "{said}");
     assert_eq!(c4lab(&["dsat"], "R??????\n").status.code(), Some(2));
     // a level budget names one to ten levels
     let zero = c4lab(
