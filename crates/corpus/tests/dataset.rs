@@ -154,12 +154,7 @@ fn sums_round_trip_and_detect_a_change() {
 
 #[test]
 fn numpy_loads_the_sidecar() {
-    let has_numpy = Command::new("python3")
-        .args(["-c", "import numpy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_numpy {
-        eprintln!("skipped: python3 with numpy is not installed (CI installs it)");
+    if !common::has_numpy("test") {
         return;
     }
     let dir = common::scratch("numpy");

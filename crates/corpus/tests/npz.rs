@@ -146,12 +146,7 @@ fn zip64_members_read_back() {
         RawArrays::read(&big).unwrap(),
         RawArrays::read(&good).unwrap()
     );
-    let has_numpy = Command::new("python3")
-        .args(["-c", "import numpy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_numpy {
-        eprintln!("numpy part skipped: python3 with numpy is not installed (CI installs it)");
+    if !common::has_numpy("numpy part") {
         return;
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/check_npz.py");
@@ -406,12 +401,7 @@ fn damage_past_what_is_read_is_found_at_the_end() {
 
 #[test]
 fn damaged_deflated_members_give_errors_or_the_same_values() {
-    let has_numpy = Command::new("python3")
-        .args(["-c", "import numpy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_numpy {
-        eprintln!("skipped: python3 with numpy is not installed (CI installs it)");
+    if !common::has_numpy("test") {
         return;
     }
     let dir = common::scratch("npz-damaged-deflate");
@@ -458,13 +448,14 @@ fn a_fortran_order_array_is_refused_not_read_transposed() {
          np.savez({:?}, target=np.asfortranarray(t), ply_of=p, teacher=f, n_plies=n)\n",
         path.display().to_string()
     );
-    let ran = std::process::Command::new("python3")
-        .args(["-c", &script])
-        .status();
-    if !ran.is_ok_and(|s| s.success()) {
-        eprintln!("skipped: python3 with numpy is not available");
+    if !common::has_numpy("test") {
         return;
     }
+    let ran = Command::new("python3").args(["-c", &script]).status();
+    assert!(
+        ran.is_ok_and(|s| s.success()),
+        "numpy could not write {path:?}"
+    );
     let err = Sidecar::open(&path).err().expect("refused");
     assert!(err.to_string().contains("Fortran order"), "{err}");
 }

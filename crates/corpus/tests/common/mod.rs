@@ -55,3 +55,16 @@ pub fn dataset(dir: &Path, games: u64, holdout: u64, seed: u64) -> DatasetConfig
     generate_dataset(&cfg, dir, &NoProgress).unwrap();
     cfg
 }
+
+/// True when `python3` with numpy is installed (CI installs it); says what is skipped
+/// when not, so that a local run without numpy still passes but does not hide it.
+pub fn has_numpy(skipped: &str) -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import numpy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("{skipped} skipped: python3 with numpy is not installed (CI installs it)");
+    }
+    ok
+}
