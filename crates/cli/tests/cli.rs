@@ -76,8 +76,6 @@ fn verify_exit_codes_and_json() {
 
     let budget = c4lab(&["verify", "--budget", "2", "examples/win.txt"], "");
     assert_eq!(budget.status.code(), Some(3));
-    let said = String::from_utf8_lossy(&budget.stderr);
-    assert!(said.contains("(no smaller budget ruled out)"), "{said}");
 }
 
 #[test]
