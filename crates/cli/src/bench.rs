@@ -26,7 +26,7 @@ pub enum Bench {
     /// Auto-complete: upstream diagrams with k cells undecided, per k the success rate and candidates/time.
     Complete(crate::complete::BenchComplete),
     /// dsat: upstream roots (ply 16+) with every level cell `?`: verdict, positions mapped, times.
-    Dsat(crate::dsat::BenchDsat),
+    Dsat(crate::dsat_bench::BenchDsat),
     /// Corpus generation: games/s and labels/s per teacher, peak memory.
     Corpus(crate::corpus::BenchCorpus),
     /// The model: training and inference speed, size, holdout agreement, optimal-move rate.
@@ -78,7 +78,7 @@ pub fn run(what: Bench) -> Result<u8> {
             runs,
         } => verify(&branches, &steady_states, runs),
         Bench::Complete(args) => crate::complete::bench(args),
-        Bench::Dsat(args) => crate::dsat::bench(args),
+        Bench::Dsat(args) => crate::dsat_bench::bench(args),
         Bench::Corpus(args) => crate::corpus::bench(args),
         Bench::Model(args) => crate::model::bench(args),
         Bench::Solver {

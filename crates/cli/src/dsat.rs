@@ -37,7 +37,7 @@ fn budget_note(options: &Options) -> String {
 }
 
 /// An entrant's name in progress lines and reports: A, B, ...
-fn entrant_name(i: usize) -> char {
+pub(crate) fn entrant_name(i: usize) -> char {
     (b'A' + (i % 26) as u8) as char
 }
 
@@ -319,28 +319,10 @@ pub fn dsat(
     Ok(code)
 }
 
-/// `c4lab bench dsat`.
-#[derive(clap::Args)]
-pub struct BenchDsat {
-    /// Upstream's steady_states.txt.
-    #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
-    steady_states: std::path::PathBuf,
-    /// Roots with at least this many stones.
-    #[arg(long, default_value_t = 16)]
-    min_ply: u32,
-    /// Roots with at most this many stones.
-    #[arg(long, default_value_t = 42)]
-    max_ply: u32,
-    /// How many roots (taken evenly from those of --min-ply to --max-ply stones).
-    #[arg(long, default_value_t = 8)]
-    roots: usize,
-    /// Give up a root after this many seconds.
-    #[arg(long, default_value_t = 30.0)]
-    cap: f64,
-    /// SAT backend.
-    #[arg(long, default_value = "batsat")]
-    backend: String,
-    /// Map positions down to this many plies below each root (the deepest cut).
+/// How a whole-root solve searches: the flags `c4lab dsat` and `bench dsat` share.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Map positions down to this many plies below the root (the deepest cut).
     #[arg(long, default_value_t = Options::default().cut_plies)]
     cut: u32,
     /// Map only this many plies at first; deepen to --cut after --deepen-after rounds.
@@ -349,38 +331,103 @@ pub struct BenchDsat {
     /// Verify-and-refine rounds at the first cut before the map is deepened.
     #[arg(long, default_value_t = Options::default().deepen_after)]
     deepen_after: u64,
-    /// After a candidate fails: positions it reaches encoded at most, besides its losing
-    /// line (0: the losing line only).
+    /// After a candidate fails: positions it reaches encoded at most, besides its
+    /// losing line (breadth first from the root; 0: the losing line only).
     #[arg(long, default_value_t = Options::default().tree_cap)]
     tree_cap: usize,
-    /// Level budget: `?` cells first take levels below this only, one more each time no
-    /// diagram fits (1, the default: the fewest levels; 10: every level from the start).
+    /// Level budget: `?` cells first take levels below this only, one more level each
+    /// time no diagram fits (1, the default: a diagram with the fewest levels; 10:
+    /// every level from the start).
     #[arg(long, default_value_t = Options::default().first_levels,
           value_parser = clap::value_parser!(u8).range(1..=10))]
     first_levels: u8,
-    /// Also search diagrams whose `?` levels leave gaps (no symmetry breaking).
+    /// Also search diagrams whose `?` levels leave gaps (no symmetry breaking; every
+    /// winning diagram has a gap-free twin that plays alike, so verdicts agree).
     #[arg(long)]
     level_gaps: bool,
-    /// Build the circuits' gates for every level from the start (see `c4lab dsat
-    /// --build-all-levels`).
+    /// Build the circuits' gates for every level from the start (the build before
+    /// gates were built as the level budget grows; for comparison).
     #[arg(long)]
     build_all_levels: bool,
-    /// One search per value, side by side, a thread each (see `c4lab dsat
-    /// --widen-after`); with two, `--jobs 1` keeps one root's threads on two cores.
+    /// One search per value, side by side (a thread each; the verdict reached with
+    /// the fewest dead ends counts, a later search's counted from the first's start,
+    /// so the result does not depend on timing): the dead ends a level budget may take
+    /// before it grows by one without a proof that no diagram fits it (0: only on such
+    /// a proof, so a found diagram takes the fewest levels that can win). In `bench
+    /// dsat`, with two, `--jobs 1` keeps one root's threads on two cores.
     #[arg(long, value_delimiter = ',', default_value = "0,3000")]
-    widen_after: Vec<u64>,
-    /// Only write each root's diagram (every level cell `?`) to DIR/<root>.txt and stop,
-    /// for other tools (the browser-engine comparison, web/tests/bench-dsat.mjs).
-    #[arg(long, value_name = "DIR")]
-    write_grids: Option<std::path::PathBuf>,
-    /// Strong-solver node budget per "does this Red move keep the win?" (0: no pruning,
-    /// to measure how much the pruning shrinks the map).
-    #[arg(long, default_value_t = 100_000)]
+    pub widen_after: Vec<u64>,
+    /// Give up after mapping this many positions.
+    #[arg(long, default_value_t = Options::default().max_states)]
+    max_states: u64,
+    /// SAT backend: `batsat` or `cadical`.
+    #[arg(long, default_value = "batsat")]
+    backend: String,
+    /// Strong-solver node budget per "does this Red move keep the win?" (0: never ask,
+    /// so no pruning: to measure how much the pruning shrinks the map).
+    #[arg(long, default_value_t = Options::default().oracle_nodes)]
     oracle_nodes: u64,
-    /// Roots solved at a time, each in its own process (more than one slows each solve:
-    /// the processes share the machine's caches and memory bandwidth).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
-    jobs: u64,
+}
+
+impl SearchArgs {
+    /// The solve's options (each search of a race then takes its own `widen_after`).
+    pub fn options(&self) -> Options {
+        Options {
+            cut_plies: self.cut,
+            first_cut_plies: self.first_cut,
+            deepen_after: self.deepen_after,
+            tree_cap: self.tree_cap,
+            first_levels: self.first_levels,
+            compact_levels: !self.level_gaps,
+            levels_on_demand: !self.build_all_levels,
+            max_states: self.max_states,
+            backend: self.backend.clone(),
+            oracle_nodes: self.oracle_nodes,
+            ..Options::default()
+        }
+    }
+
+    /// The settings in a few words, for a table's header.
+    pub fn describe(&self) -> String {
+        format!(
+            "cut {} plies then {} after {} rounds, tree cap {}, first levels {}{}{}, widen after {}, at most {} positions, backend {}, oracle {} nodes",
+            self.first_cut.min(self.cut),
+            self.cut,
+            self.deepen_after,
+            self.tree_cap,
+            self.first_levels,
+            if self.level_gaps { ", level gaps allowed" } else { "" },
+            if self.build_all_levels { ", every level built from the start" } else { "" },
+            widen_list(&self.widen_after),
+            self.max_states,
+            self.backend,
+            self.oracle_nodes,
+        )
+    }
+
+    /// The same flags for a `c4lab dsat` of its own (the bench runs each root so).
+    pub(crate) fn child_args(&self) -> Vec<String> {
+        let mut args: Vec<String> = [
+            ("--cut", self.cut.to_string()),
+            ("--first-cut", self.first_cut.to_string()),
+            ("--deepen-after", self.deepen_after.to_string()),
+            ("--tree-cap", self.tree_cap.to_string()),
+            ("--first-levels", self.first_levels.to_string()),
+            ("--widen-after", widen_list(&self.widen_after)),
+            ("--max-states", self.max_states.to_string()),
+            ("--backend", self.backend.clone()),
+            ("--oracle-nodes", self.oracle_nodes.to_string()),
+        ]
+        .into_iter()
+        .flat_map(|(flag, value)| [flag.to_string(), value])
+        .collect();
+        args.extend(self.level_gaps.then(|| "--level-gaps".to_string()));
+        args.extend(
+            self.build_all_levels
+                .then(|| "--build-all-levels".to_string()),
+        );
+        args
+    }
 }
 
 /// The `--widen-after` values as the flag takes them.
@@ -392,203 +439,9 @@ fn widen_list(values: &[u64]) -> String {
         .join(",")
 }
 
-/// Runs `bench dsat` and prints its table: every level cell of each root `?`.
-pub fn bench(a: BenchDsat) -> Result<u8> {
-    use c4lab_steady::Cell;
-    let pool = crate::complete::upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
-    let step = (pool.len() / a.roots.max(1)).max(1);
-    if a.write_grids.is_none() {
-        println!(
-            "dsat: upstream roots of ply {}-{}, every level cell ?, cut {} plies then {} after {} rounds, tree cap {}, first levels {}{}{}, widen after {}, backend {}, oracle {} nodes, cap {} s, {} at a time",
-            a.min_ply,
-            a.max_ply,
-            a.first_cut.min(a.cut),
-            a.cut,
-            a.deepen_after,
-            a.tree_cap,
-            a.first_levels,
-            if a.level_gaps { ", level gaps allowed" } else { "" },
-            if a.build_all_levels { ", every level built from the start" } else { "" },
-            widen_list(&a.widen_after),
-            a.backend,
-            a.oracle_nodes,
-            a.cap,
-            a.jobs
-        );
-        println!(
-            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>8} {:>9} {:>9} {:>9} {:>7} {:>6} {:>3}",
-            "root",
-            "ply",
-            "verdict",
-            "mapped",
-            "pruned",
-            "clauses/pos",
-            "setup MB",
-            "bytes/pos",
-            "map ms",
-            "search ms",
-            "rounds",
-            "levels",
-            "by"
-        );
-    }
-    let mut roots = Vec::new();
-    for d in pool.iter().step_by(step).take(a.roots) {
-        let root = d.root().expect("filtered");
-        let mut puzzle = d.clone();
-        for (i, c) in d.cells().iter().enumerate() {
-            if let Cell::Level(_) = c {
-                puzzle.set(i % 7, 5 - i / 7, Cell::Undecided);
-            }
-        }
-        let name = c4lab_board::format_moves(&root.order);
-        if let Some(dir) = &a.write_grids {
-            crate::input::write_grid(dir, &format!("{name}.txt"), &puzzle)?;
-            continue;
-        }
-        roots.push((name, root.position.moves_played(), puzzle.to_grid()));
-    }
-    if a.write_grids.is_some() {
-        return Ok(0);
-    }
-    let exe = std::env::current_exe().context("cannot find this program to run each root")?;
-    // `--jobs` roots at a time, each in a process of its own; rows print in root order
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let (send, receive) = std::sync::mpsc::channel();
-    let mut seconds = Vec::new();
-    std::thread::scope(|scope| -> Result<()> {
-        for _ in 0..a.jobs.max(1) {
-            let send = send.clone();
-            let (next, roots, exe, a) = (&next, &roots, &exe, &a);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((name, _, grid)) = roots.get(i) else {
-                    break;
-                };
-                if send.send((i, run_root(exe, a, name, grid))).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(send);
-        let mut waiting = std::collections::BTreeMap::new();
-        let mut printed = 0;
-        for (i, result) in receive {
-            waiting.insert(i, result);
-            while let Some(result) = waiting.remove(&printed) {
-                let (name, ply, _) = &roots[printed];
-                let j = result?;
-                print_row(name, *ply, &j);
-                let found = j["verdict"] == "found";
-                let t = j["map_seconds"].as_f64().unwrap_or(f64::NAN)
-                    + j["search_seconds"].as_f64().unwrap_or(f64::NAN);
-                seconds.push(if found { t } else { f64::INFINITY });
-                printed += 1;
-            }
-        }
-        Ok(())
-    })?;
-    println!("{}", summary(&seconds));
-    Ok(if seconds.iter().all(|t| t.is_finite()) {
-        0
-    } else {
-        1
-    })
-}
-
-/// The bench's last line: roots found, found within 10 s, and the median time to the
-/// verdict counting a root not found as slower than any (the targets).
-fn summary(seconds: &[f64]) -> String {
-    let found = seconds.iter().filter(|t| t.is_finite()).count();
-    let quick = seconds.iter().filter(|&&t| t <= 10.0).count();
-    let mut sorted = seconds.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let n = sorted.len();
-    let median = match n {
-        0 => f64::NAN,
-        _ if n % 2 == 1 => sorted[n / 2],
-        _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
-    };
-    let median = if median.is_finite() {
-        format!("{median:.2} s")
-    } else if n == 0 {
-        "none".to_string()
-    } else {
-        "not found (over half the roots)".to_string()
-    };
-    format!(
-        "found {found} of {n}, {quick} within 10 s; median {median} (a root not found counts as slower than any)"
-    )
-}
-
-/// Runs `c4lab dsat --json` on one root's grid in a process of its own, so that its
-/// memory is measured alone.
-fn run_root(exe: &Path, a: &BenchDsat, name: &str, grid: &str) -> Result<serde_json::Value> {
-    let mut command = std::process::Command::new(exe);
-    command.args(["dsat", "--json", "--backend", &a.backend]);
-    for (flag, value) in [
-        ("--max-seconds", a.cap.to_string()),
-        ("--oracle-nodes", a.oracle_nodes.to_string()),
-        ("--cut", a.cut.to_string()),
-        ("--first-cut", a.first_cut.to_string()),
-        ("--deepen-after", a.deepen_after.to_string()),
-        ("--tree-cap", a.tree_cap.to_string()),
-        ("--first-levels", a.first_levels.to_string()),
-        ("--widen-after", widen_list(&a.widen_after)),
-    ] {
-        command.arg(flag).arg(value);
-    }
-    let mut child = command
-        .args(a.level_gaps.then_some("--level-gaps"))
-        .args(a.build_all_levels.then_some("--build-all-levels"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .context("cannot start c4lab dsat")?;
-    std::io::Write::write_all(child.stdin.as_mut().expect("piped"), grid.as_bytes())?;
-    let out = child.wait_with_output()?;
-    match serde_json::from_slice(&out.stdout) {
-        Ok(j) => Ok(j),
-        Err(_) => bail!(
-            "c4lab dsat gave no JSON for {name} (exit {:?})",
-            out.status.code()
-        ),
-    }
-}
-
-/// One row of the bench's table.
-fn print_row(name: &str, ply: u32, j: &serde_json::Value) {
-    let num = |k: &str| j[k].as_f64().unwrap_or(f64::NAN);
-    // JSON values ignore a width when printed: counts go through strings
-    let int = |k: &str| {
-        j[k].as_u64()
-            .map_or_else(|| "-".to_string(), |v| v.to_string())
-    };
-    println!(
-        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>8} {:>9} {:>9.0} {:>9.0} {:>7} {:>6} {:>3}",
-        name,
-        ply,
-        j["verdict"].as_str().unwrap_or("?"),
-        int("mapped"),
-        int("pruned"),
-        num("clauses") / num("positions").max(1.0),
-        j["setup_bytes"]
-            .as_f64()
-            .map_or_else(|| "-".to_string(), |b| format!("{:.1}", b / 1e6)),
-        int("bytes_per_state"),
-        num("map_seconds") * 1e3,
-        num("search_seconds") * 1e3,
-        int("rounds"),
-        int("levels"),
-        j["winner"]
-            .as_u64()
-            .map_or('-', |w| entrant_name(w as usize))
-    );
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{levels_note, summary, Outcome};
+    use super::{levels_note, Outcome};
     use c4lab_steady::{Cell, Diagram};
 
     #[test]
@@ -604,20 +457,5 @@ mod tests {
         assert!(levels_note(&Outcome::Budget, 1, 1).contains("(no smaller budget ruled out)"));
         // unsat speaks of every level itself
         assert_eq!(levels_note(&Outcome::Unsat, 10, 10), "");
-    }
-
-    #[test]
-    fn the_summary_counts_a_root_not_found_as_slower_than_any() {
-        let miss = f64::INFINITY;
-        assert_eq!(
-            summary(&[0.5, miss, 12.0]),
-            "found 2 of 3, 1 within 10 s; median 12.00 s (a root not found counts as slower than any)"
-        );
-        // an even count takes the mean of the middle two
-        assert!(summary(&[1.0, 2.0, 4.0, miss]).contains("median 3.00 s"));
-        // a median that falls on misses is no time at all
-        assert!(summary(&[1.0, miss, miss]).contains("median not found (over half the roots)"));
-        assert!(summary(&[1.0, miss]).contains("median not found"));
-        assert!(summary(&[]).starts_with("found 0 of 0, 0 within 10 s; median none"));
     }
 }

@@ -8,6 +8,7 @@ mod complete;
 mod convert;
 mod corpus;
 mod dsat;
+mod dsat_bench;
 mod heap;
 mod input;
 mod model;
@@ -110,50 +111,8 @@ enum Command {
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
-        /// Map positions down to this many plies below the root (the deepest cut).
-        #[arg(long, default_value_t = c4lab_dsat::Options::default().cut_plies)]
-        cut: u32,
-        /// Map only this many plies at first; deepen to --cut after --deepen-after rounds.
-        #[arg(long, default_value_t = c4lab_dsat::Options::default().first_cut_plies)]
-        first_cut: u32,
-        /// Verify-and-refine rounds at the first cut before the map is deepened.
-        #[arg(long, default_value_t = c4lab_dsat::Options::default().deepen_after)]
-        deepen_after: u64,
-        /// After a candidate fails: positions it reaches encoded at most, besides its
-        /// losing line (breadth first from the root; 0: the losing line only).
-        #[arg(long, default_value_t = c4lab_dsat::Options::default().tree_cap)]
-        tree_cap: usize,
-        /// Level budget: `?` cells first take levels below this only, one more level each
-        /// time no diagram fits (1, the default: a diagram with the fewest levels; 10:
-        /// every level from the start).
-        #[arg(long, default_value_t = c4lab_dsat::Options::default().first_levels,
-              value_parser = clap::value_parser!(u8).range(1..=10))]
-        first_levels: u8,
-        /// Also search diagrams whose `?` levels leave gaps (no symmetry breaking; every
-        /// winning diagram has a gap-free twin that plays alike, so verdicts agree).
-        #[arg(long)]
-        level_gaps: bool,
-        /// Build the circuits' gates for every level from the start (the build before
-        /// gates were built as the level budget grows; for comparison).
-        #[arg(long)]
-        build_all_levels: bool,
-        /// One search per value, side by side (a thread each; the verdict reached with
-        /// the fewest dead ends counts, a later search's counted from the first's start,
-        /// so the result does not depend on timing): the
-        /// dead ends a level budget may take before it grows by one without a proof
-        /// that no diagram fits it (0: only on such a proof, so a found diagram takes
-        /// the fewest levels that can win).
-        #[arg(long, value_delimiter = ',', default_value = "0,3000")]
-        widen_after: Vec<u64>,
-        /// Give up after mapping this many positions.
-        #[arg(long, default_value_t = 2_000_000)]
-        max_states: u64,
-        /// SAT backend: `batsat` or `cadical`.
-        #[arg(long, default_value = "batsat")]
-        backend: String,
-        /// Strong-solver node budget per "does this Red move keep the win?" (0: never ask).
-        #[arg(long, default_value_t = 100_000)]
-        oracle_nodes: u64,
+        #[command(flatten)]
+        search: dsat::SearchArgs,
         /// Stop after this many seconds (exit 3).
         #[arg(long)]
         max_seconds: Option<f64>,
@@ -269,36 +228,14 @@ fn main() -> ExitCode {
         Command::Dsat {
             file,
             json,
-            cut,
-            first_cut,
-            deepen_after,
-            tree_cap,
-            first_levels,
-            level_gaps,
-            build_all_levels,
-            widen_after,
-            max_states,
-            backend,
-            oracle_nodes,
+            search,
             max_seconds,
         } => dsat::dsat(
             file.as_deref(),
             json,
             max_seconds,
-            c4lab_dsat::Options {
-                cut_plies: cut,
-                first_cut_plies: first_cut,
-                deepen_after,
-                tree_cap,
-                first_levels,
-                compact_levels: !level_gaps,
-                levels_on_demand: !build_all_levels,
-                max_states,
-                backend,
-                oracle_nodes,
-                ..c4lab_dsat::Options::default()
-            },
-            &widen_after,
+            search.options(),
+            &search.widen_after,
         ),
         Command::Convert { file, to } => convert::convert(file.as_deref(), to),
         Command::Play {

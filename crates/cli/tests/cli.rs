@@ -549,6 +549,32 @@ fn bench_dsat_runs_roots_side_by_side_in_order_and_sums_them_up() {
         last2.starts_with(&format!("found {found} of 4,")),
         "{last2}"
     );
+    // the search flags reach each root's solve: a state budget of five runs out
+    let tight = c4lab(
+        &[
+            "bench",
+            "dsat",
+            "--steady-states",
+            states.to_str().unwrap(),
+            "--min-ply",
+            "22",
+            "--roots",
+            "1",
+            "--max-states",
+            "5",
+        ],
+        "",
+    );
+    let text = stdout(&tight);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap_or_default()
+            .contains("at most 5 positions"),
+        "{text}"
+    );
+    let row = text.lines().nth(2).unwrap_or_default();
+    assert_eq!(row.split_whitespace().nth(2), Some("budget"), "{text}");
 }
 
 #[test]

@@ -1,0 +1,231 @@
+//! `c4lab bench dsat`: upstream roots with every level cell `?`, each solved by `c4lab
+//! dsat` in a process of its own, one row per root and a summary.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+
+use crate::dsat::{entrant_name, SearchArgs};
+
+/// `c4lab bench dsat`.
+#[derive(clap::Args)]
+pub struct BenchDsat {
+    /// Upstream's steady_states.txt.
+    #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
+    steady_states: std::path::PathBuf,
+    /// Roots with at least this many stones.
+    #[arg(long, default_value_t = 16)]
+    min_ply: u32,
+    /// Roots with at most this many stones.
+    #[arg(long, default_value_t = 42)]
+    max_ply: u32,
+    /// How many roots (taken evenly from those of --min-ply to --max-ply stones).
+    #[arg(long, default_value_t = 8)]
+    roots: usize,
+    /// Give up a root after this many seconds.
+    #[arg(long, default_value_t = 30.0)]
+    cap: f64,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Only write each root's diagram (every level cell `?`) to DIR/<root>.txt and stop,
+    /// for other tools (the browser-engine comparison, web/tests/bench-dsat.mjs).
+    #[arg(long, value_name = "DIR")]
+    write_grids: Option<std::path::PathBuf>,
+    /// Roots solved at a time, each in its own process (more than one slows each solve:
+    /// the processes share the machine's caches and memory bandwidth).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    jobs: u64,
+}
+
+/// Runs `bench dsat` and prints its table: every level cell of each root `?`.
+pub fn bench(a: BenchDsat) -> Result<u8> {
+    use c4lab_steady::Cell;
+    let pool = crate::complete::upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
+    let step = (pool.len() / a.roots.max(1)).max(1);
+    if a.write_grids.is_none() {
+        println!(
+            "dsat: upstream roots of ply {}-{}, every level cell ?, {}, cap {} s, {} at a time",
+            a.min_ply,
+            a.max_ply,
+            a.search.describe(),
+            a.cap,
+            a.jobs
+        );
+        println!(
+            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>8} {:>9} {:>9} {:>9} {:>7} {:>6} {:>3}",
+            "root",
+            "ply",
+            "verdict",
+            "mapped",
+            "pruned",
+            "clauses/pos",
+            "setup MB",
+            "bytes/pos",
+            "map ms",
+            "search ms",
+            "rounds",
+            "levels",
+            "by"
+        );
+    }
+    let mut roots = Vec::new();
+    for d in pool.iter().step_by(step).take(a.roots) {
+        let root = d.root().expect("filtered");
+        let mut puzzle = d.clone();
+        for (i, c) in d.cells().iter().enumerate() {
+            if let Cell::Level(_) = c {
+                puzzle.set(i % 7, 5 - i / 7, Cell::Undecided);
+            }
+        }
+        let name = c4lab_board::format_moves(&root.order);
+        if let Some(dir) = &a.write_grids {
+            crate::input::write_grid(dir, &format!("{name}.txt"), &puzzle)?;
+            continue;
+        }
+        roots.push((name, root.position.moves_played(), puzzle.to_grid()));
+    }
+    if a.write_grids.is_some() {
+        return Ok(0);
+    }
+    let exe = std::env::current_exe().context("cannot find this program to run each root")?;
+    // `--jobs` roots at a time, each in a process of its own; rows print in root order
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (send, receive) = std::sync::mpsc::channel();
+    let mut seconds = Vec::new();
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..a.jobs.max(1) {
+            let send = send.clone();
+            let (next, roots, exe, a) = (&next, &roots, &exe, &a);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((name, _, grid)) = roots.get(i) else {
+                    break;
+                };
+                if send.send((i, run_root(exe, a, name, grid))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(send);
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut printed = 0;
+        for (i, result) in receive {
+            waiting.insert(i, result);
+            while let Some(result) = waiting.remove(&printed) {
+                let (name, ply, _) = &roots[printed];
+                let j = result?;
+                print_row(name, *ply, &j);
+                let found = j["verdict"] == "found";
+                let t = j["map_seconds"].as_f64().unwrap_or(f64::NAN)
+                    + j["search_seconds"].as_f64().unwrap_or(f64::NAN);
+                seconds.push(if found { t } else { f64::INFINITY });
+                printed += 1;
+            }
+        }
+        Ok(())
+    })?;
+    println!("{}", summary(&seconds));
+    Ok(if seconds.iter().all(|t| t.is_finite()) {
+        0
+    } else {
+        1
+    })
+}
+
+/// The bench's last line: roots found, found within 10 s, and the median time to the
+/// verdict counting a root not found as slower than any (the targets).
+fn summary(seconds: &[f64]) -> String {
+    let found = seconds.iter().filter(|t| t.is_finite()).count();
+    let quick = seconds.iter().filter(|&&t| t <= 10.0).count();
+    let mut sorted = seconds.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    let median = match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => sorted[n / 2],
+        _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    };
+    let median = if median.is_finite() {
+        format!("{median:.2} s")
+    } else if n == 0 {
+        "none".to_string()
+    } else {
+        "not found (over half the roots)".to_string()
+    };
+    format!(
+        "found {found} of {n}, {quick} within 10 s; median {median} (a root not found counts as slower than any)"
+    )
+}
+
+/// Runs `c4lab dsat --json` on one root's grid in a process of its own, so that its
+/// memory is measured alone.
+fn run_root(exe: &Path, a: &BenchDsat, name: &str, grid: &str) -> Result<serde_json::Value> {
+    let mut command = std::process::Command::new(exe);
+    command
+        .args(["dsat", "--json", "--max-seconds", &a.cap.to_string()])
+        .args(a.search.child_args());
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .context("cannot start c4lab dsat")?;
+    std::io::Write::write_all(child.stdin.as_mut().expect("piped"), grid.as_bytes())?;
+    let out = child.wait_with_output()?;
+    match serde_json::from_slice(&out.stdout) {
+        Ok(j) => Ok(j),
+        Err(_) => bail!(
+            "c4lab dsat gave no JSON for {name} (exit {:?})",
+            out.status.code()
+        ),
+    }
+}
+
+/// One row of the bench's table.
+fn print_row(name: &str, ply: u32, j: &serde_json::Value) {
+    let num = |k: &str| j[k].as_f64().unwrap_or(f64::NAN);
+    // JSON values ignore a width when printed: counts go through strings
+    let int = |k: &str| {
+        j[k].as_u64()
+            .map_or_else(|| "-".to_string(), |v| v.to_string())
+    };
+    println!(
+        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>8} {:>9} {:>9.0} {:>9.0} {:>7} {:>6} {:>3}",
+        name,
+        ply,
+        j["verdict"].as_str().unwrap_or("?"),
+        int("mapped"),
+        int("pruned"),
+        num("clauses") / num("positions").max(1.0),
+        j["setup_bytes"]
+            .as_f64()
+            .map_or_else(|| "-".to_string(), |b| format!("{:.1}", b / 1e6)),
+        int("bytes_per_state"),
+        num("map_seconds") * 1e3,
+        num("search_seconds") * 1e3,
+        int("rounds"),
+        int("levels"),
+        j["winner"]
+            .as_u64()
+            .map_or('-', |w| entrant_name(w as usize))
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary;
+
+    #[test]
+    fn the_summary_counts_a_root_not_found_as_slower_than_any() {
+        let miss = f64::INFINITY;
+        assert_eq!(
+            summary(&[0.5, miss, 12.0]),
+            "found 2 of 3, 1 within 10 s; median 12.00 s (a root not found counts as slower than any)"
+        );
+        // an even count takes the mean of the middle two
+        assert!(summary(&[1.0, 2.0, 4.0, miss]).contains("median 3.00 s"));
+        // a median that falls on misses is no time at all
+        assert!(summary(&[1.0, miss, miss]).contains("median not found (over half the roots)"));
+        assert!(summary(&[1.0, miss]).contains("median not found"));
+        assert!(summary(&[]).starts_with("found 0 of 0, 0 within 10 s; median none"));
+    }
+}
