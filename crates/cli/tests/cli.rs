@@ -503,24 +503,15 @@ fn bench_dsat_runs_roots_side_by_side_in_order_and_sums_them_up() {
     let Some(states) = upstream_states() else {
         return;
     };
+    // upstream roots of 22 stones and more
+    let bench = |flags: &[&str]| {
+        let mut args = vec!["bench", "dsat", "--steady-states", states.to_str().unwrap()];
+        args.extend_from_slice(&["--min-ply", "22"]);
+        args.extend_from_slice(flags);
+        c4lab(&args, "")
+    };
     let run = |jobs: &str| {
-        let out = c4lab(
-            &[
-                "bench",
-                "dsat",
-                "--steady-states",
-                states.to_str().unwrap(),
-                "--min-ply",
-                "22",
-                "--roots",
-                "4",
-                "--cap",
-                "10",
-                "--jobs",
-                jobs,
-            ],
-            "",
-        );
+        let out = bench(&["--roots", "4", "--cap", "10", "--jobs", jobs]);
         let text = stdout(&out);
         // the root and verdict columns of the table's rows
         let rows: Vec<(String, String)> = text
@@ -550,21 +541,7 @@ fn bench_dsat_runs_roots_side_by_side_in_order_and_sums_them_up() {
         "{last2}"
     );
     // the search flags reach each root's solve: a state budget of five runs out
-    let tight = c4lab(
-        &[
-            "bench",
-            "dsat",
-            "--steady-states",
-            states.to_str().unwrap(),
-            "--min-ply",
-            "22",
-            "--roots",
-            "1",
-            "--max-states",
-            "5",
-        ],
-        "",
-    );
+    let tight = bench(&["--roots", "1", "--max-states", "5"]);
     let text = stdout(&tight);
     assert!(
         text.lines()
