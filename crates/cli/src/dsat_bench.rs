@@ -1,5 +1,6 @@
-//! `c4lab bench dsat`: upstream roots with every level cell `?`, each solved by `c4lab
-//! dsat` in a process of its own, one row per root and a summary.
+//! `c4lab bench dsat`: upstream roots with every level cell `?` (or given grids), each
+//! solved by `c4lab dsat` in a process of its own, one row per root and a summary; with
+//! a baseline build, both builds on every root, interleaved, side by side.
 
 use std::path::Path;
 
@@ -35,39 +36,148 @@ pub struct BenchDsat {
     /// the processes share the machine's caches and memory bandwidth).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     jobs: u64,
+    /// Solve these grids (as `c4lab dsat` reads them, pinned cells kept) instead of
+    /// upstream's roots: a fixed sample, such as one `--write-grids` wrote.
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with = "write_grids")]
+    grids: Vec<std::path::PathBuf>,
+    /// Another `c4lab` build to run on every root as well, with the same flags: the
+    /// two alternate which goes first, root by root, and the summary compares them.
+    #[arg(long, value_name = "EXE")]
+    baseline: Option<std::path::PathBuf>,
 }
 
-/// Runs `bench dsat` and prints its table: every level cell of each root `?`.
+/// The roots to solve: a name, the stones on the board, and the grid `c4lab dsat` reads.
+type Root = (String, u32, String);
+
+/// Runs `bench dsat` and prints its table (and, with a baseline, both builds' summaries).
 pub fn bench(a: BenchDsat) -> Result<u8> {
+    if let Some(b) = a.baseline.as_ref().filter(|b| !b.is_file()) {
+        bail!(
+            "--baseline {}: no such program (give the path of another c4lab build)",
+            b.display()
+        );
+    }
+    let roots = if a.grids.is_empty() {
+        upstream_roots(&a)?
+    } else {
+        given_roots(&a.grids)?
+    };
+    if a.write_grids.is_some() {
+        return Ok(0);
+    }
+    let source = if a.grids.is_empty() {
+        format!(
+            "upstream roots of ply {}-{}, every level cell ?",
+            a.min_ply, a.max_ply
+        )
+    } else {
+        format!("{} grids as given", roots.len())
+    };
+    let against = match &a.baseline {
+        Some(b) => format!(", against the baseline {} (interleaved)", b.display()),
+        None => String::new(),
+    };
+    println!(
+        "dsat: {source}, {}, cap {} s, {} at a time{against}",
+        a.search.describe(),
+        a.cap,
+        a.jobs
+    );
+    println!(
+        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>8} {:>9} {:>9} {:>9} {:>7} {:>6} {:>3}{}",
+        "root",
+        "ply",
+        "verdict",
+        "mapped",
+        "pruned",
+        "clauses/pos",
+        "setup MB",
+        "bytes/pos",
+        "map ms",
+        "search ms",
+        "rounds",
+        "levels",
+        "by",
+        if a.baseline.is_some() { "  build" } else { "" }
+    );
+    let this = std::env::current_exe().context("cannot find this program to run each root")?;
+    let mut builds = vec![this];
+    builds.extend(a.baseline.clone());
+    // `--jobs` roots at a time, each in a process of its own; rows print in root order
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (send, receive) = std::sync::mpsc::channel();
+    // per build, the seconds to each root's verdict (a root not found: infinity) and
+    // its dead ends
+    let mut seconds = vec![Vec::new(); builds.len()];
+    let mut dead_ends = vec![Vec::new(); builds.len()];
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..a.jobs.max(1) {
+            let send = send.clone();
+            let (next, roots, builds, a) = (&next, &roots, &builds, &a);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((name, _, grid)) = roots.get(i) else {
+                    break;
+                };
+                // the builds take turns going first, so that neither always runs on a
+                // machine the other has just warmed (or heated)
+                let mut results: Vec<Option<Result<serde_json::Value>>> =
+                    builds.iter().map(|_| None).collect();
+                for k in 0..builds.len() {
+                    let b = (k + i) % builds.len();
+                    results[b] = Some(run_root(&builds[b], a, name, grid));
+                }
+                if send.send((i, results)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(send);
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut printed = 0;
+        for (i, results) in receive {
+            waiting.insert(i, results);
+            while let Some(results) = waiting.remove(&printed) {
+                let (name, ply, _) = &roots[printed];
+                for (b, result) in results.into_iter().enumerate() {
+                    let j = result.expect("every build ran")?;
+                    let label = match (&a.baseline, b) {
+                        (None, _) => "",
+                        (Some(_), 0) => "  this",
+                        (Some(_), _) => "  base",
+                    };
+                    print_row(name, *ply, &j, label);
+                    let found = j["verdict"] == "found";
+                    let t = j["map_seconds"].as_f64().unwrap_or(f64::NAN)
+                        + j["search_seconds"].as_f64().unwrap_or(f64::NAN);
+                    seconds[b].push(if found { t } else { f64::INFINITY });
+                    dead_ends[b].push(j["conflicts"].as_f64().unwrap_or(f64::NAN));
+                }
+                printed += 1;
+            }
+        }
+        Ok(())
+    })?;
+    if a.baseline.is_some() {
+        println!("this build: {}", summary(&seconds[0]));
+        println!("baseline:   {}", summary(&seconds[1]));
+        println!("{}", comparison(&seconds, &dead_ends));
+    } else {
+        println!("{}", summary(&seconds[0]));
+    }
+    Ok(if seconds[0].iter().all(|t| t.is_finite()) {
+        0
+    } else {
+        1
+    })
+}
+
+/// Upstream's roots of the chosen plies, taken evenly, every level cell `?` (written out
+/// and left out of the list with `--write-grids`).
+fn upstream_roots(a: &BenchDsat) -> Result<Vec<Root>> {
     use c4lab_steady::Cell;
     let pool = crate::complete::upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
     let step = (pool.len() / a.roots.max(1)).max(1);
-    if a.write_grids.is_none() {
-        println!(
-            "dsat: upstream roots of ply {}-{}, every level cell ?, {}, cap {} s, {} at a time",
-            a.min_ply,
-            a.max_ply,
-            a.search.describe(),
-            a.cap,
-            a.jobs
-        );
-        println!(
-            "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>8} {:>9} {:>9} {:>9} {:>7} {:>6} {:>3}",
-            "root",
-            "ply",
-            "verdict",
-            "mapped",
-            "pruned",
-            "clauses/pos",
-            "setup MB",
-            "bytes/pos",
-            "map ms",
-            "search ms",
-            "rounds",
-            "levels",
-            "by"
-        );
-    }
     let mut roots = Vec::new();
     for d in pool.iter().step_by(step).take(a.roots) {
         let root = d.root().expect("filtered");
@@ -84,52 +194,47 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
         }
         roots.push((name, root.position.moves_played(), puzzle.to_grid()));
     }
-    if a.write_grids.is_some() {
-        return Ok(0);
+    Ok(roots)
+}
+
+/// The grids given, each named by its file's stem.
+fn given_roots(files: &[std::path::PathBuf]) -> Result<Vec<Root>> {
+    files
+        .iter()
+        .map(|f| {
+            let d = crate::input::read_diagram(Some(f))?.diagram;
+            let root = d
+                .root()
+                .with_context(|| format!("{}: no root to solve", f.display()))?;
+            let name = f
+                .file_stem()
+                .map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into());
+            Ok((name, root.position.moves_played(), d.to_grid()))
+        })
+        .collect()
+}
+
+/// How this build did against the baseline on the roots both found: the geometric
+/// means of the ratios of dead ends and of seconds (below 1: this build needed less).
+fn comparison(seconds: &[Vec<f64>], dead_ends: &[Vec<f64>]) -> String {
+    let (mut n, mut log_ends, mut log_secs) = (0, 0.0, 0.0);
+    for i in 0..seconds[0].len() {
+        let (t, b) = (seconds[0][i], seconds[1][i]);
+        if t.is_finite() && b.is_finite() {
+            n += 1;
+            log_ends += (dead_ends[0][i].max(1.0) / dead_ends[1][i].max(1.0)).ln();
+            log_secs += (t.max(1e-3) / b.max(1e-3)).ln();
+        }
     }
-    let exe = std::env::current_exe().context("cannot find this program to run each root")?;
-    // `--jobs` roots at a time, each in a process of its own; rows print in root order
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let (send, receive) = std::sync::mpsc::channel();
-    let mut seconds = Vec::new();
-    std::thread::scope(|scope| -> Result<()> {
-        for _ in 0..a.jobs.max(1) {
-            let send = send.clone();
-            let (next, roots, exe, a) = (&next, &roots, &exe, &a);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((name, _, grid)) = roots.get(i) else {
-                    break;
-                };
-                if send.send((i, run_root(exe, a, name, grid))).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(send);
-        let mut waiting = std::collections::BTreeMap::new();
-        let mut printed = 0;
-        for (i, result) in receive {
-            waiting.insert(i, result);
-            while let Some(result) = waiting.remove(&printed) {
-                let (name, ply, _) = &roots[printed];
-                let j = result?;
-                print_row(name, *ply, &j);
-                let found = j["verdict"] == "found";
-                let t = j["map_seconds"].as_f64().unwrap_or(f64::NAN)
-                    + j["search_seconds"].as_f64().unwrap_or(f64::NAN);
-                seconds.push(if found { t } else { f64::INFINITY });
-                printed += 1;
-            }
-        }
-        Ok(())
-    })?;
-    println!("{}", summary(&seconds));
-    Ok(if seconds.iter().all(|t| t.is_finite()) {
-        0
-    } else {
-        1
-    })
+    if n == 0 {
+        return "no root found by both builds".to_string();
+    }
+    let mean = |sum: f64| (sum / f64::from(n)).exp();
+    format!(
+        "on the {n} roots both found, this build / baseline: dead ends x{:.3}, seconds x{:.3} (geometric means)",
+        mean(log_ends),
+        mean(log_secs)
+    )
 }
 
 /// The bench's last line: roots found, found within 10 s, and the median time to the
@@ -168,20 +273,21 @@ fn run_root(exe: &Path, a: &BenchDsat, name: &str, grid: &str) -> Result<serde_j
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .context("cannot start c4lab dsat")?;
+        .with_context(|| format!("cannot start {} dsat", exe.display()))?;
     std::io::Write::write_all(child.stdin.as_mut().expect("piped"), grid.as_bytes())?;
     let out = child.wait_with_output()?;
     match serde_json::from_slice(&out.stdout) {
         Ok(j) => Ok(j),
         Err(_) => bail!(
-            "c4lab dsat gave no JSON for {name} (exit {:?})",
+            "{} dsat gave no JSON for {name} (exit {:?}; is it a c4lab build with dsat?)",
+            exe.display(),
             out.status.code()
         ),
     }
 }
 
-/// One row of the bench's table.
-fn print_row(name: &str, ply: u32, j: &serde_json::Value) {
+/// One row of the bench's table; `label` names the build when there are two.
+fn print_row(name: &str, ply: u32, j: &serde_json::Value, label: &str) {
     let num = |k: &str| j[k].as_f64().unwrap_or(f64::NAN);
     // JSON values ignore a width when printed: counts go through strings
     let int = |k: &str| {
@@ -189,7 +295,7 @@ fn print_row(name: &str, ply: u32, j: &serde_json::Value) {
             .map_or_else(|| "-".to_string(), |v| v.to_string())
     };
     println!(
-        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>8} {:>9} {:>9.0} {:>9.0} {:>7} {:>6} {:>3}",
+        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>8} {:>9} {:>9.0} {:>9.0} {:>7} {:>6} {:>3}{label}",
         name,
         ply,
         j["verdict"].as_str().unwrap_or("?"),

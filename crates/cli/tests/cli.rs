@@ -1,7 +1,7 @@
 //! The `c4lab` binary as a script would use it: outputs, `--json`, exit codes.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 fn repo() -> PathBuf {
@@ -495,6 +495,79 @@ fn bench_dsat_writes_its_roots_as_grids_for_other_tools() {
         assert!(text.contains(&format!("root: {root}")), "{text}");
         assert!(text.contains("incomplete"), "{text}");
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bench_dsat_runs_given_grids_against_a_baseline_build() {
+    let Some(states) = upstream_states() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("c4lab-baseline-{}", std::process::id()));
+    let wrote = c4lab(
+        &[
+            "bench",
+            "dsat",
+            "--steady-states",
+            states.to_str().unwrap(),
+            "--min-ply",
+            "22",
+            "--roots",
+            "2",
+            "--write-grids",
+            dir.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_exit(&wrote, 0);
+    let mut grids: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|f| f.path().to_string_lossy().into_owned())
+        .collect();
+    grids.sort();
+    let mut args = vec!["bench", "dsat", "--cap", "20", "--grids"];
+    args.extend(grids.iter().map(String::as_str));
+    // the same build as its own baseline: each root twice, the same dead ends
+    args.extend(["--baseline", env!("CARGO_BIN_EXE_c4lab")]);
+    let out = c4lab(&args, "");
+    let text = stdout(&out);
+    assert!(
+        text.lines().next().unwrap().contains("2 grids as given"),
+        "{text}"
+    );
+    let rows: Vec<&str> = text.lines().skip(2).take(4).collect();
+    for (k, stem) in grids
+        .iter()
+        .map(|g| Path::new(g).file_stem().unwrap())
+        .enumerate()
+    {
+        for (row, build) in rows[2 * k..2 * k + 2].iter().zip(["this", "base"]) {
+            assert!(row.starts_with(&*stem.to_string_lossy()), "{text}");
+            assert!(row.ends_with(build), "{text}");
+        }
+    }
+    assert!(text.contains("\nthis build: found "), "{text}");
+    assert!(text.contains("\nbaseline:   found "), "{text}");
+    // (roots of 22 stones take well under a second: far from the cap)
+    assert!(text.contains("this build: found 2 of 2"), "{text}");
+    assert!(
+        text.contains("on the 2 roots both found, this build / baseline: dead ends x1.000"),
+        "{text}"
+    );
+    let missing = c4lab(
+        &[
+            "bench",
+            "dsat",
+            "--grids",
+            &grids[0],
+            "--baseline",
+            "no-such-c4lab",
+        ],
+        "",
+    );
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("--baseline no-such-c4lab"));
     std::fs::remove_dir_all(&dir).ok();
 }
 
