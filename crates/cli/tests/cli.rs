@@ -21,6 +21,13 @@ fn upstream_states() -> Option<PathBuf> {
     Some(states)
 }
 
+/// `c4lab bench dsat` on upstream's roots (`states`), with `flags`.
+fn bench_dsat(states: &Path, flags: &[&str]) -> Output {
+    let mut args = vec!["bench", "dsat", "--steady-states", states.to_str().unwrap()];
+    args.extend_from_slice(flags);
+    c4lab(&args, "")
+}
+
 fn c4lab(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_c4lab"))
         .args(args)
@@ -465,18 +472,9 @@ fn bench_dsat_writes_its_roots_as_grids_for_other_tools() {
         return;
     };
     let dir = std::env::temp_dir().join(format!("c4lab-grids-{}", std::process::id()));
-    let out = c4lab(
-        &[
-            "bench",
-            "dsat",
-            "--steady-states",
-            states.to_str().unwrap(),
-            "--roots",
-            "3",
-            "--write-grids",
-            dir.to_str().unwrap(),
-        ],
-        "",
+    let out = bench_dsat(
+        &states,
+        &["--roots", "3", "--write-grids", dir.to_str().unwrap()],
     );
     assert_exit(&out, 0);
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
@@ -504,21 +502,15 @@ fn bench_dsat_runs_given_grids_against_a_baseline_build() {
         return;
     };
     let dir = std::env::temp_dir().join(format!("c4lab-baseline-{}", std::process::id()));
-    let wrote = c4lab(
-        &[
-            "bench",
-            "dsat",
-            "--steady-states",
-            states.to_str().unwrap(),
-            "--min-ply",
-            "22",
-            "--roots",
-            "2",
-            "--write-grids",
-            dir.to_str().unwrap(),
-        ],
-        "",
-    );
+    let flags = [
+        "--min-ply",
+        "22",
+        "--roots",
+        "2",
+        "--write-grids",
+        dir.to_str().unwrap(),
+    ];
+    let wrote = bench_dsat(&states, &flags);
     assert_exit(&wrote, 0);
     let mut grids: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -577,12 +569,7 @@ fn bench_dsat_runs_roots_side_by_side_in_order_and_sums_them_up() {
         return;
     };
     // upstream roots of 22 stones and more
-    let bench = |flags: &[&str]| {
-        let mut args = vec!["bench", "dsat", "--steady-states", states.to_str().unwrap()];
-        args.extend_from_slice(&["--min-ply", "22"]);
-        args.extend_from_slice(flags);
-        c4lab(&args, "")
-    };
+    let bench = |flags: &[&str]| bench_dsat(&states, &[&["--min-ply", "22"], flags].concat());
     let run = |jobs: &str| {
         let out = bench(&["--roots", "4", "--cap", "10", "--jobs", jobs]);
         let text = stdout(&out);
