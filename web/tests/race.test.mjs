@@ -82,14 +82,19 @@ test('a tie goes to the first search', () => {
   assert.equal(race.report.conflicts, 4000);
 });
 
+/** The race is over: the first search's verdict stands and the second was stopped. */
+function firstWonSecondStopped(race) {
+  assert.equal(race.running, false);
+  assert.equal(race.report.winner, 0);
+  assert.deepEqual(race.report.entrants.map((e) => e.state), ['found', 'stopped']);
+}
+
 test('a search whose count has passed a verdict is stopped at once', () => {
   const { race, first, second } = released();
   second.report(searching(3200, 3000));
   first.report(found(4000, 3500, { released_at: 1000 }));
-  assert.equal(race.running, false, 'the second, at 1,000 + 3,200, cannot win');
-  assert.equal(second.terminated, true);
-  assert.equal(race.report.winner, 0);
-  assert.deepEqual(race.report.entrants.map((e) => e.state), ['found', 'stopped']);
+  assert.equal(second.terminated, true, 'the second, at 1,000 + 3,200, cannot win');
+  firstWonSecondStopped(race);
 });
 
 test('the second search is stopped when the first finishes before a budget took the head start', () => {
@@ -100,9 +105,7 @@ test('the second search is stopped when the first finishes before a budget took 
   const second = StandIn.made[1];
   first.report(found(2500, 2400, { released_at: 1700 }));
   assert.equal(second.terminated, true, 'it searched exactly as the first so far');
-  assert.equal(race.running, false);
-  assert.equal(race.report.winner, 0);
-  assert.deepEqual(race.report.entrants.map((e) => e.state), ['found', 'stopped']);
+  firstWonSecondStopped(race);
 });
 
 test('with no verdict the search that ran out of budget stands for the race', () => {
