@@ -156,7 +156,7 @@ enum Command {
     /// Build an opening book: every position within --depth moves of the empty board, solved.
     Book {
         /// Plies from the empty board (each ply multiplies the positions several-fold;
-        /// on two cores depth 1 takes about 1.5 minutes, depth 2 about 5, see the README).
+        /// on two cores depth 1 takes about 1.5 minutes, depth 2 about 5, see docs/solver.md).
         #[arg(long, default_value_t = 1)]
         depth: u32,
         /// Where to write the book.

@@ -104,7 +104,7 @@ impl Encoding {
     /// of them positive (a gate defined both ways is set by propagation; a one-sided
     /// gate or a pick appears positive only as the head of its own implication), so once
     /// the branched variables are set, unit propagation makes true exactly the gates
-    /// that must be, and the rest can be false (the README's dsat section measures it).
+    /// that must be, and the rest can be false (docs/dsat.md measures it).
     pub fn new(
         diagram: &Diagram,
         root: &Position,

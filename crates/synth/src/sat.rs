@@ -71,7 +71,7 @@ impl Ceiling for AtomicU64 {
 
 /// The backends this build has, by name, the default first. BatSat is the default
 /// everywhere: on auto-complete's many small incremental calls it needs a tenth of
-/// CaDiCaL's conflicts (the README's auto-complete table has the comparison).
+/// CaDiCaL's conflicts (docs/complete.md has the comparison).
 pub fn backends() -> &'static [&'static str] {
     if cfg!(feature = "cadical") {
         &["batsat", "cadical"]
