@@ -203,13 +203,13 @@ fn given_roots(files: &[std::path::PathBuf]) -> Result<Vec<Root>> {
         .iter()
         .map(|f| {
             let d = crate::input::read_diagram(Some(f))?.diagram;
-            let root = d
-                .root()
+            // the same check as `c4lab dsat`'s, before the first root runs
+            let root = c4lab_synth::checked_root(&d)
                 .with_context(|| format!("{}: no root to solve", f.display()))?;
             let name = f
                 .file_stem()
                 .map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into());
-            Ok((name, root.position.moves_played(), d.to_grid()))
+            Ok((name, root.moves_played(), d.to_grid()))
         })
         .collect()
 }

@@ -560,6 +560,26 @@ fn bench_dsat_runs_given_grids_against_a_baseline_build() {
     );
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("--baseline no-such-c4lab"));
+    // a grid whose root cannot be played is refused, named, before any root runs
+    let won = dir.join("won.txt");
+    std::fs::write(
+        &won,
+        "???????\n???????\nY??????\nY??????\nYR?????\nYRRR???\n",
+    )
+    .unwrap();
+    let refused = c4lab(
+        &["bench", "dsat", "--grids", &grids[0], won.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("won.txt: no root to solve"), "{said}");
+    assert!(said.contains("already holds a four"), "{said}");
+    assert!(
+        refused.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&refused.stdout)
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -757,6 +777,14 @@ fn dsat_exit_codes_and_json() {
     let said = String::from_utf8_lossy(&budget.stderr);
     assert!(said.contains("(no smaller budget ruled out)"), "{said}");
     assert_eq!(c4lab(&["dsat"], "R??????\n").status.code(), Some(2));
+    // a root that cannot be played is refused with the reason, before any account of
+    // the run
+    let won = "???????\n???????\nY??????\nY??????\nYR?????\nYRRR???\n";
+    let refused = c4lab(&["dsat"], won);
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("the root already holds a four"), "{said}");
+    assert!(!said.contains("undecided cells"), "{said}");
     // a level budget names one to ten levels
     let zero = c4lab(
         &["dsat", "--first-levels", "0", "examples/complete.txt"],
