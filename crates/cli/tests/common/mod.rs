@@ -1,0 +1,56 @@
+//! Helpers the CLI test files share: the repository, upstream's files, running `c4lab`.
+#![allow(dead_code)]
+
+use std::io::Write;
+pub use std::path::PathBuf;
+pub use std::process::Output;
+use std::process::{Command, Stdio};
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Upstream's steady_states.txt, or None (with a note) when it is not beside the repo.
+pub fn upstream_states() -> Option<PathBuf> {
+    let states = repo().join("../shared/data/upstream/steady_states.txt");
+    if !states.exists() {
+        eprintln!(
+            "skipped: upstream's solution is not at {}",
+            states.display()
+        );
+        return None;
+    }
+    Some(states)
+}
+
+pub fn c4lab(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args(args)
+        .current_dir(repo())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("c4lab runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Asserts the exit code, showing the command's error output otherwise.
+pub fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}

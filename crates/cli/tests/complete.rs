@@ -1,0 +1,179 @@
+//! `c4lab complete` and `bench complete` as a script would use them.
+
+mod common;
+use common::*;
+
+#[test]
+fn complete_exit_codes_and_json() {
+    // found: the completed grid on stdout, decided cells unchanged, and it verifies
+    let found = c4lab(&["complete", "examples/complete.txt"], "");
+    assert_exit(&found, 0);
+    let grid = stdout(&found);
+    let puzzle = std::fs::read_to_string(repo().join("examples/complete.txt")).unwrap();
+    let puzzle: Vec<&str> = puzzle.lines().filter(|l| !l.starts_with('#')).collect();
+    for (row, want) in grid.lines().zip(&puzzle) {
+        for (got, want) in row.chars().zip(want.chars()) {
+            if want == '?' {
+                assert!(got.is_ascii_digit(), "{grid}");
+            } else {
+                assert_eq!(got, want, "{grid}");
+            }
+        }
+    }
+    assert_eq!(c4lab(&["verify"], &grid).status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&found.stderr).contains("8 undecided cells"));
+
+    // the same seed gives the same run; JSON names the verdict and the counts
+    let a = c4lab(
+        &["complete", "--json", "--seed", "5", "examples/complete.txt"],
+        "",
+    );
+    let b = c4lab(
+        &["complete", "--json", "--seed", "5", "examples/complete.txt"],
+        "",
+    );
+    let ja: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    let jb: serde_json::Value = serde_json::from_slice(&b.stdout).unwrap();
+    assert_eq!(ja["verdict"], "found");
+    assert_eq!(ja["diagram"], jb["diagram"]);
+    assert_eq!(ja["candidates"], jb["candidates"]);
+
+    // losing cores on from the first candidate: still found, and counted
+    let cores = c4lab(
+        &[
+            "complete",
+            "--json",
+            "--lost-budget",
+            "2000",
+            "--lost-after",
+            "0",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    assert_exit(&cores, 0);
+    let jc: serde_json::Value = serde_json::from_slice(&cores.stdout).unwrap();
+    assert_eq!(jc["verdict"], "found");
+    assert!(jc["cores"].as_u64().is_some(), "{jc}");
+
+    // unsat: Yellow's open three on the bottom row beats every completion
+    let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";
+    let unsat = c4lab(&["complete", "-"], board);
+    assert_exit(&unsat, 1);
+    assert!(
+        String::from_utf8_lossy(&unsat.stderr).contains("no completion of these fixed cells wins")
+    );
+
+    // stopped: the empty board with every cell undecided, cut off after half a second
+    let wide = "???????\n".repeat(6);
+    let stopped = c4lab(&["complete", "--max-seconds", "0.5"], &wide);
+    assert_eq!(stopped.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&stopped.stderr);
+    assert!(
+        err.contains("wide scope") && err.contains("stopped"),
+        "{err}"
+    );
+
+    // bad input
+    assert_eq!(c4lab(&["complete"], "not a diagram").status.code(), Some(2));
+    assert_eq!(
+        c4lab(
+            &["complete", "--backend", "minisat", "examples/complete.txt"],
+            ""
+        )
+        .status
+        .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn bench_complete_prints_a_line_per_task() {
+    let Some(states) = upstream_states() else {
+        return;
+    };
+    let out = c4lab(
+        &[
+            "bench",
+            "complete",
+            "--steady-states",
+            states.to_str().unwrap(),
+            "--k",
+            "4",
+            "--tasks",
+            "2",
+            "--seeds",
+            "1,2",
+            "--tasks-detail",
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains("task")).collect();
+    assert_eq!(lines.len(), 4, "{err}");
+    // each seed runs every task; the row pools them
+    for (j, l) in lines.iter().enumerate() {
+        let (seed, i) = (1 + j / 2, j % 2);
+        assert!(
+            l.starts_with(&format!("  k 4 seed {seed} task {i} root ")) && l.contains(": found, "),
+            "{l}"
+        );
+    }
+    assert!(stdout(&out).contains("seed 1,2,"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("   4     4/4"), "{}", stdout(&out));
+}
+
+#[test]
+fn bench_complete_writes_tasks_that_complete_reruns_alike() {
+    let Some(states) = upstream_states() else {
+        return;
+    };
+    let states = states.to_str().unwrap();
+    let common = [
+        "--steady-states",
+        states,
+        "--k",
+        "8",
+        "--tasks",
+        "2",
+        "--seeds",
+        "3",
+    ];
+    let run = c4lab(
+        &[&["bench", "complete", "--tasks-detail"][..], &common].concat(),
+        "",
+    );
+    assert_exit(&run, 0);
+    let err = String::from_utf8_lossy(&run.stderr);
+    let dir = std::env::temp_dir().join(format!("c4lab-tasks-{}", std::process::id()));
+    let written = c4lab(
+        &[
+            &["bench", "complete", "--write-grids", dir.to_str().unwrap()][..],
+            &common,
+        ]
+        .concat(),
+        "",
+    );
+    assert_exit(&written, 0);
+    for i in 0..2 {
+        let path = dir.join(format!("k8-seed3-task{i}.txt"));
+        let grid = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(grid.matches('?').count(), 8, "{grid}");
+        // the same task under the same seed: the same search, candidate for candidate
+        let done = c4lab(
+            &["complete", "--json", "--seed", "3", path.to_str().unwrap()],
+            "",
+        );
+        assert_exit(&done, 0);
+        let j: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap();
+        let line = format!(": found, {} candidates,", j["candidates"]);
+        let task = format!("  k 8 seed 3 task {i} root ");
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&task) && l.contains(&line)),
+            "{line} not in\n{err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,340 @@
+//! `c4lab dsat` and `bench dsat` as a script would use them.
+
+mod common;
+use common::*;
+use std::path::Path;
+
+/// `c4lab bench dsat` on upstream's roots (`states`), with `flags`.
+fn bench_dsat(states: &Path, flags: &[&str]) -> Output {
+    let mut args = vec!["bench", "dsat", "--steady-states", states.to_str().unwrap()];
+    args.extend_from_slice(flags);
+    c4lab(&args, "")
+}
+
+#[test]
+fn bench_dsat_writes_its_roots_as_grids_for_other_tools() {
+    let Some(states) = upstream_states() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("c4lab-grids-{}", std::process::id()));
+    let out = bench_dsat(
+        &states,
+        &["--roots", "3", "--write-grids", dir.to_str().unwrap()],
+    );
+    assert_exit(&out, 0);
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    files.sort_by_key(|f| f.file_name());
+    assert_eq!(files.len(), 3, "{}", stdout(&out));
+    for f in files {
+        // every level cell undecided: the grid reads back with its root and no verdict
+        let grid = std::fs::read_to_string(f.path()).unwrap();
+        assert!(
+            grid.contains('?') && !grid.chars().any(|c| c.is_ascii_digit()),
+            "{grid}"
+        );
+        let v = c4lab(&["verify", f.path().to_str().unwrap()], "");
+        let text = stdout(&v);
+        let root = f.path().file_stem().unwrap().to_string_lossy().to_string();
+        assert!(text.contains(&format!("root: {root}")), "{text}");
+        assert!(text.contains("incomplete"), "{text}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bench_dsat_runs_given_grids_against_a_baseline_build() {
+    let Some(states) = upstream_states() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("c4lab-baseline-{}", std::process::id()));
+    let flags = [
+        "--min-ply",
+        "22",
+        "--roots",
+        "2",
+        "--write-grids",
+        dir.to_str().unwrap(),
+    ];
+    let wrote = bench_dsat(&states, &flags);
+    assert_exit(&wrote, 0);
+    let mut grids: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|f| f.path().to_string_lossy().into_owned())
+        .collect();
+    grids.sort();
+    let mut args = vec!["bench", "dsat", "--cap", "20", "--grids"];
+    args.extend(grids.iter().map(String::as_str));
+    // the same build as its own baseline: each root twice, the same dead ends
+    args.extend(["--baseline", env!("CARGO_BIN_EXE_c4lab")]);
+    let out = c4lab(&args, "");
+    let text = stdout(&out);
+    assert!(
+        text.lines().next().unwrap().contains("2 grids as given"),
+        "{text}"
+    );
+    let rows: Vec<&str> = text.lines().skip(2).take(4).collect();
+    for (k, stem) in grids
+        .iter()
+        .map(|g| Path::new(g).file_stem().unwrap())
+        .enumerate()
+    {
+        for (row, build) in rows[2 * k..2 * k + 2].iter().zip(["this", "base"]) {
+            assert!(row.starts_with(&*stem.to_string_lossy()), "{text}");
+            assert!(row.ends_with(build), "{text}");
+        }
+    }
+    assert!(text.contains("\nthis build: found "), "{text}");
+    assert!(text.contains("\nbaseline:   found "), "{text}");
+    // (roots of 22 stones take well under a second: far from the cap)
+    assert!(text.contains("this build: found 2 of 2"), "{text}");
+    assert!(
+        text.contains("on the 2 roots both found, this build / baseline: dead ends x1.000"),
+        "{text}"
+    );
+    let missing = c4lab(
+        &[
+            "bench",
+            "dsat",
+            "--grids",
+            &grids[0],
+            "--baseline",
+            "no-such-c4lab",
+        ],
+        "",
+    );
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("--baseline no-such-c4lab"));
+    // a grid whose root cannot be played is refused, named, before any root runs
+    let won = dir.join("won.txt");
+    std::fs::write(
+        &won,
+        "???????\n???????\nY??????\nY??????\nYR?????\nYRRR???\n",
+    )
+    .unwrap();
+    let refused = c4lab(
+        &["bench", "dsat", "--grids", &grids[0], won.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("won.txt: no root to solve"), "{said}");
+    assert!(said.contains("already holds a four"), "{said}");
+    assert!(
+        refused.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&refused.stdout)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bench_dsat_runs_roots_side_by_side_in_order_and_sums_them_up() {
+    let Some(states) = upstream_states() else {
+        return;
+    };
+    // upstream roots of 22 stones and more
+    let bench = |flags: &[&str]| bench_dsat(&states, &[&["--min-ply", "22"], flags].concat());
+    let run = |jobs: &str| {
+        let out = bench(&["--roots", "4", "--cap", "10", "--jobs", jobs]);
+        let text = stdout(&out);
+        // the root and verdict columns of the table's rows
+        let rows: Vec<(String, String)> = text
+            .lines()
+            .skip(2)
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .map(|l| {
+                let cols: Vec<&str> = l.split_whitespace().collect();
+                (cols[0].to_string(), cols[2].to_string())
+            })
+            .collect();
+        let last = text.lines().last().unwrap_or_default().to_string();
+        (out.status.code(), rows, last)
+    };
+    let (code, rows, last) = run("1");
+    assert_eq!(rows.len(), 4, "{last}");
+    let found = rows.iter().filter(|(_, v)| v == "found").count();
+    assert!(last.starts_with(&format!("found {found} of 4,")), "{last}");
+    assert_eq!(code, Some(if found == 4 { 0 } else { 1 }));
+    // (these roots take well under a second: far from the cap, whatever the load)
+    // two at a time: the same roots, the same verdicts, in the same order
+    let (code2, rows2, last2) = run("2");
+    assert_eq!(rows2, rows);
+    assert_eq!(code2, code);
+    assert!(
+        last2.starts_with(&format!("found {found} of 4,")),
+        "{last2}"
+    );
+    // the search flags reach each root's solve: a state budget of five runs out
+    let tight = bench(&["--roots", "1", "--max-states", "5"]);
+    let text = stdout(&tight);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap_or_default()
+            .contains("at most 5 positions"),
+        "{text}"
+    );
+    let row = text.lines().nth(2).unwrap_or_default();
+    assert_eq!(row.split_whitespace().nth(2), Some("budget"), "{text}");
+}
+
+#[test]
+fn dsat_exit_codes_and_json() {
+    // a shallow map (the rest is learnt from the verifier's losing lines and a few
+    // positions of each failed candidate's tree)
+    let found = c4lab(
+        &[
+            "dsat",
+            "--json",
+            "--cut",
+            "4",
+            "--tree-cap",
+            "16",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    assert_exit(&found, 0);
+    let j: serde_json::Value = serde_json::from_slice(&found.stdout).unwrap();
+    assert_eq!(j["verdict"], "found");
+    let grid: Vec<&str> = j["diagram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        c4lab(&["verify"], &(grid.join("\n") + "\n")).status.code(),
+        Some(0)
+    );
+    // two searches side by side by default; the winner's verdict is the one reported
+    let entrants = j["entrants"].as_array().unwrap();
+    assert_eq!(entrants.len(), 2, "{j}");
+    let winner = j["winner"].as_u64().unwrap() as usize;
+    assert_eq!(entrants[winner]["conflicts"], j["conflicts"], "{j}");
+    assert_eq!(entrants[winner]["widen_after"], j["widen_after"], "{j}");
+    // the first search starts the clock; a later one reports where it joined
+    assert_eq!(entrants[0]["started_at"], 0, "{j}");
+    assert!(entrants[1]["started_at"].is_u64(), "{j}");
+    // memory: the setup holds each search's 16 MiB strong-solver table, and the
+    // positions add their own share on top
+    let setup = j["setup_bytes"].as_u64().unwrap();
+    assert!(setup >= 32 << 20, "{j}");
+    assert!(j["bytes_per_state"].as_u64().unwrap() > 0, "{j}");
+    let no_oracle = c4lab(
+        &[
+            "dsat",
+            "--json",
+            "--cut",
+            "4",
+            "--oracle-nodes",
+            "0",
+            "--widen-after",
+            "0",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    let j: serde_json::Value = serde_json::from_slice(&no_oracle.stdout).unwrap();
+    assert_eq!(j["entrants"].as_array().unwrap().len(), 1, "{j}");
+    assert!(j["setup_bytes"].as_u64().unwrap() < 8 << 20, "{j}");
+    // CaDiCaL allocates past the counting allocator: no figure rather than a low one
+    let cadical = c4lab(
+        &[
+            "dsat",
+            "--json",
+            "--cut",
+            "4",
+            "--backend",
+            "cadical",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    assert_exit(&cadical, 0);
+    let j: serde_json::Value = serde_json::from_slice(&cadical.stdout).unwrap();
+    assert!(
+        j["bytes_per_state"].is_null() && j["setup_bytes"].is_null(),
+        "{j}"
+    );
+    let none = c4lab(&["dsat", "--widen-after", "", "examples/complete.txt"], "");
+    assert_eq!(none.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("--widen-after"));
+
+    // a level budget: the `?` cells come back below the budget the search ended with
+    let budgeted = c4lab(
+        &[
+            "dsat",
+            "--json",
+            "--cut",
+            "4",
+            "--first-levels",
+            "1",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    assert_exit(&budgeted, 0);
+    let j: serde_json::Value = serde_json::from_slice(&budgeted.stdout).unwrap();
+    let levels = j["levels"].as_u64().unwrap();
+    assert!((2..=10).contains(&levels), "{j}");
+    let input = std::fs::read_to_string(repo().join("examples/complete.txt")).unwrap();
+    let input_rows = input.lines().filter(|l| !l.starts_with('#'));
+    for (row, given) in j["diagram"].as_array().unwrap().iter().zip(input_rows) {
+        for (c, g) in row.as_str().unwrap().chars().zip(given.chars()) {
+            if g == '?' {
+                assert!(u64::from(c.to_digit(10).unwrap()) < levels, "{j}");
+            }
+        }
+    }
+
+    // symmetry breaking is on unless --level-gaps turns it off; either way a winner
+    for (flags, note) in [
+        (&[][..], true),
+        (&["--level-gaps", "--first-levels", "10"][..], false),
+    ] {
+        let mut args = vec!["dsat", "--cut", "4"];
+        args.extend_from_slice(flags);
+        args.push("examples/complete.txt");
+        let run = c4lab(&args, "");
+        assert_exit(&run, 0);
+        let header = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(header.contains("no gap between levels"), note, "{header}");
+        let grid = String::from_utf8_lossy(&run.stdout);
+        assert_eq!(c4lab(&["verify"], &grid).status.code(), Some(0), "{grid}");
+    }
+
+    let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";
+    let unsat = c4lab(&["dsat", "-"], board);
+    assert_eq!(unsat.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&unsat.stderr);
+    assert!(said.contains("not independently audited"), "{said}");
+    // no level budget is "the fewest that can win" when nothing wins
+    assert!(!said.contains("can win"), "{said}");
+
+    let wide = "???????\n".repeat(6);
+    let budget = c4lab(
+        &["dsat", "--max-states", "1000", "--oracle-nodes", "0"],
+        &wide,
+    );
+    assert_eq!(budget.status.code(), Some(3));
+    let said = String::from_utf8_lossy(&budget.stderr);
+    assert!(said.contains("(no smaller budget ruled out)"), "{said}");
+    assert_eq!(c4lab(&["dsat"], "R??????\n").status.code(), Some(2));
+    // a root that cannot be played is refused with the reason, before any account of
+    // the run
+    let won = "???????\n???????\nY??????\nY??????\nYR?????\nYRRR???\n";
+    let refused = c4lab(&["dsat"], won);
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("the root already holds a four"), "{said}");
+    assert!(!said.contains("undecided cells"), "{said}");
+    // a level budget names one to ten levels
+    let zero = c4lab(
+        &["dsat", "--first-levels", "0", "examples/complete.txt"],
+        "",
+    );
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&zero.stderr).contains("--first-levels"));
+}

@@ -1,0 +1,269 @@
+//! `c4lab train`, `eval` and the model commands as a script would use them.
+
+mod common;
+use common::*;
+
+#[test]
+fn train_then_eval_a_model_on_a_generated_corpus() {
+    let dir = std::env::temp_dir().join(format!("c4lab-train-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let out = c4lab(
+        &[
+            "corpus",
+            "generate",
+            "--games",
+            "300",
+            "--holdout",
+            "60",
+            "--seed",
+            "3",
+            "--out",
+            d,
+        ],
+        "",
+    );
+    assert_exit(&out, 0);
+    let corpus = format!("{d}/train/corpus_300.txt");
+    let targets = format!("{d}/train/perply_targets.npz");
+    let (hold, hold_t) = (
+        format!("{d}/holdout/corpus.txt"),
+        format!("{d}/holdout/perply_targets.npz"),
+    );
+    let model = format!("{d}/m.c4m");
+    let train_to = |out: &str, ctx: &str, extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--load-corpus",
+            &corpus,
+            "--perply-targets",
+            &targets,
+            "--holdout-corpus",
+            &hold,
+            "--holdout-targets",
+            &hold_t,
+            "--transcript",
+            "v2",
+            "--move-loss",
+            "7way",
+            "--soft-w",
+            "1.0",
+            "--steps",
+            "2000",
+            "--batch",
+            "16",
+            "--ctx",
+            ctx,
+            "--lr",
+            "0.5",
+            "--seed",
+            "32",
+            "--corpus-source",
+            "teacher",
+            "--hard-start",
+            "0",
+            "--hard-ramp",
+            "500",
+            "--hard-w",
+            "0.5",
+            "--out",
+            out,
+        ];
+        args.extend_from_slice(extra);
+        c4lab(&args, "")
+    };
+    let train = |ctx: &str, extra: &[&str]| train_to(&model, ctx, extra);
+    let first_run = train("192", &[]);
+    assert_exit(&first_run, 0);
+    let text = stdout(&first_run);
+    assert!(
+        text.contains("trained 2000 steps") && text.contains("holdout agreement"),
+        "{text}"
+    );
+    let first = std::fs::read(&model).unwrap();
+    // the same seed gives the same model; resuming a finished run to more steps works
+    assert_eq!(train("192", &[]).status.code(), Some(0));
+    assert_eq!(std::fs::read(&model).unwrap(), first);
+    let out = train("192", &["--resume"]);
+    assert_exit(&out, 0);
+    assert_eq!(
+        std::fs::read(&model).unwrap(),
+        first,
+        "resuming a finished run adds nothing"
+    );
+    // the threat windows are the default; the column windows alone make a smaller
+    // model (8 tables a side against 13), which bench model names; a checkpoint of
+    // one set does not resume as the other; an unknown set is refused
+    let columns_model = format!("{d}/columns.c4m");
+    let out = train_to(&columns_model, "192", &["--features", "columns"]);
+    assert_exit(&out, 0);
+    let size = |p: &str| std::fs::metadata(p).unwrap().len() - 16;
+    assert_eq!(size(&columns_model) * 13, size(&model) * 8);
+    let named = stdout(&c4lab(
+        &[
+            "bench",
+            "model",
+            "--corpus",
+            d,
+            "--model",
+            &columns_model,
+            "--positions",
+            "1",
+        ],
+        "",
+    ));
+    assert!(
+        named.contains("16-bit table indices, columns features"),
+        "{named}"
+    );
+    let out = train("192", &["--features", "columns", "--resume"]);
+    assert_exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("resume it with --index-bits 16 --features threats"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = train("192", &["--features", "rows"]);
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use threats or columns"));
+    // the evaluation table, reproducible from its seed
+    let eval = || {
+        stdout(&c4lab(
+            &[
+                "eval",
+                "--model",
+                &model,
+                "--holdout-corpus",
+                &hold,
+                "--holdout-targets",
+                &hold_t,
+                "--positions",
+                "20",
+                "--games",
+                "2",
+                "--seed",
+                "5",
+            ],
+            "",
+        ))
+    };
+    let table = eval();
+    assert!(
+        table.contains("| holdout agreement |") && table.contains("optimal-move rate"),
+        "{table}"
+    );
+    assert_eq!(eval(), table);
+    // bench model times the exported model itself when given one: no training row, and
+    // the same holdout agreement as eval
+    let bench = stdout(&c4lab(
+        &[
+            "bench",
+            "model",
+            "--corpus",
+            d,
+            "--model",
+            &model,
+            "--positions",
+            "5",
+        ],
+        "",
+    ));
+    let rate = |t: &str| {
+        let line = t
+            .lines()
+            .find(|l| l.starts_with("| holdout agreement |"))
+            .unwrap();
+        line.split('|')
+            .nth(2)
+            .unwrap()
+            .trim()
+            .split(" %")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert!(!bench.contains("training time"), "{bench}");
+    assert!(bench.contains("| inference"), "{bench}");
+    assert_eq!(rate(&bench), rate(&table), "{bench}\n{table}");
+    // the model's hint: one line a position; a bad one is named and the rest answered
+    let out = c4lab(
+        &["hint", "--model", &model, "4453", "44444444", "112233"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("4453 ") && lines[1] == "112233 4",
+        "{lines:?}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\"44444444\": move 7"));
+    let json = stdout(&c4lab(&["hint", "--json", "--model", &model, "4453"], ""));
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(v["moves"], "4453");
+    assert_eq!(v["scores"].as_array().unwrap().len(), 7);
+    assert_eq!(lines[0], format!("4453 {}", v["column"]));
+    // the model as an opponent: it answers every move and the game is judged
+    let out = c4lab(
+        &[
+            "play",
+            "--opponent",
+            "model",
+            "--model",
+            &model,
+            "--you",
+            "red",
+            "--moves",
+            "1111",
+            "--no-input",
+        ],
+        "",
+    );
+    let text = stdout(&out);
+    assert!(text.matches("the model plays").count() >= 3, "{text}");
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{text}");
+    let out = c4lab(&["play", "--opponent", "model"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--model FILE"));
+    // bad input is named
+    let out = train("5", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--ctx 5"));
+    let out = c4lab(
+        &[
+            "eval",
+            "--model",
+            &corpus,
+            "--holdout-corpus",
+            &hold,
+            "--holdout-targets",
+            &hold_t,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a c4lab model"));
+    // several corpora: each with its sidecar, in order (one named twice counts twice)
+    let count = |out: &std::process::Output| -> u64 {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let line = err.lines().find(|l| l.contains("training positions"));
+        line.and_then(|l| l.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no count of training positions in {err}"))
+    };
+    let once = count(&first_run);
+    let twice = train(
+        "192",
+        &["--load-corpus", &corpus, "--perply-targets", &targets],
+    );
+    assert_exit(&twice, 0);
+    assert_eq!(count(&twice), 2 * once);
+    let out = train("192", &["--load-corpus", &corpus]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("2 --load-corpus but 1 --perply-targets"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

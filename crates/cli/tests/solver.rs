@@ -1,0 +1,201 @@
+//! `c4lab solve`, `analyze` and `bench solver` as a script would use them.
+
+mod common;
+use common::*;
+
+#[test]
+fn solve_prints_the_classic_layout_and_names_bad_lines() {
+    let out = c4lab(
+        &["solve", "--table-mb", "16"],
+        "2252576253462244111563365343671351441 \n448\n\n12121211\n1111111\n",
+    );
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    let fields: Vec<&str> = lines[0].split(' ').collect();
+    assert_eq!(fields.len(), 4, "{text}");
+    assert_eq!(fields[0], "2252576253462244111563365343671351441");
+    fields[2].parse::<u64>().unwrap();
+    fields[3].parse::<u64>().unwrap();
+    assert!(lines[1].starts_with("448 error: line 2: move 3"), "{text}");
+    assert!(
+        lines[2].contains("line 4") && lines[2].contains("already over"),
+        "{text}"
+    );
+    assert!(lines[3].contains("column 1 is already full"), "{text}");
+    assert_eq!(out.status.code(), Some(2));
+
+    // scores agree with the independent solver's file, weakly and strongly
+    let set = repo().join("../shared/data/bench/L3_R1.txt");
+    let Ok(text) = std::fs::read_to_string(&set) else {
+        eprintln!("skipped: {} is absent", set.display());
+        return;
+    };
+    let sample: Vec<&str> = text.lines().step_by(50).collect();
+    let input = sample.join("\n");
+    let strong = stdout(&c4lab(&["solve", "--table-mb", "16"], &input));
+    let weak = stdout(&c4lab(&["solve", "--weak", "--table-mb", "16"], &input));
+    for ((want, got), sign) in sample.iter().zip(strong.lines()).zip(weak.lines()) {
+        let want: i32 = want.split(' ').nth(1).unwrap().parse().unwrap();
+        assert_eq!(
+            got.split(' ').nth(1).unwrap().parse::<i32>().unwrap(),
+            want,
+            "{got}"
+        );
+        assert_eq!(
+            sign.split(' ').nth(1).unwrap().parse::<i32>().unwrap(),
+            want.signum(),
+            "{sign}"
+        );
+    }
+
+    // hard positions with two threads sharing the table: the same exact scores
+    let set = repo().join("../shared/data/bench/L1_R3.txt");
+    let text = std::fs::read_to_string(&set).expect("the sets travel together");
+    let sample: Vec<&str> = text.lines().step_by(30).collect();
+    let out = stdout(&c4lab(
+        &["solve", "--threads", "2", "--table-mb", "32"],
+        &sample.join("\n"),
+    ));
+    assert_eq!(out.lines().count(), sample.len(), "{out}");
+    for (want, got) in sample.iter().zip(out.lines()) {
+        let want: Vec<&str> = want.split(' ').collect();
+        let got: Vec<&str> = got.split(' ').collect();
+        assert_eq!(got[..2], want[..2]);
+    }
+}
+
+#[test]
+fn analyze_scores_every_column() {
+    // Red to move with three in the bottom row: column 4 wins at once
+    let out = c4lab(&["analyze", "--json", "--table-mb", "16", "112233"], "");
+    let j: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(j["scores"][3], 18); // (43 - 6) / 2
+    assert_eq!(j["best"], 18);
+    let full = c4lab(&["analyze", "--table-mb", "16", "111111"], "");
+    let text = stdout(&full);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("score") && l.split_whitespace().nth(1) == Some("-")),
+        "{text}"
+    );
+    let bad = c4lab(&["analyze", "9"], "");
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+/// The first `n` lines of benchmark set `name`, written alone into a fresh folder named
+/// after `tag` (for `bench solver --sets`): the folder and the lines, or None (with a
+/// note) when the sets are not beside the repo.
+fn small_set(name: &str, n: usize, tag: &str) -> Option<(PathBuf, Vec<String>)> {
+    let path = repo().join(format!("../shared/data/bench/{name}.txt"));
+    let Ok(set) = std::fs::read_to_string(path) else {
+        eprintln!("skipped: the benchmark sets are not beside the repo");
+        return None;
+    };
+    let dir = std::env::temp_dir().join(format!("c4lab-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lines: Vec<String> = set.lines().take(n).map(str::to_string).collect();
+    std::fs::write(dir.join(format!("{name}.txt")), lines.join("\n")).unwrap();
+    Some((dir, lines))
+}
+
+#[test]
+fn bench_solver_reports_the_fastest_of_repeated_runs_and_any_wrong_score() {
+    let Some((dir, lines)) = small_set("L3_R1", 20, "sets") else {
+        return;
+    };
+    let sets = dir.display().to_string();
+    let run = |repeat: &str| {
+        let base = ["bench", "solver", "--only", "L3_R1", "--table-mb", "4"];
+        c4lab(
+            &[&base[..], &["--sets", &sets, "--repeat", repeat]].concat(),
+            "",
+        )
+    };
+    let good = run("3");
+    assert_eq!(good.status.code(), Some(0), "{}", stdout(&good));
+    assert!(
+        stdout(&good).contains("| L3_R1 | 20 | 0 |"),
+        "{}",
+        stdout(&good)
+    );
+    // one wrong score: the run fails and names the position, however often it repeats
+    let (moves, score) = lines[7].split_once(' ').unwrap();
+    let wrong = format!("{moves} {}", score.parse::<i32>().unwrap() + 1);
+    let mut bad = lines.clone();
+    bad[7] = wrong;
+    std::fs::write(dir.join("L3_R1.txt"), bad.join("\n")).unwrap();
+    let failed = run("3");
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(
+        stdout(&failed).contains("| L3_R1 | 20 | 1 |"),
+        "{}",
+        stdout(&failed)
+    );
+    assert!(stdout(&failed).contains(&format!("first mismatch: {moves}")));
+    assert_eq!(run("0").status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
+    let Some((dir, lines)) = small_set("L2_R1", 30, "baseline") else {
+        return;
+    };
+    let sets = dir.display().to_string();
+    let bin = env!("CARGO_BIN_EXE_c4lab");
+    let run = |baseline: &str| {
+        let base = ["bench", "solver", "--only", "L2_R1", "--table-mb", "4"];
+        c4lab(
+            &[
+                &base[..],
+                &["--sets", &sets, "--repeat", "2", "--baseline", baseline],
+            ]
+            .concat(),
+            "",
+        )
+    };
+    let row = |o: &Output| -> Vec<String> {
+        let text = stdout(o);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("| L2_R1 |"))
+            .unwrap_or_else(|| panic!("{text}"));
+        line.split('|')
+            .map(|c| c.trim().to_string())
+            .filter(|c| !c.is_empty())
+            .collect()
+    };
+    // this very solver as its own baseline: the layout `c4lab solve` prints is read back
+    let same = run(&format!("{bin} solve --table-mb 4"));
+    assert_exit(&same, 0);
+    let cells = row(&same);
+    // set, positions, mismatches, µs, nodes, baseline µs, nodes, mismatches, process s, speed-up, recorded
+    assert_eq!(cells.len(), 11, "{cells:?}");
+    assert_eq!(cells[7], "0", "{cells:?}");
+    assert!(
+        cells[9].ends_with('x') && cells[5].parse::<f64>().unwrap() > 0.0,
+        "{cells:?}"
+    );
+    // a baseline that only knows win, draw or loss gets most exact scores wrong
+    let weak = run(&format!("{bin} solve --weak --table-mb 4"));
+    assert_exit(&weak, 0);
+    let wrong: usize = row(&weak)[7].parse().unwrap();
+    let exact = lines
+        .iter()
+        .filter(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .is_some_and(|s| s.parse::<i32>().unwrap().abs() > 1)
+        })
+        .count();
+    assert!(
+        wrong >= exact && exact > 0,
+        "{wrong} wrong, {exact} scores beyond ±1"
+    );
+    // a program that cannot be started is a clear error, not a table
+    let missing = run("/nonexistent/solver");
+    assert_exit(&missing, 2);
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot start /nonexistent/solver"));
+    std::fs::remove_dir_all(&dir).ok();
+}
