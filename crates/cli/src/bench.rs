@@ -28,7 +28,7 @@ pub enum Bench {
     /// dsat: upstream roots (ply 16+) with every level cell `?`: verdict, positions mapped, times.
     Dsat(crate::dsat_bench::BenchDsat),
     /// Corpus generation: games/s and labels/s per teacher, peak memory.
-    Corpus(crate::corpus::BenchCorpus),
+    Corpus(crate::corpus_bench::BenchCorpus),
     /// The model: training and inference speed, size, holdout agreement, optimal-move rate.
     Model(crate::model::BenchModel),
     /// Solve the benchmark position sets (exact scores checked) and optionally the empty board.
@@ -79,7 +79,7 @@ pub fn run(what: Bench) -> Result<u8> {
         } => verify(&branches, &steady_states, runs),
         Bench::Complete(args) => crate::complete::bench(args),
         Bench::Dsat(args) => crate::dsat_bench::bench(args),
-        Bench::Corpus(args) => crate::corpus::bench(args),
+        Bench::Corpus(args) => crate::corpus_bench::bench(args),
         Bench::Model(args) => crate::model::bench(args),
         Bench::Solver {
             sets,

@@ -1,12 +1,11 @@
 //! `c4lab corpus`: generate, check, describe, split, merge, relabel and checksum the
-//! teacher corpus (SPEC §8), and `c4lab bench corpus`.
+//! teacher corpus (SPEC §8).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use c4lab_corpus::bench::{bench as run_bench, TABLE_HEADER};
 use c4lab_corpus::dataset::{self, generate_dataset, generate_shard, layout, DatasetConfig};
 use c4lab_corpus::gate::{check_with, GateReport};
 use c4lab_corpus::generate::{GenConfig, Progress};
@@ -83,7 +82,7 @@ pub struct SelfPlay {
 }
 
 impl SelfPlay {
-    fn config(&self) -> Result<GenConfig> {
+    pub(crate) fn config(&self) -> Result<GenConfig> {
         let book = match &self.book {
             None => None,
             Some(p) => {
@@ -245,23 +244,6 @@ pub enum Corpus {
     },
 }
 
-/// `c4lab bench corpus`: games and labels per second per teacher.
-#[derive(Args, Debug, Clone)]
-pub struct BenchCorpus {
-    /// Games for the alpha-beta teacher.
-    #[arg(long, default_value_t = 20_000)]
-    pub games: u64,
-    /// Games for the exact teacher (0 skips it).
-    #[arg(long, default_value_t = 20)]
-    pub exact_games: u64,
-    /// Games for the exact teacher with no random opening and random moves only from
-    /// ply 10 on (0 skips it); the rate grows with the games as the label cache warms.
-    #[arg(long, default_value_t = 5_000)]
-    pub late_games: u64,
-    #[command(flatten)]
-    pub play: SelfPlay,
-}
-
 /// Draws an indicatif bar with ETA for each phase.
 struct Bar(Mutex<Option<ProgressBar>>);
 
@@ -344,7 +326,7 @@ fn report_json(rep: &GateReport) -> serde_json::Value {
 /// Random moves before this ply make the exact teacher solve positions of few stones,
 /// seconds each (measured: about 4 s a game with the default openings, against 324,000
 /// games in about 200 s with none before it).
-const EXACT_CHEAP_FROM_PLY: u32 = 10;
+pub(crate) const EXACT_CHEAP_FROM_PLY: u32 = 10;
 
 /// Warns when the exact teacher will meet early random moves (a run of days).
 fn warn_early_random_moves(gen: &GenConfig) {
@@ -569,52 +551,4 @@ fn bench_defaults() -> SelfPlay {
         table_mb: 64,
         book: None,
     }
-}
-
-/// `c4lab bench corpus`: prints games/s and labels/s for the alpha-beta and the exact
-/// teacher, the extrapolated time for 324,000 games, and the peak memory.
-pub fn bench(args: BenchCorpus) -> Result<u8> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("{TABLE_HEADER}");
-    let mut ab = args.play.clone();
-    ab.teacher = Teacher::Alphabeta;
-    let mut runs = vec![run_bench(&ab.config()?, args.games)?];
-    if args.exact_games > 0 {
-        let mut ex = args.play.clone();
-        ex.teacher = Teacher::Exact;
-        runs.push(run_bench(&ex.config()?, args.exact_games)?);
-    }
-    let late_from = args.play.epsilon_from.max(EXACT_CHEAP_FROM_PLY);
-    if args.late_games > 0 {
-        let mut late = args.play.clone();
-        late.teacher = Teacher::Exact;
-        late.opening_min = 0;
-        late.opening_max = 0;
-        late.epsilon_from = late_from;
-        let mut r = run_bench(&late.config()?, args.late_games)?;
-        r.teacher = "exact, late random moves";
-        runs.push(r);
-    }
-    for r in &runs {
-        println!("{}", r.table_row());
-    }
-    println!();
-    for r in &runs {
-        println!(
-            "{}: 324,000 games would take {:.0} s on {threads} threads at this rate",
-            r.teacher,
-            324_000.0 / r.games_per_s()
-        );
-    }
-    println!(
-        "(alpha-beta: depth {}, {} nodes; exact, late random moves: no opening, epsilon {} from ply {})",
-        args.play.depth,
-        args.play.nodes,
-        args.play.epsilon,
-        late_from
-    );
-    if let Some(b) = peak_rss() {
-        println!("peak memory: {:.1} MiB", b as f64 / (1 << 20) as f64);
-    }
-    Ok(0)
 }

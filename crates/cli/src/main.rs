@@ -7,6 +7,7 @@ mod bench;
 mod complete;
 mod convert;
 mod corpus;
+mod corpus_bench;
 mod dsat;
 mod dsat_bench;
 mod heap;

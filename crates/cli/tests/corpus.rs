@@ -1,4 +1,4 @@
-//! `c4lab train`, `eval` and the model commands as a script would use them.
+//! `c4lab corpus`, `bench corpus`, `train` and `eval` as a script would use them.
 
 mod common;
 use common::*;
@@ -266,4 +266,34 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         String::from_utf8_lossy(&out.stderr)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_corpus_prints_a_row_per_teacher_and_the_time_for_the_full_corpus() {
+    let out = c4lab(
+        &[
+            "bench",
+            "corpus",
+            "--games",
+            "40",
+            "--exact-games",
+            "0",
+            "--late-games",
+            "0",
+        ],
+        "",
+    );
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("| alphabeta |"))
+        .collect();
+    assert_eq!(rows.len(), 1, "{text}");
+    assert!(rows[0].starts_with("| alphabeta | 40 | "), "{text}");
+    assert!(!text.contains("| exact"), "{text}");
+    assert!(
+        text.contains("alphabeta: 324,000 games would take "),
+        "{text}"
+    );
 }

@@ -1,0 +1,72 @@
+//! `c4lab bench corpus`: games and labels per second for each teacher.
+
+use anyhow::Result;
+use c4lab_corpus::bench::{bench as run_bench, TABLE_HEADER};
+use clap::Args;
+
+use crate::corpus::{peak_rss, SelfPlay, Teacher, EXACT_CHEAP_FROM_PLY};
+
+/// `c4lab bench corpus`: games and labels per second per teacher.
+#[derive(Args, Debug, Clone)]
+pub struct BenchCorpus {
+    /// Games for the alpha-beta teacher.
+    #[arg(long, default_value_t = 20_000)]
+    pub games: u64,
+    /// Games for the exact teacher (0 skips it).
+    #[arg(long, default_value_t = 20)]
+    pub exact_games: u64,
+    /// Games for the exact teacher with no random opening and random moves only from
+    /// ply 10 on (0 skips it); the rate grows with the games as the label cache warms.
+    #[arg(long, default_value_t = 5_000)]
+    pub late_games: u64,
+    #[command(flatten)]
+    pub play: SelfPlay,
+}
+
+/// `c4lab bench corpus`: prints games/s and labels/s for the alpha-beta and the exact
+/// teacher, the extrapolated time for 324,000 games, and the peak memory.
+pub fn bench(args: BenchCorpus) -> Result<u8> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("{TABLE_HEADER}");
+    let mut ab = args.play.clone();
+    ab.teacher = Teacher::Alphabeta;
+    let mut runs = vec![run_bench(&ab.config()?, args.games)?];
+    if args.exact_games > 0 {
+        let mut ex = args.play.clone();
+        ex.teacher = Teacher::Exact;
+        runs.push(run_bench(&ex.config()?, args.exact_games)?);
+    }
+    let late_from = args.play.epsilon_from.max(EXACT_CHEAP_FROM_PLY);
+    if args.late_games > 0 {
+        let mut late = args.play.clone();
+        late.teacher = Teacher::Exact;
+        late.opening_min = 0;
+        late.opening_max = 0;
+        late.epsilon_from = late_from;
+        let mut r = run_bench(&late.config()?, args.late_games)?;
+        r.teacher = "exact, late random moves";
+        runs.push(r);
+    }
+    for r in &runs {
+        println!("{}", r.table_row());
+    }
+    println!();
+    for r in &runs {
+        println!(
+            "{}: 324,000 games would take {:.0} s on {threads} threads at this rate",
+            r.teacher,
+            324_000.0 / r.games_per_s()
+        );
+    }
+    println!(
+        "(alpha-beta: depth {}, {} nodes; exact, late random moves: no opening, epsilon {} from ply {})",
+        args.play.depth,
+        args.play.nodes,
+        args.play.epsilon,
+        late_from
+    );
+    if let Some(b) = peak_rss() {
+        println!("peak memory: {:.1} MiB", b as f64 / (1 << 20) as f64);
+    }
+    Ok(0)
+}
