@@ -1,6 +1,8 @@
 //! `c4lab dsat`: solve a whole root as one SAT instance.
 
-use std::path::Path;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -73,13 +75,72 @@ fn levels_note(outcome: &Outcome, levels: u8, least: u8) -> String {
     format!("level budget 0-{} in the end ({proved}), ", levels - 1)
 }
 
-/// `c4lab dsat`: one solve per entry of `widen_after`, side by side (see `c4lab_dsat::race`).
+/// `--log-rounds`: one JSON line per solve-verify round of each search, written as the
+/// rounds end (the searches' lines interleave by time; each search's own are in order).
+struct RoundLog {
+    path: PathBuf,
+    /// The file, and the first write error (reported at the end, not mid-search).
+    out: Mutex<(BufWriter<File>, Option<std::io::Error>)>,
+}
+
+impl RoundLog {
+    fn create(path: &Path) -> Result<RoundLog> {
+        let file = File::create(path)
+            .with_context(|| format!("cannot write the round log {}", path.display()))?;
+        Ok(RoundLog {
+            path: path.to_path_buf(),
+            out: Mutex::new((BufWriter::new(file), None)),
+        })
+    }
+
+    /// Logs a round's report (other reports are not rounds).
+    fn record(&self, search: usize, p: &Progress) {
+        let Progress::Searching {
+            round,
+            positions,
+            conflicts,
+            levels,
+            ended: Some(ended),
+            ..
+        } = *p
+        else {
+            return;
+        };
+        let line = json!({
+            "search": entrant_name(search),
+            "round": round,
+            "levels": levels,
+            "ended": ended.name(),
+            "dead_ends": conflicts,
+            "positions": positions,
+        });
+        let mut out = self.out.lock().expect("round log");
+        if out.1.is_none() {
+            if let Err(e) = writeln!(out.0, "{line}") {
+                out.1 = Some(e);
+            }
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        let (mut out, error) = self.out.into_inner().expect("round log");
+        match error {
+            Some(e) => Err(e),
+            None => out.flush(),
+        }
+        .with_context(|| format!("cannot write the round log {}", self.path.display()))
+    }
+}
+
+/// `c4lab dsat`: one solve per entry of `widen_after`, side by side (see `c4lab_dsat::race`);
+/// `log_rounds` names a file for a line per round.
 pub fn dsat(
     file: Option<&Path>,
     json_out: bool,
     max_seconds: Option<f64>,
     options: Options,
     widen_after: &[u64],
+    log_rounds: Option<&Path>,
 ) -> Result<u8> {
     let input = read_diagram(file)?;
     // refused before the description of the run, which would describe nothing
@@ -95,6 +156,7 @@ pub fn dsat(
         })
         .collect();
     let stop = stop_flag(max_seconds)?;
+    let round_log = log_rounds.map(RoundLog::create).transpose()?;
     if !json_out {
         let side_by_side = if entrants.len() > 1 {
             let names: Vec<String> = widen_after
@@ -148,12 +210,16 @@ pub fn dsat(
     let searching = AtomicBool::new(false);
     let lines = Mutex::new(vec![String::new(); entrants.len()]);
     let progress = |i: usize, p: Progress| {
+        if let Some(log) = &round_log {
+            log.record(i, &p);
+        }
         let line = match p {
             Progress::Searching {
                 round,
                 positions,
                 conflicts,
                 settled,
+                ..
             } => {
                 if !searching.swap(true, Ordering::Relaxed) {
                     bar.set_style(
@@ -205,6 +271,9 @@ pub fn dsat(
     )
     .context("cannot solve this root")?;
     bar.finish_and_clear();
+    if let Some(log) = round_log {
+        log.finish()?;
+    }
     let seconds = start.elapsed().as_secs_f64();
     let setup_held = setup_held.load(Ordering::Relaxed);
     let setup_bytes = setup_held.saturating_sub(held_before);

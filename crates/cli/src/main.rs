@@ -117,6 +117,11 @@ enum Command {
         /// Stop after this many seconds (exit 3).
         #[arg(long)]
         max_seconds: Option<f64>,
+        /// Write one JSON line per solve-verify round of each search to this file: the
+        /// search, the round, the level budget it solved under, how it ended (refuted,
+        /// too-few-levels, widened, verdict), the dead ends and positions so far.
+        #[arg(long, value_name = "FILE")]
+        log_rounds: Option<PathBuf>,
     },
     /// Check upstream's whole weak solution graph (branches.txt + steady_states.txt).
     CheckSolution {
@@ -231,12 +236,14 @@ fn main() -> ExitCode {
             json,
             search,
             max_seconds,
+            log_rounds,
         } => dsat::dsat(
             file.as_deref(),
             json,
             max_seconds,
             search.options(),
             &search.widen_after,
+            log_rounds.as_deref(),
         ),
         Command::Convert { file, to } => convert::convert(file.as_deref(), to),
         Command::Play {

@@ -262,6 +262,63 @@ fn dsat_exit_codes_and_json() {
     assert_eq!(none.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&none.stderr).contains("--widen-after"));
 
+    // --log-rounds: a line per round of each search, agreeing with the report
+    let log = std::env::temp_dir().join(format!("c4lab-rounds-{}.jsonl", std::process::id()));
+    let logged = c4lab(
+        &[
+            "dsat",
+            "--json",
+            "--cut",
+            "4",
+            "--log-rounds",
+            log.to_str().unwrap(),
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    assert_exit(&logged, 0);
+    let j: serde_json::Value = serde_json::from_slice(&logged.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    std::fs::remove_file(&log).ok();
+    for (i, entrant) in j["entrants"].as_array().unwrap().iter().enumerate() {
+        let name = ["A", "B"][i];
+        let own: Vec<&serde_json::Value> = lines.iter().filter(|l| l["search"] == name).collect();
+        assert_eq!(
+            own.len() as u64,
+            entrant["rounds"].as_u64().unwrap(),
+            "{j} {own:?}"
+        );
+        let Some(last) = own.last() else { continue };
+        assert_eq!(last["ended"], "verdict", "{own:?}");
+        assert_eq!(last["dead_ends"], entrant["conflicts"], "{j} {own:?}");
+        assert_eq!(last["levels"], entrant["levels"], "{j} {own:?}");
+        for w in own.windows(2) {
+            assert!(
+                w[0]["dead_ends"].as_u64() <= w[1]["dead_ends"].as_u64(),
+                "{own:?}"
+            );
+            let grew = ["too-few-levels", "widened"].contains(&w[0]["ended"].as_str().unwrap());
+            let step = w[1]["levels"].as_u64().unwrap() - w[0]["levels"].as_u64().unwrap();
+            assert_eq!(step, u64::from(grew), "{own:?}");
+        }
+    }
+    assert!(lines.iter().any(|l| l["ended"] == "refuted"), "{lines:?}");
+    let missing = c4lab(
+        &[
+            "dsat",
+            "--log-rounds",
+            "no-such-dir/r.jsonl",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no-such-dir/r.jsonl"));
+
     // a level budget: the `?` cells come back below the budget the search ended with
     let budgeted = c4lab(
         &[

@@ -136,7 +136,36 @@ pub enum Progress {
         conflicts: u64,
         /// Variables the solver has settled for good; never falls.
         settled: u64,
+        /// The level budget the last round solved under (10: every level).
+        levels: u8,
+        /// How the last round ended (None before the first).
+        ended: Option<RoundEnd>,
     },
+}
+
+/// How one solve-verify round ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoundEnd {
+    /// A candidate the verifier refuted: its losing line and tree were learnt.
+    Refuted,
+    /// No diagram fits the level budget: it grows by one, proved.
+    TooFewLevels,
+    /// The budget took its share of dead ends (`widen_after`): it grows by one, unproved.
+    Widened,
+    /// The round gave the search's verdict.
+    Verdict,
+}
+
+impl RoundEnd {
+    /// A short name for logs: `refuted`, `too-few-levels`, `widened`, `verdict`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RoundEnd::Refuted => "refuted",
+            RoundEnd::TooFewLevels => "too-few-levels",
+            RoundEnd::Widened => "widened",
+            RoundEnd::Verdict => "verdict",
+        }
+    }
 }
 
 /// Positions mapped between two `Progress::Mapping` reports.
@@ -162,6 +191,7 @@ struct SearchState {
     settled: u64,
     levels: LevelBudget,
     verifier: Verifier,
+    last_round: (u8, Option<RoundEnd>),
 }
 
 /// The level budget and what is known about it.
@@ -266,6 +296,7 @@ impl Mapping {
                 widest: 0,
             },
             verifier: Verifier::new(),
+            last_round: (0, None),
         });
         Mapped {
             mapped: self.enc.stats().positions,
@@ -276,6 +307,7 @@ impl Mapping {
             rounds_at_cut: 0,
             settled: search.settled,
             levels: search.levels,
+            last_round: search.last_round,
             verifier: search.verifier,
             map: self.map,
             options: self.options,
@@ -297,6 +329,8 @@ pub struct Mapped {
     settled: u64,
     /// The level budget: undecided cells take levels below it.
     levels: LevelBudget,
+    /// The budget the last round solved under, and how that round ended.
+    last_round: (u8, Option<RoundEnd>),
     verifier: Verifier,
     map: BreadthFirst,
     options: Options,
@@ -362,6 +396,7 @@ impl Mapped {
                 settled: self.settled,
                 levels: self.levels,
                 verifier: self.verifier,
+                last_round: self.last_round,
             }),
         }
     }
@@ -389,6 +424,8 @@ impl Mapped {
             positions: self.enc.stats().positions,
             conflicts: self.enc.backend().conflicts(),
             settled: self.settled,
+            levels: self.last_round.0,
+            ended: self.last_round.1,
         }
     }
 
@@ -417,6 +454,14 @@ impl Mapped {
         self.rounds += 1;
         self.rounds_at_cut += 1;
         let levels = self.levels.levels;
+        let (verdict, ended) = self.solve_and_verify(levels)?;
+        self.last_round = (levels, Some(ended));
+        Ok(verdict)
+    }
+
+    /// The body of [`Mapped::round`] under the budget `levels`: its verdict, if any, and
+    /// how it ended.
+    fn solve_and_verify(&mut self, levels: u8) -> Result<(Option<Outcome>, RoundEnd), SynthError> {
         let budget = self.enc.level_budget(levels)?;
         let widen_at = (self.options.widen_after > 0 && levels < FREE_LEVELS)
             .then(|| self.levels.since + self.options.widen_after);
@@ -435,7 +480,7 @@ impl Mapped {
             .is_some_and(|c| conflicts >= c.dead_ends())
         {
             // outrun: another solve of the race finished with fewer dead ends
-            return Ok(Some(Outcome::Stopped));
+            return Ok((Some(Outcome::Stopped), RoundEnd::Verdict));
         }
         match sat {
             SatOutcome::Unsat if !budget.is_empty() && !self.enc.backend().core()?.is_empty() => {
@@ -446,26 +491,28 @@ impl Mapped {
                     since: conflicts,
                     widest: self.levels.widest,
                 };
-                return Ok(None);
+                return Ok((None, RoundEnd::TooFewLevels));
             }
             SatOutcome::Unsat => {
                 // unsatisfiable whatever the budget: no level could help
                 self.levels.levels = FREE_LEVELS;
                 self.levels.least = FREE_LEVELS;
-                return Ok(Some(Outcome::Unsat));
+                return Ok((Some(Outcome::Unsat), RoundEnd::Verdict));
             }
             SatOutcome::Limit if widen_at.is_some_and(|w| conflicts >= w) => {
                 // the budget took its share of dead ends: allow one more level unproved
                 self.levels.levels = levels + 1;
                 self.levels.since = conflicts;
-                return Ok(None);
+                return Ok((None, RoundEnd::Widened));
             }
-            SatOutcome::Stopped | SatOutcome::Limit => return Ok(Some(Outcome::Stopped)),
+            SatOutcome::Stopped | SatOutcome::Limit => {
+                return Ok((Some(Outcome::Stopped), RoundEnd::Verdict))
+            }
             SatOutcome::Sat => {}
         }
         let candidate = self.enc.model_diagram();
         match self.verifier.verify(&candidate) {
-            Verdict::Win { .. } => return Ok(Some(Outcome::Found(candidate))),
+            Verdict::Win { .. } => return Ok((Some(Outcome::Found(candidate)), RoundEnd::Verdict)),
             Verdict::Loss { counterexample, .. } => {
                 // culprit expansion: encode the Red-to-move positions on the losing line,
                 // then (capped) the rest of the candidate's tree
@@ -482,9 +529,9 @@ impl Mapped {
             }
         }
         if self.enc.stats().positions >= self.options.max_states {
-            return Ok(Some(Outcome::Budget));
+            return Ok((Some(Outcome::Budget), RoundEnd::Verdict));
         }
-        Ok(None)
+        Ok((None, RoundEnd::Refuted))
     }
 
     /// Solves, verifies and refines until found, unsat, the budget or the stop flag.

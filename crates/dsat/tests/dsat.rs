@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use c4lab_board::{Position, HEIGHT, WIDTH};
-use c4lab_dsat::{map, map_with_progress, solve, Options, Outcome, Progress};
+use c4lab_dsat::{map, map_with_progress, solve, Options, Outcome, Progress, RoundEnd};
 use c4lab_steady::{Cell, Diagram, Verifier};
 
 mod common;
@@ -146,6 +146,26 @@ fn progress_fills_the_gauge_then_counts_rounds_with_rising_dead_ends_and_settled
             );
         }
         assert!(rounds.last().unwrap().2 > 0, "{backend}: nothing settled");
+        // each round says how it ended and under which budget: the budget grows only
+        // after a round that proved it too small (the default widens on proof only), and
+        // only the last round gives the verdict
+        let ends: Vec<(u8, RoundEnd)> = seen
+            .iter()
+            .filter_map(|p| match *p {
+                Progress::Searching { levels, ended, .. } => Some((levels, ended.unwrap())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ends.last().unwrap(), &(report.levels, RoundEnd::Verdict));
+        assert!(
+            ends.iter().any(|e| e.1 == RoundEnd::TooFewLevels),
+            "{ends:?}"
+        );
+        for w in ends.windows(2) {
+            assert_ne!(w[0].1, RoundEnd::Verdict, "{backend}: {ends:?}");
+            let grew = w[0].1 == RoundEnd::TooFewLevels;
+            assert_eq!(w[1].0, w[0].0 + u8::from(grew), "{backend}: {ends:?}");
+        }
     }
 }
 

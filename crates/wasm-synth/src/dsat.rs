@@ -156,6 +156,7 @@ impl DsatSession {
                     positions,
                     conflicts,
                     settled,
+                    ..
                 } = s.progress()
                 {
                     j["round"] = json!(round);
