@@ -57,16 +57,20 @@ async function engine() {
 // The Lab's Solve root in Chromium, against `c4lab serve`, stopped after `cap` seconds.
 async function lab() {
   const { chromium } = await import('playwright-core');
-  const port = Number(process.env.C4LAB_TEST_PORT || 8798);
+  // any free port unless one is given; the server's first line names the address it took
+  const port = Number(process.env.C4LAB_TEST_PORT || 0);
   const server = spawn(bin, ['serve', '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve, reject) => {
-    server.stdout.on('data', (d) => String(d).includes('the Lab is at') && resolve());
+  const url = await new Promise((resolve, reject) => {
+    server.stdout.on('data', (d) => {
+      const m = /the Lab is at (http:\/\/\S+\/)/.exec(String(d));
+      if (m) resolve(m[1]);
+    });
     server.on('exit', (code) => reject(new Error(`c4lab serve exited with ${code}`)));
   });
   const executablePath = process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
   const tab = await browser.newPage();
-  await tab.goto(`http://127.0.0.1:${port}/`);
+  await tab.goto(url);
   await tab.waitForFunction(() => window.__lab && window.__lab.verdicts > 0);
   return {
     async solve(grid) {

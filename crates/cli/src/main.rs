@@ -199,7 +199,7 @@ enum Command {
     },
     /// Serve the Lab (the browser page and its WebAssembly engine) on 127.0.0.1.
     Serve {
-        /// Port to listen on.
+        /// Port to listen on (0: any free port; the line it prints names the one taken).
         #[arg(long, default_value_t = 8765)]
         port: u16,
         /// Address to listen on.

@@ -30,7 +30,9 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
     let server = Server::http(&addr).map_err(|e| {
         anyhow!("cannot listen on {addr}: {e} (is another server on that port? try --port)")
     })?;
-    let url = format!("http://{addr}/");
+    // the address bound, not the one asked for: with port 0 the system picks a free one
+    let bound = server.server_addr().to_ip().map_or(addr, |a| a.to_string());
+    let url = format!("http://{bound}/");
     println!("the Lab is at {url} (Ctrl-C stops it)");
     if open {
         let opener = if cfg!(target_os = "macos") {
