@@ -11,7 +11,8 @@
 // Needs the engine built (scripts/build-web; for --page, C4LAB_BIN built after it, as
 // `c4lab serve` carries the page). Prints a Markdown table.
 import { existsSync, readFileSync } from 'node:fs';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { startLab } from './serve.mjs';
 import { basename } from 'node:path';
 import init, { DsatSession } from '../pkg/c4lab_wasm_synth.js';
 
@@ -57,16 +58,7 @@ async function engine() {
 // The Lab's Solve root in Chromium, against `c4lab serve`, stopped after `cap` seconds.
 async function lab() {
   const { chromium } = await import('playwright-core');
-  // any free port unless one is given; the server's first line names the address it took
-  const port = Number(process.env.C4LAB_TEST_PORT || 0);
-  const server = spawn(bin, ['serve', '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((resolve, reject) => {
-    server.stdout.on('data', (d) => {
-      const m = /the Lab is at (http:\/\/\S+\/)/.exec(String(d));
-      if (m) resolve(m[1]);
-    });
-    server.on('exit', (code) => reject(new Error(`c4lab serve exited with ${code}`)));
-  });
+  const { server, url } = await startLab(bin);
   const executablePath = process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
   const tab = await browser.newPage();

@@ -2,40 +2,26 @@
 // `c4lab serve`. Run by scripts/test after the engine and the binary are built.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startLab } from './serve.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
 const shots = join(repo, 'web', 'test-results');
 const bin = process.env.C4LAB_BIN || join(process.env.CARGO_TARGET_DIR || join(repo, 'target'), 'debug', 'c4lab');
-// any free port unless one is given; the server's first line names the address it took
-const port = Number(process.env.C4LAB_TEST_PORT || 0);
-let url;
 const upstream = join(repo, '..', 'shared', 'data', 'upstream', 'steady_states.txt');
 const chromePath = process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
 
-let server, browser;
-
-/** The URL `c4lab serve` prints once it listens. */
-function servedAt(server) {
-  return new Promise((resolve, reject) => {
-    server.stdout.on('data', (d) => {
-      const m = /the Lab is at (http:\/\/\S+\/)/.exec(String(d));
-      if (m) resolve(m[1]);
-    });
-    server.on('exit', (code) => reject(new Error(`c4lab serve exited with ${code}`)));
-  });
-}
+let server, url, browser;
 
 before(async () => {
   mkdirSync(shots, { recursive: true });
-  server = spawn(bin, ['serve', '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  url = await servedAt(server);
+  ({ server, url } = await startLab(bin));
   assert.ok(chromePath, 'Chromium is not installed (apt-get install chromium)');
   browser = await chromium.launch({
     executablePath: chromePath,
