@@ -249,6 +249,12 @@ pub fn merge(
             kv(&text, k).ok_or_else(|| CorpusError::Invalid(format!("{}: no {k}", p.display())))
         };
         let (first, end) = (get("first_game")?, get("end_game")?);
+        if end < first {
+            return Err(CorpusError::Invalid(format!(
+                "{}: end_game {end} is before first_game {first}",
+                p.display()
+            )));
+        }
         let (games, hold, count) = (get("games")?, get("holdout")?, get("shard_count")?);
         let gen = GenConfig::from_kv(&text)
             .map_err(|e| CorpusError::Invalid(format!("{}: {e}", p.display())))?;
@@ -296,6 +302,14 @@ pub fn merge(
     for m in &metas {
         let (c, npz) = (m.7.join("corpus.txt"), m.7.join("perply_targets.npz"));
         let part = read_labels(&npz)?;
+        if part.slots() != cfg.gen.slots {
+            return Err(CorpusError::Invalid(format!(
+                "{}: {} slots a row, but the shard's settings say slots = {}",
+                npz.display(),
+                part.slots(),
+                cfg.gen.slots
+            )));
+        }
         let mut rows = RowReader::open(&c)?;
         let mut moves = Vec::with_capacity(part.len());
         while let Some(g) = rows.next_game()? {

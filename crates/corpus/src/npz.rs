@@ -113,6 +113,13 @@ pub struct MemberInfo {
     size: u64,
 }
 
+impl MemberInfo {
+    /// The size of its uncompressed bytes, as the central directory records it.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+}
+
 /// Reads members of an `.npz` archive.
 pub struct NpzReader {
     path: PathBuf,

@@ -256,7 +256,26 @@ impl Sidecar {
                 format!("shape {tshape:?}, expected (N, S, 7)"),
             ));
         }
-        let (n, s) = (tshape[0] as usize, tshape[1] as usize);
+        if !(1..=42).contains(&tshape[1]) {
+            // a slot is a ply of one game, so S is at most 42; a larger S in a damaged
+            // header would otherwise size the row buffer from it
+            return Err(bad(
+                "target",
+                format!(
+                    "shape {tshape:?}: S = {} slots, expected 1 to 42",
+                    tshape[1]
+                ),
+            ));
+        }
+        let (n, s) = match usize::try_from(tshape[0]) {
+            Ok(n) if n.checked_mul(tshape[1] as usize * 7 * 4).is_some() => (n, tshape[1] as usize),
+            _ => {
+                return Err(bad(
+                    "target",
+                    format!("shape {tshape:?}: more rows than this machine can address"),
+                ))
+            }
+        };
         let ply = open_array(&archive, path, "ply_of")?;
         let pshape = check(&ply, "ply_of", &["<i2"])?;
         let teacher = open_array(&archive, path, "teacher")?;
@@ -271,6 +290,27 @@ impl Sidecar {
         }
         if nshape != [n as u64] {
             return Err(bad("n_plies", format!("shape {nshape:?}, expected [{n}]")));
+        }
+        // the shapes size the arrays read into memory below: a header that claims more
+        // values than its member holds is refused before anything is allocated
+        for (name, per_row) in [
+            ("target", s * 7 * 4),
+            ("ply_of", s * 2),
+            ("teacher", s),
+            ("n_plies", 2),
+        ] {
+            let need = n as u64 * per_row as u64;
+            let held = archive
+                .members()
+                .iter()
+                .find(|m| m.name == format!("{name}.npy"))
+                .map_or(0, |m| m.size());
+            if need > held {
+                return Err(bad(
+                    name,
+                    format!("its shape needs {need} bytes of data, the member holds {held}"),
+                ));
+            }
         }
         // `target` was read only up to its header: its data is checked by `targets`
         drop(target);

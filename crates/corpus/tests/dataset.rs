@@ -8,6 +8,7 @@ use std::process::Command;
 use c4lab_corpus::dataset::{generate_shard, layout, merge, split, DatasetConfig};
 use c4lab_corpus::gate::check;
 use c4lab_corpus::holdout::{file_row_keys, overlap, overlap_keys, KeySet};
+use c4lab_corpus::sidecar::{read_labels, RawArrays};
 use c4lab_corpus::sums::{verify_sums, write_sums};
 use c4lab_corpus::NoProgress;
 
@@ -51,6 +52,26 @@ fn shards_merge_to_the_single_run() {
     }
     // a missing shard is refused
     assert!(merge(&dirs[..2], &root.join("bad"), &NoProgress).is_err());
+    // a shard whose sidecar has another slot count than its settings is named, not merged
+    let npz = dirs[1].join("perply_targets.npz");
+    let rows = read_labels(&npz).unwrap().len();
+    let slots = cfg.gen.slots + 1;
+    RawArrays {
+        rows,
+        slots,
+        target: vec![0.0; rows * slots * 7],
+        ply_of: vec![-1; rows * slots],
+        teacher: vec![0; rows * slots],
+        n_plies: vec![0; rows],
+    }
+    .write(&npz)
+    .unwrap();
+    let e = merge(&dirs, &root.join("bad"), &NoProgress).unwrap_err();
+    assert!(
+        e.to_string().contains(&npz.display().to_string())
+            && e.to_string().contains(&format!("{slots} slots a row")),
+        "{e}"
+    );
 }
 
 #[test]

@@ -459,3 +459,65 @@ fn a_fortran_order_array_is_refused_not_read_transposed() {
     let err = Sidecar::open(&path).err().expect("refused");
     assert!(err.to_string().contains("Fortran order"), "{err}");
 }
+
+/// A `.npy` file: a version 1.0 header for `descr` and `shape`, then `data`.
+fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    let mut dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + dict.len() + 1) % 64 != 0 {
+        dict.push(' ');
+    }
+    dict.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((dict.len() as u16).to_le_bytes());
+    out.extend(dict.as_bytes());
+    out.extend(data);
+    out
+}
+
+#[test]
+fn a_shape_its_data_cannot_fill_is_refused_before_anything_is_allocated() {
+    let dir = common::scratch("npz-shapes");
+    let bad = dir.join("bad.npz");
+    let write = |members: [(&str, Vec<u8>); 4]| {
+        let mut w = NpzWriter::create(&bad).unwrap();
+        for (name, data) in members {
+            w.member(name, data.len() as u64)
+                .unwrap()
+                .write_all(&data)
+                .unwrap();
+        }
+        w.finish().unwrap();
+    };
+    // 2^59 slots: a row buffer of that size would abort the process
+    let huge = 1u64 << 59;
+    write([
+        ("target.npy", npy("<f4", &format!("(0, {huge}, 7)"), &[])),
+        ("ply_of.npy", npy("<i2", &format!("(0, {huge})"), &[])),
+        ("teacher.npy", npy("|i1", &format!("(0, {huge})"), &[])),
+        ("n_plies.npy", npy("<i2", "(0,)", &[])),
+    ]);
+    let e = read_err(&bad);
+    assert!(
+        matches!(e, SidecarError::Array { ref name, .. } if name == "target"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("expected 1 to 42"), "{e}");
+    // a million rows claimed, one row of data held
+    let rows = 1_000_000;
+    write([
+        (
+            "target.npy",
+            npy("<f4", &format!("({rows}, 2, 7)"), &[0; 56]),
+        ),
+        ("ply_of.npy", npy("<i2", &format!("({rows}, 2)"), &[0; 4])),
+        ("teacher.npy", npy("|i1", &format!("({rows}, 2)"), &[0; 2])),
+        ("n_plies.npy", npy("<i2", &format!("({rows},)"), &[0; 2])),
+    ]);
+    let e = read_err(&bad);
+    names(&e, &bad, Some("target"));
+    assert!(
+        e.to_string()
+            .contains("its shape needs 56000000 bytes of data"),
+        "{e}"
+    );
+}

@@ -81,8 +81,8 @@ pub fn load_examples(
                     if ply >= g.moves.len() {
                         return Err(ModelError::Mismatch {
                             what: format!(
-                                "row {}: a target labels ply {ply} but the game has {} plies",
-                                row + 1,
+                                // 0-based, as the corpus gate and the sidecar count rows
+                                "row {row}: a target labels ply {ply} but the game has {} plies",
                                 g.moves.len()
                             ),
                         });
