@@ -77,6 +77,17 @@ function upstreamDiagrams() {
 const WIN = readFileSync(join(repo, 'examples', 'win.txt'), 'utf8');
 const LOSS = readFileSync(join(repo, 'examples', 'loss.txt'), 'utf8');
 
+test('serve on a busy port or a foreign host says which flag to change', () => {
+  const port = new URL(url).port;
+  const busy = spawnSync(bin, ['serve', '--port', port], { encoding: 'utf8', timeout: 10000 });
+  assert.equal(busy.status, 2, busy.stderr);
+  assert.match(busy.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: .*try --port, or --port 0`));
+  // 192.0.2.1 is a documentation address, never one of this machine's
+  const foreign = spawnSync(bin, ['serve', '--host', '192.0.2.1', '--port', '0'], { encoding: 'utf8', timeout: 10000 });
+  assert.equal(foreign.status, 2, foreign.stderr);
+  assert.match(foreign.stderr, /cannot listen on 192\.0\.2\.1:0: .*check --host/);
+});
+
 test('the page loads and gives a first verdict', async () => {
   const page = await open();
   const ms = await page.evaluate(() => window.__lab.firstVerdictMs);

@@ -44,7 +44,7 @@ pub enum Bench {
         )]
         only: Vec<String>,
         /// Transposition table size in MiB (cleared before each position).
-        #[arg(long, default_value_t = 128)]
+        #[arg(long, default_value_t = 128, value_parser = crate::solve::table_mib)]
         table_mb: usize,
         /// Also solve the empty board, strongly and weakly (with the book too, if given).
         #[arg(long)]
@@ -110,6 +110,11 @@ fn verify(branches: &PathBuf, steady: &PathBuf, runs: usize) -> Result<u8> {
     let (b, s) = (read(branches)?, read(steady)?);
     let (leaves, errors) = parse_leaves(&s);
     anyhow::ensure!(errors.is_empty(), "{}: {}", steady.display(), errors[0]);
+    anyhow::ensure!(
+        !leaves.is_empty(),
+        "{}: no diagrams to verify (give a steady-states file in upstream's format)",
+        steady.display()
+    );
     let mut verifier = Verifier::new();
     let mut times = Vec::with_capacity(leaves.len());
     let (mut positions, mut wins) = (0u64, 0usize);

@@ -50,13 +50,13 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = Options::default().tree_after)]
     tree_after: u64,
     /// Before the first candidate, encode the root and every position fewer than this many plies below it.
-    #[arg(long, default_value_t = Options::default().premap_plies)]
+    #[arg(long, default_value_t = Options::default().premap_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
     premap: u32,
     /// After this many candidates, deepen that map to --deepen-to plies.
     #[arg(long, default_value_t = Options::default().deepen_after)]
     deepen_after: u64,
     /// The depth the map is deepened to.
-    #[arg(long, default_value_t = Options::default().deepen_to_plies)]
+    #[arg(long, default_value_t = Options::default().deepen_to_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
     deepen_to: u32,
     /// From --lost-after candidates on, learn a losing core at each position of a losing
     /// line whose whole subtree has at most this many positions: the candidate's levels
@@ -91,13 +91,15 @@ impl SearchArgs {
 pub fn stop_flag(seconds: Option<f64>) -> Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
     if let Some(s) = seconds {
-        anyhow::ensure!(
-            s.is_finite() && s > 0.0,
-            "--max-seconds must be positive, got {s}"
-        );
+        let wait = Duration::try_from_secs_f64(s)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .with_context(|| {
+                format!("--max-seconds must be a positive number of seconds, got {s}")
+            })?;
         let flag = stop.clone();
         std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_secs_f64(s));
+            std::thread::sleep(wait);
             flag.store(true, Ordering::Relaxed);
         });
     }

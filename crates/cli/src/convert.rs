@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, Context, Result};
 use c4lab_steady::link;
 use clap::ValueEnum;
 
@@ -31,7 +31,7 @@ pub fn convert(file: Option<&Path>, to: Form) -> Result<u8> {
         Form::Old => d
             .to_legacy()
             .map_err(|e| anyhow!("cannot write the old language: {e}"))?,
-        Form::Link => link::encode(d, &input.line)? + "\n",
+        Form::Link => link::encode(d, &input.line).with_context(|| input.name.clone())? + "\n",
     };
     eprintln!("read: {}", input.form);
     print!("{out}");

@@ -74,7 +74,7 @@ pub struct SelfPlay {
     #[arg(long)]
     pub no_random_ties: bool,
     /// Transposition table of each thread's exact solver, in MiB.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = crate::solve::table_mib)]
     pub table_mb: usize,
     /// Opening book for the exact solver (c4lab solver book format).
     #[arg(long)]
@@ -210,7 +210,7 @@ pub enum Corpus {
         #[arg(long)]
         out: Option<PathBuf>,
         /// Transposition table of each thread's solver, in MiB.
-        #[arg(long, default_value_t = 64)]
+        #[arg(long, default_value_t = 64, value_parser = crate::solve::table_mib)]
         table_mb: usize,
         /// Opening book for the exact solver.
         #[arg(long)]

@@ -394,10 +394,10 @@ pub fn dsat(
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
     /// Map positions down to this many plies below the root (the deepest cut).
-    #[arg(long, default_value_t = Options::default().cut_plies)]
+    #[arg(long, default_value_t = Options::default().cut_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
     cut: u32,
     /// Map only this many plies at first; deepen to --cut after --deepen-after rounds.
-    #[arg(long, default_value_t = Options::default().first_cut_plies)]
+    #[arg(long, default_value_t = Options::default().first_cut_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
     first_cut: u32,
     /// Verify-and-refine rounds at the first cut before the map is deepened.
     #[arg(long, default_value_t = Options::default().deepen_after)]

@@ -13,6 +13,8 @@ pub struct Input {
     pub form: &'static str,
     /// Yellow moves carried by a share link.
     pub line: Vec<u8>,
+    /// Where it came from: the file, or "standard input" (to name it in messages).
+    pub name: String,
 }
 
 /// Reads the whole of `path` (`-` or absent for stdin).
@@ -47,6 +49,7 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
             diagram: shared.diagram,
             form: "share link",
             line: shared.line,
+            name,
         });
     }
     let parsed = Diagram::parse(&text).with_context(|| format!("{name}: not a diagram"))?;
@@ -64,6 +67,7 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
         diagram: parsed.diagram,
         form,
         line: vec![],
+        name,
     })
 }
 

@@ -169,10 +169,10 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
         /// Transposition table size in MiB.
-        #[arg(long, default_value_t = solve::DEFAULT_TABLE_MB)]
+        #[arg(long, default_value_t = solve::DEFAULT_TABLE_MB, value_parser = crate::solve::table_mib)]
         table_mb: usize,
         /// Search threads sharing the table (0: one per core).
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = crate::solve::thread_arg)]
         threads: usize,
     },
     /// Train the GF(2^8) lookup-table model on a corpus and its per-ply targets.

@@ -1,5 +1,6 @@
 //! `c4lab train`, `c4lab eval` and `c4lab bench model`: the GF(2^8) lookup-table model.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -289,6 +290,8 @@ pub struct EvalArgs {
 pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
     let model = load_model(path)?;
     let mut code = 0;
+    // written, not printed, so a reader that goes away (`| head`) ends the command
+    let mut out = std::io::stdout().lock();
     for moves in positions {
         let pos = match Position::from_moves(moves) {
             Ok(p) if p.winner().is_some() || p.is_full() => {
@@ -300,11 +303,13 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
         match pos {
             Ok(p) => {
                 let h = model.hint(&p);
+                // parsed, so only digits 1-7 are left once the whitespace is trimmed
+                let moves = moves.trim();
                 if json {
-                    println!(r#"{{"moves":"{moves}",{}"#, &h.to_json()[1..]);
+                    writeln!(out, r#"{{"moves":"{moves}",{}"#, &h.to_json()[1..])?;
                 } else {
                     let col = h.column.map_or("-".to_string(), |x| (x + 1).to_string());
-                    println!("{moves} {col}");
+                    writeln!(out, "{moves} {col}")?;
                 }
             }
             Err(e) => {

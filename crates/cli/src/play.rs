@@ -3,7 +3,7 @@
 use std::io::{BufRead, Write};
 use std::path::Path;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use c4lab_board::{Player, Position};
 use c4lab_steady::play::{Game, Played, Status};
 
@@ -27,7 +27,7 @@ fn describe(m: &Played) -> String {
 /// `c4lab play`.
 pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
     let input = read_diagram(Some(file))?;
-    let mut game = Game::replay(&input.diagram, &input.line)?;
+    let mut game = Game::replay(&input.diagram, &input.line).with_context(|| input.name.clone())?;
     let mut out = std::io::stdout().lock();
     for m in game.log() {
         writeln!(out, "{}", describe(m))?;

@@ -26,9 +26,22 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
     if !ENGINE_BUILT {
         bail!("this binary was built without the Lab's WebAssembly engine; build it and the server with scripts/lab");
     }
-    let addr = format!("{host}:{port}");
+    // an IPv6 host (`::1`) goes in brackets before the port
+    let addr = if host.contains(':') && !host.starts_with('[') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    };
     let server = Server::http(&addr).map_err(|e| {
-        anyhow!("cannot listen on {addr}: {e} (is another server on that port? try --port)")
+        let busy = e
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::AddrInUse);
+        let hint = if busy {
+            " (another server is on that port: try --port, or --port 0 for any free one)"
+        } else {
+            " (check --host: an address of this machine, such as 127.0.0.1 or ::1)"
+        };
+        anyhow!("cannot listen on {addr}: {e}{hint}")
     })?;
     // the address bound, not the one asked for: with port 0 the system picks a free one
     let bound = server.server_addr().to_ip().map_or(addr, |a| a.to_string());

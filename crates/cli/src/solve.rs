@@ -18,14 +18,39 @@ pub const DEFAULT_TABLE_MB: usize = 256;
 #[derive(clap::Args)]
 pub struct SolverArgs {
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = DEFAULT_TABLE_MB)]
+    #[arg(long, default_value_t = DEFAULT_TABLE_MB, value_parser = crate::solve::table_mib)]
     pub table_mb: usize,
     /// An opening book made by `c4lab book`.
     #[arg(long)]
     pub book: Option<PathBuf>,
     /// Search threads sharing the table for long solves (0: one per core).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::solve::thread_arg)]
     pub threads: usize,
+}
+
+/// The largest table `--table-mb` takes (64 GiB): past it the allocation would fail
+/// on most machines, or `MiB << 20` wrap on small ones.
+const MAX_TABLE_MB: usize = 1 << 16;
+
+/// The most search threads `--threads` takes: more than any core count they could use.
+const MAX_THREADS: usize = 1024;
+
+/// Parses `--table-mb`: 1 to 65536 MiB.
+pub fn table_mib(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(mb @ 1..=MAX_TABLE_MB) => Ok(mb),
+        _ => Err(format!("expected a table size of 1 to {MAX_TABLE_MB} MiB")),
+    }
+}
+
+/// Parses `--threads`: 0 (one per core) to 1024.
+pub fn thread_arg(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n @ 0..=MAX_THREADS) => Ok(n),
+        _ => Err(format!(
+            "expected 0 (one per core) to {MAX_THREADS} threads"
+        )),
+    }
 }
 
 /// The thread count `threads` asks for: itself, or one per core for 0.

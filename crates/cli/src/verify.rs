@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use c4lab_board::format_moves;
 use c4lab_steady::{simplify as simplify_diagram, Counterexample, LossReason, Verdict, Verifier};
 use serde_json::json;
@@ -102,7 +102,7 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
 pub fn simplify(file: Option<&Path>, dry_run: bool, json_out: bool) -> Result<u8> {
     let input = read_diagram(file)?;
     let mut verifier = Verifier::new();
-    let s = simplify_diagram(&input.diagram, &mut verifier)?;
+    let s = simplify_diagram(&input.diagram, &mut verifier).with_context(|| input.name.clone())?;
     let n = s.cleared.len();
     if json_out {
         let cells: Vec<String> = s

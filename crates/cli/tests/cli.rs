@@ -93,6 +93,20 @@ fn play_prints_each_rule() {
         stdout(&lost)
     );
     assert_eq!(lost.status.code(), Some(1));
+    // a root that cannot be played is named with its source and the reason
+    let won = "0000000\n0000000\nY000000\nY000000\nYR00000\nYRRR000\n";
+    for (args, why) in [
+        (&["play", "-", "--no-input"][..], "already holds a four"),
+        (&["simplify"][..], "this one is `root-terminal`"),
+    ] {
+        let refused = c4lab(args, won);
+        assert_eq!(refused.status.code(), Some(2), "{args:?}");
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            said.contains("standard input: ") && said.contains(why),
+            "{args:?}: {said}"
+        );
+    }
 }
 
 #[test]
@@ -171,4 +185,49 @@ fn a_missing_file_is_named_once_with_its_cause_once() {
         );
         assert_eq!(err.matches("(os error 2)").count(), 1, "{err}");
     }
+}
+
+#[test]
+fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
+    let empty = std::env::temp_dir().join(format!("c4lab-empty-{}.txt", std::process::id()));
+    std::fs::write(&empty, "# nothing but a comment\n").unwrap();
+    let empty_s = empty.display().to_string();
+    // (arguments, what the message names)
+    let cases: [(&[&str], &str); 6] = [
+        (&["analyze", "--table-mb", "0", "44"], "--table-mb"),
+        (&["analyze", "--threads", "100000", "44"], "--threads"),
+        (
+            &["dsat", "--cut", "4294967295", "examples/complete.txt"],
+            "--cut",
+        ),
+        (
+            &["complete", "--deepen-to", "43", "examples/complete.txt"],
+            "--deepen-to",
+        ),
+        (
+            &["complete", "--max-seconds", "1e20", "examples/complete.txt"],
+            "--max-seconds",
+        ),
+        (
+            &[
+                "bench",
+                "verify",
+                "--branches",
+                &empty_s,
+                "--steady-states",
+                &empty_s,
+            ],
+            "no diagrams to verify",
+        ),
+    ];
+    for (args, named) in cases {
+        let out = c4lab(args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(named) && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+    std::fs::remove_file(&empty).ok();
 }

@@ -199,7 +199,8 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         "{lines:?}"
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("\"44444444\": move 7"));
-    let json = stdout(&c4lab(&["hint", "--json", "--model", &model, "4453"], ""));
+    // an argument with stray whitespace (a line pasted from a file) still gives JSON
+    let json = stdout(&c4lab(&["hint", "--json", "--model", &model, "4453\n"], ""));
     let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
     assert_eq!(v["moves"], "4453");
     assert_eq!(v["scores"].as_array().unwrap().len(), 7);

@@ -231,7 +231,8 @@ pub fn start(
         root,
         map: BreadthFirst::new(
             &root,
-            root.moves_played() + options.first_cut_plies.min(options.cut_plies),
+            root.moves_played()
+                .saturating_add(options.first_cut_plies.min(options.cut_plies)),
         ),
         options: options.clone(),
         stop,
@@ -372,7 +373,11 @@ impl Mapped {
     /// True when the search has run its rounds at a cut shallower than the deepest
     /// and the map should be deepened (see [`Mapped::deepen`]).
     pub fn wants_deeper(&self) -> bool {
-        self.map.cut() < self.root.moves_played() + self.options.cut_plies
+        self.map.cut()
+            < self
+                .root
+                .moves_played()
+                .saturating_add(self.options.cut_plies)
             && self.rounds_at_cut >= self.options.deepen_after
     }
 
@@ -382,7 +387,11 @@ impl Mapped {
     /// not encoded again.
     pub fn deepen(self) -> Mapping {
         let mut map = self.map;
-        map.deepen(self.root.moves_played() + self.options.cut_plies);
+        map.deepen(
+            self.root
+                .moves_played()
+                .saturating_add(self.options.cut_plies),
+        );
         Mapping {
             enc: self.enc,
             root: self.root,

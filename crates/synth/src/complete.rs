@@ -229,7 +229,9 @@ impl Completer {
             done: None,
         };
         if c.options.learn != Learn::Blocking {
-            let cut = root.moves_played() + c.options.premap_plies.max(1);
+            let cut = root
+                .moves_played()
+                .saturating_add(c.options.premap_plies.max(1));
             c.premap.deepen(&mut c.encoding, cut)?;
         }
         if c.options.scramble_every > 0 {
@@ -257,7 +259,11 @@ impl Completer {
         if self.options.learn != Learn::Blocking
             && self.progress.candidates == self.options.deepen_after
         {
-            let cut = self.encoding.root().moves_played() + self.options.deepen_to_plies;
+            let cut = self
+                .encoding
+                .root()
+                .moves_played()
+                .saturating_add(self.options.deepen_to_plies);
             self.premap.deepen(&mut self.encoding, cut)?;
         }
         let every = self.options.scramble_every;
