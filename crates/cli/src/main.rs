@@ -44,7 +44,7 @@ enum Command {
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
-        /// Give up after this many positions (a bound for pathological input).
+        /// Give up once the search passes this many positions (a bound for pathological input).
         #[arg(long, default_value_t = c4lab_steady::DEFAULT_BUDGET)]
         budget: u64,
     },
@@ -192,7 +192,7 @@ enum Command {
     },
     /// Evaluate a model: holdout agreement, optimal-move rate, games against the perfect solver.
     Eval(model::EvalArgs),
-    /// The teacher corpus: generate, check, stats, split, merge, label, checksums, overlap.
+    /// The teacher corpus: generate, check, stats, split, merge, label, sums, verify-sums, overlap.
     Corpus {
         #[command(subcommand)]
         cmd: corpus::Corpus,

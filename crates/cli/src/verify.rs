@@ -68,7 +68,7 @@ pub fn verdict_text(v: &Verdict) -> String {
         ),
         Verdict::BadRoot { reason } => format!("bad-root: {reason}"),
         Verdict::Budget { positions } => {
-            format!("budget: gave up after {positions} positions (raise --budget)")
+            format!("budget: gave up at {positions} positions, past --budget (raise it)")
         }
     }
 }
