@@ -4,8 +4,7 @@
 // native ones whatever the timing:
 // - the second search starts once one of the first's level budgets has taken half the
 //   head start (the smallest non-zero widen-after), and counts the first's dead ends at
-//   that round's end as its start; it is stopped when the first finishes before any
-//   budget took the whole head start (until then it would only repeat the first);
+//   that round's end as its start; it never starts when the first finishes before that;
 // - the verdict (found or unsat) with the lowest count, start plus dead ends, wins, the
 //   earlier search on a tie; a search gives up once its count reaches a finished
 //   verdict's: the page tells its worker, which reads it between steps, and, where the
@@ -129,8 +128,8 @@ export function raceWorkers(url, widenAfter, changed) {
       e.done = true;
       e.worker.terminate();
       e.worker = null;
-      if (i === 0 && !(s.released && (r.widest ?? 0) >= headStart)) {
-        // the others searched exactly alike so far: none can finish with fewer dead ends
+      if (i === 0 && !s.released) {
+        // the first finished before the others were let go: they never start
         for (let j = 1; j < s.entrants.length; j++) retire(j);
       }
       if (verdict(r)) {

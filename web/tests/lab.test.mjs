@@ -374,7 +374,7 @@ test('Solve root agrees with the native dsat on small roots, and Keep applies a 
 
 test('Solve root races two searches as c4lab dsat does: the same winner, dead ends and diagram', async () => {
   // the upstream root 67636655564444333212, every cell ?: the first search alone needs
-  // about 8,000 dead ends, the second, let go at the first's 3,257, about 3,240 more
+  // about 8,000 dead ends, the second, let go at the first's 3,257, about 4,400 more
   const text = '???????\n?????Y?\n??RY?Y?\n??YRRR?\n?YRYYR?\nRYYRRRY\n';
   const native = nativeDsat(text, 'batsat');
   assert.equal(native.verdict, 'found');

@@ -44,11 +44,15 @@ pub(crate) fn entrant_name(i: usize) -> char {
 }
 
 /// How an entrant treats its level budget, for the header and the report.
-fn widen_note(widen_after: u64) -> String {
-    if widen_after == 0 {
+fn widen_note(search: &Options) -> String {
+    if search.widen_after == 0 {
         "level budget grows only on proof".to_string()
     } else {
-        format!("level budget grows after {widen_after} dead ends")
+        format!(
+            "level budget grows after {} dead ends, {} plies mapped first",
+            search.widen_after,
+            search.first_cut()
+        )
     }
 }
 
@@ -159,10 +163,10 @@ pub fn dsat(
     let round_log = log_rounds.map(RoundLog::create).transpose()?;
     if !json_out {
         let side_by_side = if entrants.len() > 1 {
-            let names: Vec<String> = widen_after
+            let names: Vec<String> = entrants
                 .iter()
                 .enumerate()
-                .map(|(i, &w)| format!("{}: {}", entrant_name(i), widen_note(w)))
+                .map(|(i, e)| format!("{}: {}", entrant_name(i), widen_note(e)))
                 .collect();
             format!(
                 "; {} searches side by side ({}), the verdict with the fewest dead ends (counted from the first's start) counts",
@@ -170,7 +174,7 @@ pub fn dsat(
                 names.join("; ")
             )
         } else if widen_after[0] > 0 {
-            format!("; {}", widen_note(widen_after[0]))
+            format!("; {}", widen_note(&entrants[0]))
         } else {
             String::new()
         };
@@ -366,7 +370,7 @@ pub fn dsat(
         format!(
             "search {} ({}; {}), ",
             entrant_name(chosen),
-            widen_note(widen_after[chosen]),
+            widen_note(&entrants[chosen]),
             others.join(", ")
         )
     } else {
@@ -399,6 +403,10 @@ pub struct SearchArgs {
     /// Map only this many plies at first; deepen to --cut after --deepen-after rounds.
     #[arg(long, default_value_t = Options::default().first_cut_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
     first_cut: u32,
+    /// The same for a search with a non-zero --widen-after (the second of the default
+    /// race), so that the two searches explore different maps.
+    #[arg(long, default_value_t = Options::default().widening_first_cut_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
+    widening_first_cut: u32,
     /// Verify-and-refine rounds at the first cut before the map is deepened.
     #[arg(long, default_value_t = Options::default().deepen_after)]
     deepen_after: u64,
@@ -446,6 +454,7 @@ impl SearchArgs {
         Options {
             cut_plies: self.cut,
             first_cut_plies: self.first_cut,
+            widening_first_cut_plies: self.widening_first_cut,
             deepen_after: self.deepen_after,
             tree_cap: self.tree_cap,
             first_levels: self.first_levels,
@@ -461,8 +470,9 @@ impl SearchArgs {
     /// The settings in a few words, for a table's header.
     pub fn describe(&self) -> String {
         format!(
-            "cut {} plies then {} after {} rounds, tree cap {}, first levels {}{}{}, widen after {}, at most {} positions, backend {}, oracle {} nodes",
+            "cut {} plies ({} for a widening search) then {} after {} rounds, tree cap {}, first levels {}{}{}, widen after {}, at most {} positions, backend {}, oracle {} nodes",
             self.first_cut.min(self.cut),
+            self.widening_first_cut.min(self.cut),
             self.cut,
             self.deepen_after,
             self.tree_cap,
@@ -492,6 +502,13 @@ impl SearchArgs {
         .into_iter()
         .flat_map(|(flag, value)| [flag.to_string(), value])
         .collect();
+        // only when set, so that a baseline build from before the flag takes the rest
+        if self.widening_first_cut != Options::default().widening_first_cut_plies {
+            args.extend([
+                "--widening-first-cut".to_string(),
+                self.widening_first_cut.to_string(),
+            ]);
+        }
         args.extend(self.level_gaps.then(|| "--level-gaps".to_string()));
         args.extend(
             self.build_all_levels

@@ -29,6 +29,10 @@ pub struct Options {
     /// Map only this many plies at first (at most `cut_plies`); the map is deepened to
     /// `cut_plies` once `deepen_after` rounds have not settled the root.
     pub first_cut_plies: u32,
+    /// The first cut instead when `widen_after` is not 0: a race's widening search then
+    /// explores another map than the first search, not only other level budgets (see
+    /// `docs/dsat.md`, "A deeper first map for the second search").
+    pub widening_first_cut_plies: u32,
     /// Verify-and-refine rounds at the first cut before the map is deepened.
     pub deepen_after: u64,
     /// Give up (`budget`) once this many positions are mapped.
@@ -67,6 +71,7 @@ impl Default for Options {
         Options {
             cut_plies: 16,
             first_cut_plies: 8,
+            widening_first_cut_plies: 10,
             deepen_after: 500,
             max_states: 2_000_000,
             max_rounds: 10_000,
@@ -78,6 +83,19 @@ impl Default for Options {
             levels_on_demand: true,
             widen_after: 0,
         }
+    }
+}
+
+impl Options {
+    /// The plies mapped at first: `first_cut_plies`, or `widening_first_cut_plies` for a
+    /// search whose level budget widens unproved, at most `cut_plies`.
+    pub fn first_cut(&self) -> u32 {
+        let first = if self.widen_after > 0 {
+            self.widening_first_cut_plies
+        } else {
+            self.first_cut_plies
+        };
+        first.min(self.cut_plies)
     }
 }
 
@@ -231,8 +249,7 @@ pub fn start(
         root,
         map: BreadthFirst::new(
             &root,
-            root.moves_played()
-                .saturating_add(options.first_cut_plies.min(options.cut_plies)),
+            root.moves_played().saturating_add(options.first_cut()),
         ),
         options: options.clone(),
         stop,

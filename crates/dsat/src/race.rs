@@ -9,13 +9,12 @@
 //! entrant), and an entrant only gives up once its count reaches that of one that has
 //! finished.
 //!
-//! The first entrant may run alone for a head start. Solves that differ from it only in
-//! a `widen_after` of at least the head start search exactly alike until one of its
-//! level budgets has taken that many dead ends: they would only repeat its work, and
-//! lose to it. So the others start once one of its budgets has taken half the head
-//! start (early, to have less to catch up on when they are needed), and when it
-//! finishes before any budget took the whole head start they are stopped (or never
-//! started).
+//! The first entrant may run alone for a head start: the others start once one of its
+//! level budgets has taken half the head start, so on the roots it settles quickly they
+//! cost nothing, and when it finishes before that they never start. Once started, they
+//! run to the usual ceilings (a widening search maps its own first cut, so it does not
+//! repeat the first's work; with the same first cut it would until one of the first's
+//! budgets took the whole head start, and then only its own core's time is lost).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Condvar, Mutex};
@@ -113,8 +112,8 @@ impl Release {
 
 /// Solves the root of `diagram` once per entry of `entrants`, each in its own thread.
 /// The others start once one of the first's level budgets has taken half of
-/// `head_start` dead ends, and are stopped if it finishes before any took all of them
-/// (see the module notes; 0: all start at once).
+/// `head_start` dead ends, and never if it finishes before that (see the module notes;
+/// 0: all start at once).
 /// `ready` runs once every entrant has set up (its solver, its strong solver and its
 /// empty encoding) and before any maps a position; `progress` receives each entrant's
 /// reports with its index.
@@ -159,15 +158,10 @@ pub fn race(
                                     release.decide(true, m.dead_ends());
                                 }
                             });
-                        let needed = result.as_ref().map_or(true, |e| e.widest >= head_start);
-                        if !needed {
-                            // the others searched exactly alike so far, so none can
-                            // finish with fewer dead ends: stop them, or never start them
-                            for c in &ceilings[1..] {
-                                c.store(0, Ordering::Relaxed);
-                            }
-                        }
-                        release.decide(needed, 0);
+                        // finished before any budget took half the head start: the
+                        // others never start (this decision is the first's alone, so it
+                        // does not depend on timing); let go, they run on
+                        release.decide(false, 0);
                         result
                     } else if release.wait() {
                         run(mapping, i, ceilings, release, &|p| progress(i, p), &|_| {})
