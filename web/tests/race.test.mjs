@@ -97,15 +97,32 @@ test('a search whose count has passed a verdict is stopped at once', () => {
   firstWonSecondStopped(race);
 });
 
-test('the second search is stopped when the first finishes before a budget took the head start', () => {
+test('once let go the second search runs on to its ceiling, even when the first finishes soon after', () => {
   const race = newRace();
   race.start('grid', {});
   const [first] = StandIn.made;
   first.report(searching(1700, 1600, { released_at: 1700 }));
   const second = StandIn.made[1];
   first.report(found(2500, 2400, { released_at: 1700 }));
-  assert.equal(second.terminated, true, 'it searched exactly as the first so far');
-  firstWonSecondStopped(race);
+  // it maps its own first cut, so it may still finish with fewer: 1,700 + 799
+  assert.equal(second.terminated, false);
+  assert.deepEqual(second.ceilings(), [800]);
+  assert.equal(race.running, true);
+  second.report(found(799, 799));
+  assert.equal(race.report.winner, 1);
+  assert.equal(race.report.conflicts, 799);
+});
+
+test('the second search never starts on a root the first settles before letting it go', () => {
+  const race = newRace();
+  race.start('grid', {});
+  const [first] = StandIn.made;
+  first.report(searching(900, 900));
+  first.report(found(1400, 1400));
+  assert.equal(StandIn.made.length, 1);
+  assert.equal(race.running, false);
+  assert.equal(race.report.winner, 0);
+  assert.deepEqual(race.report.entrants.map((e) => [e.state, e.conflicts]), [['found', 1400], ['stopped', 0]]);
 });
 
 test('with no verdict the search that ran out of budget stands for the race', () => {
