@@ -182,7 +182,7 @@ pub fn dsat(
             "{} undecided cells (?) over levels 0-9{}, every other cell pinned; mapping to {} plies below the root, {} after {} rounds (at most {} positions), up to {} positions of each failed candidate's tree learnt, backend {}{side_by_side}",
             input.diagram.undecided(),
             budget_note(&options),
-            options.first_cut_plies.min(options.cut_plies),
+            entrants[0].first_cut(),
             options.cut_plies,
             options.deepen_after,
             options.max_states,

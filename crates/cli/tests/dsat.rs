@@ -222,6 +222,18 @@ fn dsat_exit_codes_and_json() {
     let setup = j["setup_bytes"].as_u64().unwrap();
     assert!(setup >= 32 << 20, "{j}");
     assert!(j["bytes_per_state"].as_u64().unwrap() > 0, "{j}");
+    // the run's account names each search's first map: 8 plies, and 10 for the
+    // widening one unless --widening-first-cut says otherwise
+    for (flags, second) in [(&[][..], 10), (&["--widening-first-cut", "12"][..], 12)] {
+        let run = c4lab(&[&["dsat"], flags, &["examples/complete.txt"]].concat(), "");
+        assert_exit(&run, 0);
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert!(said.contains("mapping to 8 plies below the root"), "{said}");
+        assert!(
+            said.contains(&format!("3000 dead ends, {second} plies mapped first")),
+            "{said}"
+        );
+    }
     let no_oracle = c4lab(
         &[
             "dsat",
