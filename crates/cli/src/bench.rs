@@ -140,38 +140,38 @@ fn verify(branches: &PathBuf, steady: &PathBuf, runs: usize) -> Result<u8> {
         .collect();
     walls.sort_by(f64::total_cmp);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("| measure | value |");
-    println!("| --- | ---: |");
-    println!(
+    outln!("| measure | value |");
+    outln!("| --- | ---: |");
+    outln!(
         "| diagrams verified (single thread) | {} ({} win) |",
         leaves.len(),
         wins
     );
-    println!("| total verify time | {:.1} ms |", total * 1e3);
-    println!(
+    outln!("| total verify time | {:.1} ms |", total * 1e3);
+    outln!(
         "| median per diagram | {:.1} µs |",
         times[times.len() / 2] * 1e6
     );
-    println!(
+    outln!(
         "| max per diagram | {:.1} µs |",
         times[times.len() - 1] * 1e6
     );
-    println!("| positions searched | {positions} |");
-    println!(
+    outln!("| positions searched | {positions} |");
+    outln!(
         "| positions per second | {:.1} M |",
         positions as f64 / total / 1e6
     );
-    println!(
+    outln!(
         "| check-solution wall, best of {} ({threads} threads) | {:.1} ms |",
         walls.len(),
         walls[0] * 1e3
     );
-    println!(
+    outln!(
         "| check-solution wall, median | {:.1} ms |",
         walls[walls.len() / 2] * 1e3
     );
     if walls.iter().any(|w| w.is_nan()) {
-        println!("check-solution FAILED on these files");
+        outln!("check-solution FAILED on these files");
         return Ok(1);
     }
     Ok(0)
@@ -314,8 +314,8 @@ fn solver(
         head += " baseline µs | baseline nodes | baseline mismatches | baseline process s | speed-up (1st column) |";
         rule += " ---: | ---: | ---: | ---: | ---: |";
     }
-    println!("{head} classic solver µs (recorded) |");
-    println!("{rule} ---: |");
+    outln!("{head} classic solver µs (recorded) |");
+    outln!("{rule} ---: |");
     let mut failed = false;
     for name in only {
         let path = dir.join(format!("{name}.txt"));
@@ -376,12 +376,12 @@ fn solver(
                 micros / ours_micros
             );
         }
-        println!(
+        outln!(
             "| {name} | {positions} | {mismatches} |{cells} {} |",
             classic_micros(name)
         );
         if let Some((moves, want, got)) = first {
-            println!("first mismatch: {moves}: expected {want}, solved {got}");
+            outln!("first mismatch: {moves}: expected {want}, solved {got}");
         }
     }
     if empty {
@@ -389,9 +389,9 @@ fn solver(
         if let Some(b) = book {
             rows.push(("with book", Some(b)));
         }
-        println!();
-        println!("| empty board | threads | strong | weak | nodes (strong) |");
-        println!("| --- | ---: | ---: | ---: | ---: |");
+        outln!();
+        outln!("| empty board | threads | strong | weak | nodes (strong) |");
+        outln!("| --- | ---: | ---: | ---: | ---: |");
         for (label, b) in rows {
             for &t in &threads {
                 let mut s = crate::solve::solver(mb, t, b)?;
@@ -403,7 +403,7 @@ fn solver(
                 let start = Instant::now();
                 let weak = s.solve_weak(&c4lab_board::Position::new());
                 let weak_s = start.elapsed().as_secs_f64();
-                println!(
+                outln!(
                     "| {label} | {t} | {strong_s:.2} s (score {strong}) | {weak_s:.2} s (sign {weak}) | {nodes} |"
                 );
             }

@@ -199,7 +199,7 @@ pub fn complete(
                 "reason": cx.reason.name(),
             });
         }
-        println!("{j}");
+        outln!("{j}");
         return Ok(code);
     }
     let summary = format!(
@@ -208,7 +208,7 @@ pub fn complete(
     );
     match &done {
         Completion::Found { diagram, positions } => {
-            print!("{}", diagram.to_grid());
+            out!("{}", diagram.to_grid());
             eprintln!("found: a completion that verifies as a win ({positions} positions searched); {summary}");
         }
         Completion::Unsat => eprintln!(
@@ -321,7 +321,7 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         }
         return Ok(0);
     }
-    println!(
+    outln!(
         "auto-complete: {} upstream diagrams of ply {}-{}, backend {}, learn {}, seed {}, cap {} s",
         pool.len().min(a.tasks),
         a.min_ply,
@@ -335,9 +335,15 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
             .join(","),
         a.cap
     );
-    println!(
+    outln!(
         "{:>4} {:>7} {:>12} {:>12} {:>11} {:>11} {:>10}",
-        "k", "found", "cand median", "cand max", "ms median", "ms max", "positions"
+        "k",
+        "found",
+        "cand median",
+        "cand max",
+        "ms median",
+        "ms max",
+        "positions"
     );
     let mut all_found = true;
     for &k in &a.k {
@@ -400,7 +406,7 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         }
         all_found &= found == ran;
         let max = |v: &[f64]| v.iter().copied().fold(f64::NAN, f64::max);
-        println!(
+        outln!(
             "{:>4} {:>7} {:>12.0} {:>12.0} {:>11.1} {:>11.1} {:>10.0}",
             k,
             format!("{found}/{ran}"),

@@ -34,6 +34,6 @@ pub fn convert(file: Option<&Path>, to: Form) -> Result<u8> {
         Form::Link => link::encode(d, &input.line).with_context(|| input.name.clone())? + "\n",
     };
     eprintln!("read: {}", input.form);
-    print!("{out}");
+    out!("{out}");
     Ok(0)
 }

@@ -364,7 +364,7 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             if let Some(s) = shard {
                 let (i, n) = parse_shard(&s)?;
                 let rows = generate_shard(&cfg, i, n, &out, &bar)?;
-                println!(
+                outln!(
                     "shard {i}/{n}: {rows} games (indices {:?}) in {:.1} s -> {}",
                     dataset::shard_range(games, i, n),
                     t.elapsed().as_secs_f64(),
@@ -373,17 +373,17 @@ pub fn run(cmd: Corpus) -> Result<u8> {
                 return Ok(0);
             }
             let sum = generate_dataset(&cfg, &out, &bar)?;
-            println!("train: {} ({games} rows)", sum.train.display());
+            outln!("train: {} ({games} rows)", sum.train.display());
             if let Some(h) = &sum.holdout {
-                println!(
+                outln!(
                     "holdout: {} ({holdout} rows from {} candidates)",
                     h.display(),
                     sum.holdout_candidates
                 );
             }
-            println!("card: {}", out.join("README.md").display());
-            println!("SHA256SUMS: {} files", sum.sums.len());
-            println!(
+            outln!("card: {}", out.join("README.md").display());
+            outln!("SHA256SUMS: {} files", sum.sums.len());
+            outln!(
                 "gate: {}; {:.1} s ({:.0} games/s)",
                 if sum.clean { "clean" } else { "VIOLATIONS" },
                 t.elapsed().as_secs_f64(),
@@ -408,19 +408,19 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             };
             let rep = check_with(&corpus, npz.as_deref(), examples)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&report_json(&rep))?);
+                outln!("{}", serde_json::to_string_pretty(&report_json(&rep))?);
             } else {
                 match &npz {
-                    Some(p) => println!("{} + {}", corpus.display(), p.display()),
-                    None => println!("{} (no sidecar)", corpus.display()),
+                    Some(p) => outln!("{} + {}", corpus.display(), p.display()),
+                    None => outln!("{} (no sidecar)", corpus.display()),
                 }
-                print!("{rep}");
+                out!("{rep}");
             }
             Ok(if rep.is_clean() { 0 } else { 1 })
         }
         Corpus::Stats { corpus, targets } => {
             let st = stats::compute(&corpus, &beside(&corpus, targets))?;
-            print!("{}", st.to_markdown());
+            out!("{}", st.to_markdown());
             Ok(0)
         }
         Corpus::Split {
@@ -433,9 +433,9 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             let (t, h) = dataset::split(&corpus, &beside(&corpus, targets), holdout, seed, &out)?;
             let [train, train_npz, hold, hold_npz] = layout(&out, t as u64);
             let o = holdout::overlap((&train, &train_npz), (&hold, &hold_npz))?;
-            println!("train: {} ({t} rows)", train.display());
-            println!("holdout: {} ({h} rows)", hold.display());
-            println!("overlap: {}", holdout::describe(&o));
+            outln!("train: {} ({t} rows)", train.display());
+            outln!("holdout: {} ({h} rows)", hold.display());
+            outln!("overlap: {}", holdout::describe(&o));
             if h < holdout {
                 eprintln!("note: only {h} rows share no labelled board with another row");
             }
@@ -443,11 +443,11 @@ pub fn run(cmd: Corpus) -> Result<u8> {
         }
         Corpus::Merge { shards, out } => {
             let sum = dataset::merge(&shards, &out, &Bar::new())?;
-            println!("train: {}", sum.train.display());
+            outln!("train: {}", sum.train.display());
             if let Some(h) = &sum.holdout {
-                println!("holdout: {}", h.display());
+                outln!("holdout: {}", h.display());
             }
-            println!("gate: {}", if sum.clean { "clean" } else { "VIOLATIONS" });
+            outln!("gate: {}", if sum.clean { "clean" } else { "VIOLATIONS" });
             Ok(if sum.clean { 0 } else { 1 })
         }
         Corpus::Label {
@@ -480,9 +480,9 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             };
             let (rep, labels) = relabel(&corpus, &npz, &cfg.teacher, &scope, &Bar::new())?;
             let secs = t.elapsed().as_secs_f64();
-            print!("{}", rep.to_markdown());
+            out!("{}", rep.to_markdown());
             let slots: u64 = rep.flags.iter().map(|f| f.slots).sum();
-            println!(
+            outln!(
                 "{} rows, {slots} labels in {secs:.1} s ({:.0} labels/s)",
                 rep.rows,
                 slots as f64 / secs.max(1e-9)
@@ -492,30 +492,30 @@ pub fn run(cmd: Corpus) -> Result<u8> {
                     .with_context(|| format!("cannot create {}", dir.display()))?;
                 dataset::copy_rows(&corpus, &dir.join("corpus.txt"), labels.len())?;
                 write_sidecar(&dir.join("perply_targets.npz"), &labels)?;
-                println!("relabelled: {}", dir.display());
+                outln!("relabelled: {}", dir.display());
             }
             Ok(0)
         }
         Corpus::Sums { dir } => {
             let lines = write_sums(&dir)?;
             for l in &lines {
-                println!("{l}");
+                outln!("{l}");
             }
             Ok(0)
         }
         Corpus::VerifySums { dir } => {
             let rep = verify_sums(&dir)?;
             for f in &rep.ok {
-                println!("{f}: OK");
+                outln!("{f}: OK");
             }
             for (f, why) in &rep.failed {
-                println!("{f}: FAILED ({why})");
+                outln!("{f}: FAILED ({why})");
             }
             for f in &rep.unlisted {
-                println!("{f}: NOT LISTED");
+                outln!("{f}: NOT LISTED");
             }
             for (n, l) in &rep.malformed {
-                println!("line {n}: malformed: {l:?}");
+                outln!("line {n}: malformed: {l:?}");
             }
             Ok(if rep.passed() { 0 } else { 1 })
         }
@@ -528,7 +528,7 @@ pub fn run(cmd: Corpus) -> Result<u8> {
         } => {
             let (an, bn) = (beside(&a, a_targets), beside(&b, b_targets));
             let o = holdout::overlap((&a, &an), (&b, &bn))?;
-            println!("{}", holdout::describe(&o));
+            outln!("{}", holdout::describe(&o));
             let disjoint = o.rows_b_shared == 0;
             Ok(if expect_disjoint && !disjoint { 1 } else { 0 })
         }

@@ -27,7 +27,7 @@ pub struct BenchCorpus {
 /// teacher, the extrapolated time for 324,000 games, and the peak memory.
 pub fn bench(args: BenchCorpus) -> Result<u8> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("{TABLE_HEADER}");
+    outln!("{TABLE_HEADER}");
     let mut ab = args.play.clone();
     ab.teacher = Teacher::Alphabeta;
     let mut runs = vec![run_bench(&ab.config()?, args.games)?];
@@ -48,17 +48,17 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
         runs.push(r);
     }
     for r in &runs {
-        println!("{}", r.table_row());
+        outln!("{}", r.table_row());
     }
-    println!();
+    outln!();
     for r in &runs {
-        println!(
+        outln!(
             "{}: 324,000 games would take {:.0} s on {threads} threads at this rate",
             r.teacher,
             324_000.0 / r.games_per_s()
         );
     }
-    println!(
+    outln!(
         "(alpha-beta: depth {}, {} nodes; exact, late random moves: no opening, epsilon {} from ply {})",
         args.play.depth,
         args.play.nodes,
@@ -66,7 +66,7 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
         late_from
     );
     if let Some(b) = peak_rss() {
-        println!("peak memory: {:.1} MiB", b as f64 / (1 << 20) as f64);
+        outln!("peak memory: {:.1} MiB", b as f64 / (1 << 20) as f64);
     }
     Ok(0)
 }

@@ -332,7 +332,7 @@ pub fn dsat(
         if let Outcome::Found(d) = &report.outcome {
             j["diagram"] = json!(d.to_grid().lines().collect::<Vec<_>>());
         }
-        println!("{j}");
+        outln!("{j}");
         return Ok(code);
     }
     let memory = match bytes_per_state {
@@ -382,7 +382,7 @@ pub fn dsat(
     );
     match &report.outcome {
         Outcome::Found(d) => {
-            print!("{}", d.to_grid());
+            out!("{}", d.to_grid());
             eprintln!("found: a diagram that verifies as a win; {counts}");
         }
         Outcome::Unsat => eprintln!(

@@ -77,13 +77,13 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
         Some(b) => format!(", against the baseline {} (interleaved)", b.display()),
         None => String::new(),
     };
-    println!(
+    outln!(
         "dsat: {source}, {}, cap {} s, {} at a time{against}",
         a.search.describe(),
         a.cap,
         a.jobs
     );
-    println!(
+    outln!(
         "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>8} {:>9} {:>9} {:>9} {:>7} {:>6} {:>3}{}",
         "root",
         "ply",
@@ -146,7 +146,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
                         (Some(_), 0) => "  this",
                         (Some(_), _) => "  base",
                     };
-                    print_row(name, *ply, &j, label);
+                    print_row(name, *ply, &j, label)?;
                     let found = j["verdict"] == "found";
                     let t = j["map_seconds"].as_f64().unwrap_or(f64::NAN)
                         + j["search_seconds"].as_f64().unwrap_or(f64::NAN);
@@ -159,11 +159,11 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
         Ok(())
     })?;
     if a.baseline.is_some() {
-        println!("this build: {}", summary(&seconds[0]));
-        println!("baseline:   {}", summary(&seconds[1]));
-        println!("{}", comparison(&seconds, &dead_ends));
+        outln!("this build: {}", summary(&seconds[0]));
+        outln!("baseline:   {}", summary(&seconds[1]));
+        outln!("{}", comparison(&seconds, &dead_ends));
     } else {
-        println!("{}", summary(&seconds[0]));
+        outln!("{}", summary(&seconds[0]));
     }
     Ok(if seconds[0].iter().all(|t| t.is_finite()) {
         0
@@ -287,14 +287,14 @@ fn run_root(exe: &Path, a: &BenchDsat, name: &str, grid: &str) -> Result<serde_j
 }
 
 /// One row of the bench's table; `label` names the build when there are two.
-fn print_row(name: &str, ply: u32, j: &serde_json::Value, label: &str) {
+fn print_row(name: &str, ply: u32, j: &serde_json::Value, label: &str) -> Result<()> {
     let num = |k: &str| j[k].as_f64().unwrap_or(f64::NAN);
     // JSON values ignore a width when printed: counts go through strings
     let int = |k: &str| {
         j[k].as_u64()
             .map_or_else(|| "-".to_string(), |v| v.to_string())
     };
-    println!(
+    outln!(
         "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>8} {:>9} {:>9.0} {:>9.0} {:>7} {:>6} {:>3}{label}",
         name,
         ply,
@@ -314,6 +314,7 @@ fn print_row(name: &str, ply: u32, j: &serde_json::Value, label: &str) {
             .as_u64()
             .map_or('-', |w| entrant_name(w as usize))
     );
+    Ok(())
 }
 
 #[cfg(test)]

@@ -78,6 +78,6 @@ pub fn write_grid(dir: &Path, name: &str, diagram: &Diagram) -> Result<()> {
     let path = dir.join(name);
     std::fs::write(&path, diagram.to_grid())
         .with_context(|| format!("cannot write {}", path.display()))?;
-    println!("wrote {}", path.display());
+    outln!("wrote {}", path.display());
     Ok(())
 }

@@ -3,6 +3,27 @@
 //! Exit codes: 0 win / ok, 1 loss / failed check, 2 bad input (or a diagram with no
 //! verdict: incomplete, bad root, root already won), 3 budget ran out.
 
+/// `print!` that returns a failed write as the command's error instead of panicking, so
+/// a reader that goes away (`c4lab ... | head`) ends the command quietly in `main`.
+macro_rules! out {
+    ($($arg:tt)+) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($arg)+)?
+    }};
+}
+
+/// `println!` that returns a failed write as the command's error (see `out!`).
+macro_rules! outln {
+    () => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout())?
+    }};
+    ($($arg:tt)+) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)+)?
+    }};
+}
+
 mod bench;
 mod complete;
 mod convert;

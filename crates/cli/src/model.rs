@@ -211,7 +211,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     save(&ckpt, &t.checkpoint())?;
     let (model, scale) = t.net.quantize();
     save(&a.out, &model.to_bytes())?;
-    println!(
+    outln!(
         "trained {} steps in {:.1} s; loss {mean:.3}; model {} ({} bytes, scale {scale:.1}), checkpoint {}",
         t.step,
         start.elapsed().as_secs_f64(),
@@ -223,7 +223,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         let f = agreement(&hold, |p| t.net.best_move(p));
         let q = agreement(&hold, |p| model.net_move(p));
         let played = agreement(&hold, |p| model.best_move(p));
-        println!(
+        outln!(
             "holdout agreement of the network: {} float, {} integer (quantization changes it by {:+.2} points); of the model's moves (with the tactical checks): {}",
             pct(&f),
             pct(&q),
@@ -331,10 +331,10 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
         a.corpus_source,
     )?;
     let ag = agreement(&hold, |p| model.best_move(p));
-    println!("| measure | value |");
-    println!("| --- | ---: |");
-    println!("| holdout positions | {} |", ag.total);
-    println!(
+    outln!("| measure | value |");
+    outln!("| --- | ---: |");
+    outln!("| holdout positions | {} |", ag.total);
+    outln!(
         "| holdout agreement | {} ({} of {}) |",
         pct(&ag),
         ag.agree,
@@ -342,7 +342,7 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
     );
     for (flag, (n, k)) in ag.per_flag.iter().enumerate() {
         if *n > 0 {
-            println!(
+            outln!(
                 "| agreement, teacher flag {flag} | {:.1} % of {n} |",
                 100.0 * *k as f64 / *n as f64
             );
@@ -356,13 +356,13 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
     )?;
     let raw_ag = agreement(&hold, |p| model.net_move(p));
     if sample.is_empty() {
-        println!(
+        outln!(
             "| the network alone (no tactical checks): agreement | {} |",
             pct(&raw_ag)
         );
     } else {
         let o = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.best_move(p));
-        println!(
+        outln!(
             "| optimal-move rate (strong solver, {}+ stones) | {:.1} % ({} of {}; {} over budget) |",
             a.min_stones,
             100.0 * o.rate(),
@@ -370,12 +370,12 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
             o.solved,
             o.unsolved
         );
-        println!(
+        outln!(
             "| value-keeping moves (a win stays a win, a draw a draw) | {:.1} % |",
             100.0 * o.value_rate()
         );
         let raw = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.net_move(p));
-        println!(
+        outln!(
             "| the network alone (no tactical checks): agreement, optimal-move rate | {}, {:.1} % |",
             pct(&raw_ag),
             100.0 * raw.rate()
@@ -392,14 +392,14 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
             |_| {},
         );
         let frac = |(n, k): (u64, u64)| format!("{k} of {n}");
-        println!(
+        outln!(
             "| games from {}-ply openings: wins kept | {} |",
             a.opening,
             frac(g.won_starts)
         );
-        println!("| draws kept (not lost) | {} |", frac(g.drawn_starts));
-        println!("| lost starts not lost | {} |", frac(g.lost_starts));
-        println!("| games abandoned (solver over budget) | {} |", g.unsolved);
+        outln!("| draws kept (not lost) | {} |", frac(g.drawn_starts));
+        outln!("| lost starts not lost | {} |", frac(g.lost_starts));
+        outln!("| games abandoned (solver over budget) | {} |", g.unsolved);
     }
     if a.empty_games > 0 {
         // exact replies: no node budget (the empty board is a first-player win)
@@ -416,7 +416,7 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
             },
         );
         let (n, k) = g.won_starts;
-        println!("| games from the empty board as first player: won | {k} of {n} |");
+        outln!("| games from the empty board as first player: won | {k} of {n} |");
     }
     Ok(0)
 }
@@ -500,23 +500,23 @@ pub fn bench(a: BenchModel) -> Result<u8> {
     let sample = sample_positions(&hold, a.positions, 14, 32);
     let mut solver = Solver::new(64 << 20);
     let o = optimal_rate(&sample, &mut solver, 2_000_000, |p| model.best_move(p));
-    println!("| measure | value |");
-    println!("| --- | ---: |");
+    outln!("| measure | value |");
+    outln!("| --- | ---: |");
     if let Some((train_len, train_s)) = training {
-        println!("| training positions | {train_len} |");
-        println!(
+        outln!("| training positions | {train_len} |");
+        outln!(
             "| training time per 1,000 steps (batch 16, one thread) | {:.2} s |",
             train_s * 1000.0 / a.steps as f64
         );
     }
-    println!(
+    outln!(
         "| inference (scores and the tactical checks), one core | {:.0} positions/s (median of 5 rounds of a second; {:.0}-{:.0}; checksum {}) |",
         rounds[2],
         rounds[0],
         rounds[4],
         sink % 7
     );
-    println!(
+    outln!(
         "| model size | {} bytes ({}-bit table indices, {} features) |",
         model.size_bytes(),
         model.index_bits(),
@@ -526,17 +526,17 @@ pub fn bench(a: BenchModel) -> Result<u8> {
         Some(_) => format!(" after {} steps", a.steps),
         None => String::new(),
     };
-    println!(
+    outln!(
         "| holdout agreement{after} | {} of {} |",
         pct(&ag),
         ag.total
     );
-    println!(
+    outln!(
         "| optimal-move rate (14+ stones) | {:.1} % of {} |",
         100.0 * o.rate(),
         o.solved
     );
-    println!(
+    outln!(
         "| value-keeping moves (14+ stones) | {:.1} % |",
         100.0 * o.value_rate()
     );

@@ -1,6 +1,6 @@
 //! `c4lab serve`: serves the Lab's page and engine, embedded in this binary.
 
-use std::io::Cursor;
+use std::io::{Cursor, Write as _};
 
 use anyhow::{anyhow, bail, Result};
 use tiny_http::{Header, Response, Server};
@@ -46,7 +46,8 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
     // the address bound, not the one asked for: with port 0 the system picks a free one
     let bound = server.server_addr().to_ip().map_or(addr, |a| a.to_string());
     let url = format!("http://{bound}/");
-    println!("the Lab is at {url} (Ctrl-C stops it)");
+    // the banner is a courtesy: a server whose output was closed still serves
+    let _ = writeln!(std::io::stdout(), "the Lab is at {url} (Ctrl-C stops it)");
     if open {
         let opener = if cfg!(target_os = "macos") {
             "open"

@@ -25,26 +25,26 @@ pub fn check(branches: &Path, steady: &Path, json_out: bool) -> Result<u8> {
             .iter()
             .map(|c| json!({"check": c.name, "passed": c.passed, "summary": c.summary, "failures": c.failures}))
             .collect();
-        println!(
+        outln!(
             "{}",
             json!({"passed": report.passed(), "checks": checks, "seconds": secs})
         );
     } else {
         for c in &report.checks {
-            println!(
+            outln!(
                 "{:<13} {}  {}",
                 c.name,
                 if c.passed { "pass" } else { "FAIL" },
                 c.summary
             );
             for f in c.failures.iter().take(SHOWN) {
-                println!("    {f}");
+                outln!("    {f}");
             }
             if c.failures.len() > SHOWN {
-                println!("    ... and {} more", c.failures.len() - SHOWN);
+                outln!("    ... and {} more", c.failures.len() - SHOWN);
             }
         }
-        println!(
+        outln!(
             "{} in {:.3} s",
             if report.passed() {
                 "all checks pass"

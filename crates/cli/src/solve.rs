@@ -143,14 +143,14 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
     let scores = s.analyze(&p);
     let best = scores.iter().flatten().max().copied();
     if json_out {
-        println!(
+        outln!(
             "{}",
             json!({"moves": format_moves(&parse_moves(moves)?), "scores": scores, "best": best,
             "nodes": s.nodes(), "microseconds": t.elapsed().as_micros()})
         );
         return Ok(0);
     }
-    println!(
+    outln!(
         "position {} ({} to move)",
         if moves.is_empty() {
             "empty board"
@@ -159,20 +159,20 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
         },
         p.to_move().name()
     );
-    println!("column  1    2    3    4    5    6    7");
-    print!("score ");
+    outln!("column  1    2    3    4    5    6    7");
+    out!("score ");
     for sc in scores {
         match sc {
-            Some(v) => print!("{v:>5}"),
-            None => print!("    -"),
+            Some(v) => out!("{v:>5}"),
+            None => out!("    -"),
         }
     }
-    println!();
+    outln!();
     let best_cols: Vec<String> = (0..7)
         .filter(|&x| scores[x].is_some() && scores[x] == best)
         .map(|x| (x + 1).to_string())
         .collect();
-    println!(
+    outln!(
         "best: {} (score {}), {} nodes, {:.3} s",
         best_cols.join(", "),
         best.map_or("-".into(), |b| b.to_string()),
@@ -199,7 +199,7 @@ pub fn book(depth: u32, out: &PathBuf, mb: usize, threads: usize) -> Result<u8> 
     eprintln!();
     let bytes = b.to_bytes();
     std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
-    println!(
+    outln!(
         "book of depth {depth}: {} positions, {} bytes, written to {} in {:.1} s",
         b.len(),
         bytes.len(),

@@ -85,15 +85,15 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
         j["input"] = json!(input.form);
         j["root"] = json!(root);
         j["microseconds"] = json!(micros.round());
-        println!("{j}");
+        outln!("{j}");
     } else {
-        println!(
+        outln!(
             "read: {}; root: {}",
             input.form,
             root.as_deref()
                 .map_or("-", |r| if r.is_empty() { "empty board" } else { r })
         );
-        println!("{} in {:.2} ms", verdict_text(&verdict), micros / 1000.0);
+        outln!("{} in {:.2} ms", verdict_text(&verdict), micros / 1000.0);
     }
     Ok(exit_code(&verdict))
 }
@@ -114,13 +114,13 @@ pub fn simplify(file: Option<&Path>, dry_run: bool, json_out: bool) -> Result<u8
         if !dry_run {
             j["diagram"] = serde_json::from_str(&s.diagram.to_json())?;
         }
-        println!("{j}");
+        outln!("{j}");
     } else if n == 0 {
-        println!("already minimal: no cell can be blanked without losing the win");
+        outln!("already minimal: no cell can be blanked without losing the win");
     } else if dry_run {
-        println!("simplify would clear {n} cells (set them to 9); the diagram keeps its win");
+        outln!("simplify would clear {n} cells (set them to 9); the diagram keeps its win");
     } else {
-        print!("{}", s.diagram.to_grid());
+        out!("{}", s.diagram.to_grid());
         eprintln!("cleared {n} cells; the diagram still verifies as a win");
     }
     Ok(0)

@@ -231,3 +231,44 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     }
     std::fs::remove_file(&empty).ok();
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly() {
+    let grid = std::fs::read_to_string(repo().join("examples/win.txt")).unwrap();
+    let mut cases: Vec<(Vec<String>, &str)> = [
+        (&["verify", "examples/win.txt"][..], ""),
+        (&["verify", "--json", "examples/loss.txt"][..], ""),
+        (&["convert", "--to", "link"][..], grid.as_str()),
+        (&["simplify", "--dry-run"][..], grid.as_str()),
+        (&["analyze", "4444"][..], ""),
+    ]
+    .into_iter()
+    .map(|(a, i)| (a.iter().map(|s| s.to_string()).collect(), i))
+    .collect();
+    let upstream = repo().join("../shared/data/upstream");
+    if upstream.join("branches.txt").exists() {
+        let file = |n: &str| upstream.join(n).display().to_string();
+        cases.push((
+            vec![
+                "check-solution".into(),
+                "--branches".into(),
+                file("branches.txt"),
+                "--steady-states".into(),
+                file("steady_states.txt"),
+            ],
+            "",
+        ));
+    }
+    for (args, input) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = c4lab_into_closed_pipe(&args, input);
+        let err = String::from_utf8_lossy(&out.stderr);
+        // no panic on the failed write (exit 101) and no error message: the reader left
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(
+            err.trim().is_empty() || args[0] == "convert",
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -41,6 +41,24 @@ pub fn c4lab(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs `c4lab` with its standard output a pipe whose reader has already gone away
+/// (as `c4lab ... | head` once `head` has read enough).
+pub fn c4lab_into_closed_pipe(args: &[&str], stdin: &str) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args(args)
+        .current_dir(repo())
+        .stdin(Stdio::piped())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("c4lab runs");
+    // a command that ends before reading its input is what this tests, not a failure
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
 /// Asserts the exit code, showing the command's error output otherwise.
 pub fn assert_exit(o: &Output, code: i32) {
     assert_eq!(
