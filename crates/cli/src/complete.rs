@@ -246,7 +246,8 @@ pub struct BenchComplete {
     /// Give up a task after this many seconds.
     #[arg(long, default_value_t = 20.0)]
     cap: f64,
-    /// Also print one line per task (root, outcome, candidates, positions, conflicts, time).
+    /// Also print one line per task on stderr (root, outcome, candidates, positions, clauses,
+    /// cores, conflicts, time).
     #[arg(long)]
     tasks_detail: bool,
     /// Run the tasks under each of these seeds and pool them in each row; a seed acts

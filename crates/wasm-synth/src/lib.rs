@@ -1,7 +1,8 @@
 //! The Lab's synthesis engine: auto-complete and the whole-root solve (dsat) compiled
 //! to WebAssembly, a module of its own so the page's main engine stays small; only the
 //! auto-complete and dsat workers load it.
-//! Results are JSON strings, with `"ok": false` and an `"error"` for bad input.
+//! A session's `start` throws the error message for a bad grid; its `step` returns a
+//! JSON string, with `"ok": false` and an `"error"` when a step fails.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -50,8 +51,8 @@ fn candidate(d: &Diagram, cx: &Counterexample) -> Value {
 
 #[wasm_bindgen]
 impl CompleteSession {
-    /// Starts a search over the `?` cells of `grid`, seeded by `seed`; `{ok, undecided}`
-    /// or `{ok: false, error}` from [`CompleteSession::status`].
+    /// Starts a search over the `?` cells of `grid`, seeded by `seed`; a bad grid throws
+    /// its error message.
     pub fn start(grid: &str, seed: f64) -> Result<CompleteSession, String> {
         let d = diagram(grid)?;
         let options = Options {

@@ -1,6 +1,8 @@
-//! The Lab's engine: the board and the steady-state language exported to JavaScript.
+//! The Lab's engine: the board, the steady-state language, the strong solver and the
+//! model hint exported to JavaScript.
 //!
-//! Every function takes plain strings and returns one JSON object as a string, with
+//! Every function takes strings (and numeric budgets; `model_load` takes the model
+//! file's bytes) and returns one JSON object as a string, with
 //! `"ok": false` and an `"error"` message for bad input; nothing here panics on input.
 //! Grids are six rows of seven level-language characters, top row first (newlines
 //! optional).
