@@ -45,9 +45,9 @@ pub struct SelfPlay {
     /// Which teacher labels the plies.
     #[arg(long, value_enum, default_value_t = Teacher::Alphabeta)]
     pub teacher: Teacher,
-    /// Label slots per row (S), newest ply first.
-    #[arg(long, default_value_t = 19)]
-    pub slots: usize,
+    /// Label slots per row (S, 1-42), newest ply first.
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u64).range(1..=42))]
+    pub slots: u64,
     /// Depth of the alpha-beta teacher.
     #[arg(long, default_value_t = TeacherConfig::default().depth)]
     pub depth: u32,
@@ -83,6 +83,20 @@ pub struct SelfPlay {
 
 impl SelfPlay {
     pub(crate) fn config(&self) -> Result<GenConfig> {
+        // the library's checks name its config keys; on the command line, name the flags
+        if self.opening_min > self.opening_max {
+            bail!(
+                "--opening-min {} exceeds --opening-max {}: lower the first or raise the second",
+                self.opening_min,
+                self.opening_max
+            );
+        }
+        if !(0.0..=1.0).contains(&self.epsilon) {
+            bail!(
+                "--epsilon {} is not a probability: give a value from 0 to 1",
+                self.epsilon
+            );
+        }
         let book = match &self.book {
             None => None,
             Some(p) => {
@@ -102,7 +116,7 @@ impl SelfPlay {
         };
         Ok(GenConfig {
             seed: self.seed,
-            slots: self.slots,
+            slots: self.slots as usize,
             teacher: TeacherConfig {
                 mode,
                 depth: self.depth,

@@ -193,7 +193,27 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     std::fs::write(&empty, "# nothing but a comment\n").unwrap();
     let empty_s = empty.display().to_string();
     // (arguments, what the message names)
-    let cases: [(&[&str], &str); 6] = [
+    let never = std::env::temp_dir().join(format!("c4lab-never-{}", std::process::id()));
+    let never_s = never.display().to_string();
+    let generate = |flag: &str, value: &str| -> Vec<String> {
+        let args = [
+            "corpus", "generate", "--games", "4", "--out", &never_s, flag, value,
+        ];
+        args.map(String::from).to_vec()
+    };
+    let (slots, opening, epsilon) = (
+        generate("--slots", "0"),
+        generate("--opening-min", "40"),
+        generate("--epsilon", "1.5"),
+    );
+    fn strs(a: &[String]) -> Vec<&str> {
+        a.iter().map(String::as_str).collect()
+    }
+    let (slots, opening, epsilon) = (strs(&slots), strs(&opening), strs(&epsilon));
+    let cases: [(&[&str], &str); 9] = [
+        (&slots, "--slots"),
+        (&opening, "--opening-min"),
+        (&epsilon, "--epsilon"),
         (&["analyze", "--table-mb", "0", "44"], "--table-mb"),
         (&["analyze", "--threads", "100000", "44"], "--threads"),
         (
@@ -230,6 +250,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         );
     }
     std::fs::remove_file(&empty).ok();
+    assert!(!never.exists(), "a refused generate created {never_s}");
 }
 
 #[test]
