@@ -205,7 +205,10 @@ impl Verifier {
         self.seen.clear();
         self.depth = 0;
         self.stop = None;
-        if root.winning_moves() == 0 {
+        if root.mask() == BOARD_MASK {
+            // a full board without a four is a draw before the diagram is consulted
+            self.stop = Some(Stop::Loss(LossReason::Draw));
+        } else if root.winning_moves() == 0 {
             self.seen.insert(root.key());
             self.red_node(root.current(), root.mask(), levels);
         }

@@ -227,3 +227,16 @@ fn simplify_reaches_a_fixpoint() {
         SimplifyError::NotAWin("loss")
     );
 }
+
+#[test]
+fn a_full_board_root_is_a_draw_not_a_missing_move() {
+    // 42 moves without a four (found by a random search of moves that make none)
+    let full = "257771314744647214154617633623313656555222";
+    match Verifier::new().verify(&blank_on(full)) {
+        Verdict::Loss { counterexample, .. } => {
+            assert_eq!(counterexample.reason, LossReason::Draw);
+            assert!(counterexample.line.is_empty());
+        }
+        other => panic!("{other:?}"),
+    }
+}
