@@ -18,7 +18,7 @@ const state = {
   yellow: '',                  // Yellow's moves in Play mode
   level: '0',                  // the palette's selection
   focus: null,                 // the keyboard focus ring's cell
-  history: [],                 // level-layer undo stack
+  history: [],                 // Levels-mode undo stack: {levels, root, yellow}
   verdict: null,
   simplify: null,
   hints: null,                 // the solver's answers in Play mode
@@ -66,8 +66,15 @@ function drops(stones, line) {
 let worker = null, busy = false, requestId = 0;
 let lastHash = ''; // the fragment this page wrote last; any other is a link to load
 function startWorker() {
-  worker = new Worker(new URL('./verify.worker.js', import.meta.url), { type: 'module' });
-  worker.onmessage = (e) => onWorker(e.data);
+  const w = new Worker(new URL('./verify.worker.js', import.meta.url), { type: 'module' });
+  worker = w;
+  w.onmessage = (e) => onWorker(e.data);
+  w.onerror = (e) => {
+    // the worker could not run (its script or engine failed to load): say so; the next
+    // edit starts a fresh one
+    w.failed = true;
+    onWorker({ type: 'verdict', id: requestId, result: { ok: false, error: `Verification failed: ${e.message || 'its worker stopped'}` } });
+  };
   busy = false;
 }
 /** Positions the page verifies on its own thread when it opens, before the worker is up. */
@@ -75,7 +82,7 @@ const FIRST_BUDGET = 200_000;
 
 function requestVerify({ first = false } = {}) {
   requestId++;
-  if (busy) { worker.terminate(); startWorker(); } // cancelled: the diagram changed
+  if (busy || worker.failed) { worker.terminate(); startWorker(); } // cancelled: the diagram changed
   busy = true;
   state.verdict = null;
   state.simplify = null;
@@ -118,13 +125,20 @@ lab.benchVerify = (grids) => new Promise((resolve) => {
 let solverWorker = null, hintId = 0;
 function requestHints(game) {
   state.hints = null;
-  if (state.mode !== 'play' || !game.ok) return;
+  if (state.mode !== 'play') return;
+  hintId++; // a reply to an earlier question no longer counts
+  const answer = (h) => { state.hints = h; lab.hints = h; };
+  if (!game.ok) return answer({ id: hintId, error: game.error });
   if (!solverWorker) {
     solverWorker = new Worker(new URL('./solve.worker.js', import.meta.url), { type: 'module' });
     solverWorker.onmessage = (e) => {
       if (e.data.id !== hintId) return;
-      state.hints = e.data;
-      lab.hints = e.data;
+      answer(e.data);
+      renderHints();
+    };
+    solverWorker.onerror = (e) => {
+      solverWorker = null; // the next question starts a fresh worker
+      answer({ id: hintId, error: `the solver stopped (${e.message || 'its worker failed'})` });
       renderHints();
     };
   }
@@ -132,12 +146,7 @@ function requestHints(game) {
   const played = moves.map((m) => String(m.column)).join('');
   let k = moves.length - 1;
   while (k >= 0 && moves[k].player !== 'Red') k--;
-  hintId++;
-  if (game.status === 'red-won') { // nothing left to ask
-    state.hints = { id: hintId, yellow: null, red: 'won' };
-    lab.hints = state.hints;
-    return;
-  }
+  if (game.status === 'red-won') return answer({ id: hintId, yellow: null, red: 'won' }); // nothing left to ask
   solverWorker.postMessage({
     id: hintId,
     moves: game.status === 'yellow-to-move' ? state.root + played : null,
@@ -151,6 +160,7 @@ function renderHints() {
   const h = state.hints;
   for (const c of document.querySelectorAll('#board .losing')) c.classList.remove('losing');
   if (state.mode !== 'play' || !h) { el.textContent = state.mode === 'play' ? 'Solver: thinking…' : ''; return; }
+  if (h.error) { el.textContent = `Solver: no hints here: ${h.error}.`; el.dataset.losing = ''; return; }
   const parts = [];
   if (h.red !== null) {
     const r = h.red;
@@ -170,7 +180,7 @@ function renderHints() {
     if (other.length) parts.push(`that draw or win: ${other.join(', ')}`);
     if (unknown.length) parts.push(`unknown: ${unknown.join(', ')}`);
     const game = call(engine.play, grid(), state.yellow);
-    for (const x of lose) {
+    if (game.ok) for (const x of lose) {
       const cell = drops(game.stones, String(x))[0];
       if (cell !== undefined) $('#board').children[cell].classList.add('losing');
     }
@@ -187,20 +197,24 @@ function renderHints() {
 
 // ---- edits ------------------------------------------------------------------------
 
-function edited({ verify = true, first = false } = {}) {
+function edited({ verify = true, first = false, keepHash = false } = {}) {
   fill?.diagramChanged(grid());
   whole?.diagramChanged(grid());
   if (verify) requestVerify({ first });
   const link = call(engine.link_encode, grid(), state.yellow);
-  if (link.ok) {
+  if (link.ok && !keepHash) {
     lastHash = '#' + link.link;
     history.replaceState(null, '', lastHash);
   }
   render();
 }
-function editLevels(change) {
-  state.history.push(state.levels.slice());
+/** Saves what Levels-mode Undo restores: Mirror and Import change the root too. */
+function remember() {
+  state.history.push({ levels: state.levels.slice(), root: state.root, yellow: state.yellow });
   if (state.history.length > 200) state.history.shift();
+}
+function editLevels(change) {
+  remember();
   change();
   edited();
 }
@@ -213,6 +227,7 @@ function setRoot(moves) {
   const p = call(engine.position, moves);
   if (!p.ok) return say(p.error, true);
   if (p.over) return say(`After ${moves} the game is over: a root must have no four.`, true);
+  if (!p.stones.includes('.')) return say(`After ${moves} the board is full (a draw): a root needs an empty cell for Red's move.`, true);
   state.root = p.moves;
   state.yellow = '';
   say(p.to_move === 'Red' ? '' : 'Yellow is to move here: add one more stone, since Red moves at a steady-state root.');
@@ -220,7 +235,7 @@ function setRoot(moves) {
   return true;
 }
 function apply(read) {
-  state.history.push(state.levels.slice());
+  remember();
   const p = call(engine.position, read.root);
   for (let i = 0; i < N; i++) if (p.ok && p.stones[i] === '.') state.levels[i] = read.cells[i];
   state.root = read.root;
@@ -337,7 +352,7 @@ function render() {
     simp.disabled = true;
     simp.textContent = 'Simplify';
   }
-  fill?.render(state.levels.includes('?'));
+  fill?.render(grid().includes('?'));
   whole?.render(true);
   renderLog(game);
   if (state.mode === 'play' && lab.hintsFor !== state.root + '|' + state.yellow + '|' + grid()) {
@@ -417,7 +432,10 @@ function column(x) {
 function undo() {
   if (state.mode === 'play') { state.yellow = state.yellow.slice(0, -1); edited({ verify: false }); }
   else if (state.mode === 'position') { if (state.root) setRoot(state.root.slice(0, -1)); }
-  else if (state.history.length) { state.levels = state.history.pop(); edited(); }
+  else if (state.history.length) {
+    ({ levels: state.levels, root: state.root, yellow: state.yellow } = state.history.pop());
+    edited();
+  }
 }
 
 function buildBoard() {
@@ -513,8 +531,10 @@ function wire() {
     });
   });
   $('#simplify').addEventListener('click', () => {
-    const s = call(engine.simplify, grid());
-    if (!s.ok) return say(s.error, true);
+    // the worker's answer for this very diagram (the button is enabled only once it came):
+    // simplifying again here would block the page for as long as the worker took
+    const s = state.simplify;
+    if (!s || !s.ok) return;
     editLevels(() => { for (let i = 0; i < N; i++) if ('RY'.indexOf(s.cells[i]) < 0) state.levels[i] = s.cells[i]; });
     say(`Simplify cleared ${s.cleared} cell${s.cleared === 1 ? '' : 's'}.`);
   });
@@ -553,12 +573,18 @@ function wire() {
   document.addEventListener('keydown', onKey);
 }
 
+/** Loads the share link in the address bar, if any; false when it is refused. */
 function loadHash() {
   let h = location.hash.slice(1);
   try { h = decodeURIComponent(h); } catch { /* not percent-encoded: read as is */ }
   if (!h) return;
-  const r = call(engine.read_any, h);
-  if (!r.ok) { say(`The share link was refused: ${r.error}`, true); return; }
+  // always read as a link (a truncated one would otherwise be parsed as a grid)
+  const r = call(engine.read_any, '#' + h);
+  if (!r.ok) {
+    say(`The share link was refused: ${r.error}`, true);
+    lastHash = location.hash; // kept in the address bar to inspect, until the next edit
+    return false;
+  }
   const p = call(engine.position, r.root);
   for (let i = 0; i < N; i++) if (p.ok && p.stones[i] === '.') state.levels[i] = r.cells[i];
   state.root = r.root;
@@ -575,6 +601,7 @@ async function main() {
   const host = {
     grid,
     levels: () => state.levels,
+    undecided: () => [...grid()].filter((c) => c === '?').length, // not under a root stone
     render,
     keep: (cells) => editLevels(() => {
       for (let i = 0; i < N; i++) if (state.levels[i] === '?' && LEVELS.includes(cells[i])) state.levels[i] = cells[i];
@@ -587,10 +614,10 @@ async function main() {
   await init();
   performance.mark('engine-ready');
   lab.ready = true;
-  loadHash();
-  edited({ first: true });
+  const refused = loadHash() === false;
+  edited({ first: true, keepHash: refused });
   addEventListener('hashchange', () => {
-    if (location.hash !== lastHash) { loadHash(); edited(); }
+    if (location.hash !== lastHash) edited({ keepHash: loadHash() === false });
   });
 }
 

@@ -6,7 +6,7 @@ import { searchControls, searchWorker } from './search.js';
 
 /**
  * Wires the auto-complete controls. `host` gives: grid() (the diagram as text),
- * levels() (the level layer), keep(cells) (apply levels for the ? cells), render().
+ * levels() (the level layer), undecided() (the ? cells not under a root stone), keep(cells) (apply levels for the ? cells), render().
  */
 export function autoComplete(host) {
   const $ = (s) => document.querySelector(s);
@@ -19,7 +19,7 @@ export function autoComplete(host) {
   let seed = 1;
 
   function start() {
-    const undecided = host.levels().filter((l) => l === '?').length;
+    const undecided = host.undecided();
     if (undecided === 0) return status('No ? cells to fill: right-click cells (or press ?) to undecide them first.');
     search.start(host.grid(), { seed: seed++ });
     const wide = undecided > 20 ? ` That is a wide scope: it may run long; Stop at any time.` : '';

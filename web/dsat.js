@@ -21,7 +21,7 @@ const WIDEN_AFTER = [0, 3000];
 
 /**
  * Wires the controls. `host` gives: grid() (the diagram as text), levels() (the level
- * layer), keep(cells) (apply levels for the ? cells), render().
+ * layer), undecided() (the ? cells not under a root stone), keep(cells) (apply levels for the ? cells), render().
  */
 export function wholeRoot(host) {
   const $ = (s) => document.querySelector(s);
@@ -33,7 +33,7 @@ export function wholeRoot(host) {
   function start() {
     firstLevels = ui.fewest.checked ? 1 : 10;
     search.start(host.grid(), { cut: CUT_PLIES, maxStates: BROWSER_MAX_STATES, firstLevels });
-    const free = host.levels().filter((l) => l === '?').length;
+    const free = host.undecided();
     const over = firstLevels < 10 ? 'level 0 at first, one more level each time no diagram fits (up to 0–9)' : 'levels 0–9';
     status(`Mapping every position Red could face down to ${CUT_PLIES} plies below the root; ${free} ? cell${free === 1 ? '' : 's'} free over ${over}, the others pinned.`);
     host.render();

@@ -15,11 +15,20 @@ export function modelHint(engine, render) {
   $('#model-file').addEventListener('change', async (e) => {
     const file = e.target.files[0];
     if (!file) return;
-    const r = call(engine.model_load, new Uint8Array(await file.arrayBuffer()));
+    const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
+    let r;
+    if (file.size > engine.model_max_bytes()) {
+      // refused before reading: no model is that large, and reading it could exhaust memory
+      r = { ok: false, error: `${mb(file.size)} is larger than any c4lab model (at most ${mb(engine.model_max_bytes())})` };
+    } else {
+      try {
+        r = call(engine.model_load, new Uint8Array(await file.arrayBuffer()));
+      } catch (err) {
+        r = { ok: false, error: `could not read it (${err})` };
+      }
+    }
     loaded = r.ok;
-    $('#model-status').textContent = r.ok
-      ? `Model loaded: ${file.name} (${(r.bytes / 1e6).toFixed(1)} MB).`
-      : `${file.name}: ${r.error}`;
+    $('#model-status').textContent = r.ok ? `Model loaded: ${file.name} (${mb(r.bytes)}).` : `${file.name}: ${r.error}`;
     render();
   });
 

@@ -1,20 +1,25 @@
 // The strong solver off the main thread, for Play mode's hints: which Yellow moves
 // lose, and whether Red's last move kept the win. Each question has a node budget, so
-// a hard position answers "unknown" rather than stalling.
+// a hard position answers "unknown" rather than stalling. A failure (the engine did not
+// load, a trap) is posted as `{id, error}`, so the page never waits on it.
 import init, { analyze, score } from './pkg/c4lab_wasm.js';
 
 const ready = init();
 const BUDGET = 3_000_000;
 
 self.onmessage = async (e) => {
-  await ready;
   const { id, moves, beforeRed, redColumn } = e.data;
-  const yellow = moves === null ? null : JSON.parse(analyze(moves, BUDGET));
-  let red = null;
-  if (beforeRed !== null) {
-    // Red's move kept the win when the position after it is lost for Yellow
-    const after = JSON.parse(score(beforeRed + redColumn, BUDGET));
-    red = after.ok ? (after.score === 'unknown' ? 'unknown' : -after.score) : null;
+  try {
+    await ready;
+    const yellow = moves === null ? null : JSON.parse(analyze(moves, BUDGET));
+    let red = null;
+    if (beforeRed !== null) {
+      // Red's move kept the win when the position after it is lost for Yellow
+      const after = JSON.parse(score(beforeRed + redColumn, BUDGET));
+      red = after.ok ? (after.score === 'unknown' ? 'unknown' : -after.score) : null;
+    }
+    self.postMessage({ id, yellow, red });
+  } catch (err) {
+    self.postMessage({ id, error: `the solver failed: ${err}` });
   }
-  self.postMessage({ id, yellow, red });
 };

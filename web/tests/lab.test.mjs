@@ -483,6 +483,7 @@ test('the model hint in Play mode: a file from c4lab train, the same move as c4l
   await page.click('nav button[data-mode="play"]');
   await page.setInputFiles('#model-file', junk);
   await page.waitForFunction(() => /not a c4lab model/.test(document.querySelector('#model-status').textContent));
+  assert.doesNotMatch(await page.locator('#model-status').textContent(), /not a c4lab model.*not a c4lab model/);
   assert.equal(await page.locator('#model-hint').textContent(), '');
   await page.setInputFiles('#model-file', model);
   await page.waitForFunction(() => /^Model loaded/.test(document.querySelector('#model-status').textContent));
@@ -568,5 +569,46 @@ test('Solve root by default keeps the ? cells to as few levels as the native dsa
   // no gap: the fewest levels are exactly 0 to levels - 1
   assert.equal(used.size, web.levels, `levels used: ${[...used].sort()}`);
   assert.match(await page.locator('#dsat-status').textContent(), new RegExp(`its \\? cells take levels 0–${web.levels - 1}`));
+  assert.deepEqual(page.errors, []);
+});
+
+test('odd input leaves the page saying what it did: truncated links, Yellow-to-move and full roots, Undo after Mirror, ? under stones', async () => {
+  // a truncated link is read as a link (not as a grid) and stays in the address bar
+  let page = await open('#1');
+  const message = () => page.locator('#message').textContent();
+  assert.match(await message(), /The share link was refused/);
+  assert.doesNotMatch(await message(), /six rows/);
+  assert.ok(page.url().endsWith('#1'), page.url());
+  await page.close();
+
+  page = await open();
+  const root = () => page.locator('#moves').getAttribute('placeholder');
+  const setMoves = async (moves) => {
+    await page.click('nav button[data-mode="position"]');
+    await page.fill('#moves', moves);
+    await page.click('#set-moves');
+  };
+  // Yellow to move at the root: Play says why there are no hints instead of thinking on
+  await setMoves('4');
+  await page.click('nav button[data-mode="play"]');
+  await page.waitForFunction(() => /no hints here/.test(document.querySelector('#hints').textContent));
+  // a full board (42 moves, no four) is refused as a root
+  await setMoves('257771314744647214154617633623313656555222');
+  assert.match(await message(), /the board is full/);
+  assert.equal(await root(), '4');
+  // Undo after Mirror restores the root with the levels
+  await setMoves('12');
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#mirror');
+  assert.equal(await root(), '76');
+  await page.click('#undo-levels');
+  assert.equal(await root(), '12');
+  // ? cells kept under root stones are not counted as undecided
+  await page.click('#undecide-all');
+  await setMoves('1234');
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#fill');
+  assert.match(await page.locator('#fill-status').textContent(), /for 38 undecided cells/);
+  await page.click('#fill-stop');
   assert.deepEqual(page.errors, []);
 });

@@ -134,6 +134,13 @@ impl Model {
         out
     }
 
+    /// The size of the largest model file (the most index bits, the larger feature set),
+    /// so a reader can refuse a bigger file before it loads it.
+    pub fn max_file_bytes() -> usize {
+        let most = FeatureSet::ALL.map(|set| weight_count(MAX_INDEX_BITS, set));
+        16 + 2 * most.into_iter().max().unwrap_or(0)
+    }
+
     /// Reads a model written by [`Model::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
         let bad = |reason: String| ModelError::Format { reason };

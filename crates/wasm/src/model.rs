@@ -24,8 +24,16 @@ pub fn model_load(bytes: &[u8]) -> String {
             MODEL.with(|cell| *cell.borrow_mut() = Some(m));
             json!({"ok": true, "bytes": bytes.len()}).to_string()
         }
-        Err(e) => fail(format!("not a c4lab model: {e}")),
+        // the error says "not a c4lab model" itself
+        Err(e) => fail(e),
     }
+}
+
+/// The size of the largest file `c4lab train` can write, in bytes: a bigger file is no
+/// model, and the page refuses it before reading it into memory.
+#[wasm_bindgen]
+pub fn model_max_bytes() -> f64 {
+    Model::max_file_bytes() as f64
 }
 
 /// The loaded model's move for the position after `moves` (columns 1-7 from the empty
