@@ -160,7 +160,7 @@ function renderHints() {
   const h = state.hints;
   for (const c of document.querySelectorAll('#board .losing')) c.classList.remove('losing');
   if (state.mode !== 'play' || !h) { el.textContent = state.mode === 'play' ? 'Solver: thinking…' : ''; return; }
-  if (h.error) { el.textContent = `Solver: no hints here: ${h.error}.`; el.dataset.losing = ''; return; }
+  if (h.error) { el.textContent = `Solver: no hints here: ${h.error.replace(/\.$/, '')}.`; el.dataset.losing = ''; return; }
   const parts = [];
   if (h.red !== null) {
     const r = h.red;
