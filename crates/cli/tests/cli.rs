@@ -195,21 +195,21 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     // (arguments, what the message names)
     let never = std::env::temp_dir().join(format!("c4lab-never-{}", std::process::id()));
     let never_s = never.display().to_string();
-    let generate = |flag: &str, value: &str| -> Vec<String> {
-        let args = [
-            "corpus", "generate", "--games", "4", "--out", &never_s, flag, value,
-        ];
-        args.map(String::from).to_vec()
+    let generate = |flag: &'static str, value: &'static str| {
+        [
+            "corpus",
+            "generate",
+            "--games",
+            "4",
+            "--out",
+            never_s.as_str(),
+            flag,
+            value,
+        ]
     };
-    let (slots, opening, epsilon) = (
-        generate("--slots", "0"),
-        generate("--opening-min", "40"),
-        generate("--epsilon", "1.5"),
-    );
-    fn strs(a: &[String]) -> Vec<&str> {
-        a.iter().map(String::as_str).collect()
-    }
-    let (slots, opening, epsilon) = (strs(&slots), strs(&opening), strs(&epsilon));
+    let slots = generate("--slots", "0");
+    let opening = generate("--opening-min", "40");
+    let epsilon = generate("--epsilon", "1.5");
     let cases: [(&[&str], &str); 9] = [
         (&slots, "--slots"),
         (&opening, "--opening-min"),
@@ -256,33 +256,28 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
 #[test]
 fn a_reader_that_goes_away_ends_the_command_quietly() {
     let grid = std::fs::read_to_string(repo().join("examples/win.txt")).unwrap();
-    let mut cases: Vec<(Vec<String>, &str)> = [
-        (&["verify", "examples/win.txt"][..], ""),
-        (&["verify", "--json", "examples/loss.txt"][..], ""),
-        (&["convert", "--to", "link"][..], grid.as_str()),
-        (&["simplify", "--dry-run"][..], grid.as_str()),
-        (&["analyze", "4444"][..], ""),
-    ]
-    .into_iter()
-    .map(|(a, i)| (a.iter().map(|s| s.to_string()).collect(), i))
-    .collect();
     let upstream = repo().join("../shared/data/upstream");
+    let [branches, states] =
+        ["branches.txt", "steady_states.txt"].map(|n| upstream.join(n).display().to_string());
+    let mut cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["verify", "examples/win.txt"], ""),
+        (vec!["verify", "--json", "examples/loss.txt"], ""),
+        (vec!["convert", "--to", "link"], &grid),
+        (vec!["simplify", "--dry-run"], &grid),
+        (vec!["analyze", "4444"], ""),
+    ];
     if upstream.join("branches.txt").exists() {
-        let file = |n: &str| upstream.join(n).display().to_string();
-        cases.push((
-            vec![
-                "check-solution".into(),
-                "--branches".into(),
-                file("branches.txt"),
-                "--steady-states".into(),
-                file("steady_states.txt"),
-            ],
-            "",
-        ));
+        let args = [
+            "check-solution",
+            "--branches",
+            &branches,
+            "--steady-states",
+            &states,
+        ];
+        cases.push((args.to_vec(), ""));
     }
     for (args, input) in &cases {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = c4lab_into_closed_pipe(&args, input);
+        let out = c4lab_into_closed_pipe(args, input);
         let err = String::from_utf8_lossy(&out.stderr);
         // no panic on the failed write (exit 101) and no error message: the reader left
         assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
