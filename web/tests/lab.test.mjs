@@ -612,3 +612,15 @@ test('odd input leaves the page saying what it did: truncated links, Yellow-to-m
   await page.click('#fill-stop');
   assert.deepEqual(page.errors, []);
 });
+
+test('Fill ? says so when its engine cannot load, instead of searching forever', async () => {
+  const page = await open();
+  // the synthesis engine is fetched only by the auto-complete and dsat workers
+  await page.route('**/c4lab_wasm_synth_bg.wasm', (r) => r.abort());
+  await importText(page, WIN);
+  await page.click('#undecide-all');
+  await page.click('#fill');
+  await page.waitForFunction(() => /did not load|failed/.test(document.querySelector('#fill-status').textContent), null, { timeout: 20_000 });
+  assert.match(await page.locator('#fill-status').textContent(), /Auto-complete refused: the engine did not load/);
+  assert.equal(await page.locator('#fill-stop').isDisabled(), true);
+});
