@@ -268,7 +268,7 @@ function verdictText() {
     }
     case 'incomplete': return [`Incomplete: ${v.undecided} undecided cell${v.undecided === 1 ? '' : 's'} (?); no verdict until they are decided.`, ''];
     case 'root-terminal': return [`The root already holds a four (${v.winner}): there is nothing to verify.`, 'loss'];
-    case 'bad-root': return [v.message, 'loss'];
+    case 'bad-root': return [`Bad root: ${v.message}`, 'loss'];
     case 'budget': return [`Gave up after ${plural(v.positions, 'position')}.`, ''];
   }
   return ['', ''];

@@ -53,7 +53,7 @@ pub enum Bench {
         #[arg(long)]
         book: Option<PathBuf>,
         /// Search thread counts to compare side by side (0: one per core).
-        #[arg(long, value_delimiter = ',', default_value = "1")]
+        #[arg(long, value_delimiter = ',', default_value = "1", value_parser = crate::solve::thread_arg)]
         threads: Vec<usize>,
         /// Run each set this many times and report the fastest run (other processes on
         /// the machine only ever add time; node counts are the same every run).

@@ -138,7 +138,7 @@ pub fn complete(
     let diagram = input.diagram;
     let stop = stop_flag(max_seconds)?;
     let mut completer = Completer::new(&diagram, args.options(), stop)
-        .with_context(|| "cannot search completions of this diagram")?;
+        .with_context(|| format!("{}: cannot search completions of this diagram", input.name))?;
     let undecided = completer.undecided();
     if !json_out {
         eprintln!(

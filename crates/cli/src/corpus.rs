@@ -54,8 +54,9 @@ pub struct SelfPlay {
     /// Node budget of the alpha-beta teacher per move.
     #[arg(long, default_value_t = TeacherConfig::default().node_budget)]
     pub nodes: u64,
-    /// The bounded exact solver labels plies with at most this many empty cells.
-    #[arg(long, default_value_t = 7)]
+    /// The bounded exact solver labels plies with at most this many empty cells (0-7:
+    /// the format's flag 1 covers at most 7).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(0..=7))]
     pub bounded_empty: u32,
     /// Fewest uniformly random opening plies.
     #[arg(long, default_value_t = GenConfig::default().opening_min)]
@@ -486,6 +487,11 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             };
             let cfg = play.config()?;
             let npz = beside(&corpus, targets);
+            if let Some(dir) = &out {
+                // refused before the hours of solving, not after
+                let written = [dir.join("corpus.txt"), dir.join("perply_targets.npz")];
+                dataset::refuse_overwrite(&[&corpus, &npz], &[&written[0], &written[1]])?;
+            }
             let t = Instant::now();
             let scope = Scope {
                 rows,

@@ -1,6 +1,6 @@
 //! `c4lab bench corpus`: games and labels per second for each teacher.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use c4lab_corpus::bench::{bench as run_bench, TABLE_HEADER};
 use clap::Args;
 
@@ -26,6 +26,9 @@ pub struct BenchCorpus {
 /// `c4lab bench corpus`: prints games/s and labels/s for the alpha-beta and the exact
 /// teacher, the extrapolated time for 324,000 games, and the peak memory.
 pub fn bench(args: BenchCorpus) -> Result<u8> {
+    if args.play.teacher != Teacher::Alphabeta {
+        bail!("bench corpus times every teacher itself (a row each); leave out --teacher");
+    }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     outln!("{TABLE_HEADER}");
     let mut ab = args.play.clone();

@@ -148,7 +148,8 @@ pub fn dsat(
 ) -> Result<u8> {
     let input = read_diagram(file)?;
     // refused before the description of the run, which would describe nothing
-    c4lab_synth::checked_root(&input.diagram).context("cannot solve this root")?;
+    c4lab_synth::checked_root(&input.diagram)
+        .with_context(|| format!("{}: cannot solve this root", input.name))?;
     if widen_after.is_empty() {
         bail!("--widen-after needs at least one value (0: the level budget grows only on proof)");
     }

@@ -17,20 +17,25 @@ pub struct Input {
     pub name: String,
 }
 
-/// Reads the whole of `path` (`-` or absent for stdin).
+/// Reads the whole of `path` (`-` or absent for stdin), without a leading byte-order
+/// mark (editors on Windows write one; it is no part of any input form).
 pub fn read_text(path: Option<&Path>) -> Result<String> {
-    match path {
+    let text = match path {
         Some(p) if p != Path::new("-") => {
-            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?
         }
         _ => {
             let mut s = String::new();
             std::io::stdin()
                 .read_to_string(&mut s)
                 .context("cannot read standard input")?;
-            Ok(s)
+            s
         }
-    }
+    };
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
 }
 
 /// Reads a diagram: a level grid, an old grid, upstream JSON, or a share link (one line).

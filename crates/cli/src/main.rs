@@ -106,9 +106,9 @@ enum Command {
         /// The model file, with --opponent model.
         #[arg(long)]
         model: Option<PathBuf>,
-        /// Your colour against a model (Red moves first).
-        #[arg(long, value_enum, default_value = "yellow")]
-        you: play::Colour,
+        /// Your colour against a model (Red moves first; yellow if not given).
+        #[arg(long, value_enum)]
+        you: Option<play::Colour>,
     },
     /// Fill the undecided cells (`?`) so the diagram wins: CEGIS with a SAT solver.
     ///
@@ -277,14 +277,23 @@ fn main() -> ExitCode {
             model,
             you,
         } => match opponent {
+            // an option that goes with the other opponent is refused, not ignored
+            play::Opponent::Diagram if model.is_some() || you.is_some() => Err(anyhow::anyhow!(
+                "--model and --you go with --opponent model; against a diagram you are Yellow"
+            )),
             play::Opponent::Diagram => match file {
                 Some(f) => play::play(&f, &moves, no_input),
                 None => Err(anyhow::anyhow!(
                     "play against a diagram needs its file (or --opponent model --model FILE)"
                 )),
             },
+            play::Opponent::Model if file.is_some() => Err(anyhow::anyhow!(
+                "--opponent model plays the model, not a diagram: leave out the diagram file"
+            )),
             play::Opponent::Model => match model {
-                Some(m) => play::play_model(&m, you, &moves, no_input),
+                Some(m) => {
+                    play::play_model(&m, you.unwrap_or(play::Colour::Yellow), &moves, no_input)
+                }
                 None => Err(anyhow::anyhow!(
                     "--opponent model needs --model FILE (made by c4lab train)"
                 )),

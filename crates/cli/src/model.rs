@@ -272,8 +272,8 @@ pub struct EvalArgs {
     /// Games against the perfect solver (random best replies) from random openings.
     #[arg(long, default_value_t = 20)]
     games: u64,
-    /// Random opening plies before those games.
-    #[arg(long, default_value_t = 12)]
+    /// Random opening plies before those games (0-41).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=41))]
     opening: u32,
     /// Games as first player from the empty board against the perfect solver (its
     /// early replies cost minutes each: give it a book and threads).
@@ -400,6 +400,12 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
         outln!("| draws kept (not lost) | {} |", frac(g.drawn_starts));
         outln!("| lost starts not lost | {} |", frac(g.lost_starts));
         outln!("| games abandoned (solver over budget) | {} |", g.unsolved);
+        if g.no_opening > 0 {
+            outln!(
+                "| games not played (the opening ran out of moves that do not win at once) | {} |",
+                g.no_opening
+            );
+        }
     }
     if a.empty_games > 0 {
         // exact replies: no node budget (the empty board is a first-player win)
@@ -547,11 +553,28 @@ pub fn bench(a: BenchModel) -> Result<u8> {
 /// training positions and the seconds the steps took.
 fn bench_training(a: &BenchModel) -> Result<(Model, usize, f64)> {
     let train_dir = a.corpus.join("train");
-    let corpus = std::fs::read_dir(&train_dir)
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&train_dir)
         .with_context(|| format!("cannot list {}", train_dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.extension().is_some_and(|x| x == "txt"))
-        .with_context(|| format!("no corpus_*.txt in {}", train_dir.display()))?;
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.starts_with("corpus_") && name.ends_with(".txt")
+        })
+        .collect();
+    found.sort();
+    let corpus = match found.as_slice() {
+        [one] => one.clone(),
+        [] => bail!("no corpus_*.txt in {}", train_dir.display()),
+        many => bail!(
+            "{} holds {} corpus_*.txt files ({}); bench model needs the one `corpus generate` wrote",
+            train_dir.display(),
+            many.len(),
+            many.iter()
+                .filter_map(|p| p.file_name()?.to_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
     let train = examples(
         &corpus,
         Some(&train_dir.join("perply_targets.npz")),

@@ -26,6 +26,10 @@ fn describe(m: &Played) -> String {
 
 /// `c4lab play`.
 pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
+    if file == Path::new("-") && !no_input {
+        // the diagram takes the whole of standard input, leaving no moves to read
+        bail!("with the diagram on standard input (-) the moves cannot come from it too: give the diagram as a file, or the moves with --moves and --no-input");
+    }
     let input = read_diagram(Some(file))?;
     let mut game = Game::replay(&input.diagram, &input.line).with_context(|| input.name.clone())?;
     let mut out = std::io::stdout().lock();

@@ -78,8 +78,9 @@ pub fn solver(mb: usize, threads: usize, book: Option<&Path>) -> Result<Solver> 
 }
 
 /// Reads a position's move sequence: the first word of a line (so benchmark files with
-/// a score after the moves can be fed as they are).
+/// a score after the moves can be fed as they are); `-` is the empty board.
 fn position(word: &str) -> Result<Position, String> {
+    let word = if word == "-" { "" } else { word };
     let moves = parse_moves(word).map_err(|e| e.to_string())?;
     let p = Position::from_moves(word).map_err(|e| e.to_string())?;
     if let Some(w) = p.winner() {

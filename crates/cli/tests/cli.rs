@@ -210,7 +210,33 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let slots = generate("--slots", "0");
     let opening = generate("--opening-min", "40");
     let epsilon = generate("--epsilon", "1.5");
-    let cases: [(&[&str], &str); 9] = [
+    let bounded = generate("--bounded-empty", "9");
+    // a root with Yellow to move: dsat names the file it refuses
+    let odd = std::env::temp_dir().join(format!("c4lab-odd-{}.txt", std::process::id()));
+    std::fs::write(&odd, "9999999\n".repeat(5) + "999R999\n").unwrap();
+    let odd_s = odd.display().to_string();
+    let cases: [(&[&str], &str); 16] = [
+        (&bounded, "--bounded-empty"),
+        (&["bench", "solver", "--threads", "1,100000"], "--threads"),
+        (
+            &["bench", "corpus", "--teacher", "exact", "--games", "1"],
+            "--teacher",
+        ),
+        (
+            &[
+                "eval",
+                "--model",
+                "m.c4m",
+                "--holdout-corpus",
+                "h.txt",
+                "--opening",
+                "42",
+            ],
+            "--opening",
+        ),
+        (&["play", "examples/win.txt", "--you", "red"], "--you"),
+        (&["play", "-", "--moves", "4"], "--no-input"),
+        (&["dsat", odd_s.as_str()], ".txt: cannot solve this root"),
         (&slots, "--slots"),
         (&opening, "--opening-min"),
         (&epsilon, "--epsilon"),
@@ -250,6 +276,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         );
     }
     std::fs::remove_file(&empty).ok();
+    std::fs::remove_file(&odd).ok();
     assert!(!never.exists(), "a refused generate created {never_s}");
 }
 
@@ -287,4 +314,14 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
         );
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn a_byte_order_mark_before_a_grid_or_a_link_is_read_past() {
+    let grid = std::fs::read_to_string(repo().join("examples/win.txt")).unwrap();
+    let out = c4lab(&["verify", "-"], &format!("\u{feff}{grid}"));
+    assert_exit(&out, 0);
+    let link = stdout(&c4lab(&["convert", "--to", "link", "-"], &grid));
+    let out = c4lab(&["verify", "-"], &format!("\u{feff}{link}"));
+    assert_exit(&out, 0);
 }

@@ -266,6 +266,53 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // relabelling into the folder it reads from is refused before any solving, and the
+    // corpus is left whole (it used to be emptied)
+    let before = std::fs::read(&hold).unwrap();
+    let out = c4lab(
+        &[
+            "corpus",
+            "label",
+            &hold,
+            "--teacher",
+            "exact",
+            "--out",
+            &format!("{d}/holdout"),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("written over while it is read"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&hold).unwrap(), before);
+    // bench model does not pick one of two training corpora by directory order
+    let second = format!("{d}/train/corpus_301.txt");
+    std::fs::copy(&corpus, &second).unwrap();
+    let out = c4lab(&["bench", "model", "--corpus", d, "--steps", "10"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("holds 2 corpus_*.txt files (corpus_300.txt, corpus_301.txt)"),
+        "{err}"
+    );
+    std::fs::remove_file(&second).unwrap();
+    // an option that belongs to the other opponent is refused, not ignored
+    let out = c4lab(
+        &[
+            "play",
+            "examples/win.txt",
+            "--opponent",
+            "model",
+            "--model",
+            &model,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("leave out the diagram file"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -293,6 +293,12 @@ pub fn merge(
         holdout: head.3,
     };
     let [train, train_npz, ..] = layout(dir, cfg.games);
+    let inputs: Vec<PathBuf> = metas
+        .iter()
+        .flat_map(|m| [m.7.join("corpus.txt"), m.7.join("perply_targets.npz")])
+        .collect();
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    refuse_overwrite(&inputs, &[&train, &train_npz])?;
     if let Some(d) = train.parent() {
         std::fs::create_dir_all(d).map_err(io_err(d))?;
     }
@@ -335,8 +341,27 @@ pub fn merge(
     finish_dataset(&cfg, dir, KeySet::from_keys(keys), progress)
 }
 
-/// Copies the first `n` rows of a corpus to `dst`.
+/// Refuses an output that is one of the inputs: files are written from the start, so
+/// writing one would empty it before it is read.
+pub fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<(), CorpusError> {
+    for o in outputs {
+        // an output that does not exist yet cannot be an input
+        let Ok(out) = o.canonicalize() else { continue };
+        for i in inputs {
+            if i.canonicalize().is_ok_and(|i| i == out) {
+                return Err(CorpusError::Invalid(format!(
+                    "{} would be written over while it is read; write to another folder",
+                    o.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Copies the first `n` rows of a corpus to `dst` (refused when `dst` is `src`).
 pub fn copy_rows(src: &Path, dst: &Path, n: usize) -> Result<(), CorpusError> {
+    refuse_overwrite(&[src], &[dst])?;
     let mut rows = RowReader::open(src)?;
     let mut out = BufWriter::new(File::create(dst).map_err(io_err(dst))?);
     for _ in 0..n {
@@ -363,6 +388,7 @@ pub fn split(
     let chosen = holdout::choose_split(&row_keys, holdout, seed);
     let (train_l, hold_l) = holdout::split_labels(&labels, &chosen);
     let [train, train_npz, hold, hold_npz] = layout(dir, train_l.len() as u64);
+    refuse_overwrite(&[corpus, sidecar], &[&train, &train_npz, &hold, &hold_npz])?;
     for d in [train.parent(), hold.parent()].into_iter().flatten() {
         std::fs::create_dir_all(d).map_err(io_err(d))?;
     }

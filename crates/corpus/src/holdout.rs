@@ -79,8 +79,9 @@ pub fn file_row_keys(corpus: &Path, sidecar: &Path) -> Result<Vec<Vec<u64>>, Cor
         let i = out.len();
         if i >= sc.rows {
             return Err(CorpusError::Invalid(format!(
-                "{}: more rows than the sidecar's {}",
+                "{} has more rows than its sidecar {} ({}); a corpus and its sidecar have one row each",
                 corpus.display(),
+                sidecar.display(),
                 sc.rows
             )));
         }
@@ -91,6 +92,15 @@ pub fn file_row_keys(corpus: &Path, sidecar: &Path) -> Result<Vec<Vec<u64>>, Cor
             .map(|&p| g.positions[p as usize].canonical_key())
             .collect();
         out.push(keys);
+    }
+    if out.len() != sc.rows {
+        return Err(CorpusError::Invalid(format!(
+            "{} has {} rows but its sidecar {} has {}; a corpus and its sidecar have one row each",
+            corpus.display(),
+            out.len(),
+            sidecar.display(),
+            sc.rows
+        )));
     }
     Ok(out)
 }

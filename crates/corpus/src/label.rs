@@ -127,8 +127,10 @@ pub fn relabel(
         for i in row..end {
             let g = rows.next_game()?.ok_or_else(|| {
                 CorpusError::Invalid(format!(
-                    "{} has fewer rows than the sidecar",
-                    corpus.display()
+                    "{} has {i} rows but its sidecar {} has {}; a corpus and its sidecar have one row each",
+                    corpus.display(),
+                    sidecar.display(),
+                    sc.rows
                 ))
             })?;
             let t = targets.next().expect("rows below the sidecar's N")?;
@@ -201,6 +203,14 @@ pub fn relabel(
         }
         report.rows += (end - row) as u64;
         row = end;
+    }
+    if total == sc.rows && rows.next_row()?.is_some() {
+        return Err(CorpusError::Invalid(format!(
+            "{} has more rows than its sidecar {} ({}); a corpus and its sidecar have one row each",
+            corpus.display(),
+            sidecar.display(),
+            sc.rows
+        )));
     }
     // rows past `limit` are not relabelled, but the whole target member is checked
     targets.finish()?;

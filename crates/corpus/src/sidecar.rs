@@ -469,20 +469,33 @@ pub fn read_labels(path: &Path) -> Result<Labels, SidecarError> {
         row_buf.clear();
         for s in 0..sc.slots {
             let v = &t[s * 7..s * 7 + 7];
+            let bad = |reason: String| SidecarError::Value {
+                path: path.to_path_buf(),
+                row: i,
+                slot: s,
+                reason,
+            };
+            let flag = sc.teacher[i * sc.slots + s];
+            let flag = u8::try_from(flag)
+                .ok()
+                .filter(|&f| f <= FLAG_EXACT)
+                .ok_or_else(|| bad(format!("teacher flag {flag} is not one of 0-3")))?;
+            if v.iter().any(|x| !x.is_finite()) {
+                return Err(bad(format!(
+                    "target {v:?} holds a value that is not a number"
+                )));
+            }
             let mask = SlotLabel::mask_of_target(v);
             let l = SlotLabel {
                 ply: sc.ply_of[i * sc.slots + s],
-                flag: sc.teacher[i * sc.slots + s] as u8,
+                flag,
                 mask,
             };
             let want = l.target();
             if v.iter().zip(want).any(|(a, b)| (a - b).abs() > 1e-6) {
-                return Err(SidecarError::Value {
-                    path: path.to_path_buf(),
-                    row: i,
-                    slot: s,
-                    reason: format!("target {v:?} is not spread evenly over its columns"),
-                });
+                return Err(bad(format!(
+                    "target {v:?} is not spread evenly over its columns"
+                )));
             }
             row_buf.push(l);
         }

@@ -111,7 +111,12 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
             rep.malformed.push((i + 1, line.to_string()));
             continue;
         };
-        listed.push(rel.clone());
+        // `sha256sum` run on `find .` lists `./train/x`: the same file as `train/x`
+        let mut name = rel.as_str();
+        while let Some(rest) = name.strip_prefix("./") {
+            name = rest;
+        }
+        listed.push(name.to_string());
         match sha256_file(&dir.join(&rel)) {
             Ok(h) if h == hex => rep.ok.push(rel),
             Ok(h) => rep

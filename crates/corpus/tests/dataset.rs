@@ -133,6 +133,29 @@ fn split_is_board_disjoint() {
 }
 
 #[test]
+fn split_refuses_its_own_folder_and_a_corpus_shorter_than_its_sidecar() {
+    let dir = common::scratch("split-refused");
+    let cfg = common::dataset(&dir, 60, 0, 5);
+    let [train, npz, ..] = layout(&dir, cfg.games);
+    let before = std::fs::read(&train).unwrap();
+    // into the folder it reads from: refused, the input left whole
+    let e = split(&train, &npz, 0, 1, &dir).unwrap_err().to_string();
+    assert!(e.contains("written over while it is read"), "{e}");
+    assert_eq!(std::fs::read(&train).unwrap(), before);
+    // the first 40 rows against the 60-row sidecar
+    let short = dir.join("short.txt");
+    let rows: Vec<&[u8]> = before.split_inclusive(|&b| b == b'\n').take(40).collect();
+    std::fs::write(&short, rows.concat()).unwrap();
+    let e = split(&short, &npz, 5, 1, &dir.join("out"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("has 40 rows but its sidecar") && e.contains("has 60"),
+        "{e}"
+    );
+}
+
+#[test]
 fn sums_round_trip_and_detect_a_change() {
     let dir = common::scratch("sums");
     common::dataset(&dir, 50, 5, 3);
@@ -171,6 +194,16 @@ fn sums_round_trip_and_detect_a_change() {
     );
     write_sums(&dir).unwrap();
     assert!(verify_sums(&dir).unwrap().passed());
+    // as `find . -type f | xargs sha256sum` writes them: `./` before each name
+    let sums = dir.join("SHA256SUMS");
+    let dotted: String = std::fs::read_to_string(&sums)
+        .unwrap()
+        .lines()
+        .map(|l| format!("{}./{}\n", &l[..66], &l[66..]))
+        .collect();
+    std::fs::write(&sums, dotted).unwrap();
+    let rep = verify_sums(&dir).unwrap();
+    assert!(rep.passed(), "{rep:?}");
 }
 
 #[test]

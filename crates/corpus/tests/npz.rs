@@ -65,6 +65,41 @@ fn labels_round_trip_bit_exactly_and_reproducibly() {
 }
 
 #[test]
+fn a_target_that_is_not_a_number_or_a_flag_out_of_range_is_refused_with_its_place() {
+    let dir = common::scratch("npz-values");
+    let good = dir.join("good.npz");
+    write_sidecar(&good, &random_labels(20, 5, 7)).unwrap();
+    let raw = RawArrays::read(&good).unwrap();
+    // row 3, slot 2: a labelled slot whose first column is NaN
+    let mut nan = raw.clone();
+    nan.teacher[3 * 5 + 2] = 2;
+    nan.ply_of[3 * 5 + 2] = 4;
+    nan.target[(3 * 5 + 2) * 7..(3 * 5 + 3) * 7].copy_from_slice(&[
+        f32::NAN,
+        1.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+    ]);
+    let p = dir.join("nan.npz");
+    nan.write(&p).unwrap();
+    let e = read_labels(&p).unwrap_err().to_string();
+    assert!(
+        e.contains("row 3, slot 2") && e.contains("not a number"),
+        "{e}"
+    );
+    // a teacher flag outside 0-3
+    let mut flag = raw;
+    flag.teacher[11] = -2;
+    let p = dir.join("flag.npz");
+    flag.write(&p).unwrap();
+    let e = read_labels(&p).unwrap_err().to_string();
+    assert!(e.contains("row 2, slot 1") && e.contains("flag -2"), "{e}");
+}
+
+#[test]
 fn raw_arrays_round_trip_bit_exactly() {
     let dir = common::scratch("npz-raw");
     let odd = [

@@ -125,6 +125,9 @@ pub struct Games {
     pub lost_starts: (u64, u64),
     /// Games abandoned because the solver ran out of budget.
     pub unsolved: u64,
+    /// Games not played because the random opening ran out of moves that do not win
+    /// at once before its length.
+    pub no_opening: u64,
 }
 
 /// One finished game of [`play_games`].
@@ -164,6 +167,7 @@ pub fn play_games(
                 .filter(|&x| pos.can_play(x) && !pos.is_winning_move(x))
                 .collect();
             if legal.is_empty() {
+                out.no_opening += 1;
                 continue 'game;
             }
             let x = legal[rng.below(legal.len() as u64) as usize];

@@ -1,4 +1,5 @@
-//! Benchmark files (`<moves> <score>` per line) and a clock-agnostic runner.
+//! Benchmark files (`<moves> <score>` per line, `-` for the moves of the empty board)
+//! and a clock-agnostic runner.
 
 use c4lab_board::Position;
 
@@ -41,13 +42,15 @@ pub fn parse_bench(text: &str) -> Result<Vec<BenchCase>, BenchError> {
             continue;
         }
         let mut parts = l.split_whitespace();
+        // a lone word is refused, not guessed: moves without a score, or a score
+        // without moves, are both mistakes worth naming
         let (moves, score) = match (parts.next(), parts.next(), parts.next()) {
             (Some(m), Some(s), None) => (m, s),
-            (Some(s), None, None) => ("", s), // the empty board: only a score
             _ => return Err(BenchError::Shape { line }),
         };
+        let played = if moves == "-" { "" } else { moves };
         let position =
-            Position::from_moves(moves).map_err(|source| BenchError::Moves { line, source })?;
+            Position::from_moves(played).map_err(|source| BenchError::Moves { line, source })?;
         let score = score.parse().map_err(|_| BenchError::Score {
             line,
             text: score.to_string(),
@@ -98,7 +101,7 @@ mod tests {
 
     #[test]
     fn parses_lines_and_reports_errors() {
-        let cases = parse_bench("4453 2\n\n112233 18\n 1\n").unwrap();
+        let cases = parse_bench("4453 2\n\n112233 18\n - 1\n").unwrap();
         assert_eq!(cases.len(), 3);
         assert_eq!(cases[2].position, Position::new());
         assert_eq!(cases[1].score, 18);
@@ -111,12 +114,19 @@ mod tests {
             Err(BenchError::Shape { line: 1 })
         ));
         assert!(matches!(
-            parse_bench("x\n18 2"),
+            parse_bench("- x\n18 2"),
             Err(BenchError::Score { line: 1, .. })
         ));
         assert!(matches!(
-            parse_bench("1\n1111111 0"),
+            parse_bench("1 -1\n1111111 0"),
             Err(BenchError::Moves { line: 2, .. })
         ));
+        // a lone word is neither read as a score nor as moves
+        for lone in [" 1", "4453", "23622314"] {
+            assert!(matches!(
+                parse_bench(lone),
+                Err(BenchError::Shape { line: 1 })
+            ));
+        }
     }
 }

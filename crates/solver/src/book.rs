@@ -106,7 +106,10 @@ impl Book {
             .checked_mul(8)
             .and_then(|b| b.checked_add(HEADER))
             .unwrap_or(usize::MAX);
-        if bytes.len() != expected || max_moves as usize > CELLS {
+        if max_moves as usize > CELLS {
+            return Err(BookError::BadDepth(bytes[5]));
+        }
+        if bytes.len() != expected {
             return Err(BookError::BadLength {
                 expected,
                 found: bytes.len(),
@@ -249,6 +252,9 @@ mod tests {
         let mut v = good.clone();
         v[HEADER + 8..HEADER + 16].copy_from_slice(&[0; 8]); // duplicate of entry 0
         assert_eq!(Book::from_bytes(&v), Err(BookError::BadKey { index: 1 }));
+        let mut v = good.clone();
+        v[5] = 43; // deeper than a board
+        assert_eq!(Book::from_bytes(&v), Err(BookError::BadDepth(43)));
         let mut v = good.clone();
         v[8] = 0xff; // huge count
         assert!(matches!(

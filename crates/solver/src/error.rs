@@ -6,7 +6,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BookError {
     /// The bytes do not start with the book's magic number.
-    #[error("not a c4lab opening book (bad magic number); build one with build_book")]
+    #[error("not a c4lab opening book (bad magic number); build one with `c4lab book`")]
     BadMagic,
     /// A format version this code does not read.
     #[error("opening book format version {0} is not supported (expected 1); rebuild the book")]
@@ -19,6 +19,9 @@ pub enum BookError {
         /// Bytes found.
         found: usize,
     },
+    /// The header's deepest stone count is more than a board holds.
+    #[error("opening book header says its positions hold up to {0} stones, more than the board's 42; the file is corrupt")]
+    BadDepth(u8),
     /// An entry's key is not a valid position key or keys are out of order.
     #[error("opening book entry {index} has a bad or unsorted position key; the file is corrupt")]
     BadKey {
@@ -39,7 +42,7 @@ pub enum BookError {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BenchError {
     /// The line is not `<moves> <score>`.
-    #[error("line {line}: expected `<moves> <score>`")]
+    #[error("line {line}: expected `<moves> <score>` (`-` as the moves of the empty board)")]
     Shape {
         /// The 1-based line number.
         line: usize,

@@ -119,6 +119,8 @@ impl Diagram {
     /// Lines starting with `#` and blank lines are skipped. The language is the old one
     /// when the grid holds any of `! @ | + = - .` or a space (SPEC §2).
     pub fn parse(text: &str) -> Result<ParsedDiagram, DiagramError> {
+        // a byte-order mark is no part of any form
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let trimmed = text.trim();
         if trimmed.starts_with('[') {
             let rows: Vec<String> =

@@ -1,6 +1,6 @@
 //! Errors for diagrams and their roots.
 
-use c4lab_board::StonesError;
+use c4lab_board::{Player, StonesError};
 use thiserror::Error;
 
 /// Why a diagram text was refused.
@@ -41,5 +41,12 @@ pub enum RootError {
         red: u32,
         /// Yellow stones.
         yellow: u32,
+    },
+    /// The stones already hold a four, so the game is over at the root (a share link
+    /// carries only a root where play goes on).
+    #[error("bad root: {} already has four in a row, so the game is over there; a share link needs a root where play goes on", .winner.name())]
+    Won {
+        /// Who holds the four.
+        winner: Player,
     },
 }

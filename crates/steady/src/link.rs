@@ -61,6 +61,10 @@ pub struct Shared {
 /// Encodes a diagram (its root order derived from its stones) and a Yellow line.
 pub fn encode(diagram: &Diagram, line: &[u8]) -> Result<String, RootError> {
     let root = diagram.root()?;
+    if let Some(winner) = root.position.winner() {
+        // `decode` refuses such a root, so the link could never be opened
+        return Err(RootError::Won { winner });
+    }
     let mut cells = String::new();
     let chars: Vec<char> = (0..6)
         .rev()

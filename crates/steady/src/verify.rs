@@ -190,11 +190,12 @@ impl Verifier {
                 )),
                 _,
             ) => Verdict::BadRoot {
-                reason: format!("bad root: {e}"),
+                reason: e.to_string(),
             },
             (_, Some(winner)) => Verdict::RootTerminal { winner },
             (Err(e), None) => Verdict::BadRoot {
-                reason: e.to_string(),
+                // the verdict's name already says "bad root"
+                reason: e.to_string().trim_start_matches("bad root: ").to_string(),
             },
             (Ok(root), None) => self.verify_root(&root.position, &diagram.levels()),
         }

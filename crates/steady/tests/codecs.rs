@@ -163,6 +163,16 @@ fn links_are_compact_and_errors_name_the_part() {
     assert!(e("1.44.999").contains("the root leaves 40 empty cells but the link gives 3"));
     assert!(e("1.44.<script>").contains("is not a level"));
     assert!(e("#").contains("no diagram"));
+    // a root that already holds a four is refused by the encoder as by the decoder, so
+    // no link is written that cannot be opened
+    let won = Diagram::parse("9999999\n9999999\n9999999\n9999999\nR999999\nYYYYRRR\n")
+        .unwrap()
+        .diagram;
+    let refused = link::encode(&won, &[]).unwrap_err().to_string();
+    assert!(
+        refused.contains("Yellow already has four in a row"),
+        "{refused}"
+    );
 }
 
 #[test]
