@@ -133,9 +133,21 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     if a.ctx < 10 {
         bail!("--ctx {} is shorter than one ply (10 bytes)", a.ctx);
     }
-    if a.corpus_source == CorpusSource::Teacher && a.perply_targets.len() != a.load_corpus.len()
-        || a.corpus_source == CorpusSource::Moves && a.perply_targets.len() > a.load_corpus.len()
+    if !(a.lr.is_finite() && a.lr > 0.0) {
+        bail!(
+            "--lr {} is not a positive step size (the default is 0.5)",
+            a.lr
+        );
+    }
+    if a.holdout_targets.is_some() && a.holdout_corpus.is_none() {
+        bail!("--holdout-targets is the sidecar of --holdout-corpus: give the holdout corpus too");
+    }
+    if a.corpus_source == CorpusSource::Moves
+        && (!a.perply_targets.is_empty() || a.holdout_targets.is_some())
     {
+        bail!("--corpus-source moves trains on the played moves and reads no sidecar: leave out --perply-targets and --holdout-targets");
+    }
+    if a.corpus_source == CorpusSource::Teacher && a.perply_targets.len() != a.load_corpus.len() {
         bail!(
             "{} --load-corpus but {} --perply-targets: give each corpus its sidecar, in the same order",
             a.load_corpus.len(),
@@ -240,7 +252,26 @@ fn save(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// Reads an exported model.
 pub fn load_model(path: &Path) -> Result<Model> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    use std::io::Read;
+    // read at most one byte more than any model, so that a huge file or a device that
+    // never ends is refused instead of read into memory
+    let most = Model::max_file_bytes();
+    let too_big = || {
+        anyhow::anyhow!(
+            "{}: not a c4lab model: larger than any model ({most} bytes at most)",
+            path.display()
+        )
+    };
+    if std::fs::metadata(path).is_ok_and(|m| m.len() > most as u64) {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(most as u64 + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.len() > most {
+        return Err(too_big());
+    }
     Model::from_bytes(&bytes).with_context(|| path.display().to_string())
 }
 
@@ -453,8 +484,8 @@ pub struct BenchModel {
     /// A corpus folder made by `c4lab corpus generate` (train/ and holdout/ inside).
     #[arg(long)]
     corpus: PathBuf,
-    /// Training steps to time.
-    #[arg(long, default_value_t = 20_000)]
+    /// Training steps to time (at least 1).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     steps: u64,
     /// Holdout positions for the optimal-move rate.
     #[arg(long, default_value_t = 200)]

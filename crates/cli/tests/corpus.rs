@@ -266,6 +266,32 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // settings that would be ignored or train nothing are refused
+    for (extra, said) in [
+        (&["--lr", "inf"][..], "--lr inf"),
+        (&["--corpus-source", "moves"][..], "reads no sidecar"),
+    ] {
+        let mut args = vec![
+            "train",
+            "--load-corpus",
+            &corpus,
+            "--perply-targets",
+            &targets,
+        ];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--out", &model]);
+        let out = c4lab(&args, "");
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{extra:?}: {err}");
+    }
+    // a file larger than any model is refused without being read
+    let huge = format!("{d}/huge.c4m");
+    let f = std::fs::File::create(&huge).unwrap();
+    f.set_len(1 << 40).unwrap();
+    let out = c4lab(&["hint", "--model", &huge, "4"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than any model"));
     // relabelling into the folder it reads from is refused before any solving, and the
     // corpus is left whole (it used to be emptied)
     let before = std::fs::read(&hold).unwrap();

@@ -86,12 +86,44 @@ fn keys_of(labels: &Labels, moves_of_row: &mut dyn FnMut(usize) -> Vec<u8>) -> V
     keys
 }
 
+/// Refuses a folder holding files other than those a dataset of `games` training rows
+/// writes: its checksums would list them beside the new dataset (an earlier run's
+/// `corpus_320k.txt` beside this run's `corpus_40k.txt`, say).
+fn refuse_strays(dir: &Path, games: u64) -> Result<(), CorpusError> {
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    let ours: Vec<String> = layout(dir, games)
+        .iter()
+        .filter_map(|p| p.strip_prefix(dir).ok())
+        .map(|p| p.to_string_lossy().into_owned())
+        .chain(["README.md".to_string()])
+        .collect();
+    let strays: Vec<String> = crate::sums::published_files(dir)?
+        .into_iter()
+        .filter(|f| !ours.contains(f))
+        .collect();
+    if strays.is_empty() {
+        return Ok(());
+    }
+    let named: Vec<&str> = strays.iter().take(3).map(String::as_str).collect();
+    Err(CorpusError::Invalid(format!(
+        "{} already holds {} file{} that this dataset would not write ({}{}); write into a new or empty folder",
+        dir.display(),
+        strays.len(),
+        if strays.len() == 1 { "" } else { "s" },
+        named.join(", "),
+        if strays.len() > 3 { ", ..." } else { "" }
+    )))
+}
+
 /// Generates a whole dataset into `dir` (train, holdout, card, checksums).
 pub fn generate_dataset(
     cfg: &DatasetConfig,
     dir: &Path,
     progress: &dyn Progress,
 ) -> Result<DatasetSummary, CorpusError> {
+    refuse_strays(dir, cfg.games)?;
     let [train, train_npz, ..] = layout(dir, cfg.games);
     let mut w = CorpusWriter::create(&train, cfg.gen.slots)?;
     let mut keys = Vec::new();
@@ -299,6 +331,7 @@ pub fn merge(
         .collect();
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     refuse_overwrite(&inputs, &[&train, &train_npz])?;
+    refuse_strays(dir, cfg.games)?;
     if let Some(d) = train.parent() {
         std::fs::create_dir_all(d).map_err(io_err(d))?;
     }
@@ -389,6 +422,7 @@ pub fn split(
     let (train_l, hold_l) = holdout::split_labels(&labels, &chosen);
     let [train, train_npz, hold, hold_npz] = layout(dir, train_l.len() as u64);
     refuse_overwrite(&[corpus, sidecar], &[&train, &train_npz, &hold, &hold_npz])?;
+    refuse_strays(dir, train_l.len() as u64)?;
     for d in [train.parent(), hold.parent()].into_iter().flatten() {
         std::fs::create_dir_all(d).map_err(io_err(d))?;
     }

@@ -5,7 +5,9 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use c4lab_corpus::dataset::{generate_shard, layout, merge, split, DatasetConfig};
+use c4lab_corpus::dataset::{
+    generate_dataset, generate_shard, layout, merge, split, DatasetConfig,
+};
 use c4lab_corpus::gate::check;
 use c4lab_corpus::holdout::{file_row_keys, overlap, overlap_keys, KeySet};
 use c4lab_corpus::sidecar::{read_labels, RawArrays};
@@ -204,6 +206,15 @@ fn sums_round_trip_and_detect_a_change() {
     std::fs::write(&sums, dotted).unwrap();
     let rep = verify_sums(&dir).unwrap();
     assert!(rep.passed(), "{rep:?}");
+    // a second dataset into the same folder: the same size is rewritten in place, a
+    // different size is refused (its checksums would list the old training file too)
+    std::fs::remove_file(dir.join("extra.txt")).unwrap();
+    common::dataset(&dir, 50, 5, 3);
+    let cfg = common::dataset_config(20, 5, 3);
+    let e = generate_dataset(&cfg, &dir, &NoProgress)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("train/corpus_50.txt"), "{e}");
 }
 
 #[test]

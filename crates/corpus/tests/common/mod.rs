@@ -45,13 +45,18 @@ pub fn fast_config(seed: u64) -> GenConfig {
     }
 }
 
-/// Generates a dataset of `games` + `holdout` games into `dir`.
-pub fn dataset(dir: &Path, games: u64, holdout: u64, seed: u64) -> DatasetConfig {
-    let cfg = DatasetConfig {
+/// The settings of a dataset of `games` + `holdout` games with the fast teacher.
+pub fn dataset_config(games: u64, holdout: u64, seed: u64) -> DatasetConfig {
+    DatasetConfig {
         gen: fast_config(seed),
         games,
         holdout,
-    };
+    }
+}
+
+/// Generates a dataset of `games` + `holdout` games into `dir`.
+pub fn dataset(dir: &Path, games: u64, holdout: u64, seed: u64) -> DatasetConfig {
+    let cfg = dataset_config(games, holdout, seed);
     generate_dataset(&cfg, dir, &NoProgress).unwrap();
     cfg
 }
