@@ -95,7 +95,7 @@ pub fn stop_flag(seconds: Option<f64>) -> Result<Arc<AtomicBool>> {
             .ok()
             .filter(|d| !d.is_zero())
             .with_context(|| {
-                format!("--max-seconds must be a positive number of seconds, got {s}")
+                format!("--max-seconds must be a positive number of seconds no larger than about 1.8e19, got {s}")
             })?;
         let flag = stop.clone();
         std::thread::spawn(move || {
