@@ -387,3 +387,15 @@ fn gates_built_as_the_budget_grows_prove_the_same_budgets_with_fewer_variables()
     assert_eq!(report.outcome, Outcome::Unsat);
     assert_eq!(report.levels, 10);
 }
+
+#[test]
+fn pinned_cells_that_tie_at_the_root_leave_the_free_cells_a_gate_for_the_levels_built_later() {
+    // the two pinned 0s are both playable at the root, so level 0 is never unique there
+    // and no `?` cell could be picked at level 0: the levels built later still need a
+    // gate for each of their columns (this root used to end in an internal error)
+    let text = "??0????\n??R????\n0?Y????\nYRY?R??\nYYYRR??\nRRRYYRY\n";
+    let puzzle = Diagram::parse(text).unwrap().diagram;
+    for backend in ["batsat", "cadical"] {
+        assert_found(&puzzle, &run(&puzzle, backend));
+    }
+}

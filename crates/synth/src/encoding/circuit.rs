@@ -210,6 +210,17 @@ impl Encoding {
                 continue;
             }
             if conditions[x].is_empty() {
+                // a `?` cell may still be picked at a level built later: it needs a
+                // gate now, since the positions encoded before then use this one
+                let later = below != f
+                    && self.built_levels < FREE_LEVELS
+                    && cells.iter().any(|&(cx, c)| {
+                        cx == x
+                            && matches!(self.cells[c.trailing_zeros() as usize], Domain::Free(_))
+                    });
+                if later {
+                    pick[x] = self.fresh().pos_lit();
+                }
                 continue;
             }
             let p = self.fresh().pos_lit();
@@ -290,8 +301,9 @@ impl Encoding {
                             continue;
                         }
                         if pick == f {
-                            // a free cell's column got its pick at level 0, and no
-                            // pinned cell holds a level this high
+                            // every `?` cell's column got a gate when the circuit was
+                            // built (see `circuit`), and no pinned cell holds a level
+                            // this high
                             return Err(SynthError::Internal(format!(
                                 "no pick gate for column {x} at level {l}"
                             )));
