@@ -95,7 +95,10 @@ export function wholeRoot(host) {
         case 'unsat':
           return status(`No diagram wins from this root with these pinned cells (levels 0–9 for the ? cells), ${secs} s. Sound for the language, not independently audited.`);
         case 'budget':
-          return status(`Out of budget after ${secs} s: the map needs more than ${fmt(BROWSER_MAX_STATES)} positions, the browser's memory budget. Pin some cells, or run c4lab dsat natively.`);
+          // the state budget, or else the engine's cap on rounds
+          return status(r.positions >= BROWSER_MAX_STATES
+            ? `Out of budget after ${secs} s: the map needs more than ${fmt(BROWSER_MAX_STATES)} positions, the browser's memory budget. Pin some cells, or run c4lab dsat natively.`
+            : `Out of budget after ${secs} s: ${fmt(r.round)} rounds without a verdict, the engine's cap (${counts}). Pin some cells, or run c4lab dsat natively.`);
         default:
           return status(`Stopped after ${secs} s (${counts}).`);
       }

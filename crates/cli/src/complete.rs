@@ -58,9 +58,10 @@ pub struct SearchArgs {
     /// The depth the map is deepened to.
     #[arg(long, default_value_t = Options::default().deepen_to_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
     deepen_to: u32,
-    /// From --lost-after candidates on, learn a losing core at each position of a losing
-    /// line whose whole subtree has at most this many positions: the candidate's levels
-    /// that lose there, as one clause (0: never; 2000 is a reasonable budget).
+    /// From --lost-after candidates on, until --tree-after (with --learn positions
+    /// only), learn a losing core at each position of a losing line whose whole subtree
+    /// has at most this many positions: the candidate's levels that lose there, as one
+    /// clause (0: never; 2000 is a reasonable budget).
     #[arg(long, default_value_t = Options::default().lost_budget)]
     lost_budget: u64,
     /// Losing cores are learnt from this many candidates on.

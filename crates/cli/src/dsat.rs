@@ -153,6 +153,13 @@ pub fn dsat(
     if widen_after.is_empty() {
         bail!("--widen-after needs at least one value (0: the level budget grows only on proof)");
     }
+    // with every level open from the start no budget grows, so a search that differs
+    // only in when its budget may grow unproved would never be let go: run the first
+    let widen_after = if options.first_levels >= c4lab_synth::FREE_LEVELS {
+        &widen_after[..1]
+    } else {
+        widen_after
+    };
     let entrants: Vec<Options> = widen_after
         .iter()
         .map(|&w| Options {

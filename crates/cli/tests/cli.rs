@@ -215,8 +215,30 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let odd = std::env::temp_dir().join(format!("c4lab-odd-{}.txt", std::process::id()));
     std::fs::write(&odd, "9999999\n".repeat(5) + "999R999\n").unwrap();
     let odd_s = odd.display().to_string();
-    let cases: [(&[&str], &str); 16] = [
+    let cases: [(&[&str], &str); 18] = [
         (&bounded, "--bounded-empty"),
+        (
+            &[
+                "complete",
+                "--lost-budget",
+                "2000",
+                "--learn",
+                "tree",
+                "examples/complete.txt",
+            ],
+            "--lost-budget",
+        ),
+        (
+            &[
+                "complete",
+                "--lost-budget",
+                "2000",
+                "--lost-after",
+                "150",
+                "examples/complete.txt",
+            ],
+            "--lost-after 150 is not before --tree-after 150",
+        ),
         (&["bench", "solver", "--threads", "1,100000"], "--threads"),
         (
             &["bench", "corpus", "--teacher", "exact", "--games", "1"],

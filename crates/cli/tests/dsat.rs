@@ -251,6 +251,23 @@ fn dsat_exit_codes_and_json() {
     let j: serde_json::Value = serde_json::from_slice(&no_oracle.stdout).unwrap();
     assert_eq!(j["entrants"].as_array().unwrap().len(), 1, "{j}");
     assert!(j["setup_bytes"].as_u64().unwrap() < 8 << 20, "{j}");
+    // every level open from the start: no budget grows, so no second search is set up
+    // only to wait
+    let all_levels = c4lab(
+        &[
+            "dsat",
+            "--json",
+            "--cut",
+            "4",
+            "--first-levels",
+            "10",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    let j: serde_json::Value = serde_json::from_slice(&all_levels.stdout).unwrap();
+    assert_eq!(j["entrants"].as_array().unwrap().len(), 1, "{j}");
+    assert_eq!(j["verdict"], "found", "{j}");
     // CaDiCaL allocates past the counting allocator: no figure rather than a low one
     let cadical = c4lab(
         &[

@@ -490,7 +490,7 @@ impl Mapped {
     fn solve_and_verify(&mut self, levels: u8) -> Result<(Option<Outcome>, RoundEnd), SynthError> {
         let budget = self.enc.level_budget(levels)?;
         let widen_at = (self.options.widen_after > 0 && levels < FREE_LEVELS)
-            .then(|| self.levels.since + self.options.widen_after);
+            .then(|| self.levels.since.saturating_add(self.options.widen_after));
         self.enc
             .backend()
             .limit_conflicts(widen_at, self.ceiling.clone());

@@ -110,6 +110,16 @@ impl Release {
     }
 }
 
+/// Decides "the others do not run" when dropped, unless decided before: the first
+/// entrant holds one, so that a panic in it cannot leave the others waiting for ever.
+struct DecideOnDrop<'a>(&'a Release);
+
+impl Drop for DecideOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.decide(false, 0);
+    }
+}
+
 /// Solves the root of `diagram` once per entry of `entrants`, each in its own thread.
 /// The others start once one of the first's level budgets has taken half of
 /// `head_start` dead ends, and never if it finishes before that (see the module notes;
@@ -150,6 +160,8 @@ pub fn race(
                     set_up.wait();
                     go.wait();
                     let result = if i == 0 {
+                        // however this thread ends, the others are not left waiting
+                        let _decided = DecideOnDrop(release);
                         // the others start early, at half the head start, so that they
                         // have less to catch up on when they are needed
                         let result =

@@ -98,7 +98,8 @@ pub struct Options {
     pub deepen_after: u64,
     /// The depth the map is deepened to (no deepening when not above `premap_plies`).
     pub deepen_to_plies: u32,
-    /// From `lost_after` candidates on, each position of a losing line whose whole
+    /// From `lost_after` candidates on, until whole-tree learning takes over at
+    /// `tree_after` (so with [`Learn::Positions`] only), each position of a losing line whose whole
     /// subtree has at most this many Red-to-move positions teaches a losing core: the
     /// subtree is encoded completely in an instance of its own, solved with the
     /// candidate's levels assumed, and the levels that cannot hold together become the
@@ -200,6 +201,21 @@ impl Completer {
         options: Options,
         stop: Arc<AtomicBool>,
     ) -> Result<Completer, SynthError> {
+        if options.lost_budget > 0 {
+            // cores are learnt on the losing line only, before whole-tree learning
+            // takes over; a setting that never reaches them is refused, not ignored
+            if options.learn != Learn::Positions {
+                return Err(SynthError::Options(
+                    "--lost-budget learns losing cores with --learn positions only".into(),
+                ));
+            }
+            if options.tree_after > 0 && options.lost_after >= options.tree_after {
+                return Err(SynthError::Options(format!(
+                    "--lost-after {} is not before --tree-after {}, where whole-tree learning takes over: no core would be learnt",
+                    options.lost_after, options.tree_after
+                )));
+            }
+        }
         let root = crate::checked_root(diagram)?;
         let backend = open(&options.backend, stop.clone())?;
         let mut encoding = Encoding::new(diagram, &root, backend)?;

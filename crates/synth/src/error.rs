@@ -25,6 +25,9 @@ pub enum SynthError {
         /// Positions searched.
         positions: u64,
     },
+    /// Options that cannot work together (each named as its command-line flag).
+    #[error("{0}")]
+    Options(String),
     /// A broken invariant of this crate: a bug, reported instead of a panic.
     #[error("internal error: {0}")]
     Internal(String),
