@@ -102,6 +102,7 @@ test('the page loads and gives a first verdict', async () => {
 test('painting levels changes the verdict', async () => {
   const page = await open();
   const before = await verdict(page);
+  const firstLink = new URL(page.url()).hash;
   await page.click('#palette button[data-level="0"]');
   let n = await count(page);
   await cell(page, 4, 1).click();
@@ -112,7 +113,10 @@ test('painting levels changes the verdict', async () => {
   n = await count(page);
   await cell(page, 3, 1).click({ button: 'right' });
   assert.match(await settled(page, n), /Incomplete: 1 undecided cell/);
-  assert.match(page.url(), /#1\.-\./, 'the share link follows the edits');
+  const link = new URL(page.url()).hash;
+  assert.match(link, /^#1\.-\./);
+  assert.notEqual(link, firstLink, 'the share link follows the edits');
+  assert.match(decodeURIComponent(link), /\?/, 'the link holds the ? cell');
 });
 
 test('a losing diagram draws its counterexample line', async () => {

@@ -38,7 +38,9 @@ fn complete_exit_codes_and_json() {
     assert_eq!(ja["diagram"], jb["diagram"]);
     assert_eq!(ja["candidates"], jb["candidates"]);
 
-    // losing cores on from the first candidate: still found, and counted
+    // losing cores on from the first candidate, on a root whose first candidates
+    // lose: still found, and the cores learnt counted
+    let wider = "??0????\n??R????\n0?Y????\nYRY?R??\nYYYRR??\nRRRYYRY\n";
     let cores = c4lab(
         &[
             "complete",
@@ -47,14 +49,15 @@ fn complete_exit_codes_and_json() {
             "2000",
             "--lost-after",
             "0",
-            "examples/complete.txt",
+            "-",
         ],
-        "",
+        wider,
     );
     assert_exit(&cores, 0);
     let jc: serde_json::Value = serde_json::from_slice(&cores.stdout).unwrap();
     assert_eq!(jc["verdict"], "found");
-    assert!(jc["cores"].as_u64().is_some(), "{jc}");
+    assert!(jc["candidates"].as_u64().unwrap() > 1, "{jc}");
+    assert!(jc["cores"].as_u64().unwrap() > 0, "{jc}");
 
     // unsat: Yellow's open three on the bottom row beats every completion
     let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";

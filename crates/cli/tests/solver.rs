@@ -33,8 +33,13 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
     };
     let sample: Vec<&str> = text.lines().step_by(50).collect();
     let input = sample.join("\n");
-    let strong = stdout(&c4lab(&["solve", "--table-mb", "16"], &input));
-    let weak = stdout(&c4lab(&["solve", "--weak", "--table-mb", "16"], &input));
+    let strong = c4lab(&["solve", "--table-mb", "16"], &input);
+    let weak = c4lab(&["solve", "--weak", "--table-mb", "16"], &input);
+    assert_exit(&strong, 0);
+    assert_exit(&weak, 0);
+    let (strong, weak) = (stdout(&strong), stdout(&weak));
+    assert_eq!(strong.lines().count(), sample.len(), "{strong}");
+    assert_eq!(weak.lines().count(), sample.len(), "{weak}");
     for ((want, got), sign) in sample.iter().zip(strong.lines()).zip(weak.lines()) {
         let want: i32 = want.split(' ').nth(1).unwrap().parse().unwrap();
         assert_eq!(

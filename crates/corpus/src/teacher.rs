@@ -83,6 +83,7 @@ impl Default for TeacherConfig {
 pub struct LabelCache {
     max_stones: u32,
     map: Mutex<HashMap<u64, u8>>,
+    hits: std::sync::atomic::AtomicU64,
 }
 
 impl LabelCache {
@@ -97,7 +98,13 @@ impl LabelCache {
         LabelCache {
             max_stones,
             map: Mutex::new(HashMap::new()),
+            hits: Default::default(),
         }
+    }
+
+    /// Lookups answered from the cache so far.
+    pub fn hits(&self) -> u64 {
+        self.hits.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Entries stored.
@@ -111,7 +118,11 @@ impl LabelCache {
     }
 
     fn get(&self, key: u64) -> Option<u8> {
-        self.map.lock().unwrap().get(&key).copied()
+        let found = self.map.lock().unwrap().get(&key).copied();
+        if found.is_some() {
+            self.hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        found
     }
 
     fn put(&self, key: u64, mask: u8) {

@@ -87,7 +87,8 @@ fn holdout_is_board_disjoint_and_overlap_detects_a_plant() {
     assert_eq!((o.rows_b_shared, o.boards_b_in_a), (0, 0), "{o:?}");
     assert!(o.boards_b > 0);
 
-    // plant: a training row copied into the holdout is found, and its mirror too
+    // plant: a training row copied into the holdout is found (a mirrored copy shares
+    // its keys, checked below)
     let train_rows = file_row_keys(&train, &train_npz).unwrap();
     let mut hold_rows = file_row_keys(&hold, &hold_npz).unwrap();
     hold_rows.push(train_rows[17].clone());
@@ -100,7 +101,8 @@ fn holdout_is_board_disjoint_and_overlap_detects_a_plant() {
     let o = overlap((&train, &train_npz), (&train, &train_npz)).unwrap();
     assert_eq!((o.rows_b_shared, o.boards_b_in_a), (200, o.boards_b));
 
-    // mirror-aware: a mirrored game shares every board
+    // mirror-aware: the keys overlap compares are the same for a board and its
+    // mirror, so a mirrored game shares every board
     let games = c4lab_corpus::reader::read_games(&train).unwrap();
     let mirrored: Vec<u64> = games[3]
         .positions

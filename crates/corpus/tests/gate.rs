@@ -2,10 +2,12 @@
 
 mod common;
 
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use c4lab_board::{Position, WIDTH};
 use c4lab_corpus::gate::{check, GateReport, Kind};
+use c4lab_corpus::npz::{NpzReader, NpzWriter};
 use c4lab_corpus::sidecar::RawArrays;
 use c4lab_corpus::transcript::{encode_game, encode_ply, rows, PLY_LEN};
 
@@ -349,7 +351,31 @@ fn sidecar_corruptions() {
     std::fs::write(&junk, b"not a zip").unwrap();
     let rep = check(&f.corpus, Some(Path::new(&junk))).unwrap();
     expect(&rep, Kind::SidecarFormat, None);
-    // a missing array: an archive with target only is refused
+    // no file at all
     let rep = check(&f.corpus, Some(Path::new("/nonexistent/x.npz"))).unwrap();
     expect(&rep, Kind::SidecarFormat, None);
+    // a missing array: the archive copied without n_plies is refused, naming it
+    let source = NpzReader::open(&f.npz).unwrap();
+    let partial = f.dir.join("partial.npz");
+    let mut w = NpzWriter::create(&partial).unwrap();
+    for m in source.members() {
+        if m.name == "n_plies.npy" {
+            continue;
+        }
+        let mut data = Vec::new();
+        source
+            .member(&m.name)
+            .unwrap()
+            .unwrap()
+            .read_to_end(&mut data)
+            .unwrap();
+        w.member(&m.name, data.len() as u64)
+            .unwrap()
+            .write_all(&data)
+            .unwrap();
+    }
+    w.finish().unwrap();
+    let rep = check(&f.corpus, Some(&partial)).unwrap();
+    expect(&rep, Kind::SidecarFormat, None);
+    assert!(rep.to_string().contains("n_plies"), "{rep}");
 }

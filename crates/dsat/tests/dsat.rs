@@ -10,7 +10,7 @@ use c4lab_dsat::{map, map_with_progress, solve, Options, Outcome, Progress, Roun
 use c4lab_steady::{Cell, Diagram, Verifier};
 
 mod common;
-use common::{all_undecided, upstream};
+use common::{all_undecided, spread, upstream};
 
 fn run(d: &Diagram, backend: &str) -> Outcome {
     let opts = Options {
@@ -39,7 +39,7 @@ fn assert_found(puzzle: &Diagram, outcome: &Outcome) {
 
 #[test]
 fn upstream_roots_with_every_cell_undecided_are_found_on_both_backends() {
-    for (i, d) in upstream(22).iter().step_by(25).take(6).enumerate() {
+    for (i, d) in spread(22, 4).iter().enumerate() {
         let puzzle = all_undecided(d);
         for backend in ["batsat", "cadical"] {
             assert_found(&puzzle, &run(&puzzle, backend));
@@ -68,7 +68,7 @@ fn impossible_roots_are_unsat_on_both_backends() {
     }
     // upstream roots with every level cell pinned to 5: at a quiet root all playable
     // cells tie, so the diagram names no move
-    for d in upstream(22).iter().step_by(40).take(3) {
+    for d in spread(22, 3).iter() {
         let mut tied = d.clone();
         for x in 0..WIDTH {
             for y in 0..HEIGHT {
@@ -172,7 +172,7 @@ fn progress_fills_the_gauge_then_counts_rounds_with_rising_dead_ends_and_settled
 #[test]
 fn a_shallow_first_map_is_deepened_into_the_same_solver() {
     let mut deepened = 0;
-    for d in upstream(20).iter().step_by(30).take(4) {
+    for d in spread(20, 4).iter() {
         let puzzle = all_undecided(d);
         let opts = Options {
             first_cut_plies: 2,
@@ -246,7 +246,7 @@ fn encoded(mapped: &mut c4lab_dsat::Mapped) -> u64 {
 #[test]
 fn a_failed_candidate_teaches_its_tree_up_to_the_cap() {
     let mut beyond_the_line = 0;
-    for d in upstream(18).iter().step_by(40).take(4) {
+    for d in spread(18, 4).iter() {
         let puzzle = all_undecided(d);
         // the Red-to-move positions on one line from the root, at most
         let line = u64::from(42 - d.root().unwrap().position.moves_played()) / 2 + 1;
@@ -289,7 +289,7 @@ fn a_level_budget_grows_until_a_diagram_fits_and_unsat_still_covers_every_level(
         ..Options::default()
     };
     let mut grown = 0;
-    for d in upstream(22).iter().step_by(25).take(4) {
+    for d in spread(22, 4).iter() {
         let puzzle = all_undecided(d);
         let report = solve(&puzzle, &budget(1, true), stop()).unwrap();
         assert_found(&puzzle, &report.outcome);
@@ -363,7 +363,7 @@ fn gates_built_as_the_budget_grows_prove_the_same_budgets_with_fewer_variables()
         ..Options::default()
     };
     let mut smaller = 0;
-    for d in upstream(22).iter().step_by(25).take(4) {
+    for d in spread(22, 4).iter() {
         let puzzle = all_undecided(d);
         let lazy = solve(&puzzle, &options(true), stop()).unwrap();
         let full = solve(&puzzle, &options(false), stop()).unwrap();

@@ -9,16 +9,11 @@ use c4lab_dsat::{race, solve, Entrant, Options, Outcome, Progress};
 use c4lab_steady::{Cell, Diagram, Verifier};
 
 mod common;
-use common::{all_undecided, upstream};
+use common::{all_undecided, spread};
 
 /// A few upstream roots of ply 22+ with every level cell `?` (none when the files are absent).
 fn puzzles() -> Vec<Diagram> {
-    upstream(22)
-        .iter()
-        .step_by(25)
-        .take(4)
-        .map(all_undecided)
-        .collect()
+    spread(22, 4).iter().map(all_undecided).collect()
 }
 
 fn widening(widen_after: u64) -> Options {

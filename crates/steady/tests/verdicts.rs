@@ -178,6 +178,13 @@ fn levels_survive_stones_played_on_top() {
     assert_eq!(game.log().len(), 1);
     assert!(!game.undo());
     assert!(game.yellow(9).is_err());
+    // Yellow on column 7 uncovers the level 5 above it, which Red then reads there
+    // (below column 6's newly uncovered 6, the two 0s tied)
+    game.yellow(6).unwrap();
+    let red = game.log().last().unwrap();
+    assert_eq!(red.column, Some(6));
+    let rule = red.rule.as_ref().unwrap().describe();
+    assert!(rule.starts_with("level 5"), "{rule}");
 }
 
 #[test]

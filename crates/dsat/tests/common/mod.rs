@@ -21,6 +21,22 @@ pub fn upstream(min_ply: u32) -> Vec<Diagram> {
     c4lab_steady::solution::diagrams_with_plies(leaves, min_ply..=u32::MAX)
 }
 
+/// `n` upstream diagrams of ply `min_ply`+, spread evenly over them (none when the
+/// files are absent, never fewer otherwise, so a loop over them cannot quietly shrink).
+pub fn spread(min_ply: u32, n: usize) -> Vec<Diagram> {
+    let all = upstream(min_ply);
+    if all.is_empty() {
+        return all;
+    }
+    assert!(
+        all.len() >= n,
+        "only {} upstream roots of ply {min_ply}+",
+        all.len()
+    );
+    let step = all.len() / n;
+    all.into_iter().step_by(step).take(n).collect()
+}
+
 /// `d` with every level cell `?`.
 pub fn all_undecided(d: &Diagram) -> Diagram {
     let mut out = d.clone();
