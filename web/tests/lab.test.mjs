@@ -628,3 +628,17 @@ test('Fill ? says so when its engine cannot load, instead of searching forever',
   assert.match(await page.locator('#fill-status').textContent(), /Auto-complete refused: the engine did not load/);
   assert.equal(await page.locator('#fill-stop').isDisabled(), true);
 });
+
+test('a verifier or solver worker that cannot load is named, not waited on', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  // both workers' scripts refused: the page's own engine still loads
+  await page.route('**/verify.worker.js', (r) => r.abort());
+  await page.route('**/solve.worker.js', (r) => r.abort());
+  await page.goto(url);
+  await page.waitForFunction(() => /Verification failed/.test(document.querySelector('#verdict').textContent), null, { timeout: 20_000 });
+  // Play asks the solver for hints: its failure is said in the hints line
+  await page.click('nav button[data-mode="play"]');
+  await page.waitForFunction(() => /the solver stopped/.test(document.querySelector('#hints').textContent), null, { timeout: 20_000 });
+  assert.match(await page.locator('#hints').textContent(), /^Solver: no hints here: the solver stopped/);
+  await page.close();
+});
