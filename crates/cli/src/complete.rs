@@ -32,7 +32,8 @@ pub struct SearchArgs {
     #[arg(long, default_value = "positions", value_parser = ["tree", "positions", "blocking"])]
     learn: String,
     /// SAT backend: `batsat` (pure Rust, as in the browser; measured fastest here) or `cadical`.
-    #[arg(long, default_value = sat::backends()[0])]
+    #[arg(long, default_value = sat::backends()[0],
+          value_parser = clap::builder::PossibleValuesParser::new(sat::backends()))]
     backend: String,
     /// Scramble the solver's phases every this many candidates (0: never).
     #[arg(long, default_value_t = 25)]

@@ -448,7 +448,8 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = Options::default().max_states)]
     max_states: u64,
     /// SAT backend: `batsat` or `cadical`.
-    #[arg(long, default_value = "batsat")]
+    #[arg(long, default_value = "batsat",
+          value_parser = clap::builder::PossibleValuesParser::new(c4lab_synth::sat::backends()))]
     backend: String,
     /// Strong-solver node budget per "does this Red move keep the win?" (0: never ask,
     /// so no pruning: to measure how much the pruning shrinks the map).

@@ -206,7 +206,8 @@ enum Command {
         /// The exported model (from `c4lab train`).
         #[arg(long)]
         model: std::path::PathBuf,
-        /// Move sequences (columns 1-7 from the empty board; "" for the empty board).
+        /// Move sequences (columns 1-7 from the empty board; `-` for the empty board,
+        /// printed as `-`).
         #[arg(required = true)]
         positions: Vec<String>,
         /// Machine-readable output: one JSON object a line.

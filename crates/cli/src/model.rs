@@ -117,7 +117,7 @@ pub struct TrainArgs {
 
 fn examples(corpus: &Path, targets: Option<&Path>, source: CorpusSource) -> Result<Vec<Example>> {
     let e = load_examples(corpus, targets, source.into())
-        .with_context(|| format!("cannot load training examples from {}", corpus.display()))?;
+        .with_context(|| format!("cannot load examples from {}", corpus.display()))?;
     if e.is_empty() {
         bail!("{} holds no labelled positions", corpus.display());
     }
@@ -325,7 +325,13 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
     // written, not printed, so a reader that goes away (`| head`) ends the command
     let mut out = std::io::stdout().lock();
     for moves in positions {
-        let pos = match Position::from_moves(moves) {
+        // `-` is the empty board, as for `solve`, and is printed as given
+        let played = if moves.trim() == "-" {
+            ""
+        } else {
+            moves.as_str()
+        };
+        let pos = match Position::from_moves(played) {
             Ok(p) if p.winner().is_some() || p.is_full() => {
                 Err(format!("position {moves:?}: the game is already over"))
             }
@@ -335,8 +341,12 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
         match pos {
             Ok(p) => {
                 let h = model.hint(&p);
-                // parsed, so only digits 1-7 are left once the whitespace is trimmed
-                let moves = moves.trim();
+                // parsed, so only digits 1-7 are left once the whitespace is trimmed;
+                // the empty board is printed as `-`, so the first field is never blank
+                let moves = match played.trim() {
+                    "" => "-",
+                    m => m,
+                };
                 if json {
                     writeln!(out, r#"{{"moves":"{moves}",{}"#, &h.to_json()[1..])?;
                 } else {

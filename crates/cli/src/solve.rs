@@ -185,6 +185,9 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
 
 /// `c4lab book`: solves every position within `depth` moves of the empty board.
 pub fn book(depth: u32, out: &PathBuf, mb: usize, threads: usize) -> Result<u8> {
+    // opened before the minutes of solving, so a path that cannot be written is said at once
+    let mut file =
+        std::fs::File::create(out).with_context(|| format!("cannot write {}", out.display()))?;
     let mut s = solver(mb, threads, None)?;
     let t = Instant::now();
     let mut last = Instant::now();
@@ -199,7 +202,9 @@ pub fn book(depth: u32, out: &PathBuf, mb: usize, threads: usize) -> Result<u8> 
     });
     eprintln!();
     let bytes = b.to_bytes();
-    std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
+    std::io::Write::write_all(&mut file, &bytes)
+        .and_then(|_| file.sync_all())
+        .with_context(|| format!("cannot write {}", out.display()))?;
     outln!(
         "book of depth {depth}: {} positions, {} bytes, written to {} in {:.1} s",
         b.len(),

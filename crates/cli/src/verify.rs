@@ -66,7 +66,8 @@ pub fn verdict_text(v: &Verdict) -> String {
             "root-terminal: {} already has four in a row at the root",
             winner.name()
         ),
-        Verdict::BadRoot { reason } => format!("bad-root: {reason}"),
+        // in brackets: the reason is a sentence of its own, and the time follows it
+        Verdict::BadRoot { reason } => format!("bad-root ({reason})"),
         Verdict::Budget { positions } => {
             format!("budget: gave up at {positions} positions, past --budget (raise it)")
         }
@@ -91,7 +92,13 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
             "read: {}; root: {}",
             input.form,
             root.as_deref()
-                .map_or("-", |r| if r.is_empty() { "empty board" } else { r })
+                .map_or("none (its stones are refused below)", |r| {
+                    if r.is_empty() {
+                        "empty board"
+                    } else {
+                        r
+                    }
+                })
         );
         outln!("{} in {:.2} ms", verdict_text(&verdict), micros / 1000.0);
     }

@@ -215,7 +215,19 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let odd = std::env::temp_dir().join(format!("c4lab-odd-{}.txt", std::process::id()));
     std::fs::write(&odd, "9999999\n".repeat(5) + "999R999\n").unwrap();
     let odd_s = odd.display().to_string();
-    let cases: [(&[&str], &str); 18] = [
+    let cases: [(&[&str], &str); 21] = [
+        (
+            &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
+            "cannot write /nonexistent/dir/b.bin",
+        ),
+        (
+            &["complete", "--backend", "nope", "examples/complete.txt"],
+            "--backend",
+        ),
+        (
+            &["dsat", "--backend", "nope", "examples/complete.txt"],
+            "--backend",
+        ),
         (&bounded, "--bounded-empty"),
         (
             &[

@@ -199,6 +199,14 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         "{lines:?}"
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("\"44444444\": move 7"));
+    // `-` is the empty board, printed as `-` so the first field is never blank
+    let out = c4lab(&["hint", "--model", &model, "-"], "");
+    assert_exit(&out, 0);
+    let line = stdout(&out);
+    assert!(
+        line.starts_with("- ") && line.trim_end().len() == 3,
+        "{line}"
+    );
     // an argument with stray whitespace (a line pasted from a file) still gives JSON
     let json = stdout(&c4lab(&["hint", "--json", "--model", &model, "4453\n"], ""));
     let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
