@@ -202,9 +202,10 @@ function edited({ verify = true, first = false, keepHash = false } = {}) {
   whole?.diagramChanged(grid());
   if (verify) requestVerify({ first });
   const link = call(engine.link_encode, grid(), state.yellow);
-  if (link.ok && !keepHash) {
-    lastHash = '#' + link.link;
-    history.replaceState(null, '', lastHash);
+  if (!keepHash) {
+    // a diagram no link can carry (its root already holds a four) leaves no stale link
+    lastHash = link.ok ? '#' + link.link : '';
+    history.replaceState(null, '', lastHash || location.pathname + location.search);
   }
   render();
 }

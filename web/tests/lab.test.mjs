@@ -642,3 +642,13 @@ test('a verifier or solver worker that cannot load is named, not waited on', asy
   assert.match(await page.locator('#hints').textContent(), /^Solver: no hints here: the solver stopped/);
   await page.close();
 });
+
+test('a diagram whose root already holds a four leaves no stale share link', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  assert.notEqual(new URL(page.url()).hash, '');
+  await importText(page, '9999999\n9999999\n9999999\n9999999\nR999999\nYYYYRRR\n');
+  assert.match(await verdict(page), /already holds a four/);
+  assert.equal(new URL(page.url()).hash, '', 'no link can carry this root, so none is shown');
+  await page.close();
+});

@@ -139,8 +139,14 @@ pub fn complete(
     let input = read_diagram(file)?;
     let diagram = input.diagram;
     let stop = stop_flag(max_seconds)?;
-    let mut completer = Completer::new(&diagram, args.options(), stop)
-        .with_context(|| format!("{}: cannot search completions of this diagram", input.name))?;
+    let mut completer = Completer::new(&diagram, args.options(), stop).map_err(|e| match e {
+        // the settings are at fault, not the diagram
+        c4lab_synth::SynthError::Options(_) => anyhow::Error::new(e),
+        e => anyhow::Error::new(e).context(format!(
+            "{}: cannot search completions of this diagram",
+            input.name
+        )),
+    })?;
     let undecided = completer.undecided();
     if !json_out {
         eprintln!(

@@ -599,13 +599,14 @@ fn bench_training(a: &BenchModel) -> Result<(Model, usize, f64)> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            name.starts_with("corpus_") && name.ends_with(".txt")
+            // corpus_<N>.txt from generate, corpus.txt from label --out
+            name == "corpus.txt" || name.starts_with("corpus_") && name.ends_with(".txt")
         })
         .collect();
     found.sort();
     let corpus = match found.as_slice() {
         [one] => one.clone(),
-        [] => bail!("no corpus_*.txt in {}", train_dir.display()),
+        [] => bail!("no corpus_*.txt (or corpus.txt) in {}", train_dir.display()),
         many => bail!(
             "{} holds {} corpus_*.txt files ({}); bench model needs the one `corpus generate` wrote",
             train_dir.display(),

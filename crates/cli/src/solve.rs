@@ -135,6 +135,8 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
 
 /// `c4lab analyze`: the score of every column.
 pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
+    // `-` is the empty board, as for `solve`
+    let moves = if moves.trim() == "-" { "" } else { moves };
     let p = match position(moves) {
         Ok(p) => p,
         Err(e) => bail!("position {moves:?}: {e}"),
@@ -185,9 +187,13 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
 
 /// `c4lab book`: solves every position within `depth` moves of the empty board.
 pub fn book(depth: u32, out: &PathBuf, mb: usize, threads: usize) -> Result<u8> {
-    // opened before the minutes of solving, so a path that cannot be written is said at once
+    // written beside --out first and renamed at the end: a path that cannot be written
+    // is said before the minutes of solving, and a book already there survives a stop
+    let mut part_name = out.clone().into_os_string();
+    part_name.push(".part");
+    let part = PathBuf::from(part_name);
     let mut file =
-        std::fs::File::create(out).with_context(|| format!("cannot write {}", out.display()))?;
+        std::fs::File::create(&part).with_context(|| format!("cannot write {}", out.display()))?;
     let mut s = solver(mb, threads, None)?;
     let t = Instant::now();
     let mut last = Instant::now();
@@ -204,6 +210,7 @@ pub fn book(depth: u32, out: &PathBuf, mb: usize, threads: usize) -> Result<u8> 
     let bytes = b.to_bytes();
     std::io::Write::write_all(&mut file, &bytes)
         .and_then(|_| file.sync_all())
+        .and_then(|_| std::fs::rename(&part, out))
         .with_context(|| format!("cannot write {}", out.display()))?;
     outln!(
         "book of depth {depth}: {} positions, {} bytes, written to {} in {:.1} s",

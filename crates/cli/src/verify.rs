@@ -92,7 +92,7 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
             "read: {}; root: {}",
             input.form,
             root.as_deref()
-                .map_or("none (its stones are refused below)", |r| {
+                .map_or("none (the stones are not a legal Red-to-move root)", |r| {
                     if r.is_empty() {
                         "empty board"
                     } else {

@@ -322,6 +322,26 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(std::fs::read(&hold).unwrap(), before);
+    // a corpus shorter than its sidecar is refused before any row is solved
+    let short = format!("{d}/short.txt");
+    let rows: Vec<u8> = std::fs::read(&hold)
+        .unwrap()
+        .split_inclusive(|&b| b == b'\n')
+        .take(10)
+        .flatten()
+        .copied()
+        .collect();
+    std::fs::write(&short, rows).unwrap();
+    let out = c4lab(
+        &["corpus", "label", &short, &hold_t, "--teacher", "exact"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("has 10 rows but its sidecar") && err.contains("has 60"),
+        "{err}"
+    );
     // bench model does not pick one of two training corpora by directory order
     let second = format!("{d}/train/corpus_301.txt");
     std::fs::copy(&corpus, &second).unwrap();

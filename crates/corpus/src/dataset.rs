@@ -86,18 +86,35 @@ fn keys_of(labels: &Labels, moves_of_row: &mut dyn FnMut(usize) -> Vec<u8>) -> V
     keys
 }
 
+/// What a dataset operation writes besides the training files.
+#[derive(Clone, Copy)]
+struct Writes {
+    /// The holdout files (not written when no row is held out).
+    holdout: bool,
+    /// The dataset card, README.md (`split` writes none).
+    card: bool,
+}
+
 /// Refuses a folder holding files other than those a dataset of `games` training rows
 /// writes: its checksums would list them beside the new dataset (an earlier run's
-/// `corpus_320k.txt` beside this run's `corpus_40k.txt`, say).
-fn refuse_strays(dir: &Path, games: u64) -> Result<(), CorpusError> {
+/// `corpus_320k.txt` beside this run's `corpus_40k.txt`, or its holdout beside a run
+/// that holds none out, say).
+fn refuse_strays(dir: &Path, games: u64, writes: Writes) -> Result<(), CorpusError> {
     if !dir.is_dir() {
         return Ok(());
     }
-    let ours: Vec<String> = layout(dir, games)
+    let [train, train_npz, hold, hold_npz] = layout(dir, games);
+    let mut written = vec![train, train_npz];
+    if writes.holdout {
+        written.extend([hold, hold_npz]);
+    }
+    if writes.card {
+        written.push(dir.join("README.md"));
+    }
+    let ours: Vec<String> = written
         .iter()
         .filter_map(|p| p.strip_prefix(dir).ok())
         .map(|p| p.to_string_lossy().into_owned())
-        .chain(["README.md".to_string()])
         .collect();
     let strays: Vec<String> = crate::sums::published_files(dir)?
         .into_iter()
@@ -123,7 +140,11 @@ pub fn generate_dataset(
     dir: &Path,
     progress: &dyn Progress,
 ) -> Result<DatasetSummary, CorpusError> {
-    refuse_strays(dir, cfg.games)?;
+    let writes = Writes {
+        holdout: cfg.holdout > 0,
+        card: true,
+    };
+    refuse_strays(dir, cfg.games, writes)?;
     let [train, train_npz, ..] = layout(dir, cfg.games);
     let mut w = CorpusWriter::create(&train, cfg.gen.slots)?;
     let mut keys = Vec::new();
@@ -331,7 +352,11 @@ pub fn merge(
         .collect();
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     refuse_overwrite(&inputs, &[&train, &train_npz])?;
-    refuse_strays(dir, cfg.games)?;
+    let writes = Writes {
+        holdout: cfg.holdout > 0,
+        card: true,
+    };
+    refuse_strays(dir, cfg.games, writes)?;
     if let Some(d) = train.parent() {
         std::fs::create_dir_all(d).map_err(io_err(d))?;
     }
@@ -422,7 +447,11 @@ pub fn split(
     let (train_l, hold_l) = holdout::split_labels(&labels, &chosen);
     let [train, train_npz, hold, hold_npz] = layout(dir, train_l.len() as u64);
     refuse_overwrite(&[corpus, sidecar], &[&train, &train_npz, &hold, &hold_npz])?;
-    refuse_strays(dir, train_l.len() as u64)?;
+    let writes = Writes {
+        holdout: true,
+        card: false,
+    };
+    refuse_strays(dir, train_l.len() as u64, writes)?;
     for d in [train.parent(), hold.parent()].into_iter().flatten() {
         std::fs::create_dir_all(d).map_err(io_err(d))?;
     }

@@ -110,6 +110,21 @@ pub fn relabel(
     progress: &dyn Progress,
 ) -> Result<(LabelReport, Labels), CorpusError> {
     let sc = Sidecar::open(sidecar)?;
+    // counted first (reading is quick next to the solving), so a mismatch is said before
+    // any row is solved
+    let mut counter = RowReader::open(corpus)?;
+    let mut n = 0;
+    while counter.next_row()?.is_some() {
+        n += 1;
+    }
+    if n != sc.rows {
+        return Err(CorpusError::Invalid(format!(
+            "{} has {n} rows but its sidecar {} has {}; a corpus and its sidecar have one row each",
+            corpus.display(),
+            sidecar.display(),
+            sc.rows
+        )));
+    }
     let mut cfg = teacher.clone();
     cfg.mode = TeacherMode::Exact;
     let pool = TeacherPool::new(&cfg);
@@ -203,14 +218,6 @@ pub fn relabel(
         }
         report.rows += (end - row) as u64;
         row = end;
-    }
-    if total == sc.rows && rows.next_row()?.is_some() {
-        return Err(CorpusError::Invalid(format!(
-            "{} has more rows than its sidecar {} ({}); a corpus and its sidecar have one row each",
-            corpus.display(),
-            sidecar.display(),
-            sc.rows
-        )));
     }
     // rows past `limit` are not relabelled, but the whole target member is checked
     targets.finish()?;

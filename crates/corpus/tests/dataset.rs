@@ -217,6 +217,12 @@ fn sums_round_trip_and_detect_a_change() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("train/corpus_50.txt"), "{e}");
+    // nor is the earlier holdout kept beside a run that holds none out
+    let cfg = common::dataset_config(50, 0, 3);
+    let e = generate_dataset(&cfg, &dir, &NoProgress)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("holdout/corpus.txt"), "{e}");
 }
 
 #[test]

@@ -110,13 +110,22 @@ impl Release {
     }
 }
 
-/// Decides "the others do not run" when dropped, unless decided before: the first
-/// entrant holds one, so that a panic in it cannot leave the others waiting for ever.
-struct DecideOnDrop<'a>(&'a Release);
+/// Decides "the others do not run" when dropped, unless decided before, and on a panic
+/// stops those already running: the first entrant holds one, so that a panic in it
+/// neither leaves the others waiting for ever nor running on for a race that has failed.
+struct DecideOnDrop<'a> {
+    release: &'a Release,
+    ceilings: &'a [Arc<AtomicU64>],
+}
 
 impl Drop for DecideOnDrop<'_> {
     fn drop(&mut self) {
-        self.0.decide(false, 0);
+        self.release.decide(false, 0);
+        if std::thread::panicking() {
+            for c in self.ceilings {
+                c.store(0, Ordering::Relaxed);
+            }
+        }
     }
 }
 
@@ -161,7 +170,7 @@ pub fn race(
                     go.wait();
                     let result = if i == 0 {
                         // however this thread ends, the others are not left waiting
-                        let _decided = DecideOnDrop(release);
+                        let _decided = DecideOnDrop { release, ceilings };
                         // the others start early, at half the head start, so that they
                         // have less to catch up on when they are needed
                         let result =
