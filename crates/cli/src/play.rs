@@ -185,6 +185,8 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                         writeln!(out, "{end}")?;
                         return Ok(end.ends_with("wins") as u8);
                     }
+                    // echoed, as the diagram game echoes Yellow's moves
+                    writeln!(out, "you play {c}")?;
                 }
                 Ok(c @ 1..=7) => writeln!(out, "column {c} is full")?,
                 _ => writeln!(out, "{t:?}: type a column 1-7, q to quit")?,

@@ -231,6 +231,7 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     );
     let text = stdout(&out);
     assert!(text.matches("the model plays").count() >= 3, "{text}");
+    assert!(text.contains("you play 1\n"), "{text}");
     assert!(matches!(out.status.code(), Some(0 | 1)), "{text}");
     let out = c4lab(&["play", "--opponent", "model"], "");
     assert_eq!(out.status.code(), Some(2));

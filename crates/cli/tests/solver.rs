@@ -24,6 +24,15 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
     );
     assert!(lines[3].contains("column 1 is already full"), "{text}");
     assert_eq!(out.status.code(), Some(2));
+    // lines ended by a lone carriage return are lines too
+    let cr = c4lab(&["solve", "--weak", "--table-mb", "16"], "4453\r12121\r");
+    assert_exit(&cr, 0);
+    let cr_text = stdout(&cr);
+    assert_eq!(cr_text.lines().count(), 2, "{cr_text}");
+    assert!(
+        cr_text.starts_with("4453 ") && cr_text.contains("\n12121 "),
+        "{cr_text}"
+    );
 
     // scores agree with the independent solver's file, weakly and strongly
     let set = repo().join("../shared/data/bench/L3_R1.txt");
