@@ -14,7 +14,7 @@ pub enum MoveError {
         ch: char,
     },
     /// A move into a full column.
-    #[error("move {ply}: column {column} is already full")]
+    #[error("move {ply}: column {column} is already full{}", board_full(.ply))]
     ColumnFull {
         /// The 1-based ply of the move.
         ply: usize,
@@ -29,6 +29,15 @@ pub enum MoveError {
         /// Who made the four: "Red" or "Yellow".
         winner: &'static str,
     },
+}
+
+/// What a move past the 42nd adds to "column N is already full".
+fn board_full(ply: &usize) -> &'static str {
+    if *ply > 42 {
+        " (the board is full: the game ended in a draw at move 42)"
+    } else {
+        ""
+    }
 }
 
 /// Why a grid of stones was refused.

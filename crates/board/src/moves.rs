@@ -64,6 +64,14 @@ mod tests {
             parse_moves("1111111").unwrap_err(),
             MoveError::ColumnFull { ply: 7, column: 1 }
         );
+        assert!(!MoveError::ColumnFull { ply: 7, column: 1 }
+            .to_string()
+            .contains("board is full"));
+        // a move after a drawn full board says so
+        let drawn = "257771314744647214154617633623313656555222";
+        let err = parse_moves(&format!("{drawn}4")).unwrap_err();
+        assert_eq!(err, MoveError::ColumnFull { ply: 43, column: 4 });
+        assert!(err.to_string().contains("the board is full"), "{err}");
         let err = parse_moves("12121211").unwrap_err();
         assert_eq!(
             err,
