@@ -198,6 +198,11 @@ function renderHints() {
 // ---- edits ------------------------------------------------------------------------
 
 function edited({ verify = true, first = false, keepHash = false } = {}) {
+  if (state.yellow) {
+    // the Yellow moves the changed diagram still answers: a link to the rest would not open
+    const g = call(engine.play, grid(), state.yellow);
+    if (g.ok) state.yellow = g.yellow;
+  }
   fill?.diagramChanged(grid());
   whole?.diagramChanged(grid());
   if (verify) requestVerify({ first });

@@ -652,3 +652,23 @@ test('a diagram whose root already holds a four leaves no stale share link', asy
   assert.equal(new URL(page.url()).hash, '', 'no link can carry this root, so none is shown');
   await page.close();
 });
+
+test('a Levels edit after moves in Play keeps a share link that opens', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  await page.click('nav button[data-mode="play"]');
+  await cell(page, 7, 2).click(); // Yellow on column 7; Red answers from the diagram
+  assert.match(new URL(page.url()).hash, /\.7$/);
+  // every level 9: Red names no move at the root, so Yellow's 7 is no longer played
+  await page.click('nav button[data-mode="levels"]');
+  const n = await count(page);
+  await page.click('#clear');
+  await settled(page, n);
+  const link = new URL(page.url()).hash;
+  assert.doesNotMatch(link, /\.7$/, link);
+  // the link in the address bar opens
+  const other = await open(link);
+  assert.doesNotMatch(await other.locator('#message').textContent(), /refused/);
+  await other.close();
+  await page.close();
+});
