@@ -185,7 +185,8 @@ function renderHints() {
       if (cell !== undefined) $('#board').children[cell].classList.add('losing');
     }
   }
-  el.textContent = 'Solver: ' + parts.join('; ') + '.';
+  // nothing to judge: the diagram names no Red move and Yellow is not to move
+  el.textContent = parts.length ? 'Solver: ' + parts.join('; ') + '.' : 'Solver: nothing to judge here (no Red move played, and Yellow is not to move).';
   if ($('#board .losing') && !$('#legend .legend-losing')) {
     const li = document.createElement('li');
     li.className = 'legend-losing';

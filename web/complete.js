@@ -52,7 +52,9 @@ export function autoComplete(host) {
     render(hasUndecided) {
       const r = search.report;
       controls.render(hasUndecided);
-      if (!r) return;
+      // no report: kept, discarded, cancelled by an edit, or stopped before any report;
+      // the line no longer describes a search (the start message stays while it runs)
+      if (!r) return search.running ? undefined : status('');
       if (!r.ok) return status(`Auto-complete refused: ${r.error}`);
       const counts = `${count(r.candidates, 'candidate')}, ${count(r.clauses, 'clause')}, ${count(r.positions, 'position')}`;
       const deepest = r.deepest ? ` Deepest loss: ${r.deepest.reason} after ${r.deepest.line || 'nothing'} (drawn on the board).` : '';

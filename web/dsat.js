@@ -68,7 +68,9 @@ export function wholeRoot(host) {
       const r = search.report;
       controls.render(hasRoot);
       ui.gauge.hidden = !(r && r.state === 'mapping');
-      if (!r) return;
+      // no report: kept, discarded, cancelled by an edit, or stopped before any report;
+      // the line no longer describes a search (the start message stays while it runs)
+      if (!r) return search.running ? undefined : status('');
       if (!r.ok) return status(`Solve root refused: ${r.error}`);
       const secs = (r.ms / 1000).toFixed(1);
       const counts = `${fmt(r.positions)} positions, ${fmt(r.conflicts ?? 0)} dead ends, ${fmt(r.settled ?? 0)} settled variables`;

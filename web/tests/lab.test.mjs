@@ -302,6 +302,7 @@ test('auto-complete says UNSAT for what no completion can win, and Stop ends a w
   assert.equal(await page.locator('#fill-stop').isDisabled(), true);
   await page.click('#fill-discard');
   assert.equal(await page.locator('#board .cell.candidate').count(), 0);
+  assert.equal(await page.locator('#fill-status').textContent(), '', 'no line about a discarded search');
   assert.deepEqual(page.errors, []);
 });
 
@@ -614,6 +615,7 @@ test('odd input leaves the page saying what it did: truncated links, Yellow-to-m
   await page.click('#fill');
   assert.match(await page.locator('#fill-status').textContent(), /for 38 undecided cells/);
   await page.click('#fill-stop');
+  assert.doesNotMatch(await page.locator('#fill-status').textContent(), /^Searching/, 'a stopped search is not said to search');
   assert.deepEqual(page.errors, []);
 });
 
@@ -670,5 +672,12 @@ test('a Levels edit after moves in Play keeps a share link that opens', async ()
   const other = await open(link);
   assert.doesNotMatch(await other.locator('#message').textContent(), /refused/);
   await other.close();
+  await page.close();
+});
+
+test('Play on a root where Red names no move says there is nothing to judge', async () => {
+  const page = await open(); // every level 9: the rule names no move at the root
+  await page.click('nav button[data-mode="play"]');
+  await page.waitForFunction(() => /nothing to judge/.test(document.querySelector('#hints').textContent), null, { timeout: 20_000 });
   await page.close();
 });
