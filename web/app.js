@@ -610,6 +610,8 @@ async function main() {
     levels: () => state.levels,
     undecided: () => [...grid()].filter((c) => c === '?').length, // not under a root stone
     render,
+    // one search at a time: the board previews one, and Keep applies what it shows
+    starting: (who) => (who === 'fill' ? whole : fill)?.setAside(`Set aside: ${who === 'fill' ? 'Fill ?' : 'Solve root'} started.`),
     keep: (cells) => editLevels(() => {
       for (let i = 0; i < N; i++) if (state.levels[i] === '?' && LEVELS.includes(cells[i])) state.levels[i] = cells[i];
     }),

@@ -6,7 +6,8 @@ import { searchControls, searchWorker } from './search.js';
 
 /**
  * Wires the auto-complete controls. `host` gives: grid() (the diagram as text),
- * levels() (the level layer), undecided() (the ? cells not under a root stone), keep(cells) (apply levels for the ? cells), render().
+ * levels() (the level layer), undecided() (the ? cells not under a root stone), keep(cells) (apply levels for the ? cells), starting(who) (a search starts: the other is set
+ * aside), render().
  */
 export function autoComplete(host) {
   const $ = (s) => document.querySelector(s);
@@ -21,6 +22,8 @@ export function autoComplete(host) {
   function start() {
     const undecided = host.undecided();
     if (undecided === 0) return status('No ? cells to fill: right-click cells (or press ?) to undecide them first.');
+    host.starting('fill');
+    asideSaid = false;
     search.start(host.grid(), { seed: seed++ });
     const wide = undecided > 20 ? ` That is a wide scope: it may run long; Stop at any time.` : '';
     status(`Searching levels 0–9 for ${undecided} undecided cell${undecided === 1 ? '' : 's'}; every other cell stays fixed.${wide}`);
@@ -29,6 +32,8 @@ export function autoComplete(host) {
   function status(text) {
     ui.status.textContent = text;
   }
+  // the status line says this search was set aside for the other (kept until a start)
+  let asideSaid = false;
 
   const controls = searchControls(search, ui, host, start);
 
@@ -48,13 +53,20 @@ export function autoComplete(host) {
     diagramChanged(grid) {
       controls.diagramChanged(grid);
     },
+    /** Ends the search and forgets its report, saying `why` in the status line. */
+    setAside(why) {
+      if (!search.running && !search.report) return;
+      search.discard();
+      status(why);
+      asideSaid = true;
+    },
     /** Updates the controls and the status line. */
     render(hasUndecided) {
       const r = search.report;
       controls.render(hasUndecided);
       // no report: kept, discarded, cancelled by an edit, or stopped before any report;
       // the line no longer describes a search (the start message stays while it runs)
-      if (!r) return search.running ? undefined : status('');
+      if (!r) return search.running || asideSaid ? undefined : status('');
       if (!r.ok) return status(`Auto-complete refused: ${r.error}`);
       const counts = `${count(r.candidates, 'candidate')}, ${count(r.clauses, 'clause')}, ${count(r.positions, 'position')}`;
       const deepest = r.deepest ? ` Deepest loss: ${r.deepest.reason} after ${r.deepest.line || 'nothing'} (drawn on the board).` : '';

@@ -21,7 +21,8 @@ const WIDEN_AFTER = [0, 3000];
 
 /**
  * Wires the controls. `host` gives: grid() (the diagram as text), levels() (the level
- * layer), undecided() (the ? cells not under a root stone), keep(cells) (apply levels for the ? cells), render().
+ * layer), undecided() (the ? cells not under a root stone), keep(cells) (apply levels for the ? cells), starting(who) (a search starts: the other is set
+ * aside), render().
  */
 export function wholeRoot(host) {
   const $ = (s) => document.querySelector(s);
@@ -32,6 +33,8 @@ export function wholeRoot(host) {
 
   function start() {
     firstLevels = ui.fewest.checked ? 1 : 10;
+    host.starting('whole');
+    asideSaid = false;
     search.start(host.grid(), { cut: CUT_PLIES, maxStates: BROWSER_MAX_STATES, firstLevels });
     const free = host.undecided();
     const over = firstLevels < 10 ? 'level 0 at first, one more level each time no diagram fits (up to 0–9)' : 'levels 0–9';
@@ -41,6 +44,8 @@ export function wholeRoot(host) {
   function status(text) {
     ui.status.textContent = text;
   }
+  // the status line says this search was set aside for the other (kept until a start)
+  let asideSaid = false;
 
   const controls = searchControls(search, ui, host, start, { ok: true, state: 'stopped', positions: 0, ms: 0 });
 
@@ -61,6 +66,13 @@ export function wholeRoot(host) {
     diagramChanged(grid) {
       controls.diagramChanged(grid);
     },
+    /** Ends the solve and forgets its report, saying `why` in the status line. */
+    setAside(why) {
+      if (!search.running && !search.report) return;
+      search.discard();
+      status(why);
+      asideSaid = true;
+    },
     /** The verdict so far, for tests and scripts: the last report or null. */
     report: () => search.report,
     /** Updates the controls, the gauge and the status line. */
@@ -70,7 +82,7 @@ export function wholeRoot(host) {
       ui.gauge.hidden = !(r && r.state === 'mapping');
       // no report: kept, discarded, cancelled by an edit, or stopped before any report;
       // the line no longer describes a search (the start message stays while it runs)
-      if (!r) return search.running ? undefined : status('');
+      if (!r) return search.running || asideSaid ? undefined : status('');
       if (!r.ok) return status(`Solve root refused: ${r.error}`);
       const secs = (r.ms / 1000).toFixed(1);
       const counts = `${fmt(r.positions)} positions, ${fmt(r.conflicts ?? 0)} dead ends, ${fmt(r.settled ?? 0)} settled variables`;

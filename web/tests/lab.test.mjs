@@ -681,3 +681,21 @@ test('Play on a root where Red names no move says there is nothing to judge', as
   await page.waitForFunction(() => /nothing to judge/.test(document.querySelector('#hints').textContent), null, { timeout: 20_000 });
   await page.close();
 });
+
+test('starting one search sets the other aside, so the board previews what Keep applies', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  await page.click('#undecide-all');
+  await page.click('#dsat');
+  await page.waitForFunction(() => !document.querySelector('#dsat-keep').disabled, null, { timeout: 60_000 });
+  await page.click('#fill');
+  assert.match(await page.locator('#dsat-status').textContent(), /^Set aside: Fill \? started/);
+  assert.equal(await page.locator('#dsat-keep').isDisabled(), true);
+  // and the other way round, once Fill ? has reported
+  await page.waitForFunction(() => /^(Searching… [1-9]|Found)/.test(document.querySelector('#fill-status').textContent), null, { timeout: 30_000 });
+  await page.click('#dsat');
+  assert.match(await page.locator('#fill-status').textContent(), /^Set aside: Solve root started/);
+  await page.evaluate(() => document.querySelector('#dsat-stop').click()); // a no-op if it has ended
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
