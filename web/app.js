@@ -235,6 +235,7 @@ function setRoot(moves) {
   if (!p.ok) return say(p.error, true);
   if (p.over) return say(`After ${moves} the game is over: a root must have no four.`, true);
   if (!p.stones.includes('.')) return say(`After ${moves} the board is full (a draw): a root needs an empty cell for Red's move.`, true);
+  if (p.moves !== state.root) remember(); // Levels-mode Undo steps back through root changes too
   state.root = p.moves;
   state.yellow = '';
   say(p.to_move === 'Red' ? '' : 'Yellow is to move here: add one more stone, since Red moves at a steady-state root.');
@@ -581,7 +582,7 @@ function wire() {
 }
 
 /** Loads the share link in the address bar, if any; false when it is refused. */
-function loadHash() {
+function loadHash({ undoable = false } = {}) {
   let h = location.hash.slice(1);
   try { h = decodeURIComponent(h); } catch { /* not percent-encoded: read as is */ }
   if (!h) return;
@@ -592,6 +593,7 @@ function loadHash() {
     lastHash = location.hash; // kept in the address bar to inspect, until the next edit
     return false;
   }
+  if (undoable) remember(); // a link opened from the address bar: Undo returns to the diagram before
   const p = call(engine.position, r.root);
   for (let i = 0; i < N; i++) if (p.ok && p.stones[i] === '.') state.levels[i] = r.cells[i];
   state.root = r.root;
@@ -626,7 +628,7 @@ async function main() {
   const refused = loadHash() === false;
   edited({ first: true, keepHash: refused });
   addEventListener('hashchange', () => {
-    if (location.hash !== lastHash) edited({ keepHash: loadHash() === false });
+    if (location.hash !== lastHash) edited({ keepHash: loadHash({ undoable: true }) === false });
   });
 }
 

@@ -608,6 +608,14 @@ test('odd input leaves the page saying what it did: truncated links, Yellow-to-m
   assert.equal(await root(), '76');
   await page.click('#undo-levels');
   assert.equal(await root(), '12');
+  // a root changed in Position is one Levels Undo step, not lost with the edit before it
+  await page.click(`#palette button[data-level="3"]`);
+  await cell(page, 5, 1).click();
+  await setMoves('1244');
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#undo-levels');
+  assert.equal(await root(), '12');
+  assert.match(await cell(page, 5, 1).getAttribute('title'), /level 3/, 'the paint before the root change stays');
   // ? cells kept under root stones are not counted as undecided
   await page.click('#undecide-all');
   await setMoves('1234');
