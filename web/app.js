@@ -570,6 +570,9 @@ function wire() {
         const l = call(engine.link_encode, grid(), state.yellow);
         if (!l.ok) return say(l.error, true);
         $('#io-text').value = location.href.split('#')[0] + '#' + l.link;
+        // the address bar too (it may still hold a refused link, kept to inspect)
+        lastHash = '#' + l.link;
+        history.replaceState(null, '', lastHash);
         return say('Share link written below; it is also in the address bar.');
       }
       const r = call(engine.export_diagram, grid(), form);

@@ -584,6 +584,11 @@ test('odd input leaves the page saying what it did: truncated links, Yellow-to-m
   assert.match(await message(), /The share link was refused/);
   assert.doesNotMatch(await message(), /six rows/);
   assert.ok(page.url().endsWith('#1'), page.url());
+  // Share link then puts the diagram's own link there, as it says
+  if (!(await page.locator('#io').evaluate((d) => d.open))) await page.locator('#io summary').click();
+  await page.click('[data-export="link"]');
+  assert.match(await message(), /also in the address bar/);
+  assert.equal(new URL(page.url()).hash, new URL(await page.locator('#io-text').inputValue()).hash);
   await page.close();
 
   page = await open();
