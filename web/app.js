@@ -561,7 +561,8 @@ function wire() {
     const r = call(engine.read_any, $('#io-text').value);
     if (!r.ok) return say(r.error, true);
     apply(r);
-    say(`Read: ${r.form}.`);
+    if (r.line) setMode('play'); // a link with a Yellow line opens in Play, as from the address bar
+    say(`Read: ${r.form}${r.line ? `, with Yellow's moves ${r.line} (shown in Play)` : ''}.`);
   });
   for (const b of document.querySelectorAll('[data-export]')) {
     b.addEventListener('click', () => {

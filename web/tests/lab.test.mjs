@@ -712,3 +712,19 @@ test('starting one search sets the other aside, so the board previews what Keep 
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('importing a link with a Yellow line opens it in Play, as opening it does', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  await page.click('nav button[data-mode="play"]');
+  await cell(page, 7, 2).click();
+  const link = page.url();
+  assert.match(link, /\.7$/);
+  const other = await open();
+  await importText(other, link);
+  assert.equal(await other.locator('nav button[data-mode="play"]').getAttribute('aria-pressed'), 'true');
+  assert.match(await other.locator('#message').textContent(), /Yellow's moves 7/);
+  assert.match((await other.locator('#log li').allTextContents()).join(' | '), /Yellow 7/);
+  await other.close();
+  await page.close();
+});
