@@ -199,6 +199,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         .expect("template"),
     );
     bar.set_position(t.step);
+    let from = t.step;
     let start = Instant::now();
     let (mut mean, mut held) = (0f32, String::from("holdout -"));
     while t.step < a.steps {
@@ -223,8 +224,19 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     save(&ckpt, &t.checkpoint())?;
     let (model, scale) = t.net.quantize();
     save(&a.out, &model.to_bytes())?;
+    // a resumed run says where it started; one with no step left has no loss to show
+    let resumed = if from > 0 {
+        format!(" (resumed at step {from})")
+    } else {
+        String::new()
+    };
+    let loss = if t.step > from {
+        format!("{mean:.3}")
+    } else {
+        "- (no step left to run)".to_string()
+    };
     outln!(
-        "trained {} steps in {:.1} s; loss {mean:.3}; model {} ({} bytes, scale {scale:.1}), checkpoint {}",
+        "trained {} steps{resumed} in {:.1} s; loss {loss}; model {} ({} bytes, scale {scale:.1}), checkpoint {}",
         t.step,
         start.elapsed().as_secs_f64(),
         a.out.display(),

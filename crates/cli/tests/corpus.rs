@@ -86,6 +86,12 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     assert_eq!(std::fs::read(&model).unwrap(), first);
     let out = train("192", &["--resume"]);
     assert_exit(&out, 0);
+    let said = stdout(&out);
+    assert!(
+        said.contains("trained 2000 steps (resumed at step 2000)")
+            && said.contains("loss - (no step left to run)"),
+        "{said}"
+    );
     assert_eq!(
         std::fs::read(&model).unwrap(),
         first,
