@@ -22,8 +22,7 @@ export function autoComplete(host) {
   function start() {
     const undecided = host.undecided();
     if (undecided === 0) return status('No ? cells to fill: right-click cells (or press ?) to undecide them first.');
-    host.starting('fill');
-    asideSaid = false;
+    controls.starting('fill');
     search.start(host.grid(), { seed: seed++ });
     const wide = undecided > 20 ? ` That is a wide scope: it may run long; Stop at any time.` : '';
     status(`Searching levels 0–9 for ${undecided} undecided cell${undecided === 1 ? '' : 's'}; every other cell stays fixed.${wide}`);
@@ -32,8 +31,6 @@ export function autoComplete(host) {
   function status(text) {
     ui.status.textContent = text;
   }
-  // the status line says this search was set aside for the other (kept until a start)
-  let asideSaid = false;
 
   const controls = searchControls(search, ui, host, start);
 
@@ -55,18 +52,14 @@ export function autoComplete(host) {
     },
     /** Ends the search and forgets its report, saying `why` in the status line. */
     setAside(why) {
-      if (!search.running && !search.report) return;
-      search.discard();
-      status(why);
-      asideSaid = true;
+      controls.setAside(why);
     },
     /** Updates the controls and the status line. */
     render(hasUndecided) {
       const r = search.report;
       controls.render(hasUndecided);
-      // no report: kept, discarded, cancelled by an edit, or stopped before any report;
-      // the line no longer describes a search (the start message stays while it runs)
-      if (!r) return search.running || asideSaid ? undefined : status('');
+      // no report: clear the line once no search stands behind it
+      if (!r) return controls.idle() ? status('') : undefined;
       if (!r.ok) return status(`Auto-complete refused: ${r.error}`);
       const counts = `${count(r.candidates, 'candidate')}, ${count(r.clauses, 'clause')}, ${count(r.positions, 'position')}`;
       const deepest = r.deepest ? ` Deepest loss: ${r.deepest.reason} after ${r.deepest.line || 'nothing'} (drawn on the board).` : '';

@@ -33,8 +33,7 @@ export function wholeRoot(host) {
 
   function start() {
     firstLevels = ui.fewest.checked ? 1 : 10;
-    host.starting('whole');
-    asideSaid = false;
+    controls.starting('whole');
     search.start(host.grid(), { cut: CUT_PLIES, maxStates: BROWSER_MAX_STATES, firstLevels });
     const free = host.undecided();
     const over = firstLevels < 10 ? 'level 0 at first, one more level each time no diagram fits (up to 0–9)' : 'levels 0–9';
@@ -44,8 +43,6 @@ export function wholeRoot(host) {
   function status(text) {
     ui.status.textContent = text;
   }
-  // the status line says this search was set aside for the other (kept until a start)
-  let asideSaid = false;
 
   const controls = searchControls(search, ui, host, start, { ok: true, state: 'stopped', positions: 0, ms: 0 });
 
@@ -68,10 +65,7 @@ export function wholeRoot(host) {
     },
     /** Ends the solve and forgets its report, saying `why` in the status line. */
     setAside(why) {
-      if (!search.running && !search.report) return;
-      search.discard();
-      status(why);
-      asideSaid = true;
+      controls.setAside(why);
     },
     /** The verdict so far, for tests and scripts: the last report or null. */
     report: () => search.report,
@@ -80,9 +74,8 @@ export function wholeRoot(host) {
       const r = search.report;
       controls.render(hasRoot);
       ui.gauge.hidden = !(r && r.state === 'mapping');
-      // no report: kept, discarded, cancelled by an edit, or stopped before any report;
-      // the line no longer describes a search (the start message stays while it runs)
-      if (!r) return search.running || asideSaid ? undefined : status('');
+      // no report: clear the line once no search stands behind it
+      if (!r) return controls.idle() ? status('') : undefined;
       if (!r.ok) return status(`Solve root refused: ${r.error}`);
       const secs = (r.ms / 1000).toFixed(1);
       const counts = `${fmt(r.positions)} positions, ${fmt(r.conflicts ?? 0)} dead ends, ${fmt(r.settled ?? 0)} settled variables`;

@@ -90,7 +90,28 @@ export function searchControls(search, ui, host, start, stopped = null) {
     search.clear();
     host.keep(r.cells);
   });
+  // the status line says the search was set aside for the other one, until a start
+  let asideSaid = false;
   return {
+    /** Call as a search starts: `host.starting(who)` sets the other search aside. */
+    starting(who) {
+      asideSaid = false;
+      host.starting(who);
+    },
+    /** Ends the search and forgets its report, saying `why` in `ui.status`. */
+    setAside(why) {
+      if (!search.running && !search.report) return;
+      search.discard();
+      ui.status.textContent = why;
+      asideSaid = true;
+    },
+    /**
+     * Whether no search stands behind the status line any more (kept, discarded,
+     * cancelled by an edit, stopped before a report), so it should be cleared.
+     */
+    idle() {
+      return !search.report && !search.running && !asideSaid;
+    },
     /** Enables the buttons for the search's state (`runnable`: Run may start one). */
     render(runnable) {
       const r = search.report;

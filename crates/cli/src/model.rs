@@ -338,11 +338,7 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
     let mut out = std::io::stdout().lock();
     for moves in positions {
         // `-` is the empty board, as for `solve`, and is printed as given
-        let played = if moves.trim() == "-" {
-            ""
-        } else {
-            moves.as_str()
-        };
+        let played = crate::solve::played(moves);
         let pos = match Position::from_moves(played) {
             Ok(p) if p.winner().is_some() || p.is_full() => {
                 Err(format!("position {moves:?}: the game is already over"))

@@ -77,10 +77,19 @@ pub fn solver(mb: usize, threads: usize, book: Option<&Path>) -> Result<Solver> 
     Ok(s)
 }
 
+/// A move sequence as given on a command line or a line of input: `-` (the benchmark
+/// files' mark for the empty board) is the empty sequence.
+pub fn played(word: &str) -> &str {
+    match word.trim() {
+        "-" => "",
+        _ => word,
+    }
+}
+
 /// Reads a position's move sequence: the first word of a line (so benchmark files with
 /// a score after the moves can be fed as they are); `-` is the empty board.
 fn position(word: &str) -> Result<Position, String> {
-    let word = if word == "-" { "" } else { word };
+    let word = played(word);
     let moves = parse_moves(word).map_err(|e| e.to_string())?;
     let p = Position::from_moves(word).map_err(|e| e.to_string())?;
     if let Some(w) = p.winner() {
@@ -142,7 +151,7 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
 /// `c4lab analyze`: the score of every column.
 pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
     // `-` is the empty board, as for `solve`
-    let moves = if moves.trim() == "-" { "" } else { moves };
+    let moves = played(moves);
     let p = match position(moves) {
         Ok(p) => p,
         Err(e) => bail!("position {moves:?}: {e}"),
