@@ -40,8 +40,9 @@ pub struct BenchDsat {
     /// upstream's roots: a fixed sample, such as one `--write-grids` wrote.
     #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with = "write_grids")]
     grids: Vec<std::path::PathBuf>,
-    /// Another `c4lab` build to run on every root as well, with the same flags: the
-    /// two alternate which goes first, root by root, and the summary compares them.
+    /// Another `c4lab` build to run on every root as well, with the same flags (and
+    /// the same environment, so a setting read from it applies to both): the two
+    /// alternate which goes first, root by root, and the summary compares them.
     #[arg(long, value_name = "EXE")]
     baseline: Option<std::path::PathBuf>,
 }
