@@ -57,7 +57,8 @@ pub enum StonesError {
         ch: char,
     },
     /// A stone with an empty cell below it.
-    #[error("column {column}: the stone in row {row} floats above an empty cell; stones rest on the bottom or on another stone")]
+    // (rows of a grid file count from the top, so the message gives both)
+    #[error("column {column}: the stone in row {row} from the bottom (row {} of the grid, from the top) floats above an empty cell; stones rest on the bottom or on another stone", 7 - .row)]
     Floating {
         /// Column, 1..7.
         column: usize,

@@ -176,6 +176,11 @@ mod tests {
             parse_stones(floating).unwrap_err(),
             StonesError::Floating { column: 4, row: 2 }
         );
+        let text = parse_stones(floating).unwrap_err().to_string();
+        assert!(
+            text.contains("row 2 from the bottom (row 5 of the grid, from the top)"),
+            "{text}"
+        );
         let counts = ".......\n.......\n.......\n.......\n.......\nRR.....\n";
         assert!(matches!(
             parse_stones(counts),

@@ -136,9 +136,10 @@ impl Diagram {
                 json: true,
             });
         }
+        // Windows (CRLF) and old Mac (CR alone) line endings read as newlines
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
         let rows: Vec<&str> = text
             .lines()
-            .map(|l| l.strip_suffix('\r').unwrap_or(l))
             .filter(|l| !l.trim().is_empty() || l.chars().count() == WIDTH)
             .filter(|l| !l.starts_with('#'))
             .collect();
@@ -158,10 +159,29 @@ impl Diagram {
         for (i, row) in rows.iter().enumerate() {
             let n = row.chars().count();
             if n != WIDTH {
-                return Err(DiagramError::Shape(format!("row {} has {n} cells", i + 1)));
+                // whitespace is invisible in an editor, so say where it is
+                let note =
+                    if row.starts_with(char::is_whitespace) || row.ends_with(char::is_whitespace) {
+                        " (it starts or ends with a space or tab: remove it)"
+                    } else if row.contains('\t') {
+                        " (it holds a tab: use one character a cell)"
+                    } else {
+                        ""
+                    };
+                return Err(DiagramError::Shape(format!(
+                    "row {} has {n} cells{note}",
+                    i + 1
+                )));
             }
         }
-        let language = if rows.iter().any(|r| r.chars().any(legacy::is_marker)) {
+        // the first old-language marker, which decides the language
+        let marker = rows.iter().enumerate().find_map(|(yt, r)| {
+            r.chars()
+                .enumerate()
+                .find(|&(_, ch)| legacy::is_marker(ch))
+                .map(|(x, ch)| (yt + 1, x + 1, ch))
+        });
+        let language = if marker.is_some() {
             Language::Legacy
         } else {
             Language::Levels
@@ -173,6 +193,18 @@ impl Diagram {
                     Language::Levels => Cell::from_char(ch),
                     Language::Legacy => legacy::translate(ch, yt),
                 };
+                if let (None, Some((marker_row, marker_column, marker))) = (cell, marker) {
+                    if Cell::from_char(ch).is_some() {
+                        return Err(DiagramError::Mixed {
+                            row: yt + 1,
+                            column: x + 1,
+                            ch,
+                            marker_row,
+                            marker_column,
+                            marker,
+                        });
+                    }
+                }
                 cells[yt * WIDTH + x] = cell.ok_or(DiagramError::BadChar {
                     row: yt + 1,
                     column: x + 1,

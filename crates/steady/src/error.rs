@@ -10,7 +10,7 @@ pub enum DiagramError {
     #[error("a diagram is six rows of seven cells, top row first: {0}")]
     Shape(String),
     /// A character the detected language does not have.
-    #[error("row {row} (from the top), column {column}: {ch:?} is not a {language} cell; {hint}")]
+    #[error("row {row} (from the top), column {column}: {ch:?} is not a cell of the {language} language; {hint}")]
     BadChar {
         /// Grid row, 1 = top.
         row: usize,
@@ -22,6 +22,23 @@ pub enum DiagramError {
         language: &'static str,
         /// What the language accepts.
         hint: &'static str,
+    },
+    /// Cells of both languages in one grid: one old marker made the grid read as the old
+    /// language, and a level-language cell then did not fit.
+    #[error("row {row} (from the top), column {column}: {ch:?} is a level-language cell, but the {marker:?} at row {marker_row}, column {marker_column} is an old-language marker, so the grid was read as the old language; write the grid in one language (in the level language, 9 or ? in place of {marker:?})")]
+    Mixed {
+        /// Grid row of the level-language cell, 1 = top.
+        row: usize,
+        /// Its column, 1..7.
+        column: usize,
+        /// The level-language character.
+        ch: char,
+        /// Grid row of the first old-language marker, 1 = top.
+        marker_row: usize,
+        /// Its column, 1..7.
+        marker_column: usize,
+        /// The marker.
+        marker: char,
     },
     /// JSON that is not an array of six strings.
     #[error("upstream JSON is an array of six strings of seven cells: {0}")]

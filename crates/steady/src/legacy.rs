@@ -31,6 +31,13 @@ pub(crate) fn translate(ch: char, yt: usize) -> Option<Cell> {
 
 /// The old grid for a diagram whose levels are all in {0..5, 9}; `.` for claimeven.
 pub(crate) fn to_legacy(d: &Diagram) -> Result<String, String> {
+    if d.cells()
+        .iter()
+        .all(|c| matches!(c, Cell::Red | Cell::Yellow))
+    {
+        // with no marker the grid would read back as the level language (an empty board)
+        return Err("every cell holds a stone, so the old-language grid would be only 1s and 2s, which reads back as a level grid; keep the level grid".into());
+    }
     let mut s = String::with_capacity(48);
     for (i, cell) in d.cells().iter().enumerate() {
         let (yt, x) = (i / WIDTH, i % WIDTH);

@@ -186,7 +186,9 @@ impl Verifier {
         match (diagram.root(), winner) {
             (
                 Err(RootError::Stones(
-                    e @ (StonesError::Floating { .. } | StonesError::Counts { .. }),
+                    e @ (StonesError::Floating { .. }
+                    | StonesError::Counts { .. }
+                    | StonesError::Unreachable(_)),
                 )),
                 _,
             ) => Verdict::BadRoot {

@@ -187,5 +187,50 @@ fn old_grids_say_which_language_was_read() {
         e.to_string().contains("row 6 (from the top), column 4"),
         "{e}"
     );
-    assert!(e.to_string().contains("old seven-marker"), "{e}");
+    assert!(e.to_string().contains("old-language marker"), "{e}");
+    // a character of neither language is named with the language the grid was read in
+    let e = Diagram::parse(".......\n.......\n.......\n.......\n.......\n...x...\n").unwrap_err();
+    assert!(
+        e.to_string().contains("row 6 (from the top), column 4"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("old seven-marker language"), "{e}");
+}
+
+#[test]
+fn grid_errors_point_at_the_offending_cell() {
+    let win = "9909999\n99R9999\n09Y9999\nYRY9R65\nYYYRR79\nRRRYYRY\n";
+    assert!(Diagram::parse(win).is_ok());
+    // one old-language marker in a level grid: the error names both the marker and a
+    // level cell that no longer fits, not just the first digit
+    let typo = win.replacen("YYYRR79", "YYYRR7.", 1);
+    let e = Diagram::parse(&typo).unwrap_err().to_string();
+    assert!(e.contains("'.' at row 5, column 7"), "{e}");
+    assert!(e.contains("row 1 (from the top), column 1: '9'"), "{e}");
+    assert!(e.contains("one language"), "{e}");
+    // invisible whitespace is named
+    let trailing = win.replacen("99R9999", "99R9999 ", 1);
+    let e = Diagram::parse(&trailing).unwrap_err().to_string();
+    assert!(
+        e.contains("row 2 has 8 cells") && e.contains("space or tab"),
+        "{e}"
+    );
+    let tab = win.replacen("09Y9999", "09\tY9999", 1);
+    let e = Diagram::parse(&tab).unwrap_err().to_string();
+    assert!(e.contains("tab"), "{e}");
+    // every line ending reads the same grid
+    let want = Diagram::parse(win).unwrap().diagram;
+    for ending in ["\r\n", "\r"] {
+        let text = win.replace('\n', ending);
+        assert_eq!(Diagram::parse(&text).unwrap().diagram, want, "{ending:?}");
+    }
+    // a full board has no old-language marker, so its old grid would read back wrongly:
+    // refused
+    let full = "YYRRRYY\nRRRYYYR\nRYYYRYY\nRRRYRRR\nYYYRYYY\nYRRRYRR\n";
+    let e = Diagram::parse(full)
+        .unwrap()
+        .diagram
+        .to_legacy()
+        .unwrap_err();
+    assert!(e.contains("only 1s and 2s"), "{e}");
 }

@@ -47,6 +47,20 @@ fn no_verdict_cases() {
         }
     );
 
+    // a four no game reaches is a bad root, with its reason, not a finished game
+    let both = parse("9999999\n9999999\n9999999\n9999999\nYYYY999\nRRRR999\n");
+    assert!(
+        matches!(v.verify(&both), Verdict::BadRoot { reason } if reason.contains("no legal game reaches")),
+        "{:?}",
+        v.verify(&both)
+    );
+    let after = parse("9999999\n9999999\n9999999\n9999999\nY999999\nRRRRYYY\n");
+    assert!(
+        matches!(v.verify(&after), Verdict::BadRoot { reason } if reason.contains("moved after the game was over")),
+        "{:?}",
+        v.verify(&after)
+    );
+
     let floating = parse("9999999\n9999999\n9999999\n9999999\n999R999\n99Y9999\n");
     assert!(
         matches!(v.verify(&floating), Verdict::BadRoot { reason } if reason.contains("column 4") && reason.contains("floats"))
