@@ -154,6 +154,13 @@ pub fn train(a: TrainArgs) -> Result<u8> {
             a.perply_targets.len()
         );
     }
+    let ckpt = a
+        .checkpoint
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}.ckpt", a.out.display())));
+    // said before the corpus is read and the model trained, not after
+    writable(&a.out, "--out")?;
+    writable(&ckpt, "the checkpoint (--checkpoint)")?;
     let mut train = Vec::new();
     for (i, corpus) in a.load_corpus.iter().enumerate() {
         let targets = a.perply_targets.get(i).map(PathBuf::as_path);
@@ -180,10 +187,6 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         index_bits: a.index_bits,
         features: a.features,
     };
-    let ckpt = a
-        .checkpoint
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}.ckpt", a.out.display())));
     let mut t = if a.resume {
         let bytes =
             std::fs::read(&ckpt).with_context(|| format!("cannot read {}", ckpt.display()))?;
@@ -256,6 +259,27 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         );
     }
     Ok(0)
+}
+
+/// Checks that `path` (named `what`) can be written, leaving any file there untouched
+/// and none behind where there was none.
+fn writable(path: &Path, what: &str) -> Result<()> {
+    if path.is_dir() {
+        bail!(
+            "{what} {} is a directory; name a file to write",
+            path.display()
+        );
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .with_context(|| format!("{what}: cannot write {}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 fn save(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -373,6 +397,9 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
 
 /// `c4lab eval`: prints the results table.
 pub fn eval(a: EvalArgs) -> Result<u8> {
+    if a.corpus_source == CorpusSource::Moves && a.holdout_targets.is_some() {
+        bail!("--corpus-source moves scores against the played moves and reads no sidecar: leave out --holdout-targets");
+    }
     let model = load_model(&a.model)?;
     let hold = examples(
         &a.holdout_corpus,

@@ -193,6 +193,18 @@ impl Trainer {
                 "--batch must be at least 1 and --lr above 0".into(),
             ));
         }
+        for (flag, w) in [("--soft-w", config.soft_w), ("--hard-w", config.hard_w)] {
+            if !(w.is_finite() && w >= 0.0) {
+                return Err(ModelError::Config(format!(
+                    "{flag} {w} is not a loss weight: give a finite number of 0 or more"
+                )));
+            }
+        }
+        if config.soft_w == 0.0 && config.hard_w == 0.0 {
+            return Err(ModelError::Config(
+                "--soft-w and --hard-w are both 0, so no step would learn anything: give one a positive weight".into(),
+            ));
+        }
         let widths = DEFAULT_INDEX_BITS..=MAX_INDEX_BITS;
         if !widths.contains(&config.index_bits) {
             return Err(ModelError::Config(format!(

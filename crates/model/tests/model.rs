@@ -366,3 +366,28 @@ fn the_model_forces_a_win_in_two_and_denies_one() {
     }
     assert!(forced >= 20, "only {forced} forced wins met");
 }
+
+#[test]
+fn loss_weights_that_would_train_nothing_are_refused() {
+    let refused = |soft_w: f32, hard_w: f32| {
+        let config = TrainConfig {
+            soft_w,
+            hard_w,
+            ..config(10)
+        };
+        match Trainer::new(config) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("weights {soft_w} and {hard_w} were taken"),
+        }
+    };
+    assert!(refused(f32::NAN, 0.5).contains("--soft-w NaN"));
+    assert!(refused(1.0, f32::INFINITY).contains("--hard-w inf"));
+    assert!(refused(-1.0, 0.5).contains("--soft-w -1"));
+    assert!(refused(0.0, 0.0).contains("both 0"));
+    // one weight at 0 is a real choice: the played moves alone, or the teacher alone
+    assert!(Trainer::new(TrainConfig {
+        soft_w: 0.0,
+        ..config(10)
+    })
+    .is_ok());
+}
