@@ -20,7 +20,7 @@ pub enum Bench {
         #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
         steady_states: PathBuf,
         /// Timed runs of check-solution (the best and the median are printed).
-        #[arg(long, default_value_t = 5)]
+        #[arg(long, default_value_t = 5, value_parser = crate::solve::count_arg)]
         runs: usize,
     },
     /// Auto-complete: upstream diagrams with k cells undecided, per k the success rate and candidates/time.
@@ -328,6 +328,7 @@ fn solver(
         let (mut theirs, mut ours_micros): (Option<BaselineRun>, f64) = (None, 0.0);
         for (i, &t) in threads.iter().enumerate() {
             let with_baseline = baseline.filter(|_| i == 0);
+            crate::solve::ensure_table_memory(mb << 20, 1)?;
             let mut s = c4lab_solver::Solver::new(mb << 20);
             s.set_threads(t);
             let origin = Instant::now();

@@ -5,9 +5,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use c4lab_board::format_moves;
-use c4lab_steady::Diagram;
+use c4lab_steady::{Cell, Diagram};
 use c4lab_synth::{sat, undecide, Completer, Completion, Learn, Options, Progress};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -86,6 +86,14 @@ impl SearchArgs {
             lost_budget: self.lost_budget,
             lost_after: self.lost_after,
         }
+    }
+}
+
+/// Parses a time cap in seconds: a positive number a `Duration` can hold.
+pub fn seconds_arg(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if Duration::try_from_secs_f64(s).is_ok_and(|d| !d.is_zero()) => Ok(s),
+        _ => Err("expected a positive number of seconds".into()),
     }
 }
 
@@ -243,7 +251,7 @@ pub struct BenchComplete {
     #[arg(long, value_delimiter = ',', default_value = "4,8,14,20")]
     k: Vec<usize>,
     /// Diagrams per k (taken evenly from those with a root of at least --min-ply stones).
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 12, value_parser = crate::solve::count_arg)]
     tasks: usize,
     /// Only diagrams whose root has at least this many stones.
     #[arg(long, default_value_t = 16)]
@@ -252,7 +260,7 @@ pub struct BenchComplete {
     #[arg(long, default_value_t = 18)]
     max_ply: u32,
     /// Give up a task after this many seconds.
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, default_value_t = 20.0, value_parser = seconds_arg)]
     cap: f64,
     /// Also print one line per task on stderr (root, outcome, candidates, positions, clauses,
     /// cores, conflicts, time).
@@ -308,6 +316,24 @@ fn task(d: &Diagram, k: usize, i: usize, seed: u64) -> Diagram {
 /// Runs the benchmark and prints its table.
 pub fn bench(a: BenchComplete) -> Result<u8> {
     let pool = upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
+    // every task must have k level cells to undecide, or its row would claim a k it never ran
+    let cells = pool
+        .iter()
+        .map(|d| {
+            d.cells()
+                .iter()
+                .filter(|c| matches!(c, Cell::Level(_)))
+                .count()
+        })
+        .min()
+        .unwrap_or(0);
+    if let Some(k) = a.k.iter().find(|&&k| k > cells) {
+        bail!(
+            "--k {k}: the diagrams of {}-{} stones have as few as {cells} level cells to undecide; give k of at most {cells} (or a lower --max-ply)",
+            a.min_ply,
+            a.max_ply
+        );
+    }
     let step = (pool.len() / a.tasks.max(1)).max(1);
     let seeds = if a.seeds.is_empty() {
         vec![a.search.seed]

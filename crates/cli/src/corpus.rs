@@ -115,6 +115,9 @@ impl SelfPlay {
             TeacherMode::AlphaBeta => (self.table_mb << 20).min(4 << 20),
             TeacherMode::Exact => self.table_mb << 20,
         };
+        // one teacher, so one table, per worker thread
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        crate::solve::ensure_table_memory(table_bytes, workers)?;
         Ok(GenConfig {
             seed: self.seed,
             slots: self.slots as usize,

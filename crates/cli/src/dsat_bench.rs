@@ -21,10 +21,10 @@ pub struct BenchDsat {
     #[arg(long, default_value_t = 42)]
     max_ply: u32,
     /// How many roots (taken evenly from those of --min-ply to --max-ply stones).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = crate::solve::count_arg)]
     roots: usize,
     /// Give up a root after this many seconds.
-    #[arg(long, default_value_t = 30.0)]
+    #[arg(long, default_value_t = 30.0, value_parser = crate::complete::seconds_arg)]
     cap: f64,
     #[command(flatten)]
     search: SearchArgs,

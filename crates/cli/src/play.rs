@@ -140,12 +140,17 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
     let mut pos = Position::new();
     let mut out = std::io::stdout().lock();
     let yours = if you == Colour::Red { 0 } else { 1 };
-    let mut typed = moves
-        .trim()
-        .chars()
-        .map(Some)
-        .collect::<Vec<_>>()
-        .into_iter();
+    // --moves is a script: a bad entry in it is an error (exit 2), as in the diagram game,
+    // where a bad line typed at the prompt only asks again
+    let script: Vec<char> = moves.trim().chars().collect();
+    if let Some((i, c)) = script
+        .iter()
+        .enumerate()
+        .find(|(_, c)| !matches!(c, '1'..='7'))
+    {
+        bail!("--moves, move {}: {c:?} is not a column 1-7", i + 1);
+    }
+    let mut typed = script.into_iter().enumerate();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     loop {
@@ -163,8 +168,14 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
         }
         // your move: from --moves first, then from stdin
         let text = match typed.next() {
-            Some(Some(c)) => c.to_string(),
-            _ => {
+            Some((i, c)) => {
+                let x = c as usize - '1' as usize;
+                if !pos.can_play(x) {
+                    bail!("--moves, move {}: column {c} is full", i + 1);
+                }
+                c.to_string()
+            }
+            None => {
                 show_position(&pos, &mut out)?;
                 if no_input {
                     return Ok(0);

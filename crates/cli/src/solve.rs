@@ -43,6 +43,14 @@ pub fn table_mib(text: &str) -> Result<usize, String> {
     }
 }
 
+/// Parses a count that must be at least 1 (runs, tasks, roots).
+pub fn count_arg(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n @ 1..) => Ok(n),
+        _ => Err("expected a whole number of at least 1".into()),
+    }
+}
+
 /// Parses `--threads`: 0 (one per core) to 1024.
 pub fn thread_arg(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -62,9 +70,29 @@ pub fn thread_count(threads: usize) -> usize {
     }
 }
 
+/// Checks, before any work starts, that `copies` tables of `bytes` each can be had:
+/// a `--table-mb` past the machine's memory is then an error that says so, not an
+/// abort when the table is allocated (the reservation is dropped at once and touches
+/// no page).
+pub fn ensure_table_memory(bytes: usize, copies: usize) -> Result<()> {
+    let total = bytes.saturating_mul(copies.max(1));
+    let mut probe: Vec<u8> = Vec::new();
+    if probe.try_reserve_exact(total).is_err() {
+        let each = bytes >> 20;
+        bail!(
+            "cannot reserve {} MiB of memory for transposition tables ({} x {each} MiB, \
+             --table-mb {each}); pass a smaller --table-mb",
+            total >> 20,
+            copies.max(1)
+        );
+    }
+    Ok(())
+}
+
 /// A solver with `mb` MiB of table, `threads` search threads (0: one per core) and
 /// the book at `book`, if any.
 pub fn solver(mb: usize, threads: usize, book: Option<&Path>) -> Result<Solver> {
+    ensure_table_memory(mb << 20, 1)?;
     let mut s = Solver::new(mb << 20);
     s.set_threads(thread_count(threads));
     if let Some(path) = book {
@@ -98,6 +126,9 @@ fn position(word: &str) -> Result<Position, String> {
             w.name(),
             moves.len()
         ));
+    }
+    if p.is_full() {
+        return Err("the game is already over: the board is full, a draw".into());
     }
     Ok(p)
 }
@@ -207,6 +238,13 @@ pub fn book(depth: u32, out: &PathBuf, mb: usize, threads: usize) -> Result<u8> 
     let mut part_name = out.clone().into_os_string();
     part_name.push(".part");
     let part = PathBuf::from(part_name);
+    if out.is_dir() {
+        bail!(
+            "--out {} is a directory; name the book file to write (for example {})",
+            out.display(),
+            out.join("book.c4b").display()
+        );
+    }
     let mut file =
         std::fs::File::create(&part).with_context(|| format!("cannot write {}", out.display()))?;
     let mut s = solver(mb, threads, None)?;

@@ -55,6 +55,11 @@ fn simplify_reports_before_it_applies() {
     let mut grid = std::fs::read_to_string(repo().join("examples/win.txt")).unwrap();
     let minimal = c4lab(&["simplify", "--dry-run"], &grid);
     assert!(stdout(&minimal).contains("already minimal"));
+    // applied to a minimal diagram: the grid unchanged on stdout (for pipes), the note on stderr
+    let same = c4lab(&["simplify"], &grid);
+    assert_eq!(same.status.code(), Some(0));
+    assert_eq!(stdout(&same), grid);
+    assert!(String::from_utf8_lossy(&same.stderr).contains("already minimal"));
     // clutter: the top-right cell was 9 and is not consulted
     grid.replace_range(6..7, "8");
     let dry = c4lab(&["simplify", "--dry-run"], &grid);

@@ -130,6 +130,18 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // an output that cannot be written is said before the corpus is read, not after
+    // the training
+    let out = train_to(&format!("{d}/no/such/dir/m.c4m"), "192", &[]);
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--out: cannot write") && !err.contains("training positions"),
+        "{err}"
+    );
+    let out = train_to(d, "192", &[]);
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a directory"));
     let out = train("192", &["--features", "rows"]);
     assert_exit(&out, 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("use threats or columns"));
@@ -239,6 +251,26 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     assert!(text.matches("the model plays").count() >= 3, "{text}");
     assert!(text.contains("you play 1\n"), "{text}");
     assert!(matches!(out.status.code(), Some(0 | 1)), "{text}");
+    // a bad --moves entry is refused by its place, as in the diagram game
+    let out = c4lab(
+        &[
+            "play",
+            "--opponent",
+            "model",
+            "--model",
+            &model,
+            "--moves",
+            "4x9",
+            "--no-input",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--moves, move 2: 'x' is not a column 1-7"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = c4lab(&["play", "--opponent", "model"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--model FILE"));
@@ -260,6 +292,22 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a c4lab model"));
+    let out = c4lab(
+        &[
+            "eval",
+            "--model",
+            &model,
+            "--holdout-corpus",
+            &hold,
+            "--holdout-targets",
+            &hold_t,
+            "--corpus-source",
+            "moves",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("leave out --holdout-targets"));
     // several corpora: each with its sidecar, in order (one named twice counts twice)
     let count = |out: &std::process::Output| -> u64 {
         let err = String::from_utf8_lossy(&out.stderr);

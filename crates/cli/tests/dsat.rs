@@ -125,6 +125,17 @@ fn bench_dsat_runs_given_grids_against_a_baseline_build() {
         "{}",
         String::from_utf8_lossy(&refused.stdout)
     );
+    // a cap that no run can honour, or no roots at all, is refused before any table
+    for (flag, value) in [("--cap", "0"), ("--cap", "nan"), ("--roots", "0")] {
+        let out = c4lab(&["bench", "dsat", "--grids", &grids[0], flag, value], "");
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(&format!("invalid value '{value}'")),
+            "{flag} {value}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{flag} {value}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -95,6 +95,38 @@ fn analyze_scores_every_column() {
     );
     let bad = c4lab(&["analyze", "9"], "");
     assert_eq!(bad.status.code(), Some(2));
+    // a drawn, full board has no move to score: refused, as `hint` refuses it
+    let draw = "257771314744647214154617633623313656555222";
+    let over = c4lab(&["analyze", "--table-mb", "16", draw], "");
+    assert_eq!(over.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&over.stderr).contains("the board is full, a draw"));
+    // a table larger than the machine can give is refused with the flag to change,
+    // not an abort when it is allocated
+    // (only where the kernel refuses an allocation past memory and swap, and those are
+    // well under the 64 GiB asked for)
+    if table_refused_here() {
+        let huge = c4lab(&["analyze", "--table-mb", "65536", "4"], "");
+        assert_eq!(huge.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&huge.stderr).contains("pass a smaller --table-mb"));
+    }
+}
+
+/// Whether this machine's kernel refuses a 64 GiB allocation outright: Linux with
+/// heuristic or strict overcommit, and under 48 GiB of memory and swap together.
+fn table_refused_here() -> bool {
+    let read = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
+    if !matches!(read("/proc/sys/vm/overcommit_memory").trim(), "0" | "2") {
+        return false;
+    }
+    let kib = |key: &str| -> Option<u64> {
+        let info = read("/proc/meminfo");
+        let line = info.lines().find(|l| l.starts_with(key))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    };
+    match (kib("MemTotal:"), kib("SwapTotal:")) {
+        (Some(m), Some(s)) => m + s < 48 << 20,
+        _ => false,
+    }
 }
 
 /// The first `n` lines of benchmark set `name`, written alone into a fresh folder named
