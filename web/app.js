@@ -122,17 +122,24 @@ lab.benchVerify = (grids) => new Promise((resolve) => {
 
 // ---- solver hints (Play mode) ------------------------------------------------------
 
-let solverWorker = null, hintId = 0;
+let solverWorker = null, hintId = 0, hintBusy = false;
 function requestHints(game) {
   state.hints = null;
   if (state.mode !== 'play') return;
   hintId++; // a reply to an earlier question no longer counts
   const answer = (h) => { state.hints = h; lab.hints = h; };
+  if (solverWorker && hintBusy) {
+    // the worker answers in order: rather than wait for stale questions, start afresh
+    solverWorker.terminate();
+    solverWorker = null;
+  }
+  hintBusy = false;
   if (!game.ok) return answer({ id: hintId, error: game.error });
   if (!solverWorker) {
     solverWorker = new Worker(new URL('./solve.worker.js', import.meta.url), { type: 'module' });
     solverWorker.onmessage = (e) => {
       if (e.data.id !== hintId) return;
+      hintBusy = false;
       answer(e.data);
       renderHints();
     };
@@ -147,6 +154,7 @@ function requestHints(game) {
   let k = moves.length - 1;
   while (k >= 0 && moves[k].player !== 'Red') k--;
   if (game.status === 'red-won') return answer({ id: hintId, yellow: null, red: 'won' }); // nothing left to ask
+  hintBusy = true;
   solverWorker.postMessage({
     id: hintId,
     moves: game.status === 'yellow-to-move' ? state.root + played : null,
@@ -176,7 +184,9 @@ function renderHints() {
       else if (s < 0) lose.push(x + 1);
       else other.push(x + 1);
     });
-    parts.push(lose.length ? `Yellow moves that lose: ${lose.join(', ')}` : 'no Yellow move loses');
+    // "no move loses" is a claim only when every move was judged
+    parts.push(lose.length ? `Yellow moves that lose: ${lose.join(', ')}`
+      : unknown.length ? 'no Yellow move proved losing' : 'no Yellow move loses');
     if (other.length) parts.push(`that draw or win: ${other.join(', ')}`);
     if (unknown.length) parts.push(`unknown: ${unknown.join(', ')}`);
     const game = call(engine.play, grid(), state.yellow);
@@ -221,8 +231,13 @@ function remember() {
   if (state.history.length > 200) state.history.shift();
 }
 function editLevels(change) {
+  say(''); // a message about an earlier action no longer applies
   remember();
+  const snapshot = () => state.levels.join('') + '|' + state.root + '|' + state.yellow;
+  const before = snapshot();
   change();
+  // an edit that changed nothing (Clear on a clear board) leaves no Undo step
+  if (snapshot() === before) { state.history.pop(); render(); return; }
   edited();
 }
 function paint(i, level) {
@@ -272,7 +287,7 @@ function verdictText() {
     case 'loss': {
       const tied = v.tied && v.tied.length ? ` (tied levels: ${v.tied.join(', ')})` : '';
       const line = v.line ? `after ${v.line}` : 'at the root';
-      return [`Loss: ${REASONS[v.reason]}${tied} ${line}.${v.line ? ' The numbered ghost stones show the line.' : ''}`, 'loss'];
+      return [`Loss: ${REASONS[v.reason]}${tied} ${line}.${v.line && state.mode !== 'play' ? ' The numbered ghost stones show the line.' : ''}`, 'loss'];
     }
     case 'incomplete': return [`Incomplete: ${v.undecided} undecided cell${v.undecided === 1 ? '' : 's'} (?); no verdict until they are decided.`, ''];
     case 'root-terminal': return [`The root already holds a four (${v.winner}): there is nothing to verify.`, 'loss'];
@@ -342,7 +357,7 @@ function render() {
     }
     if (i === selected) { c.classList.add('selected'); legend.add('selected'); }
     if (four.includes(i)) { c.classList.add('four'); legend.add('four'); }
-    if (i === state.focus) c.classList.add('focus');
+    if (i === state.focus && state.mode === 'levels') c.classList.add('focus');
     c.title = label;
     c.setAttribute('aria-label', label);
   }
@@ -438,6 +453,7 @@ function column(x) {
 }
 
 function undo() {
+  say('');
   if (state.mode === 'play') { state.yellow = state.yellow.slice(0, -1); edited({ verify: false }); }
   else if (state.mode === 'position') { if (state.root) setRoot(state.root.slice(0, -1)); }
   else if (state.history.length) {
@@ -500,8 +516,12 @@ function onKey(e) {
   if (e.target.closest('input, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
   const k = e.key;
   if (k === 'Backspace') { e.preventDefault(); undo(); return; }
+  // the focus ring belongs to the board: away from it, arrows scroll the page and a
+  // digit only picks the level
+  const onBoard = e.target.closest && e.target.closest('#board');
   if (state.mode === 'levels') {
     if (k.startsWith('Arrow')) {
+      if (!onBoard) return;
       e.preventDefault();
       const f = state.focus ?? 0;
       const [x, y] = [f % W, Math.floor(f / W)];
@@ -511,7 +531,7 @@ function onKey(e) {
       render();
     } else if (LEVELS.includes(k) || k === '?') {
       state.level = k;
-      if (state.focus !== null) paint(state.focus, k); else render();
+      if (state.focus !== null && onBoard) paint(state.focus, k); else render();
     } else if (k === 'Escape') { state.focus = null; render(); }
   } else if (k >= '1' && k <= '7') {
     column(Number(k) - 1);
@@ -552,6 +572,7 @@ function wire() {
   $('#undo-position').addEventListener('click', undo);
   $('#clear-root').addEventListener('click', () => setRoot(''));
   $('#set-moves').addEventListener('click', () => setRoot($('#moves').value.trim()));
+  $('#moves').addEventListener('keydown', (e) => { if (e.key === 'Enter') setRoot($('#moves').value.trim()); });
   $('#set-stones').addEventListener('click', () => {
     const p = call(engine.position_from_stones, $('#stones').value);
     if (!p.ok) return say(p.error, true);
@@ -569,7 +590,7 @@ function wire() {
       const form = b.dataset.export;
       if (form === 'link') {
         const l = call(engine.link_encode, grid(), state.yellow);
-        if (!l.ok) return say(l.error, true);
+        if (!l.ok) { $('#io-text').value = ''; return say(l.error, true); }
         $('#io-text').value = location.href.split('#')[0] + '#' + l.link;
         // the address bar too (it may still hold a refused link, kept to inspect)
         lastHash = '#' + l.link;
@@ -577,7 +598,8 @@ function wire() {
         return say('Share link written below; it is also in the address bar.');
       }
       const r = call(engine.export_diagram, grid(), form);
-      if (!r.ok) return say(r.error, true);
+      // an older export left in the box would read as this one
+      if (!r.ok) { $('#io-text').value = ''; return say(r.error, true); }
       $('#io-text').value = r.text;
       say('');
     });

@@ -78,7 +78,8 @@ export function wholeRoot(host) {
       if (!r) return controls.idle() ? status('') : undefined;
       if (!r.ok) return status(`Solve root refused: ${r.error}`);
       const secs = (r.ms / 1000).toFixed(1);
-      const counts = `${fmt(r.positions)} positions, ${fmt(r.conflicts ?? 0)} dead ends, ${fmt(r.settled ?? 0)} settled variables`;
+      const count = (n, word) => `${fmt(n)} ${word}${Number(n) === 1 ? '' : 's'}`;
+      const counts = `${count(r.positions, 'position')}, ${count(r.conflicts ?? 0, 'dead end')}, ${count(r.settled ?? 0, 'settled variable')}`;
       const budget = firstLevels < 10 && r.levels ? `levels 0–${r.levels - 1}` : '';
       const second = r.entrants && r.entrants[1];
       const beside = second && second.started_at > 0
@@ -95,6 +96,10 @@ export function wholeRoot(host) {
         case 'found': {
           // the levels the ? cells take (a budget that grew unproved may be wider)
           const given = host.levels();
+          if (host.undecided() === 0) {
+            ui.keep.disabled = true; // nothing to keep
+            return status(`This diagram has no ? cells, so Solve root had nothing to fill: as it stands it verifies as a win (${secs} s).`);
+          }
           const top = Math.max(0, ...[...r.cells].filter((c, i) => given[i] === '?' && /[0-9]/.test(c)).map(Number));
           const taken = firstLevels < 10 ? `levels 0–${top}` : '';
           return status(`Found a diagram that verifies as a win${won} (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s)${taken ? `; its ? cells take ${taken}${fewest(r)}` : ''}. Keep it, or Discard.`);

@@ -10,7 +10,7 @@
 export function modelHint(engine, render) {
   const $ = (s) => document.querySelector(s);
   const call = (fn, ...args) => JSON.parse(fn(...args));
-  let loaded = false;
+  let loaded = ''; // the loaded model's file name
 
   $('#model-file').addEventListener('change', async (e) => {
     const file = e.target.files[0];
@@ -27,8 +27,10 @@ export function modelHint(engine, render) {
         r = { ok: false, error: `could not read it (${err})` };
       }
     }
-    loaded = r.ok;
-    $('#model-status').textContent = r.ok ? `Model loaded: ${file.name} (${mb(r.bytes)}).` : `${file.name}: ${r.error}`;
+    // a refused file leaves the model loaded before it (the engine keeps it too)
+    const kept = !r.ok && loaded ? ` The model loaded before, ${loaded}, still gives the hint.` : '';
+    if (r.ok) loaded = file.name;
+    $('#model-status').textContent = r.ok ? `Model loaded: ${file.name} (${mb(r.bytes)}).` : `${file.name}: ${r.error.replace(/\.$/, '')}.${kept}`;
     render();
   });
 

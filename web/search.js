@@ -123,7 +123,13 @@ export function searchControls(search, ui, host, start, stopped = null) {
     /** Forgets the search when the diagram it searched has changed. */
     diagramChanged(grid) {
       if ((search.running || search.report) && grid !== search.grid) {
+        const wasRunning = search.running;
         search.discard();
+        if (wasRunning) {
+          // a search lost to a stray click says so, rather than vanish
+          ui.status.textContent = 'Stopped: the diagram changed while the search ran, so its answer would not fit it. Start it again to search the new diagram.';
+          asideSaid = true;
+        }
         host.render();
       }
     },

@@ -728,3 +728,67 @@ test('importing a link with a Yellow line opens it in Play, as opening it does',
   await other.close();
   await page.close();
 });
+
+test('what a user noticed: stale messages, failed exports, a search lost to an edit, Solve root with nothing to fill, keys away from the board, a steady panel', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  // a refused paint's message goes with the next edit
+  await page.click('#palette button[data-level="3"]');
+  await cell(page, 1, 1).click(); // a root stone
+  assert.match(await page.locator('#message').textContent(), /holds a root stone/);
+  let n = await count(page);
+  await cell(page, 7, 6).click();
+  await settled(page, n);
+  assert.equal(await page.locator('#message').textContent(), '');
+  // an edit that changes nothing leaves no Undo step: Clear twice, Undo once restores
+  if (!(await page.locator('#io').evaluate((d) => d.open))) await page.locator('#io summary').click();
+  const grid = async () => { await page.click('[data-export="grid"]'); return page.inputValue('#io-text'); };
+  const painted = await grid();
+  await page.click('#clear');
+  await page.click('#clear');
+  await page.click('#undo-levels');
+  assert.equal(await grid(), painted, 'one Undo after two Clears');
+  // a failed export empties the box rather than leave the last one there to be copied
+  await importText(page, WIN);
+  await page.click('[data-export="json"]');
+  assert.match(await page.inputValue('#io-text'), /^\[/);
+  await page.click('[data-export="old"]');
+  assert.match(await page.locator('#message').textContent(), /no old-language marker/);
+  assert.equal(await page.inputValue('#io-text'), '');
+  // Solve root on a diagram with no ? cells: nothing to fill, nothing to keep
+  await page.click('#dsat');
+  await page.waitForFunction(() => /nothing to fill/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 30_000 });
+  assert.equal(await page.locator('#dsat-keep').isDisabled(), true);
+  await page.click('#dsat-discard');
+  // the panel does not move when a candidate's legend line appears
+  const x0 = (await page.locator('#panel').boundingBox()).x;
+  await page.click('#undecide-all');
+  await page.click('#dsat');
+  await page.waitForFunction(() => !document.querySelector('#dsat-keep').disabled, null, { timeout: 60_000 });
+  assert.match(await page.locator('#legend').textContent(), /candidate levels/);
+  assert.equal((await page.locator('#panel').boundingBox()).x, x0);
+  await page.click('#dsat-discard');
+  // an edit while a search runs ends it, and says so
+  await page.click('nav button[data-mode="position"]');
+  n = await count(page);
+  await page.click('#clear-root');
+  await settled(page, n);
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#undecide-all');
+  await page.click('#dsat');
+  await page.waitForFunction(() => /^Mapping/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 30_000 });
+  await page.click('#palette button[data-level="5"]');
+  await cell(page, 4, 1).click();
+  assert.match(await page.locator('#dsat-status').textContent(), /^Stopped: the diagram changed/);
+  assert.equal(await page.locator('#dsat-stop').isDisabled(), true);
+  // away from the board, arrows scroll and a digit only picks the level
+  await page.evaluate(() => document.activeElement.blur());
+  const before = await grid();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('2');
+  assert.equal(await page.locator('#board .cell.focus').count(), 0);
+  assert.equal(await grid(), before);
+  assert.equal(await page.locator('#palette button[data-level="2"]').getAttribute('aria-pressed'), 'true');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
