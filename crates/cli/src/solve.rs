@@ -242,7 +242,7 @@ pub fn book(depth: u32, out: &PathBuf, mb: usize, threads: usize) -> Result<u8> 
         bail!(
             "--out {} is a directory; name the book file to write (for example {})",
             out.display(),
-            out.join("book.c4b").display()
+            out.join("book.bin").display()
         );
     }
     let mut file =

@@ -245,3 +245,19 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot start /nonexistent/solver"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn book_refuses_a_directory_before_solving() {
+    let dir = std::env::temp_dir();
+    let out = c4lab(
+        &["book", "--depth", "1", "--out", dir.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is a directory") && err.contains("book.bin"),
+        "{err}"
+    );
+    assert!(!err.contains("positions solved"), "{err}");
+}
