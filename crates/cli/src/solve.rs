@@ -182,7 +182,7 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
 /// `c4lab analyze`: the score of every column.
 pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
     // `-` is the empty board, as for `solve`
-    let moves = played(moves);
+    let moves = played(moves).trim();
     let p = match position(moves) {
         Ok(p) => p,
         Err(e) => bail!("position {moves:?}: {e}"),

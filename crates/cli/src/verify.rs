@@ -44,19 +44,28 @@ pub fn describe_loss(c: &Counterexample) -> String {
     format!("{why} {line} (moves from the root, Red first)")
 }
 
+/// "1 position" or "N positions".
+fn positions_text(n: u64) -> String {
+    format!("{n} position{}", if n == 1 { "" } else { "s" })
+}
+
 /// One line describing a verdict.
 pub fn verdict_text(v: &Verdict) -> String {
     match v {
         Verdict::Win { positions } => {
-            format!("win: Red makes four on every line ({positions} positions searched)")
+            format!(
+                "win: Red makes four on every line ({} searched)",
+                positions_text(*positions)
+            )
         }
         Verdict::Loss {
             counterexample,
             positions,
         } => {
             format!(
-                "loss: {} [{positions} positions searched]",
-                describe_loss(counterexample)
+                "loss: {} [{} searched]",
+                describe_loss(counterexample),
+                positions_text(*positions)
             )
         }
         Verdict::Incomplete { undecided } => {

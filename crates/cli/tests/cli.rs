@@ -18,6 +18,15 @@ fn verify_exit_codes_and_json() {
     assert_eq!(j["line"], "67711132");
     assert_eq!(j["tied"], serde_json::json!([9]));
 
+    // the empty board with one level everywhere: no unique level at the root
+    let flat = c4lab(&["verify", "-"], &"9999999\n".repeat(6));
+    assert_eq!(flat.status.code(), Some(1));
+    assert!(
+        stdout(&flat).contains("[1 position searched]"),
+        "{}",
+        stdout(&flat)
+    );
+
     let incomplete = c4lab(&["verify", "examples/incomplete.txt"], "");
     assert_eq!(incomplete.status.code(), Some(2));
 
