@@ -15,7 +15,7 @@ pub enum PlayError {
     #[error("the root already holds a four: there is no game to play")]
     RootTerminal,
     /// The game has ended.
-    #[error("Yellow move {ply}: the game is over ({status}); undo first")]
+    #[error("Yellow move {ply}: the game is already over ({status}), so no move can follow it")]
     Over {
         /// 1-based index of the refused Yellow move.
         ply: usize,
