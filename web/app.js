@@ -225,19 +225,21 @@ function edited({ verify = true, first = false, keepHash = false } = {}) {
   }
   render();
 }
-/** Saves what Levels-mode Undo restores: Mirror and Import change the root too. */
-function remember() {
-  state.history.push({ levels: state.levels.slice(), root: state.root, yellow: state.yellow });
+/** Saves what Levels-mode Undo restores (`prev`, by default the state now): Mirror and Import change the root too. */
+function remember(prev = { levels: state.levels.slice(), root: state.root, yellow: state.yellow }) {
+  state.history.push(prev);
   if (state.history.length > 200) state.history.shift();
 }
 function editLevels(change) {
   say(''); // a message about an earlier action no longer applies
-  remember();
-  const snapshot = () => state.levels.join('') + '|' + state.root + '|' + state.yellow;
-  const before = snapshot();
+  const prev = { levels: state.levels.slice(), root: state.root, yellow: state.yellow };
   change();
   // an edit that changed nothing (Clear on a clear board) leaves no Undo step
-  if (snapshot() === before) { state.history.pop(); render(); return; }
+  if (state.levels.join('') === prev.levels.join('') && state.root === prev.root && state.yellow === prev.yellow) {
+    render();
+    return;
+  }
+  remember(prev);
   edited();
 }
 function paint(i, level) {
@@ -477,6 +479,12 @@ function buildBoard() {
     const i = Number(c.dataset.index);
     if (state.mode === 'levels') paint(i, state.level);
     else column(i % W);
+  });
+  // the focus ring lives only while the board has the keyboard (digits paint it only then)
+  board.addEventListener('blur', () => {
+    if (state.focus === null) return;
+    state.focus = null;
+    render();
   });
   board.addEventListener('contextmenu', (e) => {
     const c = e.target.closest('.cell');

@@ -316,9 +316,12 @@ fn task(d: &Diagram, k: usize, i: usize, seed: u64) -> Diagram {
 /// Runs the benchmark and prints its table.
 pub fn bench(a: BenchComplete) -> Result<u8> {
     let pool = upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
+    let step = (pool.len() / a.tasks.max(1)).max(1);
     // every task must have k level cells to undecide, or its row would claim a k it never ran
     let cells = pool
         .iter()
+        .step_by(step)
+        .take(a.tasks)
         .map(|d| {
             d.cells()
                 .iter()
@@ -329,12 +332,11 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         .unwrap_or(0);
     if let Some(k) = a.k.iter().find(|&&k| k > cells) {
         bail!(
-            "--k {k}: the diagrams of {}-{} stones have as few as {cells} level cells to undecide; give k of at most {cells} (or a lower --max-ply)",
+            "--k {k}: the diagrams sampled from roots of {}-{} stones have as few as {cells} level cells to undecide; give k of at most {cells} (or a lower --max-ply)",
             a.min_ply,
             a.max_ply
         );
     }
-    let step = (pool.len() / a.tasks.max(1)).max(1);
     let seeds = if a.seeds.is_empty() {
         vec![a.search.seed]
     } else {

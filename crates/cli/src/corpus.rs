@@ -116,8 +116,7 @@ impl SelfPlay {
             TeacherMode::Exact => self.table_mb << 20,
         };
         // one teacher, so one table, per worker thread
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-        crate::solve::ensure_table_memory(table_bytes, workers)?;
+        crate::solve::ensure_table_memory(table_bytes, c4lab_corpus::generate::worker_threads())?;
         Ok(GenConfig {
             seed: self.seed,
             slots: self.slots as usize,

@@ -160,7 +160,12 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         .unwrap_or_else(|| PathBuf::from(format!("{}.ckpt", a.out.display())));
     // said before the corpus is read and the model trained, not after
     writable(&a.out, "--out")?;
-    writable(&ckpt, "the checkpoint (--checkpoint)")?;
+    let ckpt_flag = if a.checkpoint.is_some() {
+        "--checkpoint"
+    } else {
+        "the checkpoint (--out with .ckpt; set it with --checkpoint)"
+    };
+    writable(&ckpt, ckpt_flag)?;
     let mut train = Vec::new();
     for (i, corpus) in a.load_corpus.iter().enumerate() {
         let targets = a.perply_targets.get(i).map(PathBuf::as_path);
@@ -270,7 +275,8 @@ fn writable(path: &Path, what: &str) -> Result<()> {
             path.display()
         );
     }
-    let existed = path.exists();
+    // (a dangling symbolic link counts as there: removing it would lose the link)
+    let existed = path.symlink_metadata().is_ok();
     std::fs::OpenOptions::new()
         .append(true)
         .create(true)

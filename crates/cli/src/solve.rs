@@ -78,12 +78,12 @@ pub fn ensure_table_memory(bytes: usize, copies: usize) -> Result<()> {
     let total = bytes.saturating_mul(copies.max(1));
     let mut probe: Vec<u8> = Vec::new();
     if probe.try_reserve_exact(total).is_err() {
-        let each = bytes >> 20;
         bail!(
-            "cannot reserve {} MiB of memory for transposition tables ({} x {each} MiB, \
-             --table-mb {each}); pass a smaller --table-mb",
+            "cannot reserve {} MiB of memory for transposition tables ({} x {} MiB); \
+             pass a smaller --table-mb",
             total >> 20,
-            copies.max(1)
+            copies.max(1),
+            bytes >> 20
         );
     }
     Ok(())
@@ -126,9 +126,6 @@ fn position(word: &str) -> Result<Position, String> {
             w.name(),
             moves.len()
         ));
-    }
-    if p.is_full() {
-        return Err("the game is already over: the board is full, a draw".into());
     }
     Ok(p)
 }
@@ -187,6 +184,10 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
         Ok(p) => p,
         Err(e) => bail!("position {moves:?}: {e}"),
     };
+    // (`solve` scores a full board 0; analyze has no move to score there)
+    if p.is_full() {
+        bail!("position {moves:?}: the game is already over: the board is full, a draw");
+    }
     let mut s = solver(args.table_mb, args.threads, args.book.as_deref())?;
     let t = Instant::now();
     let scores = s.analyze(&p);
@@ -245,9 +246,10 @@ pub fn book(depth: u32, out: &PathBuf, mb: usize, threads: usize) -> Result<u8> 
             out.join("book.bin").display()
         );
     }
+    // the table first: a size the machine cannot give leaves no empty part file behind
+    let mut s = solver(mb, threads, None)?;
     let mut file =
         std::fs::File::create(&part).with_context(|| format!("cannot write {}", out.display()))?;
-    let mut s = solver(mb, threads, None)?;
     let t = Instant::now();
     let mut last = Instant::now();
     let b = build_book(&mut s, &Position::new(), depth, &mut |done, total| {

@@ -100,6 +100,14 @@ fn analyze_scores_every_column() {
     let over = c4lab(&["analyze", "--table-mb", "16", draw], "");
     assert_eq!(over.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&over.stderr).contains("the board is full, a draw"));
+    // while `solve` scores it, as the benchmark convention does: 0
+    let scored = c4lab(&["solve", "--table-mb", "16"], &format!("{draw}\n"));
+    assert_eq!(scored.status.code(), Some(0));
+    assert!(
+        stdout(&scored).starts_with(&format!("{draw} 0 ")),
+        "{}",
+        stdout(&scored)
+    );
     // a table larger than the machine can give is refused with the flag to change,
     // not an abort when it is allocated
     // (only where the kernel refuses an allocation past memory and swap, and those are

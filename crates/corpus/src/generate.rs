@@ -256,6 +256,19 @@ impl TeacherPool {
     }
 }
 
+/// How many teachers (each with its own solver table) a batch can have at work at
+/// once: the worker threads of the pool the batches run on.
+pub fn worker_threads() -> usize {
+    #[cfg(feature = "parallel")]
+    {
+        rayon::current_num_threads()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        1
+    }
+}
+
 /// Maps `f` over `items` (in parallel with the `parallel` feature), keeping order.
 pub(crate) fn map_batch<T: Sync, R: Send>(
     items: &[T],

@@ -181,6 +181,17 @@ impl Diagram {
                 .find(|&(_, ch)| legacy::is_marker(ch))
                 .map(|(x, ch)| (yt + 1, x + 1, ch))
         });
+        // a level grid with a stray marker, rather than an old grid with a stray level
+        // cell: more cells only the level language has than old markers
+        let count = |f: &dyn Fn(usize, char) -> bool| -> usize {
+            (rows.iter().enumerate())
+                .map(|(yt, r)| r.chars().filter(|&ch| f(yt, ch)).count())
+                .sum()
+        };
+        let markers = count(&|_, ch| legacy::is_marker(ch));
+        let level_only =
+            count(&|yt, ch| legacy::translate(ch, yt).is_none() && Cell::from_char(ch).is_some());
+        let stray_marker = marker.filter(|_| level_only > markers);
         let language = if marker.is_some() {
             Language::Legacy
         } else {
@@ -193,7 +204,7 @@ impl Diagram {
                     Language::Levels => Cell::from_char(ch),
                     Language::Legacy => legacy::translate(ch, yt),
                 };
-                if let (None, Some((marker_row, marker_column, marker))) = (cell, marker) {
+                if let (None, Some((marker_row, marker_column, marker))) = (cell, stray_marker) {
                     if Cell::from_char(ch).is_some() {
                         return Err(DiagramError::Mixed {
                             row: yt + 1,
