@@ -53,6 +53,16 @@ async function settled(page, before) {
 const count = (page) => page.evaluate(() => window.__lab.verdicts);
 const cell = (page, col, rowFromBottom) => page.locator(`#board .cell[data-index="${(6 - rowFromBottom) * 7 + (col - 1)}"]`);
 
+/** The empty board with every cell undecided, back in Levels mode: a search's widest scope. */
+async function emptyBoardAllUndecided(page) {
+  await page.click('nav button[data-mode="position"]');
+  const n = await count(page);
+  await page.click('#clear-root');
+  await settled(page, n);
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#undecide-all');
+}
+
 async function importText(page, text) {
   const n = await count(page);
   if (!(await page.locator('#io').evaluate((d) => d.open))) await page.locator('#io summary').click();
@@ -287,12 +297,7 @@ test('auto-complete says UNSAT for what no completion can win, and Stop ends a w
   await page.waitForFunction(() => /^No completion of these fixed cells wins/.test(document.querySelector('#fill-status').textContent));
   assert.equal(await page.locator('#fill-keep').isDisabled(), true);
   // the empty board, every cell undecided: a wide scope that runs until stopped
-  await page.click('nav button[data-mode="position"]');
-  n = await count(page);
-  await page.click('#clear-root');
-  await settled(page, n);
-  await page.click('nav button[data-mode="levels"]');
-  await page.click('#undecide-all');
+  await emptyBoardAllUndecided(page);
   await page.click('#fill');
   assert.match(await page.locator('#fill-status').textContent(), /wide scope/);
   await page.waitForFunction(() => /^Searching… [1-9]/.test(document.querySelector('#fill-status').textContent), null, { timeout: 30_000 });
@@ -447,12 +452,7 @@ test('a dsat session stops mid-call at the ceiling the page shares with it', asy
 
 test('Solve root shows its mapping gauge on a wide root and stops at once', async () => {
   const page = await open();
-  await page.click('nav button[data-mode="position"]');
-  let n = await count(page);
-  await page.click('#clear-root');
-  await settled(page, n);
-  await page.click('nav button[data-mode="levels"]');
-  await page.click('#undecide-all');
+  await emptyBoardAllUndecided(page);
   await page.click('#dsat');
   await page.waitForFunction(() => /^Mapping: [1-9]/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 30_000 });
   assert.equal(await page.locator('#dsat-gauge').isVisible(), true);
@@ -769,12 +769,7 @@ test('what a user noticed: stale messages, failed exports, a search lost to an e
   assert.equal((await page.locator('#panel').boundingBox()).x, x0);
   await page.click('#dsat-discard');
   // an edit while a search runs ends it, and says so
-  await page.click('nav button[data-mode="position"]');
-  n = await count(page);
-  await page.click('#clear-root');
-  await settled(page, n);
-  await page.click('nav button[data-mode="levels"]');
-  await page.click('#undecide-all');
+  await emptyBoardAllUndecided(page);
   await page.click('#palette button[data-level="5"]');
   await page.click('#dsat');
   await cell(page, 4, 1).click(); // at once: the empty board's map takes many seconds

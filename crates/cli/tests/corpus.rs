@@ -232,8 +232,8 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     assert_eq!(v["scores"].as_array().unwrap().len(), 7);
     assert_eq!(lines[0], format!("4453 {}", v["column"]));
     // the model as an opponent: it answers every move and the game is judged
-    let out = c4lab(
-        &[
+    let play_red = |moves: &str| {
+        let args = [
             "play",
             "--opponent",
             "model",
@@ -241,30 +241,16 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
             &model,
             "--you",
             "red",
-            "--moves",
-            "1111",
-            "--no-input",
-        ],
-        "",
-    );
+        ];
+        c4lab(&[&args[..], &["--moves", moves, "--no-input"]].concat(), "")
+    };
+    let out = play_red("1111");
     let text = stdout(&out);
     assert!(text.matches("the model plays").count() >= 3, "{text}");
     assert!(text.contains("you play 1\n"), "{text}");
     assert!(matches!(out.status.code(), Some(0 | 1)), "{text}");
     // a bad --moves entry is refused by its place, as in the diagram game
-    let out = c4lab(
-        &[
-            "play",
-            "--opponent",
-            "model",
-            "--model",
-            &model,
-            "--moves",
-            "4x9",
-            "--no-input",
-        ],
-        "",
-    );
+    let out = play_red("4x9");
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("--moves, move 2: 'x' is not a column 1-7"),
