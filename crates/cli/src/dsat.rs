@@ -320,8 +320,10 @@ pub fn dsat(
             "least_levels": report.least_levels,
             "widen_after": widen_after[chosen],
             "winner": race.winner,
-            "entrants": race.entrants.iter().zip(widen_after).map(|(e, w)| json!({
+            "entrants": race.entrants.iter().zip(widen_after).enumerate().map(|(i, (e, w))| json!({
                 "widen_after": w,
+                // a later search starts only once the first has run a while (started_at > 0)
+                "started": i == 0 || e.started_at > 0,
                 "verdict": verdict(&e.report.outcome).0,
                 "positions": e.report.encoding.positions,
                 "rounds": e.report.rounds,
@@ -362,6 +364,12 @@ pub fn dsat(
             .enumerate()
             .filter(|&(i, _)| i != chosen)
             .map(|(i, e)| {
+                if i > 0 && e.started_at == 0 {
+                    return format!(
+                        "{} never started: the first settled the root before it was due",
+                        entrant_name(i)
+                    );
+                }
                 let start = if e.started_at > 0 {
                     format!(", started at the first's {}", e.started_at)
                 } else {

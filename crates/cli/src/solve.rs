@@ -192,11 +192,16 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
     let t = Instant::now();
     let scores = s.analyze(&p);
     let best = scores.iter().flatten().max().copied();
+    // the columns (1-7) that reach the best score
+    let best_columns: Vec<usize> = (0..7)
+        .filter(|&x| scores[x].is_some() && scores[x] == best)
+        .map(|x| x + 1)
+        .collect();
     if json_out {
         outln!(
             "{}",
             json!({"moves": format_moves(&parse_moves(moves)?), "scores": scores, "best": best,
-            "nodes": s.nodes(), "microseconds": t.elapsed().as_micros()})
+            "best_columns": best_columns, "nodes": s.nodes(), "microseconds": t.elapsed().as_micros()})
         );
         return Ok(0);
     }
@@ -209,7 +214,11 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
         },
         p.to_move().name()
     );
-    outln!("column  1    2    3    4    5    6    7");
+    // the same widths in both rows, so each score sits under its column
+    outln!(
+        "column{}",
+        (1..=7).map(|x| format!("{x:>5}")).collect::<String>()
+    );
     out!("score ");
     for sc in scores {
         match sc {
@@ -218,10 +227,7 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
         }
     }
     outln!();
-    let best_cols: Vec<String> = (0..7)
-        .filter(|&x| scores[x].is_some() && scores[x] == best)
-        .map(|x| (x + 1).to_string())
-        .collect();
+    let best_cols: Vec<String> = best_columns.iter().map(usize::to_string).collect();
     outln!(
         "best: {} (score {}), {} nodes, {:.3} s",
         best_cols.join(", "),

@@ -229,6 +229,9 @@ fn dsat_exit_codes_and_json() {
     // the first search starts the clock; a later one reports where it joined
     assert_eq!(entrants[0]["started_at"], 0, "{j}");
     assert!(entrants[1]["started_at"].is_u64(), "{j}");
+    assert_eq!(entrants[0]["started"], true, "{j}");
+    let second_started = entrants[1]["started_at"].as_u64() != Some(0);
+    assert_eq!(entrants[1]["started"], second_started, "{j}");
     // memory: the setup holds each search's 16 MiB strong-solver table, and the
     // positions add their own share on top
     let setup = j["setup_bytes"].as_u64().unwrap();
@@ -241,6 +244,8 @@ fn dsat_exit_codes_and_json() {
         assert_exit(&run, 0);
         let said = String::from_utf8_lossy(&run.stderr);
         assert!(said.contains("mapping to 8 plies below the root"), "{said}");
+        // a second search that never started says so, not "stopped after 0 dead ends"
+        assert_eq!(said.contains("B never started"), !second_started, "{said}");
         assert!(
             said.contains(&format!("3000 dead ends, {second} plies mapped first")),
             "{said}"

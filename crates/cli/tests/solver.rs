@@ -86,8 +86,13 @@ fn analyze_scores_every_column() {
     let j: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(j["scores"][3], 18); // (43 - 6) / 2
     assert_eq!(j["best"], 18);
+    assert_eq!(j["best_columns"], serde_json::json!([4]));
     let full = c4lab(&["analyze", "--table-mb", "16", "111111"], "");
     let text = stdout(&full);
+    // each score sits under its column number
+    let header = text.lines().find(|l| l.starts_with("column")).unwrap();
+    let row = text.lines().find(|l| l.starts_with("score")).unwrap();
+    assert_eq!(header.find('7').unwrap(), row.len() - 1, "{text}");
     assert!(
         text.lines()
             .any(|l| l.starts_with("score") && l.split_whitespace().nth(1) == Some("-")),
