@@ -507,6 +507,12 @@ test('the model hint in Play mode: a file from c4lab train, the same move as c4l
     assert.equal(await page.locator('#model-hint').getAttribute('data-column'), String(native.column), moves);
     assert.equal(await page.locator('#model-hint').textContent(), `Model: Yellow plays column ${native.column}.`);
   }
+  // a refused file after a good one leaves the good one giving the hint
+  const column = await page.locator('#model-hint').getAttribute('data-column');
+  await page.setInputFiles('#model-file', junk);
+  await page.waitForFunction(() => /still gives the hint/.test(document.querySelector('#model-status').textContent));
+  assert.match(await page.locator('#model-status').textContent(), /^junk\.c4m: not a c4lab model.*The model loaded before, m\.c4m, still gives the hint\.$/);
+  assert.equal(await page.locator('#model-hint').getAttribute('data-column'), column);
   // a finished game has no hint
   await page.keyboard.press('Backspace');
   await page.keyboard.press('1');
@@ -783,6 +789,13 @@ test('what a user noticed: stale messages, failed exports, a search lost to an e
   assert.equal(await page.locator('#board .cell.focus').count(), 0);
   assert.equal(await grid(), before);
   assert.equal(await page.locator('#palette button[data-level="2"]').getAttribute('aria-pressed'), 'true');
+  // Enter in the move-sequence field sets the root, as the button does
+  await page.click('nav button[data-mode="position"]');
+  n = await count(page);
+  await page.fill('#moves', '4453');
+  await page.press('#moves', 'Enter');
+  await settled(page, n);
+  assert.equal(await page.getAttribute('#moves', 'placeholder'), '4453');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -146,24 +146,17 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     assert_exit(&out, 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("use threats or columns"));
     // the evaluation table, reproducible from its seed
-    let eval = || {
-        stdout(&c4lab(
-            &[
-                "eval",
-                "--model",
-                &model,
-                "--holdout-corpus",
-                &hold,
-                "--holdout-targets",
-                &hold_t,
-                "--positions",
-                "20",
-                "--games",
-                "2",
-                "--seed",
-                "5",
-            ],
+    let eval_of = |model: &str, extra: &[&str]| {
+        let args = ["eval", "--model", model, "--holdout-corpus", &hold];
+        c4lab(
+            &[&args[..], &["--holdout-targets", &hold_t], extra].concat(),
             "",
+        )
+    };
+    let eval = || {
+        stdout(&eval_of(
+            &model,
+            &["--positions", "20", "--games", "2", "--seed", "5"],
         ))
     };
     let table = eval();
@@ -264,34 +257,10 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     let out = train("5", &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--ctx 5"));
-    let out = c4lab(
-        &[
-            "eval",
-            "--model",
-            &corpus,
-            "--holdout-corpus",
-            &hold,
-            "--holdout-targets",
-            &hold_t,
-        ],
-        "",
-    );
+    let out = eval_of(&corpus, &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a c4lab model"));
-    let out = c4lab(
-        &[
-            "eval",
-            "--model",
-            &model,
-            "--holdout-corpus",
-            &hold,
-            "--holdout-targets",
-            &hold_t,
-            "--corpus-source",
-            "moves",
-        ],
-        "",
-    );
+    let out = eval_of(&model, &["--corpus-source", "moves"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("leave out --holdout-targets"));
     // several corpora: each with its sidecar, in order (one named twice counts twice)
