@@ -30,7 +30,7 @@ pub enum Bench {
     /// Corpus generation: games/s and labels/s per teacher, peak memory.
     Corpus(crate::corpus_bench::BenchCorpus),
     /// The model: training and inference speed, size, holdout agreement, optimal-move rate.
-    Model(crate::model::BenchModel),
+    Model(crate::model_bench::BenchModel),
     /// Solve the benchmark position sets (exact scores checked) and optionally the empty board.
     Solver {
         /// The folder of `<moves> <score>` sets.
@@ -80,7 +80,7 @@ pub fn run(what: Bench) -> Result<u8> {
         Bench::Complete(args) => crate::complete::bench(args),
         Bench::Dsat(args) => crate::dsat_bench::bench(args),
         Bench::Corpus(args) => crate::corpus_bench::bench(args),
-        Bench::Model(args) => crate::model::bench(args),
+        Bench::Model(args) => crate::model_bench::bench(args),
         Bench::Solver {
             sets,
             only,

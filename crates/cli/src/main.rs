@@ -36,6 +36,7 @@ mod dsat_bench;
 mod heap;
 mod input;
 mod model;
+mod model_bench;
 mod play;
 mod serve;
 mod solution;

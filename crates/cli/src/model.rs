@@ -8,7 +8,6 @@ use anyhow::{bail, Context, Result};
 use c4lab_board::Position;
 use c4lab_model::eval::{agreement, optimal_rate, play_games, Agreement};
 use c4lab_model::{load_examples, Example, FeatureSet, Model, Source, TrainConfig, Trainer};
-use c4lab_solver::Solver;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Where targets come from, on the command line.
@@ -115,7 +114,11 @@ pub struct TrainArgs {
     eval_every: u64,
 }
 
-fn examples(corpus: &Path, targets: Option<&Path>, source: CorpusSource) -> Result<Vec<Example>> {
+pub(crate) fn examples(
+    corpus: &Path,
+    targets: Option<&Path>,
+    source: CorpusSource,
+) -> Result<Vec<Example>> {
     let e = load_examples(corpus, targets, source.into())
         .with_context(|| format!("cannot load examples from {}", corpus.display()))?;
     if e.is_empty() {
@@ -124,7 +127,7 @@ fn examples(corpus: &Path, targets: Option<&Path>, source: CorpusSource) -> Resu
     Ok(e)
 }
 
-fn pct(a: &Agreement) -> String {
+pub(crate) fn pct(a: &Agreement) -> String {
     format!("{:.1} %", 100.0 * a.rate())
 }
 
@@ -510,7 +513,12 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
 }
 
 /// Up to `n` distinct holdout positions with at least `min_stones` stones, seeded.
-fn sample_positions(hold: &[Example], n: usize, min_stones: u32, seed: u64) -> Vec<Position> {
+pub(crate) fn sample_positions(
+    hold: &[Example],
+    n: usize,
+    min_stones: u32,
+    seed: u64,
+) -> Vec<Position> {
     let mut pool: Vec<Position> = hold
         .iter()
         .filter(|e| e.position.moves_played() >= min_stones)
@@ -527,158 +535,4 @@ fn sample_positions(hold: &[Example], n: usize, min_stones: u32, seed: u64) -> V
     }
     pool.truncate(n);
     pool
-}
-
-/// `c4lab bench model`'s options.
-#[derive(clap::Args)]
-pub struct BenchModel {
-    /// A corpus folder made by `c4lab corpus generate` (train/ and holdout/ inside).
-    #[arg(long)]
-    corpus: PathBuf,
-    /// Training steps to time (at least 1).
-    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
-    steps: u64,
-    /// Holdout positions for the optimal-move rate.
-    #[arg(long, default_value_t = 200)]
-    positions: usize,
-    /// Bits of the table indices of the model trained and timed (16 to 20).
-    #[arg(long, default_value_t = 16)]
-    index_bits: u32,
-    /// The windows of the model trained and timed (`threats` or `columns`).
-    #[arg(long, default_value = "threats")]
-    features: FeatureSet,
-    /// Time this exported model instead of training one (no training row; --steps,
-    /// --index-bits and --features are not used).
-    #[arg(long)]
-    model: Option<PathBuf>,
-}
-
-/// `c4lab bench model`: training speed, inference speed, size, agreement, optimality.
-pub fn bench(a: BenchModel) -> Result<u8> {
-    let hold_dir = a.corpus.join("holdout");
-    let hold = examples(
-        &hold_dir.join("corpus.txt"),
-        Some(&hold_dir.join("perply_targets.npz")),
-        CorpusSource::Teacher,
-    )?;
-    let (model, training) = match &a.model {
-        Some(path) => (load_model(path)?, None),
-        None => {
-            let (model, train_len, train_s) = bench_training(&a)?;
-            (model, Some((train_len, train_s)))
-        }
-    };
-    let positions: Vec<Position> = hold.iter().map(|e| e.position).collect();
-    // five rounds of about a second each: the median, and the range to show the noise
-    let mut rounds = Vec::new();
-    let mut sink = 0i64;
-    for _ in 0..5 {
-        let start = Instant::now();
-        let mut evaluated = 0u64;
-        while start.elapsed().as_secs_f64() < 1.0 {
-            for p in &positions {
-                sink += model.best_move(p).map_or(0, |x| x as i64);
-            }
-            evaluated += positions.len() as u64;
-        }
-        rounds.push(evaluated as f64 / start.elapsed().as_secs_f64());
-    }
-    rounds.sort_by(f64::total_cmp);
-    let ag = agreement(&hold, |p| model.best_move(p));
-    let sample = sample_positions(&hold, a.positions, 14, 32);
-    let mut solver = Solver::new(64 << 20);
-    let o = optimal_rate(&sample, &mut solver, 2_000_000, |p| model.best_move(p));
-    outln!("| measure | value |");
-    outln!("| --- | ---: |");
-    if let Some((train_len, train_s)) = training {
-        outln!("| training positions | {train_len} |");
-        outln!(
-            "| training time per 1,000 steps (batch 16, one thread) | {:.2} s |",
-            train_s * 1000.0 / a.steps as f64
-        );
-    }
-    outln!(
-        "| inference (scores and the tactical checks), one core | {:.0} positions/s (median of 5 rounds of a second; {:.0}-{:.0}; checksum {}) |",
-        rounds[2],
-        rounds[0],
-        rounds[4],
-        sink % 7
-    );
-    outln!(
-        "| model size | {} bytes ({}-bit table indices, {} features) |",
-        model.size_bytes(),
-        model.index_bits(),
-        model.feature_set().name()
-    );
-    let after = match training {
-        Some(_) => format!(" after {} steps", a.steps),
-        None => String::new(),
-    };
-    outln!(
-        "| holdout agreement{after} | {} of {} |",
-        pct(&ag),
-        ag.total
-    );
-    outln!(
-        "| optimal-move rate (14+ stones) | {:.1} % of {} |",
-        100.0 * o.rate(),
-        o.solved
-    );
-    outln!(
-        "| value-keeping moves (14+ stones) | {:.1} % |",
-        100.0 * o.value_rate()
-    );
-    Ok(0)
-}
-
-/// Trains `bench model`'s model on the corpus's training half: the model, the number of
-/// training positions and the seconds the steps took.
-fn bench_training(a: &BenchModel) -> Result<(Model, usize, f64)> {
-    let train_dir = a.corpus.join("train");
-    let mut found: Vec<PathBuf> = std::fs::read_dir(&train_dir)
-        .with_context(|| format!("cannot list {}", train_dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            // corpus_<N>.txt from generate, corpus.txt from label --out
-            name == "corpus.txt" || name.starts_with("corpus_") && name.ends_with(".txt")
-        })
-        .collect();
-    found.sort();
-    let corpus = match found.as_slice() {
-        [one] => one.clone(),
-        [] => bail!("no corpus_*.txt (or corpus.txt) in {}", train_dir.display()),
-        many => bail!(
-            "{} holds {} corpus_*.txt files ({}); bench model needs the one `corpus generate` wrote",
-            train_dir.display(),
-            many.len(),
-            many.iter()
-                .filter_map(|p| p.file_name()?.to_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    };
-    let train = examples(
-        &corpus,
-        Some(&train_dir.join("perply_targets.npz")),
-        CorpusSource::Teacher,
-    )?;
-    let mut t = Trainer::new(TrainConfig {
-        steps: a.steps,
-        batch: 16,
-        lr: 0.5,
-        seed: 32,
-        soft_w: 1.0,
-        hard_w: 0.5,
-        hard_start: 0,
-        hard_ramp: 1000,
-        index_bits: a.index_bits,
-        features: a.features,
-    })?;
-    let start = Instant::now();
-    for _ in 0..a.steps {
-        t.step(&train);
-    }
-    let train_s = start.elapsed().as_secs_f64();
-    Ok((t.net.quantize().0, train.len(), train_s))
 }
