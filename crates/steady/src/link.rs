@@ -45,6 +45,9 @@ pub enum LinkError {
     /// The Yellow line does not replay.
     #[error("the link's Yellow line: {0}")]
     Line(String),
+    /// The diagram's root cannot be shared (stones that are no position, or a four).
+    #[error(transparent)]
+    Diagram(#[from] RootError),
 }
 
 /// What a share link carries.
@@ -59,12 +62,14 @@ pub struct Shared {
 }
 
 /// Encodes a diagram (its root order derived from its stones) and a Yellow line.
-pub fn encode(diagram: &Diagram, line: &[u8]) -> Result<String, RootError> {
+pub fn encode(diagram: &Diagram, line: &[u8]) -> Result<String, LinkError> {
     let root = diagram.root()?;
     if let Some(winner) = root.position.winner() {
         // `decode` refuses such a root, so the link could never be opened
-        return Err(RootError::Won { winner });
+        return Err(RootError::Won { winner }.into());
     }
+    // nor could it be opened if its Yellow line does not replay
+    Game::replay(diagram, line).map_err(|e| LinkError::Line(e.to_string()))?;
     let mut cells = String::new();
     let chars: Vec<char> = (0..6)
         .rev()

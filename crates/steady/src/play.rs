@@ -95,7 +95,13 @@ impl Game {
             log: vec![],
             status: Status::YellowToMove,
         };
-        game.red_turn();
+        // a full board at the root is a draw, as the verifier calls it; Red has no move
+        // to name, so none is logged
+        if root.is_full() {
+            game.status = Status::Draw;
+        } else {
+            game.red_turn();
+        }
         Ok(game)
     }
 

@@ -176,6 +176,26 @@ fn links_are_compact_and_errors_name_the_part() {
 }
 
 #[test]
+fn the_link_format_is_pinned() {
+    // links already shared must keep opening: the cells in grid order from the top
+    // row, stones skipped, runs of 3 or more as `*` + count letter (A = 3) + character
+    let p = Position::from_moves("4453").unwrap();
+    let d = Diagram::from_root(&p, |x, y| match (x, y) {
+        (x, 5) => Cell::Level(x as u8),
+        (0, 0) => Cell::Level(1),
+        _ => Cell::Level(9),
+    });
+    // Red plays column 1 (the only level 1), Yellow column 4
+    assert_eq!(link::encode(&d, &[3]).unwrap(), "1.4453.0123456*Y91*A9.4");
+    let back = link::decode("1.4453.0123456*Y91*A9.4").unwrap();
+    assert_eq!(back.diagram, d);
+    assert_eq!(back.line, vec![3]);
+    // a Yellow line that does not replay is refused by the encoder, as by the decoder
+    let refused = link::encode(&d, &[0; 7]).unwrap_err().to_string();
+    assert!(refused.starts_with("the link's Yellow line:"), "{refused}");
+}
+
+#[test]
 fn old_grids_say_which_language_was_read() {
     let old = ".......\n.......\n.......\n.......\n.......\n.......\n";
     let p = Diagram::parse(old).unwrap();

@@ -260,4 +260,8 @@ fn a_full_board_root_is_a_draw_not_a_missing_move() {
         }
         other => panic!("{other:?}"),
     }
+    // playing from it says the same: a draw, with no Red move named
+    let game = Game::new(&blank_on(full)).unwrap();
+    assert_eq!(game.status(), &Status::Draw);
+    assert!(game.log().is_empty(), "{:?}", game.log());
 }
