@@ -72,7 +72,9 @@ pub struct TrainArgs {
     /// Seed of the example order: a run is deterministic given it.
     #[arg(long, default_value_t = 32)]
     seed: u64,
-    /// Targets: `teacher` (sidecar) or `moves` (the played moves, one-hot).
+    /// Targets: `teacher` (sidecar) or `moves` (the played moves, one-hot, at every ply:
+    /// the holdout is board-disjoint on labelled plies only, so with `moves` some of its
+    /// positions also occur in training).
     #[arg(long, value_enum, default_value = "teacher")]
     corpus_source: CorpusSource,
     /// Step at which the loss against the played move (one-hot) starts.

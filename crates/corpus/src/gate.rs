@@ -7,7 +7,8 @@
 //! k, the first player's count equal to or one more than the second's); column bytes
 //! equal to the board replayed from the previous ply; byte 7 = `-` at ply 0 and the
 //! previous ply's byte 9 after; byte 8 naming the side to move (alternating from
-//! `1`); byte 9 a column `A`..`G` that is not full; no ply after a four. After a
+//! `1`); byte 9 a column `A`..`G` that is not full; no ply after a four, and the
+//! last ply's move ends the game (a four or a full board). After a
 //! mismatch the replay resynchronises on the row's own bytes, so one corruption is
 //! reported once.
 //!
@@ -15,8 +16,9 @@
 //! rows; `n_plies` = labelled slots; slot `s` of a game with `n` plies holds ply
 //! `n-1-s` or -1; teacher flag in {0,1,2,3}, 0 iff the slot is empty; targets finite
 //! and non-negative, summing to 1 on a labelled slot (within 1e-5) and 0 elsewhere,
-//! with mass only on legal columns; flag 2 one-hot; flag 1 only with <= 7 empty
-//! cells; and `target.sum(axis=(1,2)) == (ply_of >= 0).sum(axis=1)` (within 1e-4).
+//! with mass only on legal columns; flag 2 one-hot; flags 1 and 3 spread evenly over
+//! their columns; flag 1 only with <= 7 empty cells, on exactly the best moves (solved
+//! again here); and `target.sum(axis=(1,2)) == (ply_of >= 0).sum(axis=1)` (within 1e-4).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -26,7 +28,10 @@ use c4lab_board::{Position, CELLS, WIDTH};
 
 use crate::error::CorpusError;
 use crate::reader::RowReader;
-use crate::sidecar::{Sidecar, FLAG_ALPHABETA, FLAG_BOUNDED};
+use c4lab_solver::Solver;
+
+use crate::sidecar::{Sidecar, SlotLabel, FLAG_ALPHABETA, FLAG_BOUNDED, FLAG_EXACT};
+use crate::teacher::mask_of;
 use crate::transcript::{board_from_columns, column_bytes, MOVE_BASE, NO_LAST, PLY_LEN};
 use crate::transcript::{SIDE_FIRST, SIDE_SECOND};
 
@@ -62,6 +67,8 @@ pub enum Kind {
     FullColumn,
     /// A ply after a four-in-a-row.
     AfterFour,
+    /// A game that stops before a four or a full board.
+    Unfinished,
     /// The sidecar is unreadable, or an array is missing or of the wrong dtype/shape.
     SidecarFormat,
     /// The sidecar's N differs from the corpus rows.
@@ -82,6 +89,10 @@ pub enum Kind {
     OneHot,
     /// A flag-1 slot with more than 7 empty cells.
     BoundedScope,
+    /// A flag-1 or flag-3 slot whose mass is not spread evenly over its columns.
+    Uneven,
+    /// A flag-1 slot whose columns are not the position's best moves.
+    BestMoves,
     /// `target.sum(axis=(1,2)) != (ply_of >= 0).sum(axis=1)`.
     Invariant,
 }
@@ -102,6 +113,7 @@ impl Kind {
             Kind::MoveByte => "move-byte",
             Kind::FullColumn => "full-column",
             Kind::AfterFour => "after-four",
+            Kind::Unfinished => "unfinished",
             Kind::SidecarFormat => "sidecar-format",
             Kind::RowCount => "row-count",
             Kind::NPlies => "n-plies",
@@ -112,6 +124,8 @@ impl Kind {
             Kind::TargetIllegal => "target-illegal",
             Kind::OneHot => "one-hot",
             Kind::BoundedScope => "bounded-scope",
+            Kind::Uneven => "uneven",
+            Kind::BestMoves => "best-moves",
             Kind::Invariant => "invariant",
         }
     }
@@ -219,7 +233,8 @@ impl fmt::Display for GateReport {
         if self.is_clean() {
             return writeln!(f, ": clean (0 violations)");
         }
-        writeln!(f, ": {} violations", self.total())?;
+        let n = self.total();
+        writeln!(f, ": {n} violation{}", if n == 1 { "" } else { "s" })?;
         for (kind, k) in &self.kinds {
             writeln!(f, "{}: {}", kind.name(), k.count)?;
             for v in &k.examples {
@@ -231,6 +246,15 @@ impl fmt::Display for GateReport {
         }
         Ok(())
     }
+}
+
+/// A column mask as 1-based column numbers (`3, 5`).
+fn columns(mask: u8) -> String {
+    let cols: Vec<String> = (0..7)
+        .filter(|x| mask & (1 << x) != 0)
+        .map(|x| (x + 1).to_string())
+        .collect();
+    cols.join(", ")
 }
 
 fn hex(b: u8) -> String {
@@ -355,6 +379,16 @@ fn check_row(rep: &mut GateReport, row: usize, bytes: &[u8]) -> Option<Vec<Optio
         prev_move = Some(p[9]);
         boards.push(board);
     }
+    // games are played to their end; this also guards the last move byte, which no
+    // later ply repeats
+    if let Some(end) = replay {
+        if end.winner().is_none() && !end.is_full() {
+            let d = format!(
+                "the game stops after {n} moves without a four on a board that is not full"
+            );
+            rep.add(Kind::Unfinished, r, Some(n - 1), Some(9), d);
+        }
+    }
     Some(boards)
 }
 
@@ -365,6 +399,7 @@ fn check_slots(
     boards: Option<&[Option<Position>]>,
     sc: &Sidecar,
     target: &[f32],
+    solver: &mut Solver,
 ) {
     let r = Some(row);
     let plies = sc.ply_row(row);
@@ -446,6 +481,18 @@ fn check_slots(
                 format!("slot {s}: flag 2 target {t:?} is not one-hot"),
             );
         }
+        let mask = SlotLabel::mask_of_target(t);
+        let even = SlotLabel {
+            ply,
+            flag: flag as u8,
+            mask,
+        }
+        .target();
+        let exact = flag as u8 == FLAG_BOUNDED || flag as u8 == FLAG_EXACT;
+        if exact && t.iter().zip(even).any(|(a, b)| (a - b).abs() > 1e-6) {
+            let d = format!("slot {s}: flag {flag} target {t:?} is not spread evenly");
+            rep.add(Kind::Uneven, r, None, slot, d);
+        }
         let board = boards.and_then(|b| b.get(ply as usize).copied().flatten());
         if let Some(b) = board {
             if let Some(x) = (0..WIDTH).find(|&x| t[x] > 0.0 && !b.can_play(x)) {
@@ -456,6 +503,17 @@ fn check_slots(
             if flag as u8 == FLAG_BOUNDED && empty > BOUNDED_EMPTY {
                 let d = format!("slot {s}: flag 1 at a board with {empty} empty cells (at most 7)");
                 rep.add(Kind::BoundedScope, r, Some(ply as usize), slot, d);
+            } else if flag as u8 == FLAG_BOUNDED && b.winner().is_none() && !b.is_full() {
+                // at most 7 empty cells: the exact answer costs a few thousand nodes
+                let best = mask_of(&solver.best_moves(&b));
+                if best != mask {
+                    let d = format!(
+                        "slot {s}: flag 1 labels columns {} but the best moves are {}",
+                        columns(mask),
+                        columns(best)
+                    );
+                    rep.add(Kind::BestMoves, r, Some(ply as usize), slot, d);
+                }
             }
         }
     }
@@ -494,6 +552,8 @@ pub fn check_with(
     };
     rep.sidecar_rows = sc.as_ref().map(|s| s.rows);
     let mut rows = RowReader::open(corpus)?;
+    // for the flag-1 labels' best moves (positions of at most 7 empty cells)
+    let mut solver = Solver::new(1 << 20);
     let mut last_terminated = true;
     let mut target_failed = false;
     while let Some(raw) = rows.next_row()? {
@@ -506,7 +566,7 @@ pub fn check_with(
             continue;
         }
         match targets.as_mut().and_then(|t| t.next()) {
-            Some(Ok(t)) => check_slots(&mut rep, i, boards.as_deref(), sc, &t),
+            Some(Ok(t)) => check_slots(&mut rep, i, boards.as_deref(), sc, &t, &mut solver),
             Some(Err(e)) => {
                 rep.add(Kind::SidecarFormat, Some(i), None, None, e.to_string());
                 target_failed = true;

@@ -138,7 +138,7 @@ impl Stats {
         }
         let _ = writeln!(
             s,
-            "\nInvariant `target.sum(axis=(1,2)) == (ply_of >= 0).sum(axis=1)`: {} ({} of {} rows).",
+            "\nInvariant `target.sum(axis=(1,2)) == (ply_of >= 0).sum(axis=1)`, within 1e-4 (masses such as 1/3 are not exact in float32, so compare with `np.isclose`): {} ({} of {} rows).",
             if self.invariant_holds() { "holds" } else { "BROKEN" },
             self.invariant_rows,
             self.rows

@@ -190,6 +190,34 @@ fn transcript_corruptions() {
     expect(&rep, Kind::RowLength, Some(19));
     expect(&rep, Kind::RowCount, None);
 
+    // a last move changed to another column that does not end the game: no later ply
+    // repeats that byte, so only the game's end can tell
+    let mut r = good.clone();
+    let (i, x) = (0..good.len())
+        .find_map(|i| {
+            let g = c4lab_corpus::transcript::decode_row(i, &good[i]).unwrap();
+            let before = *g.positions.last().unwrap();
+            (0..WIDTH)
+                .find(|&x| {
+                    before.can_play(x) && {
+                        let after = before.after(x);
+                        after.winner().is_none() && !after.is_full()
+                    }
+                })
+                .map(|x| (i, x))
+        })
+        .unwrap();
+    let last = r[i].len() - 1;
+    r[i][last] = b'A' + x as u8;
+    let rep = f.gate(&join(&r), None);
+    expect(&rep, Kind::Unfinished, Some(i));
+    assert_eq!(rep.total(), 1, "only the changed move: {rep}");
+    // a row cut short by one ply (the sidecar's slots then point past its end too)
+    let mut r = good.clone();
+    let n = r[20].len();
+    r[20].truncate(n - PLY_LEN);
+    expect(&f.gate(&join(&r), None), Kind::Unfinished, Some(20));
+
     // missing final newline
     let mut all = f.bytes();
     all.pop();
@@ -326,12 +354,42 @@ fn sidecar_corruptions() {
     r.teacher[i * s + slot] = 1;
     expect(&f.gate(&corpus, Some(&r)), Kind::BoundedScope, Some(i));
 
-    // mass on a full column
+    // flag-1 labels: mass spread unevenly, and columns that are not the best moves
     let games: Vec<_> = rows
         .iter()
         .enumerate()
         .map(|(i, b)| c4lab_corpus::transcript::decode_row(i, b).unwrap())
         .collect();
+    let (i, slot, x) = (0..good.rows)
+        .flat_map(|i| (0..s).map(move |k| (i, k)))
+        .filter(|&(i, k)| good.teacher[i * s + k] == 1)
+        .find_map(|(i, k)| {
+            let p = games[i].positions[good.ply_of[i * s + k] as usize];
+            let t = &good.target[(i * s + k) * 7..(i * s + k + 1) * 7];
+            // a legal column the label gives no mass: not a best move
+            (0..WIDTH)
+                .find(|&x| p.can_play(x) && t[x] == 0.0)
+                .map(|x| (i, k, x))
+        })
+        .expect("a flag-1 slot without every legal column");
+    let at = (i * s + slot) * 7..(i * s + slot + 1) * 7;
+    let mut r = good.clone();
+    let t = &mut r.target[at.clone()];
+    let best = t.iter().position(|&v| v > 0.0).unwrap();
+    t.fill(0.0);
+    t[best] = 0.9;
+    t[x] = 0.1;
+    let rep = f.gate(&corpus, Some(&r));
+    expect(&rep, Kind::Uneven, Some(i));
+    let mut r = good.clone();
+    let t = &mut r.target[at];
+    t.fill(0.0);
+    t[x] = 1.0;
+    let rep = f.gate(&corpus, Some(&r));
+    expect(&rep, Kind::BestMoves, Some(i));
+    assert_eq!(rep.total(), 1, "only the wrong label: {rep}");
+
+    // mass on a full column
     let (i, slot, x) = (0..good.rows)
         .flat_map(|i| (0..s).map(move |k| (i, k)))
         .filter(|&(i, k)| good.ply_of[i * s + k] >= 0)
