@@ -366,8 +366,9 @@ pub fn dsat(
             .map(|(i, e)| {
                 if i > 0 && e.started_at == 0 {
                     return format!(
-                        "{} never started: the first settled the root before it was due",
-                        entrant_name(i)
+                        "{} never started: the first ended ({}) before it was due",
+                        entrant_name(i),
+                        verdict(&report.outcome).0
                     );
                 }
                 let start = if e.started_at > 0 {

@@ -77,6 +77,18 @@ fn complete_exit_codes_and_json() {
         "{err}"
     );
 
+    // the stop is on time while whole-tree learning asks the strong solver about
+    // hundreds of new positions (near the empty board none is answered): each question
+    // is cut short, where a round of them once held a 2 s stop up for 15 s
+    let start = std::time::Instant::now();
+    let stopped = c4lab(
+        &["complete", "--tree-after", "20", "--max-seconds", "2"],
+        &wide,
+    );
+    assert_eq!(stopped.status.code(), Some(3));
+    let took = start.elapsed().as_secs_f64();
+    assert!(took < 8.0, "a 2 s stop took {took:.1} s");
+
     // bad input
     assert_eq!(c4lab(&["complete"], "not a diagram").status.code(), Some(2));
     assert_eq!(

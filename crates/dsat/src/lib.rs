@@ -170,18 +170,23 @@ pub enum RoundEnd {
     TooFewLevels,
     /// The budget took its share of dead ends (`widen_after`): it grows by one, unproved.
     Widened,
-    /// The round gave the search's verdict.
+    /// The round gave the search's verdict (found, unsat or budget).
     Verdict,
+    /// The search was stopped: the stop flag, a conflict limit, or another solve of the
+    /// race that finished with fewer dead ends.
+    Stopped,
 }
 
 impl RoundEnd {
-    /// A short name for logs: `refuted`, `too-few-levels`, `widened`, `verdict`.
+    /// A short name for logs: `refuted`, `too-few-levels`, `widened`, `verdict`,
+    /// `stopped`.
     pub fn name(self) -> &'static str {
         match self {
             RoundEnd::Refuted => "refuted",
             RoundEnd::TooFewLevels => "too-few-levels",
             RoundEnd::Widened => "widened",
             RoundEnd::Verdict => "verdict",
+            RoundEnd::Stopped => "stopped",
         }
     }
 }
@@ -236,7 +241,7 @@ pub fn start(
     let backend = open(&options.backend, stop.clone())?;
     let mut enc = Encoding::new(diagram, &root, backend)?;
     if options.oracle_nodes > 0 {
-        enc.use_oracle(16 << 20, options.oracle_nodes);
+        enc.use_oracle(16 << 20, options.oracle_nodes, stop.clone());
     }
     if options.compact_levels {
         enc.forbid_level_gaps()?;
@@ -506,7 +511,7 @@ impl Mapped {
             .is_some_and(|c| conflicts >= c.dead_ends())
         {
             // outrun: another solve of the race finished with fewer dead ends
-            return Ok((Some(Outcome::Stopped), RoundEnd::Verdict));
+            return Ok((Some(Outcome::Stopped), RoundEnd::Stopped));
         }
         match sat {
             SatOutcome::Unsat if !budget.is_empty() && !self.enc.backend().core()?.is_empty() => {
@@ -532,7 +537,7 @@ impl Mapped {
                 return Ok((None, RoundEnd::Widened));
             }
             SatOutcome::Stopped | SatOutcome::Limit => {
-                return Ok((Some(Outcome::Stopped), RoundEnd::Verdict))
+                return Ok((Some(Outcome::Stopped), RoundEnd::Stopped))
             }
             SatOutcome::Sat => {}
         }

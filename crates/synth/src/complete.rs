@@ -220,7 +220,7 @@ impl Completer {
         let backend = open(&options.backend, stop.clone())?;
         let mut encoding = Encoding::new(diagram, &root, backend)?;
         if options.oracle_nodes > 0 {
-            encoding.use_oracle(ORACLE_TABLE_BYTES, options.oracle_nodes);
+            encoding.use_oracle(ORACLE_TABLE_BYTES, options.oracle_nodes, stop.clone());
         }
         let rng = fastrand::Rng::with_seed(options.seed);
         let mut c = Completer {

@@ -8,6 +8,9 @@
 //! it"), and a diagram that loses on a line whose positions are all encoded satisfies
 //! none of the models. Positions not yet encoded are optimistic (no clauses).
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use c4lab_board::{Position, HEIGHT, WIDTH};
 use c4lab_steady::{Cell, Diagram};
 use rustc_hash::FxHashMap;
@@ -63,6 +66,8 @@ pub struct EncodingStats {
 pub(crate) struct Oracle {
     solver: c4lab_solver::Solver,
     max_nodes: u64,
+    /// The search's stop flag: a question cut short by it is left unanswered.
+    stop: Arc<AtomicBool>,
 }
 
 /// The clauses of a growing set of positions below one root, in one incremental solver.
@@ -217,10 +222,13 @@ impl Encoding {
     /// Lets the strong solver rule out Red moves that do not keep a win, spending at most
     /// `max_nodes` nodes a question (sound: a diagram that plays such a move at a
     /// position it reaches cannot win); `table_bytes` sizes its transposition table.
-    pub fn use_oracle(&mut self, table_bytes: usize, max_nodes: u64) {
+    /// Raising `stop` cuts the question under way short (it is then left unanswered, so
+    /// nothing is pruned), so a stop is not held up by a round of questions.
+    pub fn use_oracle(&mut self, table_bytes: usize, max_nodes: u64, stop: Arc<AtomicBool>) {
         self.oracle = Some(Oracle {
             solver: c4lab_solver::Solver::new(table_bytes),
             max_nodes,
+            stop,
         });
     }
 
@@ -237,6 +245,7 @@ impl Encoding {
         let after = Position::from_bitboards(red | cell, mask ^ red);
         let limits = c4lab_solver::Limits {
             max_nodes: oracle.max_nodes,
+            stop: Some(&oracle.stop),
             ..Default::default()
         };
         // Red keeps the win when Yellow, to move, loses
