@@ -1,6 +1,6 @@
 //! `c4lab bench`: benchmarks that print a table.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -103,11 +103,27 @@ pub fn run(what: Bench) -> Result<u8> {
     }
 }
 
-fn verify(branches: &PathBuf, steady: &PathBuf, runs: usize) -> Result<u8> {
-    let read = |p: &PathBuf| {
-        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))
-    };
-    let (b, s) = (read(branches)?, read(steady)?);
+/// Reads a benchmark's data file; the defaults (`../shared/data/...`) are relative to
+/// where c4lab runs, so a missing relative path says which flag to pass.
+pub fn read_data(path: &Path, flag: &str) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| {
+        let hint = if path.is_relative() {
+            format!(
+                " (a relative path is read from the current folder, {}; pass {flag})",
+                std::env::current_dir().map_or("unknown".into(), |d| d.display().to_string())
+            )
+        } else {
+            String::new()
+        };
+        format!("cannot read {}{hint}", path.display())
+    })
+}
+
+fn verify(branches: &Path, steady: &Path, runs: usize) -> Result<u8> {
+    let (b, s) = (
+        read_data(branches, "--branches FILE")?,
+        read_data(steady, "--steady-states FILE")?,
+    );
     let (leaves, errors) = parse_leaves(&s);
     anyhow::ensure!(errors.is_empty(), "{}: {}", steady.display(), errors[0]);
     anyhow::ensure!(
@@ -314,13 +330,16 @@ fn solver(
         head += " baseline µs | baseline nodes | baseline mismatches | baseline process s | speed-up (1st column) |";
         rule += " ---: | ---: | ---: | ---: | ---: |";
     }
+    // every set is read before the table starts, so a wrong --sets prints no header
+    let texts = only
+        .iter()
+        .map(|name| read_data(&dir.join(format!("{name}.txt")), "--sets FOLDER"))
+        .collect::<Result<Vec<String>>>()?;
     outln!("{head} classic solver µs (recorded) |");
     outln!("{rule} ---: |");
     let mut failed = false;
-    for name in only {
+    for (name, text) in only.iter().zip(texts) {
         let path = dir.join(format!("{name}.txt"));
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
         let cases = c4lab_solver::parse_bench(&text).with_context(|| path.display().to_string())?;
         let mut cells = String::new();
         let (mut positions, mut mismatches, mut first) = (0, 0, None);

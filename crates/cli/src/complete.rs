@@ -290,8 +290,7 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Upstream's diagrams (translated) whose roots hold a number of stones in `plies`.
 pub fn upstream_pool(path: &Path, plies: std::ops::RangeInclusive<u32>) -> Result<Vec<Diagram>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::bench::read_data(path, "--steady-states FILE")?;
     let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
     anyhow::ensure!(errors.is_empty(), "{}: {}", path.display(), errors[0]);
     let pool = c4lab_steady::solution::diagrams_with_plies(leaves, plies.clone());

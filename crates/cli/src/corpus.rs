@@ -296,13 +296,30 @@ impl Progress for Bar {
     }
 }
 
-fn beside(corpus: &Path, given: Option<PathBuf>) -> PathBuf {
-    given.unwrap_or_else(|| corpus.with_file_name("perply_targets.npz"))
+/// The sidecar of `corpus`: `given`, or perply_targets.npz beside it. The corpus is
+/// checked first, so a wrong corpus path is named as such rather than as a missing
+/// sidecar.
+fn beside(corpus: &Path, given: Option<PathBuf>) -> Result<PathBuf> {
+    match std::fs::metadata(corpus) {
+        Ok(m) if m.is_dir() => bail!(
+            "{} is a folder; give the corpus file (e.g. {}/corpus.txt)",
+            corpus.display(),
+            corpus.display()
+        ),
+        Ok(_) => {}
+        Err(e) => bail!("cannot read corpus {}: {e}", corpus.display()),
+    }
+    Ok(given.unwrap_or_else(|| corpus.with_file_name("perply_targets.npz")))
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64)> {
     let (i, n) = s.split_once('/').context("--shard takes i/N, e.g. 0/4")?;
-    let (i, n): (u64, u64) = (i.trim().parse()?, n.trim().parse()?);
+    let number = |t: &str| {
+        t.trim().parse::<u64>().with_context(|| {
+            format!("--shard {s}: {t:?} is not a count (--shard takes i/N, e.g. 0/4)")
+        })
+    };
+    let (i, n) = (number(i)?, number(n)?);
     if n == 0 || i >= n {
         bail!("--shard {s}: need 0 <= i < N");
     }
@@ -374,12 +391,13 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             };
             cfg.gen.validate()?;
             warn_early_random_moves(&cfg.gen);
+            // a bad --shard is refused before the output folder is made
+            let shard = shard.as_deref().map(parse_shard).transpose()?;
             std::fs::create_dir_all(&out)
                 .with_context(|| format!("cannot create {}", out.display()))?;
             let bar = Bar::new();
             let t = Instant::now();
-            if let Some(s) = shard {
-                let (i, n) = parse_shard(&s)?;
+            if let Some((i, n)) = shard {
                 let rows = generate_shard(&cfg, i, n, &out, &bar)?;
                 outln!(
                     "shard {i}/{n}: {rows} games (indices {:?}) in {:.1} s -> {}",
@@ -420,7 +438,7 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             } else {
                 match targets {
                     Some(t) => Some(t),
-                    None => Some(beside(&corpus, None)).filter(|p| p.exists()),
+                    None => Some(beside(&corpus, None)?).filter(|p| p.exists()),
                 }
             };
             let rep = check_with(&corpus, npz.as_deref(), examples)?;
@@ -436,7 +454,7 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             Ok(if rep.is_clean() { 0 } else { 1 })
         }
         Corpus::Stats { corpus, targets } => {
-            let st = stats::compute(&corpus, &beside(&corpus, targets))?;
+            let st = stats::compute(&corpus, &beside(&corpus, targets)?)?;
             out!("{}", st.to_markdown());
             Ok(0)
         }
@@ -447,7 +465,7 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             seed,
             out,
         } => {
-            let (t, h) = dataset::split(&corpus, &beside(&corpus, targets), holdout, seed, &out)?;
+            let (t, h) = dataset::split(&corpus, &beside(&corpus, targets)?, holdout, seed, &out)?;
             let [train, train_npz, hold, hold_npz] = layout(&out, t as u64);
             let o = holdout::overlap((&train, &train_npz), (&hold, &hold_npz))?;
             outln!("train: {} ({t} rows)", train.display());
@@ -488,7 +506,7 @@ pub fn run(cmd: Corpus) -> Result<u8> {
                 ..bench_defaults()
             };
             let cfg = play.config()?;
-            let npz = beside(&corpus, targets);
+            let npz = beside(&corpus, targets)?;
             if let Some(dir) = &out {
                 // refused before the hours of solving, not after
                 let written = [dir.join("corpus.txt"), dir.join("perply_targets.npz")];
@@ -548,7 +566,7 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             b_targets,
             expect_disjoint,
         } => {
-            let (an, bn) = (beside(&a, a_targets), beside(&b, b_targets));
+            let (an, bn) = (beside(&a, a_targets)?, beside(&b, b_targets)?);
             let o = holdout::overlap((&a, &an), (&b, &bn))?;
             outln!("{}", holdout::describe(&o));
             let disjoint = o.rows_b_shared == 0;

@@ -69,7 +69,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Give up once the search passes this many positions (a bound for pathological input).
-        #[arg(long, default_value_t = c4lab_steady::DEFAULT_BUDGET)]
+        #[arg(long, default_value_t = c4lab_steady::DEFAULT_BUDGET, value_parser = clap::value_parser!(u64).range(1..))]
         budget: u64,
     },
     /// Blank (set to 9) every cell that is not load-bearing, keeping the win.
@@ -143,7 +143,7 @@ enum Command {
         max_seconds: Option<f64>,
         /// Write one JSON line per solve-verify round of each search to this file: the
         /// search, the round, the level budget it solved under, how it ended (refuted,
-        /// too-few-levels, widened, verdict), the dead ends and positions so far.
+        /// too-few-levels, widened, verdict, stopped), the dead ends and positions so far.
         #[arg(long, value_name = "FILE")]
         log_rounds: Option<PathBuf>,
     },
@@ -186,8 +186,9 @@ enum Command {
     /// Build an opening book: every position within --depth moves of the empty board, solved.
     Book {
         /// Plies from the empty board (each ply multiplies the positions several-fold;
-        /// on two cores depth 1 takes about 1.5 minutes, depth 2 about 5, see docs/solver.md).
-        #[arg(long, default_value_t = 1)]
+        /// on two cores depth 1 takes about 1.5 minutes, depth 2 about 5, see docs/solver.md;
+        /// at most 41).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=41))]
         depth: u32,
         /// Where to write the book.
         #[arg(long)]

@@ -222,6 +222,8 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         ]
     };
     let slots = generate("--slots", "0");
+    let shard = generate("--shard", "1/2/3");
+    let book = ["book", "--depth", "50", "--out", never_s.as_str()];
     let opening = generate("--opening-min", "40");
     let epsilon = generate("--epsilon", "1.5");
     let bounded = generate("--bounded-empty", "9");
@@ -229,7 +231,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let odd = std::env::temp_dir().join(format!("c4lab-odd-{}.txt", std::process::id()));
     std::fs::write(&odd, "9999999\n".repeat(5) + "999R999\n").unwrap();
     let odd_s = odd.display().to_string();
-    let cases: [(&[&str], &str); 21] = [
+    let cases: [(&[&str], &str); 25] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -288,6 +290,14 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (&slots, "--slots"),
         (&opening, "--opening-min"),
         (&epsilon, "--epsilon"),
+        (&shard, "--shard 1/2/3"),
+        (&book, "--depth"),
+        (&["verify", "--budget", "0", "examples/win.txt"], "--budget"),
+        // a wrong corpus path is named as the corpus, not as its missing sidecar
+        (
+            &["corpus", "stats", "no-such-corpus.txt"],
+            "cannot read corpus no-such-corpus.txt",
+        ),
         (&["analyze", "--table-mb", "0", "44"], "--table-mb"),
         (&["analyze", "--threads", "100000", "44"], "--threads"),
         (
@@ -323,9 +333,30 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
             "{args:?}: {err}"
         );
     }
+    // a benchmark's data folder that is not there: the flag to pass is named, and no
+    // table header is printed first
+    let out = c4lab(
+        &[
+            "bench",
+            "solver",
+            "--sets",
+            "no-such-folder",
+            "--only",
+            "L3_R1",
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("pass --sets FOLDER"), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     std::fs::remove_file(&empty).ok();
     std::fs::remove_file(&odd).ok();
-    assert!(!never.exists(), "a refused generate created {never_s}");
+    assert!(!never.exists(), "a refused command created {never_s}");
 }
 
 #[test]
