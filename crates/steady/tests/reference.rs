@@ -1,8 +1,12 @@
 //! The verifier against a deliberately naive reference search written separately here:
-//! a plain 7x6 array, fours found by scanning every line, no bit tricks, no
-//! transposition sharing. Both must give the same verdict and the same losing line.
+//! a plain 7x6 array, fours found by scanning every line, no bit tricks, and
+//! transpositions shared (when asked) through a plain `HashSet` of the boards proved
+//! won, not the verifier's own key set. Both must give the same verdict and the same
+//! losing line.
 
 mod common;
+
+use std::collections::HashSet;
 
 use c4lab_board::{Player, HEIGHT, WIDTH};
 use c4lab_steady::{Cell, Diagram, LossReason, Verdict, Verifier};
@@ -74,11 +78,24 @@ fn red_move(b: &Board, d: &Diagram) -> Result<usize, ()> {
     Err(())
 }
 
-fn naive(b: &Board, d: &Diagram, line: &mut Vec<u8>, nodes: &mut u64) -> Naive {
-    *nodes += 1;
-    if *nodes > 300_000 {
+/// The reference search's state: nodes visited, and the Red-to-move boards proved won
+/// (kept only when `shared`; a cached win is a real win, so the first losing line in
+/// search order is the same either way).
+struct Search {
+    nodes: u64,
+    shared: bool,
+    won: HashSet<[[u8; HEIGHT]; WIDTH]>,
+}
+
+fn naive(b: &Board, d: &Diagram, line: &mut Vec<u8>, s: &mut Search) -> Naive {
+    s.nodes += 1;
+    if s.nodes > 300_000 {
         return Naive::TooBig;
     }
+    if s.shared && s.won.contains(&b.cells) {
+        return Naive::Win;
+    }
+    let key = b.cells;
     let Ok(x) = red_move(b, d) else {
         return Naive::Loss(line.clone(), "no-move");
     };
@@ -102,13 +119,16 @@ fn naive(b: &Board, d: &Diagram, line: &mut Vec<u8>, nodes: &mut u64) -> Naive {
         if c.stones == 42 {
             return Naive::Loss(line.clone(), "draw");
         }
-        match naive(&c, d, line, nodes) {
+        match naive(&c, d, line, s) {
             Naive::Win => {}
             other => return other,
         }
         line.pop();
     }
     line.pop();
+    if s.shared {
+        s.won.insert(key);
+    }
     Naive::Win
 }
 
@@ -132,9 +152,19 @@ fn board_of(d: &Diagram) -> Board {
 
 /// Compares the two; returns false when the naive search ran out of room.
 fn agree(d: &Diagram) -> bool {
-    let fast = Verifier::new().verify(d);
-    let (mut line, mut nodes) = (vec![], 0);
-    match (naive(&board_of(d), d, &mut line, &mut nodes), &fast) {
+    agree_with(d, false, &mut Verifier::new())
+}
+
+/// [`agree`] with the given verifier, the reference sharing transpositions when `shared`.
+fn agree_with(d: &Diagram, shared: bool, verifier: &mut Verifier) -> bool {
+    let fast = verifier.verify(d);
+    let mut line = vec![];
+    let mut search = Search {
+        nodes: 0,
+        shared,
+        won: HashSet::new(),
+    };
+    match (naive(&board_of(d), d, &mut line, &mut search), &fast) {
         (Naive::TooBig, _) => false,
         (Naive::Win, Verdict::Win { .. }) => true,
         (Naive::Loss(line, why), Verdict::Loss { counterexample, .. }) => {
@@ -199,7 +229,9 @@ fn mutated_upstream_diagrams_match_the_reference() {
         return;
     };
     let diagrams = common::upstream_diagrams(&steady);
-    let (mut compared, mut wins) = (0, 0);
+    let (mut compared, mut wins, mut large) = (0, 0, 0);
+    // one verifier for all: its key set grows once and is then cleared between diagrams
+    let mut verifier = Verifier::new();
     let mut rng = 0x2545_f491_4f6c_dd1du64;
     let mut next = || {
         rng ^= rng << 13;
@@ -207,7 +239,7 @@ fn mutated_upstream_diagrams_match_the_reference() {
         rng ^= rng << 17;
         rng
     };
-    for (i, d) in diagrams.iter().enumerate().step_by(7) {
+    for (i, d) in diagrams.iter().enumerate() {
         let mut m = d.clone();
         // change 0, 1 or 2 level cells to another level, a-d included (deterministic)
         for _ in 0..(i % 3) {
@@ -216,18 +248,28 @@ fn mutated_upstream_diagrams_match_the_reference() {
                 m.set(x, y, Cell::Level((next() % 14) as u8));
             }
         }
-        if agree(&m) {
-            compared += 1;
-            wins += usize::from(Verifier::new().verify(&m).is_win());
-        }
+        // the reference shares transpositions too, so every diagram is small enough
+        assert!(
+            agree_with(&m, true, &mut verifier),
+            "too large for the reference\n{}",
+            m.to_grid()
+        );
+        compared += 1;
+        let searched = match verifier.verify(&m) {
+            Verdict::Win { positions } => {
+                wins += 1;
+                positions
+            }
+            Verdict::Loss { positions, .. } => positions,
+            other => panic!("{other:?}"),
+        };
+        // past the verifier's first key-set size, so its growth is on trial too
+        large += usize::from(searched > 4_096);
     }
     assert!(
-        compared >= 60,
-        "only {compared} diagrams were small enough to compare"
-    );
-    assert!(
-        wins >= 20 && wins < compared,
+        wins >= 300 && compared - wins >= 300,
         "{wins} of {compared} won: the sample should hold both verdicts"
     );
+    assert!(large >= 50, "only {large} searches passed 4,096 positions");
     let _ = Player::Red;
 }
