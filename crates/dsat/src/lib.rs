@@ -12,13 +12,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 mod race;
+mod report;
 pub use race::{race, Entrant, RaceReport};
+pub use report::{Outcome, Progress, Report, RoundEnd};
 
 use c4lab_steady::{Diagram, Verdict, Verifier};
 use c4lab_synth::sat::{open, Ceiling, SatOutcome};
 use c4lab_synth::{
-    checked_root, learn_tree, line_positions, BreadthFirst, Encoding, EncodingStats, SynthError,
-    FREE_LEVELS,
+    checked_root, learn_tree, line_positions, BreadthFirst, Encoding, SynthError, FREE_LEVELS,
 };
 
 /// How a whole-root solve runs.
@@ -96,98 +97,6 @@ impl Options {
             self.first_cut_plies
         };
         first.min(self.cut_plies)
-    }
-}
-
-/// How a solve ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// A diagram (pinned cells unchanged) that the verifier confirms wins.
-    Found(Diagram),
-    /// No diagram with these pinned cells over levels 0..9 wins (not independently audited).
-    Unsat,
-    /// The state budget or the round cap ran out.
-    Budget,
-    /// The stop flag was raised.
-    Stopped,
-}
-
-/// The result with its counts.
-#[derive(Debug, Clone)]
-pub struct Report {
-    /// The verdict.
-    pub outcome: Outcome,
-    /// Positions encoded when the search last started: the map down to the cut (after
-    /// a deepening, with what refinement had encoded before it).
-    pub mapped: u64,
-    /// Positions encoded in the end (refinement adds to the map).
-    pub encoding: EncodingStats,
-    /// Solve-verify rounds.
-    pub rounds: u64,
-    /// The solver's conflicts ("dead ends").
-    pub conflicts: u64,
-    /// The level budget in the end (10: every level allowed).
-    pub levels: u8,
-    /// Proved: no winning diagram takes fewer levels than this for its `?` cells (the
-    /// budgets below it admitted none); `levels` when no budget grew without a proof.
-    pub least_levels: u8,
-}
-
-/// How far a solve has come, for progress displays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Progress {
-    /// Mapping: positions encoded so far against the state budget (a full gauge
-    /// means the budget overflowed, not that the map is complete).
-    Mapping {
-        /// Positions encoded so far.
-        positions: u64,
-        /// The state budget.
-        max_states: u64,
-    },
-    /// Searching: after each solve-verify round.
-    Searching {
-        /// Rounds so far.
-        round: u64,
-        /// Positions encoded (refinement adds some).
-        positions: u64,
-        /// The SAT solver's conflicts so far ("dead ends"); never falls.
-        conflicts: u64,
-        /// Variables the solver has settled for good; never falls.
-        settled: u64,
-        /// The level budget the last round solved under (10: every level).
-        levels: u8,
-        /// How the last round ended (None before the first).
-        ended: Option<RoundEnd>,
-    },
-}
-
-/// How one solve-verify round ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RoundEnd {
-    /// A candidate the verifier refuted: its losing line and tree were learnt.
-    Refuted,
-    /// No diagram fits the level budget: it grows by one, proved.
-    TooFewLevels,
-    /// The budget took its share of dead ends (`widen_after`): it grows by one, unproved.
-    Widened,
-    /// The round gave the search's verdict (found, unsat or budget).
-    Verdict,
-    /// The search was stopped: the stop flag, a conflict limit, or another solve of the
-    /// race that finished with fewer dead ends.
-    Stopped,
-}
-
-impl RoundEnd {
-    /// A short name for logs: `refuted`, `too-few-levels`, `widened`, `verdict`,
-    /// `stopped`.
-    pub fn name(self) -> &'static str {
-        match self {
-            RoundEnd::Refuted => "refuted",
-            RoundEnd::TooFewLevels => "too-few-levels",
-            RoundEnd::Widened => "widened",
-            RoundEnd::Verdict => "verdict",
-            RoundEnd::Stopped => "stopped",
-        }
     }
 }
 
