@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use c4lab_steady::solution::{check_solution, parse_leaves};
 use c4lab_steady::{Verdict, Verifier};
 use clap::Subcommand;
@@ -330,10 +330,33 @@ fn solver(
         head += " baseline µs | baseline nodes | baseline mismatches | baseline process s | speed-up (1st column) |";
         rule += " ---: | ---: | ---: | ---: | ---: |";
     }
-    // every set is read before the table starts, so a wrong --sets prints no header
+    // every set is read before the table starts, so a wrong --sets or --only prints no
+    // header
     let texts = only
         .iter()
-        .map(|name| read_data(&dir.join(format!("{name}.txt")), "--sets FOLDER"))
+        .map(|name| {
+            let path = dir.join(format!("{name}.txt"));
+            if dir.is_dir() && !path.exists() {
+                let mut sets: Vec<String> = std::fs::read_dir(dir)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|e| {
+                        e.ok()?
+                            .file_name()
+                            .to_str()?
+                            .strip_suffix(".txt")
+                            .map(String::from)
+                    })
+                    .collect();
+                sets.sort();
+                bail!(
+                    "no set {name:?} in {} (--only takes names of its .txt files: {})",
+                    dir.display(),
+                    sets.join(", ")
+                );
+            }
+            read_data(&path, "--sets FOLDER")
+        })
         .collect::<Result<Vec<String>>>()?;
     outln!("{head} classic solver µs (recorded) |");
     outln!("{rule} ---: |");

@@ -301,11 +301,31 @@ impl Progress for Bar {
 /// sidecar.
 fn beside(corpus: &Path, given: Option<PathBuf>) -> Result<PathBuf> {
     match std::fs::metadata(corpus) {
-        Ok(m) if m.is_dir() => bail!(
-            "{} is a folder; give the corpus file (e.g. {}/corpus.txt)",
-            corpus.display(),
-            corpus.display()
-        ),
+        Ok(m) if m.is_dir() => {
+            // name the corpus files that are there: `generate` writes train/corpus_<N>.txt
+            // and holdout/corpus.txt, `label` and `split` corpus.txt
+            let mut found: Vec<String> = ["", "train", "holdout"]
+                .iter()
+                .flat_map(|sub| std::fs::read_dir(corpus.join(sub)).into_iter().flatten())
+                .filter_map(|e| {
+                    let path = e.ok()?.path();
+                    let name = path.file_name()?.to_str()?;
+                    let is_corpus = name == "corpus.txt"
+                        || name.starts_with("corpus_") && name.ends_with(".txt");
+                    is_corpus.then(|| path.display().to_string())
+                })
+                .collect();
+            found.sort();
+            let hint = if found.is_empty() {
+                "no corpus file is in it".to_string()
+            } else {
+                format!("it holds {}", found.join(", "))
+            };
+            bail!(
+                "{} is a folder; give a corpus file ({hint})",
+                corpus.display()
+            )
+        }
         Ok(_) => {}
         Err(e) => bail!("cannot read corpus {}: {e}", corpus.display()),
     }

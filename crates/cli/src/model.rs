@@ -1,4 +1,5 @@
-//! `c4lab train`, `c4lab eval` and `c4lab bench model`: the GF(2^8) lookup-table model.
+//! `c4lab train`, `c4lab eval` and `c4lab hint`: the GF(2^8) lookup-table model (its
+//! benchmark is in `model_bench.rs`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

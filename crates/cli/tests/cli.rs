@@ -354,6 +354,31 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
+    // a set name that is not in the folder names the sets that are
+    let sets = std::env::temp_dir().join(format!("c4lab-sets-{}", std::process::id()));
+    std::fs::create_dir_all(sets.join("train")).unwrap();
+    std::fs::write(sets.join("L9_R9.txt"), "").unwrap();
+    let sets_s = sets.display().to_string();
+    let out = c4lab(
+        &["bench", "solver", "--sets", &sets_s, "--only", "L0_R0"],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no set \"L0_R0\"") && err.contains("L9_R9"),
+        "{err}"
+    );
+    // a corpus folder given where a corpus file goes: the files inside are named
+    std::fs::write(sets.join("train/corpus_4.txt"), "").unwrap();
+    let out = c4lab(&["corpus", "stats", &sets_s], "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is a folder") && err.contains("corpus_4.txt"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&sets).ok();
     std::fs::remove_file(&empty).ok();
     std::fs::remove_file(&odd).ok();
     assert!(!never.exists(), "a refused command created {never_s}");

@@ -503,8 +503,13 @@ fn check_slots(
             if flag as u8 == FLAG_BOUNDED && empty > BOUNDED_EMPTY {
                 let d = format!("slot {s}: flag 1 at a board with {empty} empty cells (at most 7)");
                 rep.add(Kind::BoundedScope, r, Some(ply as usize), slot, d);
-            } else if flag as u8 == FLAG_BOUNDED && b.winner().is_none() && !b.is_full() {
-                // at most 7 empty cells: the exact answer costs a few thousand nodes
+            } else if flag as u8 == FLAG_BOUNDED
+                && mask != 0
+                && b.winner().is_none()
+                && !b.is_full()
+            {
+                // at most 7 empty cells: the exact answer costs a few thousand nodes (a
+                // slot without mass is reported by its sum alone)
                 let best = mask_of(&solver.best_moves(&b));
                 if best != mask {
                     let d = format!(

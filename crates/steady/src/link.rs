@@ -45,7 +45,8 @@ pub enum LinkError {
     /// The Yellow line does not replay.
     #[error("the link's Yellow line: {0}")]
     Line(String),
-    /// The diagram's root cannot be shared (stones that are no position, or a four).
+    /// The diagram's root cannot be shared (stones that are no position, Yellow to move,
+    /// or a four).
     #[error(transparent)]
     Diagram(#[from] RootError),
 }

@@ -82,7 +82,8 @@ pub struct Game {
 }
 
 impl Game {
-    /// Starts at the diagram's root; Red moves first.
+    /// Starts at the diagram's root; Red moves first (a full board at the root is a
+    /// draw, with no move).
     pub fn new(diagram: &Diagram) -> Result<Game, PlayError> {
         let root = diagram.root()?.position;
         if root.winner().is_some() {

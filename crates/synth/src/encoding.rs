@@ -8,7 +8,7 @@
 //! it"), and a diagram that loses on a line whose positions are all encoded satisfies
 //! none of the models. Positions not yet encoded are optimistic (no clauses).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use c4lab_board::{Position, HEIGHT, WIDTH};
@@ -249,11 +249,14 @@ impl Encoding {
             ..Default::default()
         };
         // Red keeps the win when Yellow, to move, loses
-        match oracle.solver.loses_within(&after, limits) {
+        let answer = oracle.solver.loses_within(&after, limits);
+        // a question cut short by a stop is not one the budget could not answer
+        let stopped = oracle.stop.load(Ordering::Relaxed);
+        match answer {
             Some(lost) => lost,
             None => {
                 // not proved either way: keep the move (no pruning)
-                self.stats.unknown += u64::from(count);
+                self.stats.unknown += u64::from(count && !stopped);
                 true
             }
         }
