@@ -133,12 +133,9 @@ fn position(word: &str) -> Result<Position, String> {
 /// `c4lab solve`: one line per position, `<moves> <score> <nodes> <microseconds>`.
 pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs) -> Result<u8> {
     let text = read_text(file)?;
-    // lines ended by a lone carriage return (old Mac files) would read as one line
-    let text = if text.contains('\r') && !text.contains("\r\n") {
-        text.replace('\r', "\n")
-    } else {
-        text
-    };
+    // a line ended by a lone carriage return (old Mac files, or a mixed file) would
+    // read as part of the next one
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let mut s = solver(args.table_mb, args.threads, args.book.as_deref())?;
     let mut out = std::io::stdout().lock();
     let mut bad = 0;

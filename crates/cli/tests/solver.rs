@@ -33,6 +33,13 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
         cr_text.starts_with("4453 ") && cr_text.contains("\n12121 "),
         "{cr_text}"
     );
+    // also in a file that ends its last line with CRLF: no position is dropped
+    let mixed = c4lab(
+        &["solve", "--weak", "--table-mb", "16"],
+        "445\r4455\r44556\r\n",
+    );
+    assert_exit(&mixed, 0);
+    assert_eq!(stdout(&mixed).lines().count(), 3, "{}", stdout(&mixed));
 
     // scores agree with the independent solver's file, weakly and strongly
     let set = repo().join("../shared/data/bench/L3_R1.txt");

@@ -32,9 +32,11 @@ pub struct BenchReport {
     pub time: u64,
 }
 
-/// Parses a benchmark file; blank lines are skipped.
+/// Parses a benchmark file; blank lines are skipped, and `\n`, `\r\n` and a lone `\r`
+/// all end a line.
 pub fn parse_bench(text: &str) -> Result<Vec<BenchCase>, BenchError> {
     let mut out = Vec::new();
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let l = raw.trim();
@@ -51,6 +53,14 @@ pub fn parse_bench(text: &str) -> Result<Vec<BenchCase>, BenchError> {
         let played = if moves == "-" { "" } else { moves };
         let position =
             Position::from_moves(played).map_err(|source| BenchError::Moves { line, source })?;
+        if let Some(winner) = position.winner() {
+            let moves = position.moves_played() as usize;
+            return Err(BenchError::Over {
+                line,
+                winner,
+                moves,
+            });
+        }
         let score = score.parse().map_err(|_| BenchError::Score {
             line,
             text: score.to_string(),
@@ -121,6 +131,20 @@ mod tests {
             parse_bench("1 -1\n1111111 0"),
             Err(BenchError::Moves { line: 2, .. })
         ));
+        // a finished game is no position to score, and a lone CR ends a line in a
+        // file whose other lines end in CRLF
+        assert!(matches!(
+            parse_bench("4453 2\n1212121 18"),
+            Err(BenchError::Over {
+                line: 2,
+                moves: 7,
+                ..
+            })
+        ));
+        assert_eq!(
+            parse_bench("4453 2\r112233 18\r\n- 1\r\n").unwrap().len(),
+            3
+        );
         // a lone word is neither read as a score nor as moves
         for lone in [" 1", "4453", "23622314"] {
             assert!(matches!(

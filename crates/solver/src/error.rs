@@ -55,6 +55,16 @@ pub enum BenchError {
         /// Why the moves were refused.
         source: c4lab_board::MoveError,
     },
+    /// The moves end a game: there is no position to score.
+    #[error("line {line}: the game is already over: {} made four in a row at move {moves}; a benchmark position is one where play goes on", winner.name())]
+    Over {
+        /// The 1-based line number.
+        line: usize,
+        /// Who made the four.
+        winner: c4lab_board::Player,
+        /// The number of moves on the line.
+        moves: usize,
+    },
     /// The score is not an integer.
     #[error("line {line}: {text:?} is not an integer score")]
     Score {
