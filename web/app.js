@@ -218,8 +218,11 @@ function edited({ verify = true, first = false, keepHash = false } = {}) {
   whole?.diagramChanged(grid());
   if (verify) requestVerify({ first });
   const link = call(engine.link_encode, grid(), state.yellow);
-  if (!keepHash) {
-    // a diagram no link can carry (its root already holds a four) leaves no stale link
+  // a root with Yellow to move is a step while a root is built stone by stone: it keeps
+  // the last link, so a reload loses that step, not the diagram; any other diagram no
+  // link can carry (a four at the root) leaves no stale link
+  const building = !link.ok && call(engine.position, state.root).to_move === 'Yellow';
+  if (!keepHash && !building) {
     lastHash = link.ok ? '#' + link.link : '';
     history.replaceState(null, '', lastHash || location.pathname + location.search);
   }
@@ -255,7 +258,10 @@ function setRoot(moves) {
   if (p.moves !== state.root) remember(); // Levels-mode Undo steps back through root changes too
   state.root = p.moves;
   state.yellow = '';
-  say(p.to_move === 'Red' ? '' : 'Yellow is to move here: add one more stone, since Red moves at a steady-state root.');
+  const lastCell = p.stones.split('.').length - 1 === 1; // one more stone would fill the board
+  say(p.to_move === 'Red' ? '' : lastCell
+    ? 'Yellow is to move here with one cell left, and a full board has no Red move: take a stone back (Undo stone), since Red moves at a steady-state root.'
+    : 'Yellow is to move here: add one more stone, since Red moves at a steady-state root.');
   edited();
   return true;
 }
@@ -377,8 +383,16 @@ function render() {
     simp.disabled = true;
     simp.textContent = 'Simplify';
   }
-  fill?.render(grid().includes('?'));
-  whole?.render(true);
+  // both searches refuse a root Red cannot play from: their buttons say so by being off
+  const root = call(engine.position, state.root);
+  const playable = root.ok && !root.over && root.to_move === 'Red' && root.stones.includes('.');
+  fill?.render(playable && grid().includes('?'));
+  whole?.render(playable);
+  // nothing to undo: the Undo buttons are off
+  $('#undo-play').disabled = !state.yellow;
+  $('#to-root').disabled = !state.yellow;
+  $('#undo-levels').disabled = state.history.length === 0;
+  $('#undo-position').disabled = !state.root;
   renderLog(game);
   if (state.mode === 'play' && lab.hintsFor !== state.root + '|' + state.yellow + '|' + grid()) {
     lab.hintsFor = state.root + '|' + state.yellow + '|' + grid();
@@ -388,7 +402,14 @@ function render() {
   hint?.render(game, state.root, state.mode === 'play');
   for (const b of document.querySelectorAll('#palette button')) b.setAttribute('aria-pressed', String(b.dataset.level === state.level));
   $('#moves').placeholder = state.root || 'e.g. 4453';
+  // once the root changes (set from the field or any other way) the field empties, so its
+  // placeholder shows the root in force rather than an older sequence
+  if (state.root !== shownRoot) {
+    shownRoot = state.root;
+    $('#moves').value = '';
+  }
 }
+let shownRoot = null;
 
 function redCell(rootStones, game) {
   // the cell of Red's latest move: the last stone of the replayed line
@@ -428,7 +449,8 @@ function renderLog(game) {
       : `Yellow ${m.column}`;
     ol.append(li);
   }
-  $('#game-status').textContent = game.status_text + (game.error ? ` · ${game.error}` : '');
+  const text = game.status_text.charAt(0).toUpperCase() + game.status_text.slice(1);
+  $('#game-status').textContent = text + (game.error ? ` · ${game.error}` : '');
 }
 
 // ---- input -----------------------------------------------------------------------
@@ -477,6 +499,7 @@ function buildBoard() {
     const c = e.target.closest('.cell');
     if (!c) return;
     const i = Number(c.dataset.index);
+    lastClicked = i; // the keyboard's focus ring starts here
     if (state.mode === 'levels') paint(i, state.level);
     else column(i % W);
   });
@@ -520,6 +543,7 @@ function buildPalette() {
   }
 }
 
+let lastClicked = null;
 function onKey(e) {
   if (e.target.closest('input, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
   const k = e.key;
@@ -531,11 +555,11 @@ function onKey(e) {
     if (k.startsWith('Arrow')) {
       if (!onBoard) return;
       e.preventDefault();
-      const f = state.focus ?? 0;
+      const f = state.focus ?? lastClicked ?? 0;
       const [x, y] = [f % W, Math.floor(f / W)];
       const nx = Math.min(W - 1, Math.max(0, x + (k === 'ArrowRight') - (k === 'ArrowLeft')));
       const ny = Math.min(H - 1, Math.max(0, y + (k === 'ArrowDown') - (k === 'ArrowUp')));
-      state.focus = state.focus === null ? 0 : ny * W + nx;
+      state.focus = state.focus === null ? (lastClicked ?? 0) : ny * W + nx;
       render();
     } else if (LEVELS.includes(k) || k === '?') {
       state.level = k;
@@ -563,7 +587,7 @@ function wire() {
       const l = state.levels.slice();
       for (let i = 0; i < N; i++) state.levels[i] = l[i - (i % W) + (W - 1 - (i % W))];
       state.root = mirrored;
-      state.yellow = '';
+      state.yellow = state.yellow.split('').map((c) => String(8 - Number(c))).join('');
     });
   });
   $('#simplify').addEventListener('click', () => {
@@ -587,7 +611,13 @@ function wire() {
     if (setRoot(p.moves)) say(`Root loaded from stones; a legal order is ${p.moves || 'the empty board'}.`);
   });
   $('#import').addEventListener('click', () => {
-    const r = call(engine.read_any, $('#io-text').value);
+    let text = $('#io-text').value;
+    // a link pasted from a mail or chat may be percent-encoded (`%3F` for `?`): read it as
+    // the address bar is read
+    if (/%[0-9a-f]{2}/i.test(text)) {
+      try { text = decodeURIComponent(text); } catch { /* not percent-encoded: read as is */ }
+    }
+    const r = call(engine.read_any, text);
     if (!r.ok) return say(r.error, true);
     apply(r);
     if (r.line) setMode('play'); // a link with a Yellow line opens in Play, as from the address bar

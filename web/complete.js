@@ -32,7 +32,8 @@ export function autoComplete(host) {
     ui.status.textContent = text;
   }
 
-  const controls = searchControls(search, ui, host, start);
+  // stopped before the first report: still say so
+  const controls = searchControls(search, ui, host, start, { ok: true, state: 'stopped', candidates: 0, clauses: 0, positions: 0, ms: 0 });
 
   const fmt = (n) => n.toLocaleString('en');
   const count = (n, word) => `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
@@ -67,6 +68,7 @@ export function autoComplete(host) {
       if (r.state === 'running') status(`Searching… ${counts}, ${secs} s.${deepest}`);
       else if (r.state === 'found') status(`Found a completion that verifies as a win (${count(r.positions_verified, 'position')} searched); ${counts}, ${secs} s. Keep it, or Discard.`);
       else if (r.state === 'unsat') status(`No completion of these fixed cells wins: no levels 0–9 for the ${r.undecided} ? cells make a win with every other cell as it is (${counts}, ${secs} s). Other fixed cells might.`);
+      else if (!r.candidates) status(`Stopped after ${secs} s, before the first candidate.`);
       else status(`Stopped after ${counts}, ${secs} s; the board shows the last candidate.${deepest} Discard to clear it.`);
     },
   };

@@ -37,7 +37,10 @@ export function wholeRoot(host) {
     search.start(host.grid(), { cut: CUT_PLIES, maxStates: BROWSER_MAX_STATES, firstLevels });
     const free = host.undecided();
     const over = firstLevels < 10 ? 'level 0 at first, one more level each time no diagram fits (up to 0–9)' : 'levels 0–9';
-    status(`Mapping every position Red could face down to ${CUT_PLIES} plies below the root; ${free} ? cell${free === 1 ? '' : 's'} free over ${over}, the others pinned.`);
+    // near the empty board the map grows slowly (each position asks the strong solver)
+    const stones = [...host.grid()].filter((c) => c === 'R' || c === 'Y').length;
+    const wide = stones < 12 ? ` With ${stones} stone${stones === 1 ? '' : 's'} on the board that is a wide scope: mapping may take minutes and overflow the budget; Stop at any time, or add stones.` : '';
+    status(`Mapping every position Red could face down to ${CUT_PLIES} plies below the root; ${free} ? cell${free === 1 ? '' : 's'} free over ${over}, the others pinned.${wide}`);
     host.render();
   }
   function status(text) {
@@ -101,10 +104,13 @@ export function wholeRoot(host) {
             return status(`This diagram has no ? cells, so Solve root had nothing to fill: as it stands it verifies as a win (${secs} s).`);
           }
           const top = Math.max(0, ...[...r.cells].filter((c, i) => given[i] === '?' && /[0-9]/.test(c)).map(Number));
-          const taken = firstLevels < 10 ? `levels 0–${top}` : '';
+          const taken = firstLevels < 10 ? (top === 0 ? 'level 0' : `levels 0–${top}`) : '';
           return status(`Found a diagram that verifies as a win${won} (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s)${taken ? `; its ? cells take ${taken}${fewest(r)}` : ''}. Keep it, or Discard.`);
         }
         case 'unsat':
+          if (host.undecided() === 0) {
+            return status(`This diagram has no ? cells, so Solve root had nothing to fill: as it stands it does not win (${secs} s).`);
+          }
           return status(`No diagram wins from this root with these pinned cells (levels 0–9 for the ? cells), ${secs} s. Sound for the language, not independently audited.`);
         case 'budget':
           // the state budget, or else the engine's cap on rounds

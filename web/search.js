@@ -90,8 +90,10 @@ export function searchControls(search, ui, host, start, stopped = null) {
     search.clear();
     host.keep(r.cells);
   });
-  // the status line says the search was set aside for the other one, until a start
+  // the status line says the search was set aside (or lost to an edit) until a start or
+  // the next change of the diagram: `saidAt` is the diagram it was said for
   let asideSaid = false;
+  let saidAt = null;
   return {
     /** Call as a search starts: `host.starting(who)` sets the other search aside. */
     starting(who) {
@@ -101,6 +103,7 @@ export function searchControls(search, ui, host, start, stopped = null) {
     /** Ends the search and forgets its report, saying `why` in `ui.status`. */
     setAside(why) {
       if (!search.running && !search.report) return;
+      saidAt = search.grid;
       search.discard();
       ui.status.textContent = why;
       asideSaid = true;
@@ -122,6 +125,9 @@ export function searchControls(search, ui, host, start, stopped = null) {
     },
     /** Forgets the search when the diagram it searched has changed. */
     diagramChanged(grid) {
+      if (asideSaid && !search.running && !search.report && grid !== saidAt) {
+        asideSaid = false; // the message was about another diagram: the render clears it
+      }
       if ((search.running || search.report) && grid !== search.grid) {
         const wasRunning = search.running;
         search.discard();
@@ -129,6 +135,7 @@ export function searchControls(search, ui, host, start, stopped = null) {
           // a search lost to a stray click says so, rather than vanish
           ui.status.textContent = 'Stopped: the diagram changed while the search ran, so its answer would not fit it. Start it again to search the new diagram.';
           asideSaid = true;
+          saidAt = grid;
         }
         host.render();
       }

@@ -799,3 +799,71 @@ test('what a user noticed: stale messages, failed exports, a search lost to an e
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('what a user noticed, second round: a tablet width, stale set-aside lines, a root being built, encoded links, an early Stop, Mirror in Play, buttons with nothing to do', async () => {
+  // a tablet: the panel wraps under the board rather than squeeze, and nothing scrolls sideways
+  const tablet = await browser.newPage({ viewport: { width: 768, height: 1024 } });
+  await tablet.goto(url);
+  await tablet.waitForFunction(() => window.__lab && window.__lab.verdicts > 0);
+  assert.ok(await tablet.evaluate(() => document.documentElement.scrollWidth <= innerWidth));
+  assert.ok((await tablet.locator('#panel').boundingBox()).width >= 300);
+  await tablet.close();
+
+  const page = await open();
+  // nothing to undo: the Undo buttons are off
+  assert.equal(await page.locator('#undo-levels').isDisabled(), true);
+  await importText(page, WIN);
+  await page.click('nav button[data-mode="play"]');
+  assert.equal(await page.locator('#undo-play').isDisabled(), true);
+  assert.equal(await page.locator('#to-root').isDisabled(), true);
+  // Mirror keeps the Yellow line, mirrored
+  await cell(page, 7, 2).click();
+  assert.match(new URL(page.url()).hash, /\.7$/);
+  await page.click('nav button[data-mode="levels"]');
+  let n = await count(page);
+  await page.click('#mirror');
+  await settled(page, n);
+  assert.match(new URL(page.url()).hash, /\.1$/);
+  await page.click('#mirror');
+  // a root being built stone by stone: Yellow to move keeps the last link, and neither
+  // search can start there
+  await page.click('nav button[data-mode="position"]');
+  const link = new URL(page.url()).hash;
+  n = await count(page);
+  await cell(page, 4, 3).click();
+  await settled(page, n);
+  assert.match(await page.locator('#message').textContent(), /Yellow is to move/);
+  assert.equal(new URL(page.url()).hash, link);
+  assert.equal(await page.locator('#fill').isDisabled(), true);
+  assert.equal(await page.locator('#dsat').isDisabled(), true);
+  // the move field empties once the root changes, so its placeholder shows the root
+  n = await count(page);
+  await page.fill('#moves', '4453');
+  await page.press('#moves', 'Enter');
+  await settled(page, n);
+  n = await count(page);
+  await cell(page, 1, 1).click();
+  await settled(page, n);
+  assert.equal(await page.inputValue('#moves'), '');
+  assert.equal(await page.getAttribute('#moves', 'placeholder'), '44531');
+  // a percent-encoded link reads as from the address bar
+  await importText(page, `${url}#1.-.%3F*Z9*K9`);
+  assert.match(await verdict(page), /^Incomplete: 1 undecided cell/);
+  // Fill ? stopped before its first report says so
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#undecide-all');
+  await page.evaluate(() => { document.querySelector('#fill').click(); document.querySelector('#fill-stop').click(); });
+  assert.match(await page.locator('#fill-status').textContent(), /^Stopped after [0-9.]+ s, before the first candidate/);
+  // a set-aside line goes with the next edit
+  await page.click('#fill');
+  await page.click('#dsat');
+  assert.match(await page.locator('#fill-status').textContent(), /^Set aside: Solve root started/);
+  await page.click('#dsat-stop');
+  await page.click('#palette button[data-level="4"]');
+  n = await count(page);
+  await cell(page, 1, 6).click();
+  await settled(page, n);
+  assert.equal(await page.locator('#fill-status').textContent(), '');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
