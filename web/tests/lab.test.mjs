@@ -836,6 +836,11 @@ test('what a user noticed, second round: a tablet width, stale set-aside lines, 
   assert.equal(new URL(page.url()).hash, link);
   assert.equal(await page.locator('#fill').isDisabled(), true);
   assert.equal(await page.locator('#dsat').isDisabled(), true);
+  // nor is it exported, since Import would refuse what it wrote
+  if (!(await page.locator('#io').evaluate((d) => d.open))) await page.locator('#io summary').click();
+  await page.click('[data-export="grid"]');
+  assert.match(await page.locator('#message').textContent(), /export once the root has Red to move/);
+  assert.equal(await page.inputValue('#io-text'), '');
   // the move field empties once the root changes, so its placeholder shows the root
   n = await count(page);
   await page.fill('#moves', '4453');

@@ -261,6 +261,11 @@ pub fn export_diagram(grid: &str, form: &str) -> String {
         Ok(d) => d,
         Err(e) => return fail(e),
     };
+    // Import reads back only stones that form a root (Red to move): an export of any
+    // other would not open
+    if let Err(e) = d.root() {
+        return fail(format!("{e}; export once the root has Red to move"));
+    }
     let text = match form {
         "grid" => Ok(d.to_grid()),
         "json" => Ok(d.to_json()),
