@@ -649,7 +649,10 @@ function wire() {
 function loadHash({ undoable = false } = {}) {
   let h = location.hash.slice(1);
   try { h = decodeURIComponent(h); } catch { /* not percent-encoded: read as is */ }
-  if (!h) return;
+  if (!h) {
+    say(''); // an address cleared by hand: a refusal said before no longer applies
+    return;
+  }
   // always read as a link (a truncated one would otherwise be parsed as a grid)
   const r = call(engine.read_any, '#' + h);
   if (!r.ok) {

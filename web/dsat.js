@@ -86,7 +86,7 @@ export function wholeRoot(host) {
       const budget = firstLevels < 10 && r.levels ? `levels 0–${r.levels - 1}` : '';
       const second = r.entrants && r.entrants[1];
       const beside = second && second.started_at > 0
-        ? `; a second search beside it (its budget also grows after ${fmt(WIDEN_AFTER[1])} dead ends), from the first's ${fmt(second.started_at)}: ${fmt(second.conflicts)} dead ends`
+        ? `; a second search beside it (its budget also grows after ${fmt(WIDEN_AFTER[1])} dead ends), from the first's ${fmt(second.started_at)}: ${second.state === 'mapping' ? 'mapping its own first cut' : `${fmt(second.conflicts)} dead ends`}`
         : '';
       const won = r.winner ? ` by the second search (from the first's ${fmt(r.started_at)} dead ends, its budget also growing after ${fmt(WIDEN_AFTER[1])})` : '';
       switch (r.state) {

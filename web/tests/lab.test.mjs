@@ -871,4 +871,12 @@ test('what a user noticed, second round: a tablet width, stale set-aside lines, 
   assert.equal(await page.locator('#fill-status').textContent(), '');
   assert.deepEqual(page.errors, []);
   await page.close();
+  // a refused link's message goes once the address is cleared by hand
+  const refused = await open('#1.448.9');
+  assert.match(await refused.locator('#message').textContent(), /share link was refused/);
+  n = await count(refused);
+  await refused.evaluate(() => { location.hash = ''; });
+  await settled(refused, n);
+  assert.equal(await refused.locator('#message').textContent(), '');
+  await refused.close();
 });
