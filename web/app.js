@@ -4,6 +4,7 @@ import init, * as engine from './pkg/c4lab_wasm.js';
 import { autoComplete } from './complete.js';
 import { wholeRoot } from './dsat.js';
 import { modelHint } from './model.js';
+import { hintText, solverHints } from './hints.js';
 
 performance.mark('app');
 const W = 7, H = 6, N = 42;
@@ -122,45 +123,11 @@ lab.benchVerify = (grids) => new Promise((resolve) => {
 
 // ---- solver hints (Play mode) ------------------------------------------------------
 
-let solverWorker = null, hintId = 0, hintBusy = false;
+const hints = solverHints((h) => { state.hints = h; lab.hints = h; }, () => renderHints());
 function requestHints(game) {
   state.hints = null;
   if (state.mode !== 'play') return;
-  hintId++; // a reply to an earlier question no longer counts
-  const answer = (h) => { state.hints = h; lab.hints = h; };
-  if (solverWorker && hintBusy) {
-    // the worker answers in order: rather than wait for stale questions, start afresh
-    solverWorker.terminate();
-    solverWorker = null;
-  }
-  hintBusy = false;
-  if (!game.ok) return answer({ id: hintId, error: game.error });
-  if (!solverWorker) {
-    solverWorker = new Worker(new URL('./solve.worker.js', import.meta.url), { type: 'module' });
-    solverWorker.onmessage = (e) => {
-      if (e.data.id !== hintId) return;
-      hintBusy = false;
-      answer(e.data);
-      renderHints();
-    };
-    solverWorker.onerror = (e) => {
-      solverWorker = null; // the next question starts a fresh worker
-      answer({ id: hintId, error: `the solver stopped (${e.message || 'its worker failed'})` });
-      renderHints();
-    };
-  }
-  const moves = game.log.filter((m) => m.column);
-  const played = moves.map((m) => String(m.column)).join('');
-  let k = moves.length - 1;
-  while (k >= 0 && moves[k].player !== 'Red') k--;
-  if (game.status === 'red-won') return answer({ id: hintId, yellow: null, red: 'won' }); // nothing left to ask
-  hintBusy = true;
-  solverWorker.postMessage({
-    id: hintId,
-    moves: game.status === 'yellow-to-move' ? state.root + played : null,
-    beforeRed: k >= 0 ? state.root + played.slice(0, k) : null,
-    redColumn: k >= 0 ? played[k] : '',
-  });
+  hints.ask(game, state.root);
 }
 
 function renderHints() {
@@ -168,42 +135,20 @@ function renderHints() {
   const h = state.hints;
   for (const c of document.querySelectorAll('#board .losing')) c.classList.remove('losing');
   if (state.mode !== 'play' || !h) { el.textContent = state.mode === 'play' ? 'Solver: thinking…' : ''; return; }
-  if (h.error) { el.textContent = `Solver: no hints here: ${h.error.replace(/\.$/, '')}.`; el.dataset.losing = ''; return; }
-  const parts = [];
-  if (h.red !== null) {
-    const r = h.red;
-    parts.push(r === 'won' ? "Red's last move wins at once, so it keeps the win"
-      : r === 'unknown' ? "Red's last move: unknown within the solver's budget"
-      : r > 0 ? "Red's last move keeps the win" : r === 0 ? "Red's last move only draws" : "Red's last move loses");
+  const { text, lose } = hintText(h);
+  el.textContent = text;
+  const game = lose.length ? call(engine.play, grid(), state.yellow) : null;
+  if (game && game.ok) for (const x of lose) {
+    const cell = drops(game.stones, String(x))[0];
+    if (cell !== undefined) $('#board').children[cell].classList.add('losing');
   }
-  if (h.yellow && h.yellow.ok) {
-    const lose = [], other = [], unknown = [];
-    h.yellow.scores.forEach((s, x) => {
-      if (s === 'full') return;
-      if (s === 'unknown') unknown.push(x + 1);
-      else if (s < 0) lose.push(x + 1);
-      else other.push(x + 1);
-    });
-    // "no move loses" is a claim only when every move was judged
-    parts.push(lose.length ? `Yellow moves that lose: ${lose.join(', ')}`
-      : unknown.length ? 'no Yellow move proved losing' : 'no Yellow move loses');
-    if (other.length) parts.push(`that draw or win: ${other.join(', ')}`);
-    if (unknown.length) parts.push(`unknown: ${unknown.join(', ')}`);
-    const game = call(engine.play, grid(), state.yellow);
-    if (game.ok) for (const x of lose) {
-      const cell = drops(game.stones, String(x))[0];
-      if (cell !== undefined) $('#board').children[cell].classList.add('losing');
-    }
-  }
-  // nothing to judge: the diagram names no Red move and Yellow is not to move
-  el.textContent = parts.length ? 'Solver: ' + parts.join('; ') + '.' : 'Solver: nothing to judge here (no Red move played, and Yellow is not to move).';
   if ($('#board .losing') && !$('#legend .legend-losing')) {
     const li = document.createElement('li');
     li.className = 'legend-losing';
     li.textContent = '✕ a Yellow move the solver proves losing';
     $('#legend').append(li);
   }
-  el.dataset.losing = h.yellow && h.yellow.ok ? h.yellow.scores.map((s, x) => (typeof s === 'number' && s < 0 ? x + 1 : '')).join('') : '';
+  el.dataset.losing = lose.join('');
 }
 
 // ---- edits ------------------------------------------------------------------------

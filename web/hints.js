@@ -1,0 +1,80 @@
+// The solver's hints in Play mode: a worker (solve.worker.js) judges Red's last move and
+// each Yellow reply; a new question ends the stale ones rather than wait behind them.
+
+/**
+ * Asks the solver about games. `store(h)` receives every answer to the latest question
+ * (at once when there is nothing to ask); `changed()` runs after an answer that came
+ * from the worker, later.
+ */
+export function solverHints(store, changed) {
+  let worker = null, id = 0, busy = false;
+  return {
+    /** Asks about `game` (the engine's replay of the Yellow line) below `root`. */
+    ask(game, root) {
+      id++; // a reply to an earlier question no longer counts
+      if (worker && busy) {
+        // the worker answers in order: rather than wait for stale questions, start afresh
+        worker.terminate();
+        worker = null;
+      }
+      busy = false;
+      if (!game.ok) return store({ id, error: game.error });
+      if (!worker) {
+        worker = new Worker(new URL('./solve.worker.js', import.meta.url), { type: 'module' });
+        worker.onmessage = (e) => {
+          if (e.data.id !== id) return;
+          busy = false;
+          store(e.data);
+          changed();
+        };
+        worker.onerror = (e) => {
+          worker = null; // the next question starts a fresh worker
+          store({ id, error: `the solver stopped (${e.message || 'its worker failed'})` });
+          changed();
+        };
+      }
+      const moves = game.log.filter((m) => m.column);
+      const played = moves.map((m) => String(m.column)).join('');
+      let k = moves.length - 1;
+      while (k >= 0 && moves[k].player !== 'Red') k--;
+      if (game.status === 'red-won') return store({ id, yellow: null, red: 'won' }); // nothing left to ask
+      busy = true;
+      worker.postMessage({
+        id,
+        moves: game.status === 'yellow-to-move' ? root + played : null,
+        beforeRed: k >= 0 ? root + played.slice(0, k) : null,
+        redColumn: k >= 0 ? played[k] : '',
+      });
+    },
+  };
+}
+
+/** The hint line for answer `h`, and the Yellow columns (1-7) the solver proves losing. */
+export function hintText(h) {
+  if (h.error) return { text: `Solver: no hints here: ${h.error.replace(/\.$/, '')}.`, lose: [] };
+  const parts = [];
+  if (h.red !== null) {
+    const r = h.red;
+    parts.push(r === 'won' ? "Red's last move wins at once, so it keeps the win"
+      : r === 'unknown' ? "Red's last move: unknown within the solver's budget"
+      : r > 0 ? "Red's last move keeps the win" : r === 0 ? "Red's last move only draws" : "Red's last move loses");
+  }
+  const lose = [];
+  if (h.yellow && h.yellow.ok) {
+    const other = [], unknown = [];
+    h.yellow.scores.forEach((s, x) => {
+      if (s === 'full') return;
+      if (s === 'unknown') unknown.push(x + 1);
+      else if (s < 0) lose.push(x + 1);
+      else other.push(x + 1);
+    });
+    // "no move loses" is a claim only when every move was judged
+    parts.push(lose.length ? `Yellow moves that lose: ${lose.join(', ')}`
+      : unknown.length ? 'no Yellow move proved losing' : 'no Yellow move loses');
+    if (other.length) parts.push(`that draw or win: ${other.join(', ')}`);
+    if (unknown.length) parts.push(`unknown: ${unknown.join(', ')}`);
+  }
+  // nothing to judge: the diagram names no Red move and Yellow is not to move
+  const text = parts.length ? 'Solver: ' + parts.join('; ') + '.' : 'Solver: nothing to judge here (no Red move played, and Yellow is not to move).';
+  return { text, lose };
+}
