@@ -66,7 +66,8 @@ export function raceWorkers(url, widenAfter, changed) {
     };
     e.worker.postMessage({
       id, grid: s.grid, ...s.message, widenAfter: widenAfter[i],
-      releaseAt: i === 0 && headStart < Infinity ? Math.floor(headStart / 2) : Infinity,
+      // at half the head start, never before one dead end (as natively)
+      releaseAt: i === 0 && headStart < Infinity ? Math.max(1, Math.floor(headStart / 2)) : Infinity,
       shared: s.shared ? s.shared.buffer : null, slot: i,
     });
   }

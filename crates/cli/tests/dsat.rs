@@ -232,6 +232,24 @@ fn dsat_exit_codes_and_json() {
     assert_eq!(entrants[0]["started"], true, "{j}");
     let second_started = entrants[1]["started_at"].as_u64() != Some(0);
     assert_eq!(entrants[1]["started"], second_started, "{j}");
+    // released at the smallest head start (half of 1 dead end): a second search that ran
+    // is never reported as one that never started
+    let eager = c4lab(
+        &[
+            "dsat",
+            "--json",
+            "--widen-after",
+            "0,1",
+            "examples/incomplete.txt",
+        ],
+        "",
+    );
+    let je: serde_json::Value = serde_json::from_slice(&eager.stdout).unwrap();
+    for e in je["entrants"].as_array().unwrap() {
+        if e["started"] == false {
+            assert_eq!(e["rounds"], 0, "{je}");
+        }
+    }
     // memory: the setup holds each search's 16 MiB strong-solver table, and the
     // positions add their own share on top
     let setup = j["setup_bytes"].as_u64().unwrap();

@@ -172,10 +172,12 @@ pub fn race(
                         // however this thread ends, the others are not left waiting
                         let _decided = DecideOnDrop { release, ceilings };
                         // the others start early, at half the head start, so that they
-                        // have less to catch up on when they are needed
+                        // have less to catch up on when they are needed; never before
+                        // one dead end, so a start at 0 always means "never started"
+                        let mark = (head_start / 2).max(1);
                         let result =
                             run(mapping, 0, ceilings, release, &|p| progress(0, p), &|m| {
-                                if m.widest_budget() >= head_start / 2 {
+                                if m.widest_budget() >= mark {
                                     release.decide(true, m.dead_ends());
                                 }
                             });
