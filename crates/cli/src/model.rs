@@ -107,13 +107,13 @@ pub struct TrainArgs {
     /// the float weights (48 MB at 16-bit indices, about 760 MB at 20; with --features
     /// columns 29 and 470 MB), so writing one every
     /// 10,000 steps can cost more than the training between them.
-    #[arg(long, default_value_t = 500_000)]
+    #[arg(long, default_value_t = 500_000, value_parser = clap::value_parser!(u64).range(1..))]
     checkpoint_every: u64,
     /// Continue from the checkpoint (same --seed) up to --steps.
     #[arg(long)]
     resume: bool,
     /// Score the holdout every this many steps (shown on the progress bar).
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     eval_every: u64,
 }
 
@@ -164,6 +164,30 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         .checkpoint
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("{}.ckpt", a.out.display())));
+    // an output that is an input (or the other output) would be overwritten unasked
+    if same_file(&a.out, &ckpt) {
+        bail!(
+            "--out and the checkpoint are the same file, {}; name another --checkpoint",
+            a.out.display()
+        );
+    }
+    let inputs = a
+        .load_corpus
+        .iter()
+        .map(|p| (p, "--load-corpus"))
+        .chain(a.perply_targets.iter().map(|p| (p, "--perply-targets")))
+        .chain(a.holdout_corpus.iter().map(|p| (p, "--holdout-corpus")))
+        .chain(a.holdout_targets.iter().map(|p| (p, "--holdout-targets")));
+    for (input, flag) in inputs {
+        for (output, what) in [(&a.out, "--out"), (&ckpt, "the checkpoint")] {
+            if same_file(output, input) {
+                bail!(
+                    "{what} {} is also an input ({flag}); name another file to write",
+                    output.display()
+                );
+            }
+        }
+    }
     // said before the corpus is read and the model trained, not after
     writable(&a.out, "--out")?;
     let ckpt_flag = if a.checkpoint.is_some() {
@@ -294,8 +318,33 @@ fn writable(path: &Path, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// Writes `bytes` to a temporary file beside `path`, then renames it into place, so an
+/// interrupted write never leaves a broken model or checkpoint where a good one was.
 fn save(path: &Path, bytes: &[u8]) -> Result<()> {
-    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+    let mut part = path.as_os_str().to_owned();
+    part.push(".part");
+    let part = PathBuf::from(part);
+    std::fs::write(&part, bytes).with_context(|| format!("cannot write {}", part.display()))?;
+    std::fs::rename(&part, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Whether two paths name the same file (the one to write may not exist yet: its folder
+/// is resolved instead).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let resolve = |p: &Path| {
+        std::fs::canonicalize(p).ok().or_else(|| {
+            let name = p.file_name()?;
+            let dir = p
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            Some(std::fs::canonicalize(dir).ok()?.join(name))
+        })
+    };
+    match (resolve(a), resolve(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
 }
 
 /// Reads an exported model.

@@ -151,6 +151,16 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
         bail!("--moves, move {}: {c:?} is not a column 1-7", i + 1);
     }
     let mut typed = script.into_iter().enumerate();
+    // moves of the script left once the game is over are an error, as in the diagram game
+    let over = |typed: &mut dyn Iterator<Item = (usize, char)>, end: &str| match typed.next() {
+        Some((i, c)) => Err(anyhow::anyhow!(
+            "--moves, move {} ({c}): the game is over ({end}), so no move can follow it",
+            i + 1
+        )),
+        None => Ok(()),
+    };
+    // the positions before each of your moves, for `u`
+    let mut turns: Vec<Position> = Vec::new();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     loop {
@@ -161,6 +171,7 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
             if let Some(end) = move_and_judge(&mut pos, x, "the model") {
                 show_position(&pos, &mut out)?;
                 writeln!(out, "{end}")?;
+                over(&mut typed, &end)?;
                 return Ok(0);
             }
             writeln!(out, "the model plays {}", x + 1)?;
@@ -189,18 +200,28 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
         match text.as_str() {
             "" => continue,
             "q" | "quit" => return Ok(0),
+            "u" | "undo" => match turns.pop() {
+                // your last move and the model's answer
+                Some(before) => {
+                    pos = before;
+                    writeln!(out, "took back your last move")?;
+                }
+                None => writeln!(out, "nothing to undo")?,
+            },
             t => match t.parse::<usize>() {
                 Ok(c @ 1..=7) if pos.can_play(c - 1) => {
+                    turns.push(pos);
                     if let Some(end) = move_and_judge(&mut pos, c - 1, "you") {
                         show_position(&pos, &mut out)?;
                         writeln!(out, "{end}")?;
+                        over(&mut typed, &end)?;
                         return Ok(end.ends_with("wins") as u8);
                     }
                     // echoed, as the diagram game echoes Yellow's moves
                     writeln!(out, "you play {c}")?;
                 }
                 Ok(c @ 1..=7) => writeln!(out, "column {c} is full")?,
-                _ => writeln!(out, "{t:?}: type a column 1-7, q to quit")?,
+                _ => writeln!(out, "{t:?}: type a column 1-7, u to undo, q to quit")?,
             },
         }
     }

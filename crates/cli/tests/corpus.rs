@@ -250,6 +250,47 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // `u` takes back your last move and the model's answer, as in the diagram game
+    let args = [
+        "play",
+        "--opponent",
+        "model",
+        "--model",
+        &model,
+        "--you",
+        "red",
+    ];
+    let out = c4lab(&[&args[..], &["--moves", "4"]].concat(), "u\nu\nq\n");
+    let text = stdout(&out);
+    assert!(
+        text.contains("took back your last move") && text.contains("nothing to undo"),
+        "{text}"
+    );
+    // a script that goes on after the game is over is refused, as in the diagram game:
+    // play the first column that is not full until the game ends, then one move more
+    let mut script = String::new();
+    'game: loop {
+        for c in '1'..='7' {
+            let out = play_red(&format!("{script}{c}"));
+            if out.status.code() == Some(2) {
+                continue; // that column is full
+            }
+            script.push(c);
+            let text = stdout(&out);
+            if text.contains(" wins\n") || text.contains("a draw") {
+                break 'game;
+            }
+            continue 'game;
+        }
+        panic!("no column to play after {script}");
+    }
+    let out = play_red(&format!("{script}1"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the game is over") && err.contains("no move can follow it"),
+        "{err}"
+    );
     let out = c4lab(&["play", "--opponent", "model"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--model FILE"));
@@ -303,6 +344,41 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(said), "{extra:?}: {err}");
     }
+    // an output that is an input, or a checkpoint that is the model, is refused before
+    // anything is written; so is a checkpoint at every step by mistake
+    let before = std::fs::read(&corpus).unwrap();
+    for (extra, said) in [
+        (vec!["--out", corpus.as_str()], "--out"),
+        (
+            vec!["--out", &model, "--checkpoint", &targets],
+            "the checkpoint",
+        ),
+        (
+            vec!["--out", &model, "--checkpoint", &model],
+            "are the same file",
+        ),
+        (
+            vec!["--out", &model, "--checkpoint-every", "0"],
+            "--checkpoint-every",
+        ),
+    ] {
+        let mut args = vec![
+            "train",
+            "--load-corpus",
+            &corpus,
+            "--perply-targets",
+            &targets,
+        ];
+        args.extend_from_slice(&extra);
+        let out = c4lab(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{extra:?}: {err}");
+        if said != "--checkpoint-every" && said != "are the same file" {
+            assert!(err.contains("is also an input"), "{extra:?}: {err}");
+        }
+    }
+    assert_eq!(std::fs::read(&corpus).unwrap(), before);
     // a file larger than any model is refused without being read
     let huge = format!("{d}/huge.c4m");
     let f = std::fs::File::create(&huge).unwrap();

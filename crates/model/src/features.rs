@@ -11,7 +11,11 @@
 //! quads collide less; a model file's size tells its width. A window and
 //! its mirror image share a table: the mirror reads its columns right to left and its
 //! scores land on mirrored columns (the centre triple, its own mirror, reads in the
-//! direction giving the smaller index), so mirrored positions get mirrored scores. Separate tables serve the first and second player
+//! direction giving the smaller index). A window that is its own mirror and reads the
+//! same both ways (a symmetric centre triple, the centre column's threat window, a
+//! symmetric board-wide one) adds its row unreversed for a position and for its mirror
+//! alike, and nothing makes such a row symmetric, so mirrored positions get mirrored
+//! scores only up to those rows (training sees both sides, but does not force it). Separate tables serve the first and second player
 //! to move (Connect Four's parity matters).
 //!
 //! The `threats` feature set ([`FeatureSet::Threats`], the default) adds what Connect
