@@ -461,11 +461,21 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
     if a.corpus_source == CorpusSource::Moves && a.holdout_targets.is_some() {
         bail!("--corpus-source moves scores against the played moves and reads no sidecar: leave out --holdout-targets");
     }
+    if a.corpus_source == CorpusSource::Teacher && a.holdout_targets.is_none() {
+        bail!("--corpus-source teacher (the default) scores against the holdout's sidecar: give --holdout-targets, or pass --corpus-source moves");
+    }
     let model = load_model(&a.model)?;
     let hold = examples(
         &a.holdout_corpus,
         a.holdout_targets.as_deref(),
         a.corpus_source,
+    )?;
+    // the solver (and its book) before the first line of the table, so a bad --book
+    // leaves no half table
+    let mut solver = crate::solve::solver(
+        a.solver.table_mb,
+        a.solver.threads,
+        a.solver.book.as_deref(),
     )?;
     let ag = agreement(&hold, |p| model.best_move(p));
     outln!("| measure | value |");
@@ -486,11 +496,6 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
         }
     }
     let sample = sample_positions(&hold, a.positions, a.min_stones, a.seed);
-    let mut solver = crate::solve::solver(
-        a.solver.table_mb,
-        a.solver.threads,
-        a.solver.book.as_deref(),
-    )?;
     let raw_ag = agreement(&hold, |p| model.net_move(p));
     if sample.is_empty() {
         outln!(
@@ -499,23 +504,31 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
         );
     } else {
         let o = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.best_move(p));
+        // a rate over no solved position is no figure: `-`
+        let rate = |solved: u64, r: f64| {
+            if solved == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.1} %", 100.0 * r)
+            }
+        };
         outln!(
-            "| optimal-move rate (strong solver, {}+ stones) | {:.1} % ({} of {}; {} over budget) |",
+            "| optimal-move rate (strong solver, {}+ stones) | {} ({} of {}; {} over budget) |",
             a.min_stones,
-            100.0 * o.rate(),
+            rate(o.solved, o.rate()),
             o.optimal,
             o.solved,
             o.unsolved
         );
         outln!(
-            "| value-keeping moves (a win stays a win, a draw a draw) | {:.1} % |",
-            100.0 * o.value_rate()
+            "| value-keeping moves (a win stays a win, a draw a draw) | {} |",
+            rate(o.solved, o.value_rate())
         );
         let raw = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.net_move(p));
         outln!(
-            "| the network alone (no tactical checks): agreement, optimal-move rate | {}, {:.1} % |",
+            "| the network alone (no tactical checks): agreement, optimal-move rate | {}, {} |",
             pct(&raw_ag),
-            100.0 * raw.rate()
+            rate(raw.solved, raw.rate())
         );
     }
     if a.games > 0 {

@@ -301,6 +301,21 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     let out = eval_of(&corpus, &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a c4lab model"));
+    // teacher targets without the sidecar name the flag that gives it
+    let out = c4lab(&["eval", "--model", &model, "--holdout-corpus", &hold], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give --holdout-targets"));
+    // a book that cannot be read leaves no half table behind
+    let out = eval_of(&model, &["--book", "no-such-book.bin"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    // no position solved within the budget: no rate, rather than 0.0 %
+    let out = eval_of(&model, &["--positions", "5", "--solver-nodes", "0"]);
+    assert!(
+        stdout(&out).contains("| optimal-move rate (strong solver, 14+ stones) | - (0 of 0;"),
+        "{}",
+        stdout(&out)
+    );
     let out = eval_of(&model, &["--corpus-source", "moves"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("leave out --holdout-targets"));

@@ -59,8 +59,7 @@ pub fn load_examples(
         Source::Teacher => {
             let Some(targets) = targets else {
                 return Err(ModelError::Config(
-                    "teacher targets need the sidecar (--perply-targets / --holdout-targets)"
-                        .into(),
+                    "teacher targets need the corpus's sidecar (its perply_targets.npz)".into(),
                 ));
             };
             let labels = read_labels(targets)?;
