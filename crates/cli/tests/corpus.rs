@@ -225,17 +225,20 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     assert_eq!(v["scores"].as_array().unwrap().len(), 7);
     assert_eq!(lines[0], format!("4453 {}", v["column"]));
     // the model as an opponent: it answers every move and the game is judged
+    let red_args = [
+        "play",
+        "--opponent",
+        "model",
+        "--model",
+        &model,
+        "--you",
+        "red",
+    ];
     let play_red = |moves: &str| {
-        let args = [
-            "play",
-            "--opponent",
-            "model",
-            "--model",
-            &model,
-            "--you",
-            "red",
-        ];
-        c4lab(&[&args[..], &["--moves", moves, "--no-input"]].concat(), "")
+        c4lab(
+            &[&red_args[..], &["--moves", moves, "--no-input"]].concat(),
+            "",
+        )
     };
     let out = play_red("1111");
     let text = stdout(&out);
@@ -251,16 +254,7 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         String::from_utf8_lossy(&out.stderr)
     );
     // `u` takes back your last move and the model's answer, as in the diagram game
-    let args = [
-        "play",
-        "--opponent",
-        "model",
-        "--model",
-        &model,
-        "--you",
-        "red",
-    ];
-    let out = c4lab(&[&args[..], &["--moves", "4"]].concat(), "u\nu\nq\n");
+    let out = c4lab(&[&red_args[..], &["--moves", "4"]].concat(), "u\nu\nq\n");
     let text = stdout(&out);
     assert!(
         text.contains("took back your last move") && text.contains("nothing to undo"),
