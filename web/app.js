@@ -564,6 +564,9 @@ function wire() {
     }
     const r = call(engine.read_any, text);
     if (!r.ok) return say(r.error, true);
+    // as in Position mode (and a link): a full board leaves Red no move to name
+    const full = call(engine.position, r.root);
+    if (full.ok && !full.stones.includes('.')) return say(`The board is full (a draw): a root needs an empty cell for Red's move.`, true);
     apply(r);
     if (r.line) setMode('play'); // a link with a Yellow line opens in Play, as from the address bar
     say(`Read: ${r.form}${r.line ? `, with Yellow's moves ${r.line} (shown in Play)` : ''}.`);

@@ -851,6 +851,15 @@ test('what a user noticed, second round: a tablet width, stale set-aside lines, 
   await settled(page, n);
   assert.equal(await page.inputValue('#moves'), '');
   assert.equal(await page.getAttribute('#moves', 'placeholder'), '44531');
+  // a full board is no root, imported or linked, as in Position mode
+  const fullMoves = '257771314744647214154617633623313656555222';
+  if (!(await page.locator('#io').evaluate((d) => d.open))) await page.locator('#io summary').click();
+  await page.fill('#io-text', `${url}#1.${fullMoves}.`);
+  await page.click('#import');
+  assert.match(await page.locator('#message').textContent(), /a cell is left for Red's move/);
+  await page.fill('#io-text', 'YYRRRYY\nRRRYYYR\nRYYYRYY\nRRRYRRR\nYYYRYYY\nYRRRYRR\n');
+  await page.click('#import');
+  assert.match(await page.locator('#message').textContent(), /The board is full/);
   // a percent-encoded link reads as from the address bar
   await importText(page, `${url}#1.-.%3F*Z9*K9`);
   assert.match(await verdict(page), /^Incomplete: 1 undecided cell/);

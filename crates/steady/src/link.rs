@@ -36,8 +36,8 @@ pub enum LinkError {
     /// The root is not a legal move sequence.
     #[error("the link's root: {0}")]
     Root(#[from] MoveError),
-    /// The root is not a Red-to-move position without a four.
-    #[error("the link's root {0:?} is not a position where Red is to move and nobody has won")]
+    /// The root is not a Red-to-move position without a four, with an empty cell left.
+    #[error("the link's root {0:?} is not a position where Red is to move, nobody has won and a cell is left for Red's move")]
     RootNotPlayable(String),
     /// The cell part is malformed.
     #[error("the link's cells: {0}")]
@@ -68,6 +68,10 @@ pub fn encode(diagram: &Diagram, line: &[u8]) -> Result<String, LinkError> {
     if let Some(winner) = root.position.winner() {
         // `decode` refuses such a root, so the link could never be opened
         return Err(RootError::Won { winner }.into());
+    }
+    if root.position.is_full() {
+        // nor a full board, where Red has no move (the Lab refuses it as a root too)
+        return Err(LinkError::RootNotPlayable(format_moves(&root.order)));
     }
     // nor could it be opened if its Yellow line does not replay
     Game::replay(diagram, line).map_err(|e| LinkError::Line(e.to_string()))?;
@@ -126,7 +130,7 @@ pub fn decode(link: &str) -> Result<Shared, LinkError> {
     let root_text = if parts[1] == "-" { "" } else { parts[1] };
     let order = parse_moves(root_text)?;
     let position = Position::from_moves(root_text)?;
-    if position.moves_played() % 2 != 0 || position.winner().is_some() {
+    if position.moves_played() % 2 != 0 || position.winner().is_some() || position.is_full() {
         return Err(LinkError::RootNotPlayable(
             root_text.chars().take(42).collect(),
         ));

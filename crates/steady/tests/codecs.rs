@@ -193,6 +193,21 @@ fn the_link_format_is_pinned() {
     // a Yellow line that does not replay is refused by the encoder, as by the decoder
     let refused = link::encode(&d, &[0; 7]).unwrap_err().to_string();
     assert!(refused.starts_with("the link's Yellow line:"), "{refused}");
+    // a full board has no Red move: no link carries it, either way
+    let moves = "257771314744647214154617633623313656555222";
+    let full = Diagram::from_root(&Position::from_moves(moves).unwrap(), |_, _| Cell::Level(9));
+    let refused = link::encode(&full, &[]).unwrap_err().to_string();
+    assert!(
+        refused.contains("a cell is left for Red's move"),
+        "{refused}"
+    );
+    let refused = link::decode(&format!("1.{moves}."))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        refused.contains("a cell is left for Red's move"),
+        "{refused}"
+    );
 }
 
 #[test]
