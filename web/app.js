@@ -527,12 +527,13 @@ function wire() {
   $('#clear-undecided').addEventListener('click', () => editLevels(() => { state.levels = state.levels.map((l) => (l === '?' ? '9' : l)); }));
   $('#undecide-all').addEventListener('click', () => editLevels(() => state.levels.fill('?')));
   $('#mirror').addEventListener('click', () => {
-    const mirrored = state.root.split('').map((c) => String(8 - Number(c))).join('');
+    // a move sequence's mirror image: column c becomes 8 - c
+    const mirror = (moves) => moves.split('').map((c) => String(8 - Number(c))).join('');
     editLevels(() => {
       const l = state.levels.slice();
       for (let i = 0; i < N; i++) state.levels[i] = l[i - (i % W) + (W - 1 - (i % W))];
-      state.root = mirrored;
-      state.yellow = state.yellow.split('').map((c) => String(8 - Number(c))).join('');
+      state.root = mirror(state.root);
+      state.yellow = mirror(state.yellow);
     });
   });
   $('#simplify').addEventListener('click', () => {
