@@ -33,6 +33,7 @@ mod corpus;
 mod corpus_bench;
 mod dsat;
 mod dsat_bench;
+mod files;
 mod heap;
 mod input;
 mod model;

@@ -11,6 +11,8 @@ use c4lab_model::eval::{agreement, optimal_rate, play_games, Agreement};
 use c4lab_model::{load_examples, Example, FeatureSet, Model, Source, TrainConfig, Trainer};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::files::{same_file, Output};
+
 /// Where targets come from, on the command line.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum CorpusSource {
@@ -132,6 +134,15 @@ pub(crate) fn examples(
 
 pub(crate) fn pct(a: &Agreement) -> String {
     format!("{:.1} %", 100.0 * a.rate())
+}
+
+/// A rate over the `solved` positions as a percentage; `-` over none (no figure).
+pub(crate) fn solved_rate(solved: u64, rate: f64) -> String {
+    if solved == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.1} %", 100.0 * rate)
+    }
 }
 
 /// `c4lab train`.
@@ -318,33 +329,10 @@ fn writable(path: &Path, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it into place, so an
+/// Writes `bytes` through a `.part` file renamed into place (see [`Output`]), so an
 /// interrupted write never leaves a broken model or checkpoint where a good one was.
 fn save(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut part = path.as_os_str().to_owned();
-    part.push(".part");
-    let part = PathBuf::from(part);
-    std::fs::write(&part, bytes).with_context(|| format!("cannot write {}", part.display()))?;
-    std::fs::rename(&part, path).with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// Whether two paths name the same file (the one to write may not exist yet: its folder
-/// is resolved instead).
-fn same_file(a: &Path, b: &Path) -> bool {
-    let resolve = |p: &Path| {
-        std::fs::canonicalize(p).ok().or_else(|| {
-            let name = p.file_name()?;
-            let dir = p
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            Some(std::fs::canonicalize(dir).ok()?.join(name))
-        })
-    };
-    match (resolve(a), resolve(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => a == b,
-    }
+    Output::new(path).write(bytes)
 }
 
 /// Reads an exported model.
@@ -504,31 +492,23 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
         );
     } else {
         let o = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.best_move(p));
-        // a rate over no solved position is no figure: `-`
-        let rate = |solved: u64, r: f64| {
-            if solved == 0 {
-                "-".to_string()
-            } else {
-                format!("{:.1} %", 100.0 * r)
-            }
-        };
         outln!(
             "| optimal-move rate (strong solver, {}+ stones) | {} ({} of {}; {} over budget) |",
             a.min_stones,
-            rate(o.solved, o.rate()),
+            solved_rate(o.solved, o.rate()),
             o.optimal,
             o.solved,
             o.unsolved
         );
         outln!(
             "| value-keeping moves (a win stays a win, a draw a draw) | {} |",
-            rate(o.solved, o.value_rate())
+            solved_rate(o.solved, o.value_rate())
         );
         let raw = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.net_move(p));
         outln!(
             "| the network alone (no tactical checks): agreement, optimal-move rate | {}, {} |",
             pct(&raw_ag),
-            rate(raw.solved, raw.rate())
+            solved_rate(raw.solved, raw.rate())
         );
     }
     if a.games > 0 {

@@ -10,7 +10,7 @@ use c4lab_model::eval::{agreement, optimal_rate};
 use c4lab_model::{FeatureSet, Model, TrainConfig, Trainer};
 use c4lab_solver::Solver;
 
-use crate::model::{examples, load_model, pct, sample_positions, CorpusSource};
+use crate::model::{examples, load_model, pct, sample_positions, solved_rate, CorpusSource};
 
 /// `c4lab bench model`'s options.
 #[derive(clap::Args)]
@@ -103,13 +103,13 @@ pub fn bench(a: BenchModel) -> Result<u8> {
         ag.total
     );
     outln!(
-        "| optimal-move rate (14+ stones) | {:.1} % of {} |",
-        100.0 * o.rate(),
+        "| optimal-move rate (14+ stones) | {} of {} |",
+        solved_rate(o.solved, o.rate()),
         o.solved
     );
     outln!(
-        "| value-keeping moves (14+ stones) | {:.1} % |",
-        100.0 * o.value_rate()
+        "| value-keeping moves (14+ stones) | {} |",
+        solved_rate(o.solved, o.value_rate())
     );
     Ok(0)
 }

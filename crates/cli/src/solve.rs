@@ -236,12 +236,9 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
 }
 
 /// `c4lab book`: solves every position within `depth` moves of the empty board.
-pub fn book(depth: u32, out: &PathBuf, mb: usize, threads: usize) -> Result<u8> {
+pub fn book(depth: u32, out: &Path, mb: usize, threads: usize) -> Result<u8> {
     // written beside --out first and renamed at the end: a path that cannot be written
     // is said before the minutes of solving, and a book already there survives a stop
-    let mut part_name = out.clone().into_os_string();
-    part_name.push(".part");
-    let part = PathBuf::from(part_name);
     if out.is_dir() {
         bail!(
             "--out {} is a directory; name the book file to write (for example {})",
@@ -249,10 +246,10 @@ pub fn book(depth: u32, out: &PathBuf, mb: usize, threads: usize) -> Result<u8> 
             out.join("book.bin").display()
         );
     }
+    let output = crate::files::Output::new(out);
     // the table first: a size the machine cannot give leaves no empty part file behind
     let mut s = solver(mb, threads, None)?;
-    let mut file =
-        std::fs::File::create(&part).with_context(|| format!("cannot write {}", out.display()))?;
+    let file = output.create()?;
     let t = Instant::now();
     let mut last = Instant::now();
     let b = build_book(&mut s, &Position::new(), depth, &mut |done, total| {
@@ -266,10 +263,7 @@ pub fn book(depth: u32, out: &PathBuf, mb: usize, threads: usize) -> Result<u8> 
     });
     eprintln!();
     let bytes = b.to_bytes();
-    std::io::Write::write_all(&mut file, &bytes)
-        .and_then(|_| file.sync_all())
-        .and_then(|_| std::fs::rename(&part, out))
-        .with_context(|| format!("cannot write {}", out.display()))?;
+    output.finish(file, &bytes)?;
     outln!(
         "book of depth {depth}: {} positions, {} bytes, written to {} in {:.1} s",
         b.len(),

@@ -276,6 +276,11 @@ impl Trainer {
             )));
         }
         let net = Network::from_bytes(&bytes[32..]).ok_or_else(|| bad("wrong weight count"))?;
+        if let Some(i) = net.first_non_finite() {
+            return Err(bad(&format!(
+                "weight {i} is not a finite number, so the file is damaged; resume from another checkpoint or train afresh"
+            )));
+        }
         if net.index_bits() != config.index_bits || net.feature_set() != config.features {
             return Err(ModelError::Config(format!(
                 "the checkpoint has {}-bit table indices and the {} features; resume it with --index-bits {} --features {}",

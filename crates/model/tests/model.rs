@@ -200,6 +200,16 @@ fn training_is_deterministic_and_resumes_exactly() {
         ..config(400)
     };
     assert!(Trainer::resume(columns, &half.checkpoint()).is_err());
+    // a weight that is NaN (a damaged file) is refused, not trained on
+    let mut damaged = half.checkpoint();
+    damaged[32 + 4 * 1000..32 + 4 * 1001].copy_from_slice(&f32::NAN.to_le_bytes());
+    let e = Trainer::resume(config(400), &damaged)
+        .err()
+        .expect("refused");
+    assert!(
+        e.to_string().contains("weight 1000 is not a finite number"),
+        "{e}"
+    );
 }
 
 #[test]
