@@ -19,9 +19,9 @@ pub enum Bench {
         /// Upstream's steady_states.txt.
         #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
         steady_states: PathBuf,
-        /// Timed runs of check-solution (the best and the median are printed).
-        #[arg(long, default_value_t = 5, value_parser = crate::solve::count_arg)]
-        runs: usize,
+        /// Timed runs of check-solution, 1 to 1,000 (the best and the median are printed).
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        runs: u32,
     },
     /// Auto-complete: upstream diagrams with k cells undecided, per k the success rate and candidates/time.
     Complete(crate::complete::BenchComplete),
@@ -106,7 +106,7 @@ pub fn run(what: Bench) -> Result<u8> {
 /// Reads a benchmark's data file; the defaults (`../shared/data/...`) are relative to
 /// where c4lab runs, so a missing relative path says which flag to pass.
 pub fn read_data(path: &Path, flag: &str) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| {
+    let text = std::fs::read_to_string(path).with_context(|| {
         let hint = if path.is_relative() {
             format!(
                 " (a relative path is read from the current folder, {}; pass {flag})",
@@ -116,10 +116,11 @@ pub fn read_data(path: &Path, flag: &str) -> Result<String> {
             String::new()
         };
         format!("cannot read {}{hint}", path.display())
-    })
+    })?;
+    Ok(crate::input::without_bom(text))
 }
 
-fn verify(branches: &Path, steady: &Path, runs: usize) -> Result<u8> {
+fn verify(branches: &Path, steady: &Path, runs: u32) -> Result<u8> {
     let (b, s) = (
         read_data(branches, "--branches FILE")?,
         read_data(steady, "--steady-states FILE")?,
@@ -146,7 +147,7 @@ fn verify(branches: &Path, steady: &Path, runs: usize) -> Result<u8> {
     }
     let total = all.elapsed().as_secs_f64();
     times.sort_by(f64::total_cmp);
-    let mut walls: Vec<f64> = (0..runs.max(1))
+    let mut walls: Vec<f64> = (0..runs)
         .map(|_| {
             let t = Instant::now();
             let ok = check_solution(&b, &s).passed();
@@ -263,20 +264,31 @@ fn run_baseline(command: &str, cases: &[c4lab_solver::BenchCase]) -> Result<Base
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output()?;
     let wall = start.elapsed().as_secs_f64();
-    writer
+    let written = writer
         .join()
-        .map_err(|_| anyhow::anyhow!("--baseline: the input writer panicked"))?
-        .with_context(|| format!("--baseline: {program} did not read its input"))?;
+        .map_err(|_| anyhow::anyhow!("--baseline: the input writer panicked"))?;
+    // the exit status first: a program that failed has often not read its input either
     anyhow::ensure!(
         out.status.success(),
         "--baseline: {program} exited with {}",
         out.status
     );
+    // as text, not as an I/O error: a broken pipe here is the baseline's, not stdout's
+    if let Err(e) = written {
+        bail!("--baseline: {program} did not read its input ({e})");
+    }
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.len() != cases.len() {
+        bail!(
+            "--baseline: {program} answered {} of the {} positions (one line each expected)",
+            lines.len(),
+            cases.len()
+        );
+    }
     let mut run = BaselineRun {
         positions: lines.len(),
-        mismatches: cases.len().saturating_sub(lines.len()),
+        mismatches: 0,
         micros: 0.0,
         nodes: 0.0,
         wall,
@@ -364,6 +376,12 @@ fn solver(
     for (name, text) in only.iter().zip(texts) {
         let path = dir.join(format!("{name}.txt"));
         let cases = c4lab_solver::parse_bench(&text).with_context(|| path.display().to_string())?;
+        if cases.is_empty() {
+            bail!(
+                "{}: no positions to solve (a set holds `<moves> <score>` lines)",
+                path.display()
+            );
+        }
         let mut cells = String::new();
         let (mut positions, mut mismatches, mut first) = (0, 0, None);
         // the baseline runs beside the first thread count's runs only

@@ -263,6 +263,15 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
     let missing = run("/nonexistent/solver");
     assert_exit(&missing, 2);
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot start /nonexistent/solver"));
+    // one that fails without reading its input, or answers nothing, is no baseline run
+    // (its broken pipe once ended the bench with exit 0 and no row)
+    // (`true` may exit before or after its input is written: either error will do)
+    for (program, said) in [("false", "false exited with"), ("true", "--baseline: true ")] {
+        let out = run(program);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_exit(&out, 2);
+        assert!(err.contains(said), "{program}: {err}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

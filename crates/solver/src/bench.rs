@@ -1,7 +1,7 @@
 //! Benchmark files (`<moves> <score>` per line, `-` for the moves of the empty board)
 //! and a clock-agnostic runner.
 
-use c4lab_board::Position;
+use c4lab_board::{Position, HEIGHT, WIDTH};
 
 use crate::error::BenchError;
 use crate::{Score, Solver};
@@ -61,10 +61,24 @@ pub fn parse_bench(text: &str) -> Result<Vec<BenchCase>, BenchError> {
                 moves,
             });
         }
-        let score = score.parse().map_err(|_| BenchError::Score {
+        let score: Score = score.parse().map_err(|_| BenchError::Score {
             line,
             text: score.to_string(),
         })?;
+        // the side to move wins at best with its next stone, loses at worst to the
+        // opponent's next one (the solver's scale)
+        let n = position.moves_played() as i32;
+        let cells = (WIDTH * HEIGHT) as i32;
+        let (low, high) = (-(cells - n) / 2, (cells + 1 - n) / 2);
+        if !(low..=high).contains(&score) {
+            return Err(BenchError::ScoreRange {
+                line,
+                score,
+                moves: n as usize,
+                low,
+                high,
+            });
+        }
         out.push(BenchCase {
             moves: moves.to_string(),
             position,
@@ -145,6 +159,21 @@ mod tests {
             parse_bench("4453 2\r112233 18\r\n- 1\r\n").unwrap().len(),
             3
         );
+        // a score no game from the position can end with (after 6 moves: -18..=18)
+        assert!(matches!(
+            parse_bench("4453 2\n112233 19"),
+            Err(BenchError::ScoreRange {
+                line: 2,
+                low: -18,
+                high: 18,
+                ..
+            })
+        ));
+        assert!(parse_bench("- 21\n4 -20").is_ok());
+        assert!(matches!(
+            parse_bench("- -22"),
+            Err(BenchError::ScoreRange { line: 1, .. })
+        ));
         // a lone word is neither read as a score nor as moves
         for lone in [" 1", "4453", "23622314"] {
             assert!(matches!(

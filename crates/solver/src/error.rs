@@ -73,4 +73,18 @@ pub enum BenchError {
         /// The text found.
         text: String,
     },
+    /// The score is one no game from the position can end with.
+    #[error("line {line}: the score {score} is impossible after {moves} moves (scores there lie in {low}..={high})")]
+    ScoreRange {
+        /// The 1-based line number.
+        line: usize,
+        /// The score given.
+        score: i32,
+        /// The number of moves on the line.
+        moves: usize,
+        /// The lowest possible score.
+        low: i32,
+        /// The highest possible score.
+        high: i32,
+    },
 }
