@@ -409,7 +409,7 @@ pub fn run(cmd: Corpus) -> Result<u8> {
                 games,
                 holdout,
             };
-            cfg.gen.validate()?;
+            cfg.validate()?;
             warn_early_random_moves(&cfg.gen);
             // a bad --shard is refused before the output folder is made
             let shard = shard.as_deref().map(parse_shard).transpose()?;

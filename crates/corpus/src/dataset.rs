@@ -53,6 +53,33 @@ pub struct DatasetConfig {
     pub holdout: u64,
 }
 
+/// The most training (or holdout) games one dataset may ask for.
+pub const MAX_GAMES: u64 = 1_000_000_000;
+
+impl DatasetConfig {
+    /// Refuses settings no run could meet: the self-play settings' own checks, more
+    /// than [`MAX_GAMES`] games, and a holdout that can never be board-disjoint (with
+    /// 42 slots every game labels the empty board, so every holdout candidate shares a
+    /// board with training).
+    pub fn validate(&self) -> Result<(), CorpusError> {
+        self.gen.validate()?;
+        for (what, n) in [("games", self.games), ("holdout", self.holdout)] {
+            if n > MAX_GAMES {
+                return Err(CorpusError::Invalid(format!(
+                    "{what} is {n}; at most {MAX_GAMES} games"
+                )));
+            }
+        }
+        if self.holdout > 0 && self.games > 0 && self.gen.slots >= 42 {
+            return Err(CorpusError::Invalid(format!(
+                "slots is {}: every game then labels the empty board, so no holdout game can be board-disjoint from training; label at most 41 slots, or ask for no holdout",
+                self.gen.slots
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// What a dataset run produced.
 #[derive(Debug, Clone)]
 pub struct DatasetSummary {
@@ -140,6 +167,7 @@ pub fn generate_dataset(
     dir: &Path,
     progress: &dyn Progress,
 ) -> Result<DatasetSummary, CorpusError> {
+    cfg.validate()?;
     let writes = Writes {
         holdout: cfg.holdout > 0,
         card: true,
@@ -260,6 +288,7 @@ pub fn generate_shard(
             "shard {i}/{n}: need 0 <= i < N"
         )));
     }
+    cfg.validate()?;
     let range = shard_range(cfg.games, i, n);
     let mut w = CorpusWriter::create(&dir.join("corpus.txt"), cfg.gen.slots)?;
     progress.start("train", range.end - range.start);
@@ -345,6 +374,8 @@ pub fn merge(
         games: head.2,
         holdout: head.3,
     };
+    cfg.validate()
+        .map_err(|e| CorpusError::Invalid(format!("{}: {e}", head.7.join(SHARD_FILE).display())))?;
     let [train, train_npz, ..] = layout(dir, cfg.games);
     let inputs: Vec<PathBuf> = metas
         .iter()

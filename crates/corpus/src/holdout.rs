@@ -124,12 +124,13 @@ pub fn generate_holdout(
     progress: &dyn Progress,
 ) -> Result<Holdout, CorpusError> {
     let pool = TeacherPool::new(&cfg.teacher);
-    let mut games = Vec::with_capacity(count);
+    // (no reservation for `count`: most of a large holdout may never be accepted)
+    let mut games = Vec::new();
     let mut next = 0u64;
     while games.len() < count {
         if next >= max_candidates {
             return Err(CorpusError::Invalid(format!(
-                "only {} of {count} holdout games were disjoint from training after {next} candidates; raise the opening randomness",
+                "only {} of {count} holdout games were disjoint from training after {next} candidates; raise the opening randomness or label fewer slots",
                 games.len()
             )));
         }
