@@ -101,9 +101,11 @@ pub fn seconds_arg(text: &str) -> Result<f64, String> {
 pub fn stop_flag(seconds: Option<f64>) -> Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
     if let Some(s) = seconds {
+        // a positive time below a nanosecond still waits one
         let wait = Duration::try_from_secs_f64(s)
             .ok()
-            .filter(|d| !d.is_zero())
+            .filter(|_| s > 0.0)
+            .map(|d| d.max(Duration::from_nanos(1)))
             .with_context(|| {
                 format!("--max-seconds must be a positive number of seconds no larger than about 1.8e19, got {s}")
             })?;

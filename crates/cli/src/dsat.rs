@@ -40,8 +40,11 @@ fn budget_note(options: &Options) -> String {
 
 /// An entrant's name in progress lines and reports: A, B, ...
 pub(crate) fn entrant_name(i: usize) -> char {
-    (b'A' + (i % 26) as u8) as char
+    (b'A' + (i % MAX_ENTRANTS) as u8) as char
 }
+
+/// The most searches one run races (each gets a letter).
+const MAX_ENTRANTS: usize = 26;
 
 /// How an entrant treats its level budget, for the header and the report.
 fn widen_note(search: &Options) -> String {
@@ -146,12 +149,26 @@ pub fn dsat(
     widen_after: &[u64],
     log_rounds: Option<&Path>,
 ) -> Result<u8> {
+    if let (Some(file), Some(log)) = (file, log_rounds) {
+        if file != Path::new("-") && crate::files::same_file(file, log) {
+            bail!(
+                "--log-rounds {} is the diagram being solved; name another file for the round log",
+                log.display()
+            );
+        }
+    }
     let input = read_diagram(file)?;
     // refused before the description of the run, which would describe nothing
     c4lab_synth::checked_root(&input.diagram)
         .with_context(|| format!("{}: cannot solve this root", input.name))?;
     if widen_after.is_empty() {
         bail!("--widen-after needs at least one value (0: the level budget grows only on proof)");
+    }
+    if widen_after.len() > MAX_ENTRANTS {
+        bail!(
+            "--widen-after has {} values; at most {MAX_ENTRANTS} searches run side by side (named A-Z)",
+            widen_after.len()
+        );
     }
     // with every level open from the start no budget grows, so a search that differs
     // only in when its budget may grow unproved would never be let go: run the first
@@ -300,8 +317,9 @@ pub fn dsat(
         .sum();
     // CaDiCaL allocates in C++, past the counting allocator: its figure would be too low
     let counted = options.backend != "cadical";
-    let bytes_per_state =
-        counted.then(|| heap::peak().saturating_sub(setup_held) / positions.max(1) as usize);
+    // (no figure over no position: a run stopped before mapping any)
+    let bytes_per_state = (counted && positions > 0)
+        .then(|| heap::peak().saturating_sub(setup_held) / positions as usize);
     let (name, code) = verdict(&report.outcome);
     let e = report.encoding;
     if json_out {
@@ -348,6 +366,10 @@ pub fn dsat(
     let memory = match bytes_per_state {
         Some(b) => format!(
             "{:.1} MB to set up, then {b} bytes per position at the peak, ",
+            setup_bytes as f64 / 1e6
+        ),
+        None if counted => format!(
+            "{:.1} MB to set up, no position mapped, ",
             setup_bytes as f64 / 1e6
         ),
         None => "memory not counted (CaDiCaL allocates outside Rust's heap), ".to_string(),
@@ -454,7 +476,8 @@ pub struct SearchArgs {
     #[arg(long, value_delimiter = ',', default_value = "0,3000")]
     pub widen_after: Vec<u64>,
     /// Give up after mapping this many positions.
-    #[arg(long, default_value_t = Options::default().max_states)]
+    #[arg(long, default_value_t = Options::default().max_states,
+          value_parser = clap::value_parser!(u64).range(1..))]
     max_states: u64,
     /// SAT backend: `batsat` or `cadical`.
     #[arg(long, default_value = "batsat",

@@ -32,10 +32,15 @@ pub fn read_text(path: Option<&Path>) -> Result<String> {
             s
         }
     };
-    Ok(match text.strip_prefix('\u{feff}') {
+    Ok(without_bom(text))
+}
+
+/// `text` without a leading byte-order mark (editors on Windows write one).
+pub fn without_bom(text: String) -> String {
+    match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
         None => text,
-    })
+    }
 }
 
 /// Reads a diagram: a level grid, an old grid, upstream JSON, or a share link (one line).
@@ -46,10 +51,14 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
         _ => "standard input".to_string(),
     };
     let trimmed = text.trim();
-    let looks_like_link = trimmed.contains('#')
-        || trimmed.starts_with(|c: char| c.is_ascii_digit()) && trimmed.get(1..2) == Some(".");
-    if !trimmed.contains('\n') && looks_like_link {
-        let shared = link::decode(trimmed).with_context(|| format!("{name}: not a share link"))?;
+    // a link starts with its version number and a dot, or is an address with a `#`
+    let version_dot = trimmed
+        .find(|c: char| !c.is_ascii_digit())
+        .is_some_and(|i| i > 0 && trimmed[i..].starts_with('.'));
+    if !trimmed.contains('\n') && (version_dot || trimmed.contains('#')) {
+        // copied from an address bar, a link may be percent-encoded (`%3F` for `?`)
+        let decoded = percent_encoding::percent_decode_str(trimmed).decode_utf8_lossy();
+        let shared = link::decode(&decoded).with_context(|| format!("{name}: not a share link"))?;
         return Ok(Input {
             diagram: shared.diagram,
             form: "share link",

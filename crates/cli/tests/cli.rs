@@ -227,11 +227,25 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let opening = generate("--opening-min", "40");
     let epsilon = generate("--epsilon", "1.5");
     let bounded = generate("--bounded-empty", "9");
+    let holdout = generate("--holdout", "18446744073709551615");
+    let widen_27 = vec!["0"; 27].join(",");
+    let all_slots = [
+        "corpus",
+        "generate",
+        "--games",
+        "4",
+        "--holdout",
+        "1",
+        "--slots",
+        "42",
+        "--out",
+        never_s.as_str(),
+    ];
     // a root with Yellow to move: dsat names the file it refuses
     let odd = std::env::temp_dir().join(format!("c4lab-odd-{}.txt", std::process::id()));
     std::fs::write(&odd, "9999999\n".repeat(5) + "999R999\n").unwrap();
     let odd_s = odd.display().to_string();
-    let cases: [(&[&str], &str); 25] = [
+    let cases: [(&[&str], &str); 30] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -293,6 +307,17 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (&shard, "--shard 1/2/3"),
         (&book, "--depth"),
         (&["verify", "--budget", "0", "examples/win.txt"], "--budget"),
+        (&holdout, "at most 1000000000 games"),
+        (&all_slots, "no holdout game can be board-disjoint"),
+        (&["bench", "verify", "--runs", "1001"], "--runs"),
+        (
+            &["dsat", "--max-states", "0", "examples/complete.txt"],
+            "--max-states",
+        ),
+        (
+            &["dsat", "--widen-after", &widen_27, "examples/complete.txt"],
+            "at most 26 searches",
+        ),
         // a wrong corpus path is named as the corpus, not as its missing sidecar
         (
             &["corpus", "stats", "no-such-corpus.txt"],
@@ -418,6 +443,40 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
         );
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn the_round_log_may_not_overwrite_the_diagram_it_solves() {
+    let dir = std::env::temp_dir().join(format!("c4lab-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grid = dir.join("root.txt");
+    let text = std::fs::read_to_string(repo().join("examples/complete.txt")).unwrap();
+    std::fs::write(&grid, &text).unwrap();
+    let g = grid.display().to_string();
+    let out = c4lab(&["dsat", "--log-rounds", &g, &g], "");
+    assert_exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is the diagram being solved"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&grid).unwrap(), text);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_percent_encoded_link_reads_as_the_link() {
+    let grid = std::fs::read_to_string(repo().join("examples/complete.txt")).unwrap();
+    let link = stdout(&c4lab(&["convert", "--to", "link"], &grid));
+    assert!(link.contains('?'), "{link}");
+    // as an address bar may copy it: `?` as %3F, `*` as %2A
+    let encoded = link.trim().replace('?', "%3F").replace('*', "%2A");
+    let back = c4lab(&["convert", "--to", "grid"], &encoded);
+    assert_exit(&back, 0);
+    assert_eq!(
+        stdout(&back),
+        stdout(&c4lab(&["convert", "--to", "grid"], &grid))
+    );
 }
 
 #[test]

@@ -271,3 +271,30 @@ fn grid_errors_point_at_the_offending_cell() {
         .unwrap_err();
     assert!(e.contains("only 1s and 2s"), "{e}");
 }
+
+#[test]
+fn upstream_files_read_alike_whatever_their_line_endings_or_byte_order_mark() {
+    let branches = "# the root\n->4\n\n44->4\n";
+    let leaves = "# two diagrams\n\n!......\n.......\n.......\n.......\n.......\n...12..\n\n\
+                  .......\n.......\n.......\n.......\n...2...\n...1!..\n";
+    let summary = |b: &str, l: &str| {
+        let (branches, b_errors) = solution::parse_branches(b);
+        let (leaves, l_errors) = solution::parse_leaves(l);
+        let moves: Vec<(usize, Vec<u8>, usize)> = branches
+            .iter()
+            .map(|x| (x.line, x.moves.clone(), x.column))
+            .collect();
+        let diagrams: Vec<(usize, Diagram)> =
+            leaves.into_iter().map(|x| (x.line, x.diagram)).collect();
+        (moves, diagrams, b_errors, l_errors)
+    };
+    let want = summary(branches, leaves);
+    assert_eq!((want.0.len(), want.1.len()), (2, 2), "{want:?}");
+    assert!(want.2.is_empty() && want.3.is_empty(), "{want:?}");
+    for ending in ["\r\n", "\r"] {
+        let (b, l) = (branches.replace('\n', ending), leaves.replace('\n', ending));
+        assert_eq!(summary(&b, &l), want, "{ending:?}");
+    }
+    let (b, l) = (format!("\u{feff}{branches}"), format!("\u{feff}{leaves}"));
+    assert_eq!(summary(&b, &l), want, "a byte-order mark");
+}
