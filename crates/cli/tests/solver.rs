@@ -266,7 +266,10 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
     // one that fails without reading its input, or answers nothing, is no baseline run
     // (its broken pipe once ended the bench with exit 0 and no row)
     // (`true` may exit before or after its input is written: either error will do)
-    for (program, said) in [("false", "false exited with"), ("true", "--baseline: true ")] {
+    for (program, said) in [
+        ("false", "false exited with"),
+        ("true", "--baseline: true "),
+    ] {
         let out = run(program);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_exit(&out, 2);

@@ -154,7 +154,19 @@ impl Diagram {
     /// Reads six rows, detecting the language.
     pub(crate) fn from_rows(rows: &[&str]) -> Result<(Diagram, Language), DiagramError> {
         if rows.len() != HEIGHT {
-            return Err(DiagramError::Shape(format!("found {} rows", rows.len())));
+            // a line of seven blanks is a row (old-language claimeven cells): say so
+            let blank = rows.iter().position(|r| r.trim().is_empty());
+            let note = match blank {
+                Some(i) if rows.len() > HEIGHT => format!(
+                    " (row {} is seven spaces or tabs, which counts as a row of old-language claimeven cells)",
+                    i + 1
+                ),
+                _ => String::new(),
+            };
+            return Err(DiagramError::Shape(format!(
+                "found {} rows{note}",
+                rows.len()
+            )));
         }
         for (i, row) in rows.iter().enumerate() {
             let n = row.chars().count();

@@ -298,3 +298,15 @@ fn upstream_files_read_alike_whatever_their_line_endings_or_byte_order_mark() {
     let (b, l) = (format!("\u{feff}{branches}"), format!("\u{feff}{leaves}"));
     assert_eq!(summary(&b, &l), want, "a byte-order mark");
 }
+
+#[test]
+fn a_row_of_blanks_too_many_is_named() {
+    let grid = "9909999\n99R9999\n9999999\n9999999\n9999999\n9999999\n";
+    let e = Diagram::parse(&format!("{grid}\t\t\t\t\t\t\t\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("found 7 rows") && e.contains("row 7 is seven spaces"),
+        "{e}"
+    );
+}
