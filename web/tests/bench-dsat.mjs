@@ -43,12 +43,18 @@ async function engine() {
     solve(grid) {
       const session = DsatSession.start(grid, 16, 2_000_000, 1, 0);
       const start = performance.now();
-      for (;;) {
-        const r = JSON.parse(session.step(4096));
-        const s = (performance.now() - start) / 1000;
-        if (!r.ok) return { verdict: `error: ${r.error}`, s };
-        if (!['mapping', 'searching'].includes(r.state)) return { verdict: r.state, s };
-        if (s > cap) return { verdict: `stopped (${cap} s)`, s: NaN };
+      try {
+        for (;;) {
+          const r = JSON.parse(session.step(4096));
+          const s = (performance.now() - start) / 1000;
+          if (!r.ok) return { verdict: `error: ${r.error}`, s };
+          if (!['mapping', 'searching'].includes(r.state)) return { verdict: r.state, s };
+          if (s > cap) return { verdict: `stopped (${cap} s)`, s: NaN };
+        }
+      } finally {
+        // a session holds its whole map: freed at once, not whenever the GC runs, so a
+        // long run of roots does not fill the module's 4 GB
+        session.free();
       }
     },
     close() {},

@@ -118,6 +118,9 @@ fn unplay(red: u64, yellow: u64, order: &mut Vec<u8>, dead: &mut HashSet<u64>) -
 /// Parses six rows of stones, top row first: `R`/`1` Red, `Y`/`2` Yellow, `?`/`.`
 /// empty. Blank lines around the grid and trailing whitespace are ignored.
 pub fn parse_stones(text: &str) -> Result<StoneGrid, StonesError> {
+    // any line ending (CRLF, or CR alone), and no byte-order mark
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let rows: Vec<&str> = text
         .lines()
         .map(str::trim_end)
@@ -167,6 +170,15 @@ mod tests {
         let replay = Position::from_moves(&format_moves(&g.order)).unwrap();
         assert_eq!(replay, p);
         assert_eq!(parse_moves(&format_moves(&g.order)).unwrap(), g.order);
+        // any line ending, and a byte-order mark, read the same
+        let grid = p.to_grid();
+        for text in [
+            grid.replace('\n', "\r"),
+            grid.replace('\n', "\r\n"),
+            format!("\u{feff}{grid}"),
+        ] {
+            assert_eq!(parse_stones(&text).unwrap().position, p, "{text:?}");
+        }
     }
 
     #[test]
