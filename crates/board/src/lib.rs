@@ -10,6 +10,7 @@ mod error;
 mod moves;
 mod position;
 mod stones;
+mod text;
 
 pub use bits::{
     cell_bit, column_mask, has_four, mirror_bits, winning_cells, BOARD_MASK, BOTTOM_MASK,
@@ -18,6 +19,7 @@ pub use error::{MoveError, StonesError};
 pub use moves::{format_moves, parse_moves};
 pub use position::{Player, Position};
 pub use stones::{parse_stones, StoneGrid};
+pub use text::unified_lines;
 
 /// Number of columns.
 pub const WIDTH: usize = 7;

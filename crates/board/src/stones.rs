@@ -118,9 +118,7 @@ fn unplay(red: u64, yellow: u64, order: &mut Vec<u8>, dead: &mut HashSet<u64>) -
 /// Parses six rows of stones, top row first: `R`/`1` Red, `Y`/`2` Yellow, `?`/`.`
 /// empty. Blank lines around the grid and trailing whitespace are ignored.
 pub fn parse_stones(text: &str) -> Result<StoneGrid, StonesError> {
-    // any line ending (CRLF, or CR alone), and no byte-order mark
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let text = crate::unified_lines(text);
     let rows: Vec<&str> = text
         .lines()
         .map(str::trim_end)

@@ -106,7 +106,7 @@ pub fn run(what: Bench) -> Result<u8> {
 /// Reads a benchmark's data file; the defaults (`../shared/data/...`) are relative to
 /// where c4lab runs, so a missing relative path says which flag to pass.
 pub fn read_data(path: &Path, flag: &str) -> Result<String> {
-    let text = std::fs::read_to_string(path).with_context(|| {
+    std::fs::read_to_string(path).with_context(|| {
         let hint = if path.is_relative() {
             format!(
                 " (a relative path is read from the current folder, {}; pass {flag})",
@@ -116,8 +116,7 @@ pub fn read_data(path: &Path, flag: &str) -> Result<String> {
             String::new()
         };
         format!("cannot read {}{hint}", path.display())
-    })?;
-    Ok(crate::input::without_bom(text))
+    })
 }
 
 fn verify(branches: &Path, steady: &Path, runs: u32) -> Result<u8> {
@@ -342,9 +341,9 @@ fn solver(
         head += " baseline µs | baseline nodes | baseline mismatches | baseline process s | speed-up (1st column) |";
         rule += " ---: | ---: | ---: | ---: | ---: |";
     }
-    // every set is read before the table starts, so a wrong --sets or --only prints no
-    // header
-    let texts = only
+    // every set is read and checked before the table starts, so a wrong --sets, --only
+    // or line prints no header (and solves nothing first)
+    let sets = only
         .iter()
         .map(|name| {
             let path = dir.join(format!("{name}.txt"));
@@ -367,21 +366,22 @@ fn solver(
                     sets.join(", ")
                 );
             }
-            read_data(&path, "--sets FOLDER")
+            let text = read_data(&path, "--sets FOLDER")?;
+            let cases =
+                c4lab_solver::parse_bench(&text).with_context(|| path.display().to_string())?;
+            if cases.is_empty() {
+                bail!(
+                    "{}: no positions to solve (a set holds `<moves> <score>` lines)",
+                    path.display()
+                );
+            }
+            Ok(cases)
         })
-        .collect::<Result<Vec<String>>>()?;
+        .collect::<Result<Vec<_>>>()?;
     outln!("{head} classic solver µs (recorded) |");
     outln!("{rule} ---: |");
     let mut failed = false;
-    for (name, text) in only.iter().zip(texts) {
-        let path = dir.join(format!("{name}.txt"));
-        let cases = c4lab_solver::parse_bench(&text).with_context(|| path.display().to_string())?;
-        if cases.is_empty() {
-            bail!(
-                "{}: no positions to solve (a set holds `<moves> <score>` lines)",
-                path.display()
-            );
-        }
+    for (name, cases) in only.iter().zip(sets) {
         let mut cells = String::new();
         let (mut positions, mut mismatches, mut first) = (0, 0, None);
         // the baseline runs beside the first thread count's runs only

@@ -42,12 +42,7 @@ pub struct Output {
 impl Output {
     /// Where `path` is written (nothing is touched yet).
     pub fn new(path: &Path) -> Output {
-        let target = match path.symlink_metadata() {
-            Ok(m) if m.file_type().is_symlink() => {
-                std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-            }
-            _ => path.to_path_buf(),
-        };
+        let target = link_target(path);
         let special = std::fs::metadata(&target).is_ok_and(|m| !m.is_file() && !m.is_dir());
         let part = (!special).then(|| {
             let mut name = target.clone().into_os_string();
@@ -94,6 +89,24 @@ impl Output {
     }
 }
 
+/// The file a chain of symbolic links at `path` ends at (`path` itself when it is no
+/// link), whether or not that file exists yet: a link's relative target is read from
+/// the link's folder.
+fn link_target(path: &Path) -> PathBuf {
+    let mut at = path.to_path_buf();
+    // a loop of links ends somewhere: the system gives up after 40, as here
+    for _ in 0..40 {
+        let Ok(next) = std::fs::read_link(&at) else {
+            break;
+        };
+        at = match at.parent() {
+            Some(dir) if next.is_relative() => dir.join(next),
+            _ => next,
+        };
+    }
+    at
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,30 +126,59 @@ mod tests {
         Output::new(&path).write(b"new").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
         assert!(!dir.join("model.bin.part").exists());
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[cfg(unix)]
     #[test]
     fn a_link_keeps_pointing_at_its_target_which_gets_the_bytes() {
         let dir = scratch("link");
-        let (target, link) = (dir.join("real.bin"), dir.join("link.bin"));
-        std::fs::write(&target, b"old").unwrap();
-        std::os::unix::fs::symlink(&target, &link).unwrap();
-        Output::new(&link).write(b"new").unwrap();
-        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
-        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        // an absolute link to a file there, a relative one, and one to no file yet
+        let cases = [
+            (dir.join("real/a.bin"), dir.join("real/a.bin"), true),
+            (dir.join("real/b.bin"), PathBuf::from("real/b.bin"), true),
+            (dir.join("real/c.bin"), PathBuf::from("real/c.bin"), false),
+        ];
+        for (i, (target, points_to, exists)) in cases.iter().enumerate() {
+            if *exists {
+                std::fs::write(target, b"old").unwrap();
+            }
+            let link = dir.join(format!("link{i}.bin"));
+            std::os::unix::fs::symlink(points_to, &link).unwrap();
+            Output::new(&link).write(b"new").unwrap();
+            let kind = link.symlink_metadata().unwrap().file_type();
+            assert!(kind.is_symlink(), "{}", link.display());
+            assert_eq!(
+                std::fs::read(target).unwrap(),
+                b"new",
+                "{}",
+                target.display()
+            );
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 
-    #[cfg(target_os = "linux")]
+    #[cfg(unix)]
     #[test]
-    fn a_device_is_written_in_place_and_a_full_one_is_an_error() {
+    fn a_pipe_is_written_in_place() {
         use std::os::unix::fs::FileTypeExt;
-        Output::new(Path::new("/dev/null")).write(b"bytes").unwrap();
-        let kind = Path::new("/dev/null").metadata().unwrap().file_type();
-        assert!(kind.is_char_device());
-        if Path::new("/dev/full").exists() {
-            let full = Output::new(Path::new("/dev/full")).write(b"bytes");
-            assert!(full.is_err(), "{full:?}");
+        let dir = scratch("pipe");
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: no mkfifo here");
+            return;
         }
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        Output::new(&fifo).write(b"bytes").unwrap();
+        assert_eq!(reader.join().unwrap(), b"bytes");
+        let kind = fifo.metadata().unwrap().file_type();
+        assert!(kind.is_fifo(), "the pipe was replaced by a file");
+        assert!(!dir.join("fifo.part").exists());
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

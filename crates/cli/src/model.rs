@@ -251,8 +251,34 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     let from = t.step;
     let start = Instant::now();
     let (mut mean, mut held) = (0f32, String::from("holdout -"));
+    // a run that diverged stops before its NaN weights replace the last good checkpoint
+    let diverged = |t: &Trainer, loss: f32| {
+        let weight = t.net.first_non_finite();
+        if loss.is_finite() && weight.is_none() {
+            return Ok(());
+        }
+        let what = weight.map_or(format!("the loss is {loss}"), |i| {
+            format!("weight {i} is no longer a finite number")
+        });
+        let kept = if ckpt.exists() {
+            format!(
+                "{} keeps the last good checkpoint: resume from it",
+                ckpt.display()
+            )
+        } else {
+            "no checkpoint was written: train again".to_string()
+        };
+        bail!(
+            "training diverged by step {}: {what}; {kept} with a lower --lr (now {:?})",
+            t.step,
+            a.lr
+        )
+    };
     while t.step < a.steps {
         let l = t.step(&train);
+        if !l.is_finite() {
+            diverged(&t, l)?;
+        }
         mean = if mean == 0.0 {
             l
         } else {
@@ -262,6 +288,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
             held = format!("holdout {}", pct(&agreement(&hold, |p| t.net.best_move(p))));
         }
         if t.step % a.checkpoint_every.max(1) == 0 {
+            diverged(&t, l)?;
             save(&ckpt, &t.checkpoint())?;
         }
         if t.step % 100 == 0 {
@@ -270,6 +297,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         }
     }
     bar.finish_and_clear();
+    diverged(&t, mean)?;
     save(&ckpt, &t.checkpoint())?;
     let (model, scale) = t.net.quantize();
     save(&a.out, &model.to_bytes())?;

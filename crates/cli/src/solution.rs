@@ -13,9 +13,7 @@ const SHOWN: usize = 5;
 /// Runs every check and prints one line per check; exit 1 when any fails.
 pub fn check(branches: &Path, steady: &Path, json_out: bool) -> Result<u8> {
     let read = |p: &Path| {
-        std::fs::read_to_string(p)
-            .map(crate::input::without_bom)
-            .with_context(|| format!("cannot read {}", p.display()))
+        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))
     };
     let (b, s) = (read(branches)?, read(steady)?);
     let start = Instant::now();

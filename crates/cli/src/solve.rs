@@ -135,7 +135,7 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
     let text = read_text(file)?;
     // a line ended by a lone carriage return (old Mac files, or a mixed file) would
     // read as part of the next one
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let text = c4lab_board::unified_lines(&text);
     let mut s = solver(args.table_mb, args.threads, args.book.as_deref())?;
     let mut out = std::io::stdout().lock();
     let mut bad = 0;

@@ -31,6 +31,7 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         format!("{d}/holdout/perply_targets.npz"),
     );
     let model = format!("{d}/m.c4m");
+    let diverging = format!("{d}/diverging.c4m");
     let train_to = |out: &str, ctx: &str, extra: &[&str]| {
         let mut args = vec![
             "train",
@@ -360,6 +361,13 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
             vec!["--out", &model, "--checkpoint-every", "0"],
             "--checkpoint-every",
             "",
+        ),
+        // a step size that makes the weights blow up stops the run before a checkpoint
+        // of NaN weights is written
+        (
+            vec!["--out", &diverging, "--lr", "1e38", "--steps", "1000"],
+            "training diverged",
+            "no checkpoint was written: train again with a lower --lr (now 1e38)",
         ),
     ] {
         let mut args = vec![

@@ -314,8 +314,9 @@ impl Network {
         Some(Network { weights, bits, set })
     }
 
-    /// The index of the first weight that is NaN or infinite (a damaged checkpoint).
-    pub(crate) fn first_non_finite(&self) -> Option<usize> {
+    /// The index of the first weight that is NaN or infinite (a damaged checkpoint, or
+    /// a run that diverged).
+    pub fn first_non_finite(&self) -> Option<usize> {
         self.weights.iter().position(|w| !w.is_finite())
     }
 }

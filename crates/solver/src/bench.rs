@@ -1,10 +1,10 @@
 //! Benchmark files (`<moves> <score>` per line, `-` for the moves of the empty board)
 //! and a clock-agnostic runner.
 
-use c4lab_board::{Position, HEIGHT, WIDTH};
+use c4lab_board::Position;
 
 use crate::error::BenchError;
-use crate::{Score, Solver};
+use crate::{immediate_win_score, Score, Solver};
 
 /// One benchmark position with its known exact score.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +36,7 @@ pub struct BenchReport {
 /// all end a line.
 pub fn parse_bench(text: &str) -> Result<Vec<BenchCase>, BenchError> {
     let mut out = Vec::new();
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let text = c4lab_board::unified_lines(text);
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let l = raw.trim();
@@ -67,9 +67,8 @@ pub fn parse_bench(text: &str) -> Result<Vec<BenchCase>, BenchError> {
         })?;
         // the side to move wins at best with its next stone, loses at worst to the
         // opponent's next one (the solver's scale)
-        let n = position.moves_played() as i32;
-        let cells = (WIDTH * HEIGHT) as i32;
-        let (low, high) = (-(cells - n) / 2, (cells + 1 - n) / 2);
+        let n = position.moves_played();
+        let (low, high) = (-immediate_win_score(n + 1), immediate_win_score(n));
         if !(low..=high).contains(&score) {
             return Err(BenchError::ScoreRange {
                 line,

@@ -119,8 +119,9 @@ impl Diagram {
     /// Lines starting with `#` and blank lines are skipped. The language is the old one
     /// when the grid holds any of `! @ | + = - .` or a space (SPEC §2).
     pub fn parse(text: &str) -> Result<ParsedDiagram, DiagramError> {
-        // a byte-order mark is no part of any form
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        // a byte-order mark is no part of any form, and any line ending reads as `\n`
+        let text = c4lab_board::unified_lines(text);
+        let text = text.as_ref();
         let trimmed = text.trim();
         if trimmed.starts_with('[') {
             let rows: Vec<String> =
@@ -136,8 +137,6 @@ impl Diagram {
                 json: true,
             });
         }
-        // Windows (CRLF) and old Mac (CR alone) line endings read as newlines
-        let text = text.replace("\r\n", "\n").replace('\r', "\n");
         let rows: Vec<&str> = text
             .lines()
             .filter(|l| !l.trim().is_empty() || l.chars().count() == WIDTH)
@@ -154,14 +153,22 @@ impl Diagram {
     /// Reads six rows, detecting the language.
     pub(crate) fn from_rows(rows: &[&str]) -> Result<(Diagram, Language), DiagramError> {
         if rows.len() != HEIGHT {
-            // a line of seven blanks is a row (old-language claimeven cells): say so
-            let blank = rows.iter().position(|r| r.trim().is_empty());
-            let note = match blank {
-                Some(i) if rows.len() > HEIGHT => format!(
+            // a line of seven blanks is a row (old-language claimeven cells): say which
+            let blank: Vec<String> = (1..=rows.len())
+                .filter(|&i| rows[i - 1].trim().is_empty())
+                .map(|i| i.to_string())
+                .collect();
+            let note = match blank.len() {
+                0 => String::new(),
+                _ if rows.len() < HEIGHT => String::new(),
+                1 => format!(
                     " (row {} is seven spaces or tabs, which counts as a row of old-language claimeven cells)",
-                    i + 1
+                    blank[0]
                 ),
-                _ => String::new(),
+                _ => format!(
+                    " (rows {} are seven spaces or tabs each, which count as rows of old-language claimeven cells)",
+                    blank.join(", ")
+                ),
             };
             return Err(DiagramError::Shape(format!(
                 "found {} rows{note}",

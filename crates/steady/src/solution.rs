@@ -62,17 +62,10 @@ impl Report {
     }
 }
 
-/// `text` with every line ending (`\r\n`, or `\r` alone) as `\n` and no leading
-/// byte-order mark, as editors on other systems may save the files.
-fn normalised(text: &str) -> String {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    text.replace("\r\n", "\n").replace('\r', "\n")
-}
-
 /// Parses `branches.txt`: `<moves>-><column>` lines, `#` comments, blank lines.
 pub fn parse_branches(text: &str) -> (Vec<Branch>, Vec<String>) {
     let (mut out, mut errors) = (Vec::new(), Vec::new());
-    let text = normalised(text);
+    let text = c4lab_board::unified_lines(text);
     for (i, raw) in text.lines().enumerate() {
         let l = raw.trim();
         if l.is_empty() || l.starts_with('#') {
@@ -131,7 +124,7 @@ pub fn parse_leaves(text: &str) -> (Vec<Leaf>, Vec<String>) {
     let (mut out, mut errors) = (Vec::new(), Vec::new());
     let mut block: Vec<&str> = Vec::new();
     let mut start = 0;
-    let text = normalised(text);
+    let text = c4lab_board::unified_lines(text);
     let lines: Vec<&str> = text.lines().collect();
     for (i, l) in lines
         .iter()

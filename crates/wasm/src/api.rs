@@ -2,7 +2,7 @@
 
 use c4lab_board::{format_moves, parse_moves, parse_stones, Player, Position, HEIGHT, WIDTH};
 use c4lab_steady::play::{Game, Status};
-use c4lab_steady::{link, simplify as simplify_diagram, Diagram, Language, Rule, Verifier};
+use c4lab_steady::{link, simplify as simplify_diagram, Diagram, Read, Rule, Verifier};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
@@ -12,25 +12,9 @@ pub(crate) fn fail(e: impl std::fmt::Display) -> String {
 
 /// Reads a grid given as six rows, or as 42 characters without newlines.
 fn diagram(grid: &str) -> Result<Diagram, String> {
-    Diagram::parse(&unflattened(grid))
+    Diagram::parse(&c4lab_steady::unflattened(grid))
         .map(|p| p.diagram)
         .map_err(|e| e.to_string())
-}
-
-/// `text` as rows: 42 cells on one line are cut into six rows of seven; any other text
-/// is left as it is.
-fn unflattened(text: &str) -> String {
-    let t = text.trim();
-    if !t.contains(['\n', '\r']) && t.chars().count() == 42 {
-        let cells: Vec<char> = t.chars().collect();
-        cells
-            .chunks(7)
-            .map(|r| r.iter().collect::<String>())
-            .collect::<Vec<_>>()
-            .join("\n")
-    } else {
-        text.to_string()
-    }
 }
 
 /// The 42 cells of a diagram in grid order as one string.
@@ -61,47 +45,22 @@ pub fn engine_version() -> String {
 /// which it was: `{ok, cells, root, line, form}`.
 #[wasm_bindgen]
 pub fn read_any(text: &str) -> String {
-    // any line ending, and no byte-order mark, before telling a link from a grid
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
-    let t = text.trim();
-    // a link starts with its version number and a dot, or is an address with a `#`
-    let version_dot = t
-        .find(|c: char| !c.is_ascii_digit())
-        .is_some_and(|i| i > 0 && t[i..].starts_with('.'));
-    let one_line = !t.contains('\n');
-    if one_line && (version_dot || t.contains('#')) {
-        let read = link::decode(t);
-        // 42 cells on one line may be an old grid that starts like a link (`1.`)
-        let grid = read.is_err() && !t.contains('#') && t.chars().count() == 42;
-        if !grid {
-            return match read {
-                Ok(s) => {
-                    json!({"ok": true, "cells": flat(&s.diagram), "root": format_moves(&s.root),
-                    "line": format_moves(&s.line), "form": "share link"})
-                    .to_string()
-                }
-                Err(e) => fail(e),
-            };
-        }
-    }
-    match Diagram::parse(&unflattened(&text)) {
-        Ok(p) => {
-            let root = match p.diagram.root() {
-                Ok(r) => r,
-                Err(e) => return fail(e),
-            };
-            let form = match (p.json, p.language) {
-                (true, Language::Legacy) => "upstream JSON (old seven-marker language)",
-                (true, Language::Levels) => "upstream JSON",
-                (false, Language::Legacy) => "old seven-marker grid",
-                (false, Language::Levels) => "level grid",
-            };
-            json!({"ok": true, "cells": flat(&p.diagram), "root": format_moves(&root.order), "line": "", "form": form})
-                .to_string()
-        }
-        Err(e) => fail(e),
-    }
+    let read = match c4lab_steady::read_any(text) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let form = read.form();
+    // a link keeps the root's move order it carries; a grid's is derived from its stones
+    let (diagram, root, line) = match read {
+        Read::Link(s) => (s.diagram, s.root, s.line),
+        Read::Grid(p) => match p.diagram.root() {
+            Ok(r) => (p.diagram, r.order, Vec::new()),
+            Err(e) => return fail(e),
+        },
+    };
+    json!({"ok": true, "cells": flat(&diagram), "root": format_moves(&root),
+        "line": format_moves(&line), "form": form})
+    .to_string()
 }
 
 /// A root from a move sequence: `{ok, stones, moves, to_move}`; refuses illegal input.
@@ -368,40 +327,4 @@ pub fn score(moves: &str, node_budget: f64) -> String {
         SOLVER.with(|s| s.borrow_mut().solve_with_budget(&p, budget).exact())
     };
     json!({"ok": true, "score": score.map_or(json!("unknown"), |s| json!(s))}).to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const WIN: &str = "9909999\n99R9999\n09Y9999\nYRY9R65\nYYYRR79\nRRRYYRY\n";
-
-    fn read(text: &str) -> serde_json::Value {
-        serde_json::from_str(&read_any(text)).unwrap()
-    }
-
-    #[test]
-    fn import_reads_every_line_ending_and_the_one_line_grid_the_engine_writes() {
-        let want = read(WIN);
-        assert_eq!(want["form"], "level grid", "{want}");
-        let commented = format!("# a comment\n{WIN}");
-        for text in [
-            commented.replace('\n', "\r"),
-            commented.replace('\n', "\r\n"),
-            format!("\u{feff}{WIN}"),
-            WIN.replace('\n', ""),
-        ] {
-            let got = read(&text);
-            assert_eq!(got["cells"], want["cells"], "{text:?}: {got}");
-        }
-        // an old grid of 42 cells on one line that starts like a link (`1.`)
-        let old = "1......\n2......\n1......\n2......\n1......\n212....\n";
-        let got = read(&old.replace('\n', ""));
-        assert_eq!(got["form"], "old seven-marker grid", "{got}");
-        // and a link still reads as a link
-        let link = link_encode(WIN, "");
-        let link: serde_json::Value = serde_json::from_str(&link).unwrap();
-        let got = read(link["link"].as_str().unwrap());
-        assert_eq!(got["form"], "share link", "{got}");
-    }
 }

@@ -1,0 +1,134 @@
+//! Reading a diagram in whichever form it comes: a level grid, an old seven-marker
+//! grid, upstream's JSON, the 42 cells on one line, or a share link. The command line
+//! and the Lab's Import both read through [`read_any`], so they tell the forms apart
+//! alike.
+
+use std::borrow::Cow;
+
+use c4lab_board::{unified_lines, CELLS, WIDTH};
+use thiserror::Error;
+
+use crate::link::{self, LinkError, Shared};
+use crate::{Diagram, DiagramError, Language, ParsedDiagram};
+
+/// A diagram as read.
+#[derive(Debug, Clone)]
+pub enum Read {
+    /// A share link: the diagram and the Yellow line it carries.
+    Link(Shared),
+    /// A grid (either language) or upstream's JSON.
+    Grid(ParsedDiagram),
+}
+
+impl Read {
+    /// The form it came in, for messages: "share link", "level grid", ...
+    pub fn form(&self) -> &'static str {
+        match self {
+            Read::Link(_) => "share link",
+            Read::Grid(p) => match (p.json, p.language) {
+                (true, Language::Legacy) => "upstream JSON (old seven-marker language)",
+                (true, Language::Levels) => "upstream JSON",
+                (false, Language::Legacy) => "old seven-marker grid",
+                (false, Language::Levels) => "level grid",
+            },
+        }
+    }
+
+    /// The diagram read.
+    pub fn diagram(&self) -> &Diagram {
+        match self {
+            Read::Link(s) => &s.diagram,
+            Read::Grid(p) => &p.diagram,
+        }
+    }
+}
+
+/// Why text could not be read as any form.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ReadError {
+    /// It looks like a share link and is not a good one.
+    #[error("not a share link: {0}")]
+    Link(#[from] LinkError),
+    /// It is not a grid or upstream's JSON.
+    #[error("not a diagram: {0}")]
+    Diagram(#[from] DiagramError),
+}
+
+/// Reads `text` in any form. One line that starts with a version number and a dot (or
+/// holds a `#`, as an address does) is a share link; but 42 cells on one line that are
+/// no good link are read as a grid when they are one (an old grid may start `1.`).
+/// Any line ending and a leading byte-order mark read alike.
+pub fn read_any(text: &str) -> Result<Read, ReadError> {
+    let text = unified_lines(text);
+    let t = text.trim();
+    let version_dot = t
+        .find(|c: char| !c.is_ascii_digit())
+        .is_some_and(|i| i > 0 && t[i..].starts_with('.'));
+    if !t.contains('\n') && (version_dot || t.contains('#')) {
+        return match link::decode(t) {
+            Ok(shared) => Ok(Read::Link(shared)),
+            Err(e) if t.contains('#') || t.chars().count() != CELLS => Err(e.into()),
+            // the link's error, should the cells not read as a grid either
+            Err(e) => Diagram::parse(&unflattened(t))
+                .map(Read::Grid)
+                .map_err(|_| e.into()),
+        };
+    }
+    Ok(Read::Grid(Diagram::parse(&unflattened(&text))?))
+}
+
+/// `text` as rows: 42 cells on one line are cut into six rows of seven (the form the
+/// Lab's engine passes a diagram in); any other text is left as it is.
+pub fn unflattened(text: &str) -> Cow<'_, str> {
+    let t = text.trim();
+    if t.contains(['\n', '\r']) || t.chars().count() != CELLS {
+        return Cow::Borrowed(text);
+    }
+    let cells: Vec<char> = t.chars().collect();
+    let rows: Vec<String> = cells.chunks(WIDTH).map(|r| r.iter().collect()).collect();
+    Cow::Owned(rows.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WIN: &str = "9909999\n99R9999\n09Y9999\nYRY9R65\nYYYRR79\nRRRYYRY\n";
+
+    #[test]
+    fn every_form_line_ending_and_the_one_line_grid_read_alike() {
+        let want = Diagram::parse(WIN).unwrap().diagram;
+        let commented = format!("# a comment\n{WIN}");
+        for text in [
+            commented.replace('\n', "\r"),
+            commented.replace('\n', "\r\n"),
+            format!("\u{feff}{WIN}"),
+            WIN.replace('\n', ""),
+        ] {
+            let read = read_any(&text).unwrap();
+            assert_eq!(read.form(), "level grid", "{text:?}");
+            assert_eq!(read.diagram(), &want, "{text:?}");
+        }
+        // an old grid of 42 cells on one line that starts like a link (`1.`)
+        let old = "1......\n2......\n1......\n2......\n1......\n212....\n";
+        let read = read_any(&old.replace('\n', "")).unwrap();
+        assert_eq!(read.form(), "old seven-marker grid");
+        // a link reads as a link, with or without the address before it
+        let link = link::encode(&want, &[]).unwrap();
+        for text in [link.clone(), format!("http://127.0.0.1:8765/#{link}")] {
+            let read = read_any(&text).unwrap();
+            assert_eq!(read.form(), "share link", "{text}");
+            assert_eq!(read.diagram(), &want);
+        }
+    }
+
+    #[test]
+    fn a_bad_link_says_so_even_when_it_is_42_characters_long() {
+        let e = read_any("2.12345678901234567890123456789012345678.9").unwrap_err();
+        assert!(matches!(e, ReadError::Link(LinkError::Version(_))), "{e}");
+        let e = read_any("99999999999999999999.-.*Z9*L9").unwrap_err();
+        assert!(e.to_string().contains("version"), "{e}");
+        let e = read_any("not a diagram\n").unwrap_err();
+        assert!(matches!(e, ReadError::Diagram(_)), "{e}");
+    }
+}
