@@ -557,13 +557,8 @@ function wire() {
     if (setRoot(p.moves)) say(`Root loaded from stones; a legal order is ${p.moves || 'the empty board'}.`);
   });
   $('#import').addEventListener('click', () => {
-    let text = $('#io-text').value;
-    // a link pasted from a mail or chat may be percent-encoded (`%3F` for `?`): read it as
-    // the address bar is read
-    if (/%[0-9a-f]{2}/i.test(text)) {
-      try { text = decodeURIComponent(text); } catch { /* not percent-encoded: read as is */ }
-    }
-    const r = call(engine.read_any, text);
+    // (a link pasted from a mail or chat may be percent-encoded: the engine reads it so)
+    const r = call(engine.read_any, $('#io-text').value);
     if (!r.ok) return say(r.error, true);
     // as in Position mode (and a link): a full board leaves Red no move to name
     const full = call(engine.position, r.root);

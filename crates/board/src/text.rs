@@ -3,8 +3,9 @@
 use std::borrow::Cow;
 
 /// `text` without a leading byte-order mark and with every line ending (`\r\n`, or
-/// `\r` alone as old Mac files and mixed files have) as `\n`: every reader of the
-/// project's text forms reads through this, so a file saved on any system reads alike.
+/// `\r` alone as old Mac files and mixed files have) as `\n`: the readers of diagrams,
+/// stones, positions to solve and upstream's files read through this, so a file saved
+/// on any system reads alike.
 pub fn unified_lines(text: &str) -> Cow<'_, str> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.contains('\r') {

@@ -94,17 +94,18 @@ impl Output {
 /// the link's folder.
 fn link_target(path: &Path) -> PathBuf {
     let mut at = path.to_path_buf();
-    // a loop of links ends somewhere: the system gives up after 40, as here
-    for _ in 0..40 {
+    // the system gives up on a chain of more than 40 links (a loop): then the named
+    // path is the one written, as a shell redirection would fail on it
+    for _ in 0..=40 {
         let Ok(next) = std::fs::read_link(&at) else {
-            break;
+            return at;
         };
         at = match at.parent() {
             Some(dir) if next.is_relative() => dir.join(next),
             _ => next,
         };
     }
-    at
+    path.to_path_buf()
 }
 
 #[cfg(test)]
@@ -135,10 +136,13 @@ mod tests {
         let dir = scratch("link");
         std::fs::create_dir_all(dir.join("real")).unwrap();
         // an absolute link to a file there, a relative one, and one to no file yet
+        // and a link to a link (relative to its own folder)
+        std::os::unix::fs::symlink("d.bin", dir.join("real/to-d.bin")).unwrap();
         let cases = [
             (dir.join("real/a.bin"), dir.join("real/a.bin"), true),
             (dir.join("real/b.bin"), PathBuf::from("real/b.bin"), true),
             (dir.join("real/c.bin"), PathBuf::from("real/c.bin"), false),
+            (dir.join("real/d.bin"), PathBuf::from("real/to-d.bin"), true),
         ];
         for (i, (target, points_to, exists)) in cases.iter().enumerate() {
             if *exists {
@@ -156,6 +160,12 @@ mod tests {
                 target.display()
             );
         }
+        // a loop of links: the named one is written, no other link in the loop
+        let (x, y) = (dir.join("x.bin"), dir.join("y.bin"));
+        std::os::unix::fs::symlink("y.bin", &x).unwrap();
+        std::os::unix::fs::symlink("x.bin", &y).unwrap();
+        assert_eq!(Output::new(&x).target, x);
+        assert!(y.symlink_metadata().unwrap().file_type().is_symlink());
         std::fs::remove_dir_all(&dir).ok();
     }
 
@@ -170,15 +180,33 @@ mod tests {
             eprintln!("skipped: no mkfifo here");
             return;
         }
+        // (checked first: a write renamed over the pipe would leave the reader waiting)
+        let output = Output::new(&fifo);
+        assert!(output.part.is_none(), "a pipe would be replaced");
         let reader = {
             let fifo = fifo.clone();
             std::thread::spawn(move || std::fs::read(fifo).unwrap())
         };
-        Output::new(&fifo).write(b"bytes").unwrap();
+        output.write(b"bytes").unwrap();
         assert_eq!(reader.join().unwrap(), b"bytes");
         let kind = fifo.metadata().unwrap().file_type();
         assert!(kind.is_fifo(), "the pipe was replaced by a file");
         assert!(!dir.join("fifo.part").exists());
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_full_device_is_an_error_and_stays_a_device() {
+        let full = Path::new("/dev/full");
+        if !full.exists() {
+            eprintln!("skipped: no /dev/full here");
+            return;
+        }
+        let output = Output::new(full);
+        // (checked first: a regression must not rename a file over the device)
+        assert!(output.part.is_none(), "/dev/full would be replaced");
+        let e = output.write(b"bytes").unwrap_err();
+        assert!(format!("{e:#}").contains("cannot write /dev/full"), "{e:#}");
     }
 }

@@ -41,16 +41,6 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
         Some(p) if p != Path::new("-") => p.display().to_string(),
         _ => "standard input".to_string(),
     };
-    // a link copied from an address bar may be percent-encoded (`%3F` for `?`), as the
-    // Lab's Import reads it too
-    let one_line = !text.trim().contains(['\n', '\r']);
-    let text = if one_line && text.contains('%') {
-        percent_encoding::percent_decode_str(&text)
-            .decode_utf8_lossy()
-            .into_owned()
-    } else {
-        text
-    };
     let read = read_any(&text).with_context(|| name.clone())?;
     let form = read.form();
     Ok(match read {

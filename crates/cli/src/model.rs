@@ -251,8 +251,10 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     let from = t.step;
     let start = Instant::now();
     let (mut mean, mut held) = (0f32, String::from("holdout -"));
-    // a run that diverged stops before its NaN weights replace the last good checkpoint
-    let diverged = |t: &Trainer, loss: f32| {
+    // a run that diverged stops before its NaN weights replace the last good checkpoint:
+    // the loss is checked every step, every weight once in 1,000 steps (a scan of them
+    // all is kept off the per-step path)
+    let diverged = |t: &Trainer, loss: f32, good_checkpoint: bool| {
         let weight = t.net.first_non_finite();
         if loss.is_finite() && weight.is_none() {
             return Ok(());
@@ -260,7 +262,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         let what = weight.map_or(format!("the loss is {loss}"), |i| {
             format!("weight {i} is no longer a finite number")
         });
-        let kept = if ckpt.exists() {
+        let kept = if good_checkpoint {
             format!(
                 "{} keeps the last good checkpoint: resume from it",
                 ckpt.display()
@@ -274,10 +276,12 @@ pub fn train(a: TrainArgs) -> Result<u8> {
             a.lr
         )
     };
+    // the checkpoint file holds good weights once this run resumed from it or wrote it
+    let mut good_checkpoint = from > 0;
     while t.step < a.steps {
         let l = t.step(&train);
-        if !l.is_finite() {
-            diverged(&t, l)?;
+        if !l.is_finite() || t.step % 1000 == 0 {
+            diverged(&t, l, good_checkpoint)?;
         }
         mean = if mean == 0.0 {
             l
@@ -288,8 +292,9 @@ pub fn train(a: TrainArgs) -> Result<u8> {
             held = format!("holdout {}", pct(&agreement(&hold, |p| t.net.best_move(p))));
         }
         if t.step % a.checkpoint_every.max(1) == 0 {
-            diverged(&t, l)?;
+            diverged(&t, l, good_checkpoint)?;
             save(&ckpt, &t.checkpoint())?;
+            good_checkpoint = true;
         }
         if t.step % 100 == 0 {
             bar.set_position(t.step);
@@ -297,7 +302,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         }
     }
     bar.finish_and_clear();
-    diverged(&t, mean)?;
+    diverged(&t, mean, good_checkpoint)?;
     save(&ckpt, &t.checkpoint())?;
     let (model, scale) = t.net.quantize();
     save(&a.out, &model.to_bytes())?;

@@ -21,7 +21,7 @@ mod verify;
 pub use agent::{decide, Decision, Rule, Tie};
 pub use diagram::{Cell, Diagram, Language, Levels, ParsedDiagram, Root};
 pub use error::{DiagramError, RootError};
-pub use read::{read_any, unflattened, Read, ReadError};
+pub use read::{read_any, read_grid, unflattened, Read, ReadError};
 pub use simplify::{simplify, Simplified, SimplifyError};
 pub use verify::{verify_many, Counterexample, LossReason, Verdict, Verifier, DEFAULT_BUDGET};
 

@@ -54,13 +54,22 @@ pub enum ReadError {
     Diagram(#[from] DiagramError),
 }
 
-/// Reads `text` in any form. One line that starts with a version number and a dot (or
+/// Reads `text` in any form (a link may be percent-encoded). One line that starts with a version number and a dot (or
 /// holds a `#`, as an address does) is a share link; but 42 cells on one line that are
 /// no good link are read as a grid when they are one (an old grid may start `1.`).
 /// Any line ending and a leading byte-order mark read alike.
 pub fn read_any(text: &str) -> Result<Read, ReadError> {
     let text = unified_lines(text);
     let t = text.trim();
+    // a link copied from an address bar or a mail may be percent-encoded (`%3F` for
+    // `?`); no grid form holds a `%`
+    let decoded;
+    let t = if !t.contains('\n') && t.contains('%') {
+        decoded = percent_encoding::percent_decode_str(t).decode_utf8_lossy();
+        decoded.as_ref()
+    } else {
+        t
+    };
     let version_dot = t
         .find(|c: char| !c.is_ascii_digit())
         .is_some_and(|i| i > 0 && t[i..].starts_with('.'));
@@ -75,6 +84,12 @@ pub fn read_any(text: &str) -> Result<Read, ReadError> {
         };
     }
     Ok(Read::Grid(Diagram::parse(&unflattened(&text))?))
+}
+
+/// Reads a grid, or its 42 cells on one line (no share link): the form the Lab's engine
+/// passes a diagram in.
+pub fn read_grid(text: &str) -> Result<Diagram, DiagramError> {
+    Diagram::parse(&unflattened(text)).map(|p| p.diagram)
 }
 
 /// `text` as rows: 42 cells on one line are cut into six rows of seven (the form the
@@ -113,9 +128,16 @@ mod tests {
         let old = "1......\n2......\n1......\n2......\n1......\n212....\n";
         let read = read_any(&old.replace('\n', "")).unwrap();
         assert_eq!(read.form(), "old seven-marker grid");
-        // a link reads as a link, with or without the address before it
+        // a link reads as a link, with or without the address before it, and
+        // percent-encoded as a mail may carry it
         let link = link::encode(&want, &[]).unwrap();
-        for text in [link.clone(), format!("http://127.0.0.1:8765/#{link}")] {
+        let encoded = link.replace('*', "%2A");
+        assert_ne!(encoded, link);
+        for text in [
+            link.clone(),
+            format!("http://127.0.0.1:8765/#{link}"),
+            encoded,
+        ] {
             let read = read_any(&text).unwrap();
             assert_eq!(read.form(), "share link", "{text}");
             assert_eq!(read.diagram(), &want);

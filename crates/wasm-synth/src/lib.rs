@@ -20,9 +20,7 @@ pub(crate) fn fail(e: impl std::fmt::Display) -> String {
 /// Reads a grid given as six rows (any form `c4lab verify` reads), or as its 42 cells on
 /// one line, as the Lab's other engine functions take it.
 pub(crate) fn diagram(grid: &str) -> Result<Diagram, String> {
-    Diagram::parse(&c4lab_steady::unflattened(grid))
-        .map(|p| p.diagram)
-        .map_err(|e| e.to_string())
+    c4lab_steady::read_grid(grid).map_err(|e| e.to_string())
 }
 
 mod ceiling;

@@ -2,7 +2,7 @@
 
 use c4lab_board::{format_moves, parse_moves, parse_stones, Player, Position, HEIGHT, WIDTH};
 use c4lab_steady::play::{Game, Status};
-use c4lab_steady::{link, simplify as simplify_diagram, Diagram, Read, Rule, Verifier};
+use c4lab_steady::{link, simplify as simplify_diagram, Diagram, Read, ReadError, Rule, Verifier};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
@@ -12,9 +12,7 @@ pub(crate) fn fail(e: impl std::fmt::Display) -> String {
 
 /// Reads a grid given as six rows, or as 42 characters without newlines.
 fn diagram(grid: &str) -> Result<Diagram, String> {
-    Diagram::parse(&c4lab_steady::unflattened(grid))
-        .map(|p| p.diagram)
-        .map_err(|e| e.to_string())
+    c4lab_steady::read_grid(grid).map_err(|e| e.to_string())
 }
 
 /// The 42 cells of a diagram in grid order as one string.
@@ -45,9 +43,11 @@ pub fn engine_version() -> String {
 /// which it was: `{ok, cells, root, line, form}`.
 #[wasm_bindgen]
 pub fn read_any(text: &str) -> String {
+    // the inner error: the page says itself which form it was refusing
     let read = match c4lab_steady::read_any(text) {
         Ok(r) => r,
-        Err(e) => return fail(e),
+        Err(ReadError::Link(e)) => return fail(e),
+        Err(ReadError::Diagram(e)) => return fail(e),
     };
     let form = read.form();
     // a link keeps the root's move order it carries; a grid's is derived from its stones
