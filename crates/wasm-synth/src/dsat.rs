@@ -51,9 +51,16 @@ impl DsatSession {
         grid: &str,
         cut_plies: u32,
         max_states: f64,
-        first_levels: u8,
+        first_levels: f64,
         widen_after: f64,
     ) -> Result<DsatSession, String> {
+        // a number from the page: refused outside 1-10 rather than wrapped into a byte
+        if !(1.0..=10.0).contains(&first_levels) || first_levels.fract() != 0.0 {
+            return Err(format!(
+                "a level budget of {first_levels}: give a whole number of levels from 1 to 10"
+            ));
+        }
+        let first_levels = first_levels as u8;
         let d = diagram(grid)?;
         let options = Options {
             cut_plies,
@@ -199,5 +206,20 @@ fn dead_ends(n: f64) -> u64 {
         n as u64
     } else {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_level_budget_outside_one_to_ten_is_refused_not_wrapped() {
+        let grid = "9909999\n99R9999\n??Y?999\nYRY?R??\nYYYRR??\nRRRYYRY\n";
+        for bad in [0.0, 11.0, 256.0, -1.0, 2.5, f64::NAN] {
+            let e = DsatSession::start(grid, 16, 1e5, bad, 0.0).err();
+            assert!(e.is_some_and(|e| e.contains("from 1 to 10")), "{bad}");
+        }
+        assert!(DsatSession::start(grid, 16, 1e5, 10.0, 0.0).is_ok());
     }
 }

@@ -266,19 +266,28 @@ thread_local! {
 /// The solver's table in the browser: 16 MiB.
 const SOLVER_TABLE_BYTES: usize = 16 << 20;
 
-/// The position after `moves` (refused when the game is over) and a node budget
-/// (unbounded when not a positive number).
+/// A node budget from the page: a positive number of nodes, or 0 (or infinity) for no
+/// limit; NaN or a negative number is a page bug, said rather than run without a limit.
+fn node_limit(budget: f64) -> Result<u64, String> {
+    if budget == 0.0 || budget == f64::INFINITY {
+        Ok(u64::MAX)
+    } else if budget >= 1.0 {
+        Ok(budget as u64)
+    } else {
+        Err(format!(
+            "a node budget of {budget}: give a positive number of nodes, or 0 for no limit"
+        ))
+    }
+}
+
+/// The position after `moves` (refused when the game is over) and its node budget
+/// (see [`node_limit`]).
 fn solver_question(moves: &str, node_budget: f64) -> Result<(Position, u64), String> {
     let p = Position::from_moves(moves).map_err(|e| e.to_string())?;
     if p.winner().is_some() {
         return Err("the game is already over".into());
     }
-    let budget = if node_budget.is_finite() && node_budget >= 1.0 {
-        node_budget as u64
-    } else {
-        u64::MAX
-    };
-    Ok((p, budget))
+    Ok((p, node_limit(node_budget)?))
 }
 
 /// Scores every column of the position after `moves` from the side to move's view
@@ -327,4 +336,21 @@ pub fn score(moves: &str, node_budget: f64) -> String {
         SOLVER.with(|s| s.borrow_mut().solve_with_budget(&p, budget).exact())
     };
     json!({"ok": true, "score": score.map_or(json!("unknown"), |s| json!(s))}).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_budget_that_is_no_number_is_refused_not_unlimited() {
+        assert_eq!(node_limit(3e6), Ok(3_000_000));
+        assert_eq!(node_limit(0.0), Ok(u64::MAX));
+        assert_eq!(node_limit(f64::INFINITY), Ok(u64::MAX));
+        for bad in [f64::NAN, -1.0, 0.5, f64::NEG_INFINITY] {
+            assert!(node_limit(bad).is_err(), "{bad}");
+        }
+        let r: Value = serde_json::from_str(&analyze("4", f64::NAN)).unwrap();
+        assert_eq!(r["ok"], false, "{r}");
+    }
 }
