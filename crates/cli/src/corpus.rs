@@ -161,7 +161,8 @@ pub enum Corpus {
     Check {
         /// The corpus file.
         corpus: PathBuf,
-        /// Its sidecar (default: perply_targets.npz beside the corpus, when present).
+        /// Its sidecar (default: perply_targets.npz beside the corpus; it must be there
+        /// unless --no-targets).
         targets: Option<PathBuf>,
         /// Check the transcript only.
         #[arg(long)]
@@ -456,10 +457,20 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             let npz = if no_targets {
                 None
             } else {
-                match targets {
-                    Some(t) => Some(t),
-                    None => Some(beside(&corpus, None)?).filter(|p| p.exists()),
+                let npz = match targets {
+                    Some(t) => t,
+                    None => beside(&corpus, None)?,
+                };
+                // a missing sidecar is no pass: a run stopped early leaves none (and a
+                // transcript cut at a row's end that passes every transcript rule)
+                if !npz.exists() {
+                    bail!(
+                        "no sidecar {} for {}; give the corpus's sidecar, or --no-targets to check the transcript alone",
+                        npz.display(),
+                        corpus.display()
+                    );
                 }
+                Some(npz)
             };
             let rep = check_with(&corpus, npz.as_deref(), examples)?;
             if json {
@@ -531,6 +542,15 @@ pub fn run(cmd: Corpus) -> Result<u8> {
                 // refused before the hours of solving, not after
                 let written = [dir.join("corpus.txt"), dir.join("perply_targets.npz")];
                 dataset::refuse_overwrite(&[&corpus, &npz], &[&written[0], &written[1]])?;
+                // nor over another corpus (a dataset's holdout folder, say): its files
+                // would be replaced without a word, and its SHA256SUMS left stale
+                if let Some(there) = written.iter().find(|p| p.exists()) {
+                    bail!(
+                        "{} already holds a corpus ({} is there); relabel into a new folder, or remove its files first",
+                        dir.display(),
+                        there.display()
+                    );
+                }
             }
             let t = Instant::now();
             let scope = Scope {

@@ -30,8 +30,18 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         format!("{d}/holdout/corpus.txt"),
         format!("{d}/holdout/perply_targets.npz"),
     );
+    // a corpus without its sidecar is no pass (a stopped run leaves one so), unless the
+    // transcript alone is asked for
+    let lone = format!("{d}/lone.txt");
+    std::fs::copy(&corpus, &lone).unwrap();
+    let out = c4lab(&["corpus", "check", &lone], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--no-targets"));
+    assert_exit(&c4lab(&["corpus", "check", "--no-targets", &lone], ""), 0);
+    std::fs::remove_file(&lone).unwrap();
     let model = format!("{d}/m.c4m");
     let diverging = format!("{d}/diverging.c4m");
+    let card = format!("{d}/README.md");
     let train_to = |out: &str, ctx: &str, extra: &[&str]| {
         let mut args = vec![
             "train",
@@ -362,6 +372,17 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
             "--checkpoint-every",
             "",
         ),
+        // a file that is no model (here the dataset card) is not written over
+        (
+            vec!["--out", &card],
+            "already holds a file that is no c4lab model",
+            "",
+        ),
+        (
+            vec!["--out", &model, "--checkpoint", &card],
+            "already holds a file that is no c4lab checkpoint",
+            "",
+        ),
         // a step size that makes the weights blow up stops the run before a checkpoint
         // of NaN weights is written
         (
@@ -409,6 +430,26 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("written over while it is read"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&hold).unwrap(), before);
+    // nor is a training corpus relabelled over the holdout folder's corpus
+    let out = c4lab(
+        &[
+            "corpus",
+            "label",
+            &corpus,
+            "--rows",
+            "3",
+            "--out",
+            &format!("{d}/holdout"),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("already holds a corpus"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

@@ -25,5 +25,5 @@ pub mod train;
 
 pub use error::ModelError;
 pub use features::FeatureSet;
-pub use net::{weight_count, Hint, Model, Network};
-pub use train::{load_examples, Example, Source, TrainConfig, Trainer};
+pub use net::{weight_count, Hint, Model, Network, MODEL_MAGIC};
+pub use train::{load_examples, Example, Source, TrainConfig, Trainer, CHECKPOINT_MAGIC};

@@ -40,7 +40,8 @@ fn table_vec<T>(n: usize, values: impl Iterator<Item = T>) -> Vec<T> {
 }
 
 /// The exported file starts with these bytes, then the version.
-const MAGIC: &[u8; 8] = b"C4GF256M";
+/// What an exported model file starts with.
+pub const MODEL_MAGIC: &[u8; 8] = b"C4GF256M";
 /// The file format's version.
 const VERSION: u32 = 1;
 
@@ -125,7 +126,7 @@ impl Model {
     /// The model as bytes: magic, version, weight count, then little-endian `i16`s.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(16 + 2 * self.weights.len());
-        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(MODEL_MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(self.weights.len() as u32).to_le_bytes());
         for w in &self.weights {
@@ -144,7 +145,7 @@ impl Model {
     /// Reads a model written by [`Model::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
         let bad = |reason: String| ModelError::Format { reason };
-        if bytes.len() < 16 || &bytes[..8] != MAGIC {
+        if bytes.len() < 16 || &bytes[..8] != MODEL_MAGIC {
             return Err(bad("it does not start with the c4lab model magic".into()));
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));

@@ -182,7 +182,7 @@ pub struct Trainer {
 }
 
 /// What a checkpoint file starts with.
-const CHECKPOINT_MAGIC: &[u8; 8] = b"C4GFCKPT";
+pub const CHECKPOINT_MAGIC: &[u8; 8] = b"C4GFCKPT";
 
 impl Trainer {
     /// A fresh run: zero weights (the uniform policy), step 0.
