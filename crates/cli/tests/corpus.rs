@@ -415,45 +415,27 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     // relabelling into the folder it reads from is refused before any solving, and the
     // corpus is left whole (it used to be emptied)
     let before = std::fs::read(&hold).unwrap();
-    let out = c4lab(
-        &[
-            "corpus",
-            "label",
-            &hold,
-            "--teacher",
-            "exact",
-            "--out",
-            &format!("{d}/holdout"),
-        ],
-        "",
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("written over while it is read"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(std::fs::read(&hold).unwrap(), before);
-    // nor is a training corpus relabelled over the holdout folder's corpus
-    let out = c4lab(
-        &[
-            "corpus",
-            "label",
-            &corpus,
-            "--rows",
-            "3",
-            "--out",
-            &format!("{d}/holdout"),
-        ],
-        "",
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("already holds a corpus"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(std::fs::read(&hold).unwrap(), before);
+    // and a training corpus is not relabelled over the holdout folder's corpus
+    let into_holdout = format!("{d}/holdout");
+    for (args, said) in [
+        (
+            vec![hold.as_str(), "--teacher", "exact"],
+            "written over while it is read",
+        ),
+        (
+            vec![corpus.as_str(), "--rows", "3"],
+            "already holds a corpus",
+        ),
+    ] {
+        let mut full = vec!["corpus", "label"];
+        full.extend(&args);
+        full.extend(["--out", into_holdout.as_str()]);
+        let out = c4lab(&full, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert_eq!(std::fs::read(&hold).unwrap(), before);
+    }
     // a corpus shorter than its sidecar is refused before any row is solved
     let short = format!("{d}/short.txt");
     let rows: Vec<u8> = std::fs::read(&hold)
