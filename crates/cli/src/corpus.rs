@@ -607,6 +607,10 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             expect_disjoint,
         } => {
             let (an, bn) = (beside(&a, a_targets)?, beside(&b, b_targets)?);
+            // the labelled boards come from the sidecars' slots: one that belongs to
+            // another corpus would measure the wrong boards without a word
+            c4lab_corpus::gate::require_clean(&a, &an)?;
+            c4lab_corpus::gate::require_clean(&b, &bn)?;
             let o = holdout::overlap((&a, &an), (&b, &bn))?;
             outln!("{}", holdout::describe(&o));
             let disjoint = o.rows_b_shared == 0;

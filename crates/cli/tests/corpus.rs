@@ -436,26 +436,51 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         assert!(err.contains(said), "{args:?}: {err}");
         assert_eq!(std::fs::read(&hold).unwrap(), before);
     }
-    // a corpus shorter than its sidecar is refused before any row is solved
+    // a corpus shorter than its sidecar is refused before any row is solved, and so is
+    // a sidecar of another corpus with as many rows (it was relabelled, and measured
+    // by overlap, as if it fitted): the gate runs on what they read
+    let first_rows = |path: &str, n: usize| -> Vec<u8> {
+        let all = std::fs::read(path).unwrap();
+        let rows = all.split_inclusive(|&b| b == b'\n').take(n);
+        rows.flatten().copied().collect()
+    };
     let short = format!("{d}/short.txt");
-    let rows: Vec<u8> = std::fs::read(&hold)
-        .unwrap()
-        .split_inclusive(|&b| b == b'\n')
-        .take(10)
-        .flatten()
-        .copied()
-        .collect();
-    std::fs::write(&short, rows).unwrap();
-    let out = c4lab(
-        &["corpus", "label", &short, &hold_t, "--teacher", "exact"],
-        "",
-    );
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("has 10 rows but its sidecar") && err.contains("has 60"),
-        "{err}"
-    );
+    std::fs::write(&short, first_rows(&hold, 10)).unwrap();
+    let foreign = format!("{d}/foreign.txt");
+    std::fs::write(&foreign, first_rows(&corpus, 60)).unwrap();
+    for (args, said) in [
+        (
+            vec!["corpus", "label", &short, &hold_t, "--teacher", "exact"],
+            "the sidecar has 60 rows, the corpus 10",
+        ),
+        (
+            vec!["corpus", "label", &foreign, &hold_t],
+            "the first, ply-of",
+        ),
+        (
+            vec![
+                "corpus",
+                "overlap",
+                &corpus,
+                &foreign,
+                "--b-targets",
+                &hold_t,
+            ],
+            "the first, ply-of",
+        ),
+    ] {
+        let out = c4lab(&args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let named = args[2..]
+            .iter()
+            .find(|a| a.ends_with(".txt") && *a != &corpus);
+        assert!(
+            err.contains("fails the integrity gate") && err.contains(said),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains(named.unwrap()), "{args:?}: {err}");
+    }
     // bench model does not pick one of two training corpora by directory order
     let second = format!("{d}/train/corpus_301.txt");
     std::fs::copy(&corpus, &second).unwrap();

@@ -22,13 +22,13 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{io_err, CorpusError};
 use crate::gate;
-use crate::generate::{run_games, CorpusWriter, GenConfig, Progress, STREAM_TRAIN};
+use crate::generate::{play_game, run_games, CorpusWriter, GenConfig, Progress, STREAM_TRAIN};
 use crate::holdout::{self, generate_holdout, labelled_keys, KeySet};
 use crate::reader::RowReader;
 use crate::sidecar::{read_labels, write_sidecar, Labels};
 use crate::stats;
 use crate::sums::write_sums;
-use crate::teacher::TeacherMode;
+use crate::teacher::{Teacher, TeacherMode};
 
 /// The shard metadata file.
 pub const SHARD_FILE: &str = "shard.txt";
@@ -394,6 +394,7 @@ pub fn merge(
     let mut out = BufWriter::new(File::create(&train).map_err(io_err(&train))?);
     let mut labels = Labels::new(cfg.gen.slots);
     let mut keys = Vec::new();
+    let mut teacher = Teacher::new(&cfg.gen.teacher);
     for m in &metas {
         let (c, npz) = (m.7.join("corpus.txt"), m.7.join("perply_targets.npz"));
         let part = read_labels(&npz)?;
@@ -419,6 +420,7 @@ pub fn merge(
                 m.1 - m.0
             )));
         }
+        same_as_settings(&m.7, &cfg.gen, m.0, &moves, &part, &mut teacher)?;
         keys.extend(keys_of(&part, &mut |i| std::mem::take(&mut moves[i])));
         let mut f = File::open(&c).map_err(io_err(&c))?;
         io::copy(&mut f, &mut out).map_err(io_err(&train))?;
@@ -428,6 +430,40 @@ pub fn merge(
     drop(out);
     write_sidecar(&train_npz, &labels)?;
     finish_dataset(&cfg, dir, KeySet::from_keys(keys), progress)
+}
+
+/// Checks a shard against its `shard.txt`, the only word on how it was made: its first
+/// and last games are generated again (each a pure function of the settings and its
+/// index) and must equal the shard's rows, moves and labels. A shard made with other
+/// settings, or whose files were changed or swapped, would otherwise be merged into a
+/// dataset whose card names settings it was not made with.
+fn same_as_settings(
+    shard: &Path,
+    gen: &GenConfig,
+    first_game: u64,
+    moves: &[Vec<u8>],
+    labels: &Labels,
+    teacher: &mut Teacher,
+) -> Result<(), CorpusError> {
+    let last = moves.len().saturating_sub(1);
+    let rows = if moves.is_empty() {
+        vec![]
+    } else {
+        vec![0, last]
+    };
+    for row in rows {
+        let index = first_game + row as u64;
+        let g = play_game(gen, STREAM_TRAIN, index, teacher);
+        let mut want = Labels::new(gen.slots);
+        want.push_row(&g.slots);
+        if g.moves != moves[row] || want.row(0) != labels.row(row) {
+            return Err(CorpusError::Invalid(format!(
+                "{}: row {row} is not game {index} as the settings in its {SHARD_FILE} generate it; the shard was made with other settings, or its files were changed: generate it again with `corpus generate --shard`",
+                shard.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses an output that is one of the inputs: files are written from the start, so
@@ -472,6 +508,7 @@ pub fn split(
     seed: u64,
     dir: &Path,
 ) -> Result<(usize, usize), CorpusError> {
+    gate::require_clean(corpus, sidecar)?;
     let labels = read_labels(sidecar)?;
     let row_keys = holdout::file_row_keys(corpus, sidecar)?;
     let chosen = holdout::choose_split(&row_keys, holdout, seed);

@@ -197,6 +197,20 @@ pub enum CorpusError {
     /// Inputs that do not fit together (shards, row counts, options).
     #[error("{0}")]
     Invalid(String),
+    /// An input corpus and sidecar that fail the integrity gate.
+    #[error("{corpus} with {sidecar} fails the integrity gate ({violations} violation{s}; the first, {kind}: {first}); `c4lab corpus check` lists them all: mend or regenerate the corpus first", s = if *.violations == 1 { "" } else { "s" })]
+    Gate {
+        /// The corpus file.
+        corpus: PathBuf,
+        /// Its sidecar.
+        sidecar: PathBuf,
+        /// How many violations the gate found.
+        violations: u64,
+        /// The name of the first kind found.
+        kind: &'static str,
+        /// Its first example.
+        first: String,
+    },
 }
 
 /// Attaches a path to an I/O error.

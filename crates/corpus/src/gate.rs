@@ -533,6 +533,26 @@ pub fn check(corpus: &Path, sidecar: Option<&Path>) -> Result<GateReport, Corpus
     check_with(corpus, sidecar, DEFAULT_EXAMPLES)
 }
 
+/// Runs the gate on an input that a command builds on (split, relabel, overlap), and
+/// refuses it on any violation: a sidecar of another corpus with the same row count
+/// passes every reader, and would be published or measured as if it fitted.
+pub fn require_clean(corpus: &Path, sidecar: &Path) -> Result<(), CorpusError> {
+    let rep = check_with(corpus, Some(sidecar), 1)?;
+    match rep.kinds.iter().next() {
+        None => Ok(()),
+        Some((kind, found)) => Err(CorpusError::Gate {
+            corpus: corpus.to_path_buf(),
+            sidecar: sidecar.to_path_buf(),
+            violations: rep.total(),
+            kind: kind.name(),
+            first: found
+                .examples
+                .first()
+                .map_or_else(String::new, |v| v.to_string()),
+        }),
+    }
+}
+
 /// [`check`], keeping `examples` examples per kind.
 pub fn check_with(
     corpus: &Path,

@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
@@ -37,12 +37,20 @@ pub fn published_files(dir: &Path) -> Result<Vec<String>, CorpusError> {
             if ft.is_dir() {
                 walk(root, &p, out)?;
             } else if ft.is_file() {
-                let rel: Vec<String> = p
+                // a line per file: a name that is not UTF-8 or holds a line break
+                // cannot be written so that `sha256sum -c` (or we) read it back
+                let rel: Option<Vec<&str>> = p
                     .strip_prefix(root)
                     .expect("under the root")
                     .components()
-                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .map(|c| c.as_os_str().to_str().filter(|s| !s.contains(['\n', '\r'])))
                     .collect();
+                let Some(rel) = rel else {
+                    return Err(CorpusError::Invalid(format!(
+                        "{:?}: a file name that is not UTF-8 or holds a line break cannot be listed in {SUMS_FILE}; rename or remove it",
+                        p
+                    )));
+                };
                 let rel = rel.join("/");
                 if rel != SUMS_FILE {
                     out.push(rel);
@@ -117,6 +125,16 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
             name = rest;
         }
         listed.push(name.to_string());
+        // a checksum file from elsewhere may name files outside the dataset: they are
+        // no part of it, and reading them would pass a dataset that lacks its own
+        let outside = Path::new(name)
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
+        if outside {
+            let why = format!("names a file outside {}", dir.display());
+            rep.failed.push((rel, why));
+            continue;
+        }
         match sha256_file(&dir.join(&rel)) {
             Ok(h) if h == hex => rep.ok.push(rel),
             Ok(h) => rep

@@ -11,7 +11,7 @@ use c4lab_corpus::dataset::{
 use c4lab_corpus::gate::check;
 use c4lab_corpus::holdout::{file_row_keys, overlap, overlap_keys, KeySet};
 use c4lab_corpus::sidecar::{read_labels, RawArrays};
-use c4lab_corpus::sums::{verify_sums, write_sums};
+use c4lab_corpus::sums::{sha256_file, verify_sums, write_sums};
 use c4lab_corpus::NoProgress;
 
 fn same_files(a: &Path, b: &Path, rel: &str) {
@@ -74,6 +74,35 @@ fn shards_merge_to_the_single_run() {
             && e.to_string().contains(&format!("{slots} slots a row")),
         "{e}"
     );
+    // shards whose shard.txt all name a seed they were not made with are refused (they
+    // were merged, and the card named the wrong seed)
+    generate_shard(&cfg, 0, 3, &dirs[1], &NoProgress).unwrap();
+    for d in &dirs {
+        let meta = d.join("shard.txt");
+        let text = std::fs::read_to_string(&meta).unwrap();
+        std::fs::write(&meta, text.replace("seed = 11", "seed = 12")).unwrap();
+    }
+    let e = merge(&dirs, &root.join("bad"), &NoProgress).unwrap_err();
+    let said = format!("{}: row 0 is not game 0", dirs[1].display());
+    assert!(e.to_string().contains(&said), "{e}");
+    // a shard whose rows were swapped with another's is caught at its last row
+    let meta = |d: &Path| std::fs::read_to_string(d.join("shard.txt")).unwrap();
+    for d in &dirs {
+        let text = meta(d).replace("seed = 12", "seed = 11");
+        std::fs::write(d.join("shard.txt"), text).unwrap();
+    }
+    let corpus = dirs[0].join("corpus.txt"); // shard 2, games 100..150
+    let mut rows: Vec<Vec<u8>> = std::fs::read(&corpus)
+        .unwrap()
+        .split_inclusive(|&b| b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect();
+    let n = rows.len();
+    rows.swap(n - 1, n - 2);
+    std::fs::write(&corpus, rows.concat()).unwrap();
+    let e = merge(&dirs, &root.join("bad"), &NoProgress).unwrap_err();
+    let said = format!("row {} is not game 149", n - 1);
+    assert!(e.to_string().contains(&said), "{e}");
 }
 
 #[test]
@@ -154,9 +183,24 @@ fn split_refuses_its_own_folder_and_a_corpus_shorter_than_its_sidecar() {
         .unwrap_err()
         .to_string();
     assert!(
-        e.contains("has 40 rows but its sidecar") && e.contains("has 60"),
+        e.contains("fails the integrity gate")
+            && e.contains("the sidecar has 60 rows, the corpus 40"),
         "{e}"
     );
+    // nor is a sidecar of another corpus with as many rows split (it was, and the gate
+    // then failed the published files)
+    let other = dir.join("other");
+    common::dataset(&other, 60, 0, 6);
+    let [_, other_npz, ..] = layout(&other, 60);
+    let out = dir.join("out");
+    let e = split(&train, &other_npz, 5, 1, &out)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("fails the integrity gate") && e.contains(&other_npz.display().to_string()),
+        "{e}"
+    );
+    assert!(!out.exists(), "nothing is written");
 }
 
 #[test]
@@ -208,6 +252,30 @@ fn sums_round_trip_and_detect_a_change() {
     std::fs::write(&sums, dotted).unwrap();
     let rep = verify_sums(&dir).unwrap();
     assert!(rep.passed(), "{rep:?}");
+    // a listed name outside the folder fails, and is not read (it was followed)
+    let outside = dir.parent().unwrap().join("outside.txt");
+    std::fs::write(&outside, b"x").unwrap();
+    let name = format!("../{}", outside.file_name().unwrap().to_str().unwrap());
+    let hex = sha256_file(&outside).unwrap();
+    for listed in [name.clone(), outside.display().to_string()] {
+        let text = std::fs::read_to_string(&sums).unwrap();
+        std::fs::write(&sums, format!("{text}{hex}  {listed}\n")).unwrap();
+        let rep = verify_sums(&dir).unwrap();
+        assert!(!rep.passed(), "{listed}: {rep:?}");
+        assert_eq!(rep.failed.len(), 1, "{rep:?}");
+        assert!(rep.failed[0].1.contains("outside"), "{rep:?}");
+        write_sums(&dir).unwrap();
+    }
+    std::fs::remove_file(&outside).unwrap();
+    // a file name with a line break cannot be listed: refused, naming it
+    let odd = dir.join("two\nlines.txt");
+    std::fs::write(&odd, b"x").unwrap();
+    let e = write_sums(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains("two\\nlines.txt") && e.contains("line break"),
+        "{e}"
+    );
+    std::fs::remove_file(&odd).unwrap();
     // a second dataset into the same folder: the same size is rewritten in place, a
     // different size is refused (its checksums would list the old training file too)
     std::fs::remove_file(dir.join("extra.txt")).unwrap();
