@@ -703,6 +703,14 @@ test('Play on a root where Red names no move says there is nothing to judge', as
   await page.click('nav button[data-mode="play"]');
   await page.waitForFunction(() => /nothing to judge/.test(document.querySelector('#hints').textContent), null, { timeout: 20_000 });
   await page.close();
+  // every cell `?`: Red's move turns on levels not given yet, so Play stops and says so
+  // (it used to say the diagram names no move, as if a `?` could never be played)
+  const undecided = await open('#1.-.*Z?*L?');
+  await undecided.click('nav button[data-mode="play"]');
+  assert.match(await undecided.locator('#game-status').textContent(),
+    /^Red's move depends on the undecided \(\?\) cell in columns 1, 2, 3, 4, 5, 6, 7: give it a level to play on$/);
+  assert.equal(await undecided.locator('#log li').count(), 0);
+  await undecided.close();
 });
 
 test('starting one search sets the other aside, so the board previews what Keep applies', async () => {

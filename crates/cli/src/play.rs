@@ -86,10 +86,12 @@ fn step(game: &mut Game, x: usize, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// 1 when Yellow beat the diagram, 0 otherwise.
+/// 1 when Yellow beat the diagram, 2 when an undecided cell stopped the game (as
+/// `verify` calls such a diagram incomplete), 0 otherwise.
 fn code(s: &Status) -> u8 {
     match s {
         Status::YellowWon | Status::Draw | Status::NoMove => 1,
+        Status::Undecided { .. } => 2,
         _ => 0,
     }
 }

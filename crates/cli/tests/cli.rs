@@ -107,6 +107,17 @@ fn play_prints_each_rule() {
         stdout(&lost)
     );
     assert_eq!(lost.status.code(), Some(1));
+    // an undecided cell that Red's move turns on stops the game, as verify calls the
+    // diagram incomplete (it used to play column 2, as if the `?` could not fire)
+    let partial = "9999999\n9999999\n9999999\n9999999\n9999999\n?199999\n";
+    let stopped = c4lab(&["play", "-", "--no-input"], partial);
+    assert_eq!(stopped.status.code(), Some(2));
+    let said = stdout(&stopped);
+    assert!(
+        said.contains("Red's move depends on the undecided (?) cell in column 1:")
+            && !said.contains("Red plays"),
+        "{said}"
+    );
     // a root that cannot be played is named with its source and the reason
     let won = "0000000\n0000000\nY000000\nY000000\nYR00000\nYRRR000\n";
     for (args, why) in [

@@ -1,9 +1,9 @@
 //! Playing Yellow against a diagram: Red's replies are derived from it move by move.
 
-use c4lab_board::{Player, Position, WIDTH};
+use c4lab_board::{cell_bit, Player, Position, HEIGHT, WIDTH};
 use thiserror::Error;
 
-use crate::{decide, Diagram, Levels, RootError, Rule};
+use crate::{decide, Cell, Diagram, Levels, RootError, Rule};
 
 /// Why a game cannot start or a Yellow move was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -45,17 +45,31 @@ pub enum Status {
     Draw,
     /// The diagram names no move for Red: the line is lost.
     NoMove,
+    /// Red's move turns on the level of an undecided (`?`) playable cell, in these
+    /// columns (0-based): the game cannot go on until it has one.
+    Undecided {
+        /// The columns whose playable cell is undecided.
+        columns: Vec<u8>,
+    },
 }
 
 impl Status {
     /// A short description.
-    pub fn describe(&self) -> &'static str {
+    pub fn describe(&self) -> String {
         match self {
-            Status::YellowToMove => "Yellow to move",
-            Status::RedWon => "Red wins",
-            Status::YellowWon => "Yellow wins",
-            Status::Draw => "draw",
-            Status::NoMove => "the diagram names no move: Red loses",
+            Status::YellowToMove => "Yellow to move".into(),
+            Status::RedWon => "Red wins".into(),
+            Status::YellowWon => "Yellow wins".into(),
+            Status::Draw => "draw".into(),
+            Status::NoMove => "the diagram names no move: Red loses".into(),
+            Status::Undecided { columns } => {
+                let cols: Vec<String> = columns.iter().map(|c| (c + 1).to_string()).collect();
+                format!(
+                    "Red's move depends on the undecided (?) cell in column{} {}: give it a level to play on",
+                    if cols.len() == 1 { "" } else { "s" },
+                    cols.join(", ")
+                )
+            }
         }
     }
 }
@@ -76,6 +90,8 @@ pub struct Played {
 pub struct Game {
     root: Position,
     levels: Levels,
+    /// The undecided (`?`) cells as a bitboard.
+    undecided: u64,
     position: Position,
     log: Vec<Played>,
     status: Status,
@@ -89,9 +105,18 @@ impl Game {
         if root.winner().is_some() {
             return Err(PlayError::RootTerminal);
         }
+        let mut undecided = 0;
+        for y in 0..HEIGHT {
+            for x in 0..WIDTH {
+                if diagram.cell(x, y) == Cell::Undecided {
+                    undecided |= cell_bit(x, y);
+                }
+            }
+        }
         let mut game = Game {
             root,
             levels: diagram.levels(),
+            undecided,
             position: root,
             log: vec![],
             status: Status::YellowToMove,
@@ -121,7 +146,7 @@ impl Game {
         if self.status != Status::YellowToMove {
             return Err(PlayError::Over {
                 ply,
-                status: self.status.describe().into(),
+                status: self.status.describe(),
             });
         }
         if x >= WIDTH || !self.position.can_play(x) {
@@ -161,6 +186,16 @@ impl Game {
 
     fn red_turn(&mut self) {
         let decision = decide(&self.position, &self.levels);
+        // rules 1 and 2 read no level; rule 3 could pick any undecided playable cell,
+        // or be tied by it, depending on the level it is given
+        let open = self.position.playable() & self.undecided;
+        if open != 0 && matches!(decision.rule, Rule::Level { .. } | Rule::NoMove { .. }) {
+            let columns = (0..WIDTH as u8)
+                .filter(|&x| open & cell_column(x as usize) != 0)
+                .collect();
+            self.status = Status::Undecided { columns };
+            return;
+        }
         self.log.push(Played {
             player: Player::Red,
             column: decision.column,
@@ -215,4 +250,9 @@ impl Game {
     pub fn status(&self) -> &Status {
         &self.status
     }
+}
+
+/// Every cell of column `x` as a bitboard.
+fn cell_column(x: usize) -> u64 {
+    (0..HEIGHT).fold(0, |m, y| m | cell_bit(x, y))
 }

@@ -181,6 +181,47 @@ fn the_agent_names_its_rule() {
 }
 
 #[test]
+fn play_stops_where_an_undecided_cell_would_choose() {
+    // the `?` in column 1 would be played at level 0, and tie nothing at level 5: Red's
+    // move turns on it, so the game stops there (it used to play column 2, as if the
+    // `?` could not fire)
+    let p = Position::new();
+    let with = |first: Cell| {
+        Diagram::from_root(&p, |x, y| match (x, y) {
+            (0, 0) => first,
+            (1, 0) => Cell::Level(1),
+            (0, 1) => Cell::Undecided,
+            _ => Cell::Level(9),
+        })
+    };
+    let game = Game::new(&with(Cell::Undecided)).unwrap();
+    assert_eq!(game.status(), &Status::Undecided { columns: vec![0] });
+    assert!(game.log().is_empty());
+    let said = game.status().describe();
+    assert!(said.contains("undecided (?) cell in column 1:"), "{said}");
+    let mut stopped = game.clone();
+    let e = stopped.yellow(3).unwrap_err().to_string();
+    assert!(e.contains("undecided (?) cell in column 1"), "{e}");
+    // given a level, Red plays it; the `?` above it then stops the game when Yellow's
+    // move leaves it playable
+    let game = Game::new(&with(Cell::Level(0))).unwrap();
+    assert_eq!(game.log()[0].column, Some(0));
+    let game = Game::replay(&with(Cell::Level(0)), &[3]).unwrap();
+    assert_eq!(game.status(), &Status::Undecided { columns: vec![0] });
+    // an immediate win reads no level: the `?` on the winning cell does not stop it
+    let d = Diagram::from_root(&Position::from_moves("112233").unwrap(), |x, y| {
+        if (x, y) == (3, 0) {
+            Cell::Undecided
+        } else {
+            Cell::Level(9)
+        }
+    });
+    let game = Game::new(&d).unwrap();
+    assert_eq!(game.log()[0].rule, Some(Rule::Win));
+    assert_eq!(game.status(), &Status::RedWon);
+}
+
+#[test]
 fn levels_survive_stones_played_on_top() {
     let d = parse(WIN);
     let mut game = Game::new(&d).unwrap();

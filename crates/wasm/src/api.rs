@@ -171,6 +171,7 @@ pub fn play(grid: &str, yellow: &str) -> String {
         Status::YellowWon => "yellow-won",
         Status::Draw => "draw",
         Status::NoMove => "no-move",
+        Status::Undecided { .. } => "undecided",
     };
     json!({"ok": true, "log": log, "status": status, "status_text": game.status().describe(),
         "stones": stones_of(game.position()), "four": winning_four(game.position()),
