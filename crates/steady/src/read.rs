@@ -63,17 +63,19 @@ pub fn read_any(text: &str) -> Result<Read, ReadError> {
     let t = text.trim();
     // a link copied from an address bar or a mail may be percent-encoded (`%3F` for
     // `?`); no grid form holds a `%`
+    let one_line = !t.contains('\n');
     let decoded;
-    let t = if !t.contains('\n') && t.contains('%') {
+    let t = if one_line && t.contains('%') {
         decoded = percent_encoding::percent_decode_str(t).decode_utf8_lossy();
-        decoded.as_ref()
+        // an encoded line break (`%0A`) copied along with the address is no part of it
+        decoded.trim()
     } else {
         t
     };
     let version_dot = t
         .find(|c: char| !c.is_ascii_digit())
         .is_some_and(|i| i > 0 && t[i..].starts_with('.'));
-    if !t.contains('\n') && (version_dot || t.contains('#')) {
+    if one_line && (version_dot || t.contains('#')) {
         return match link::decode(t) {
             Ok(shared) => Ok(Read::Link(shared)),
             Err(e) if t.contains('#') || t.chars().count() != CELLS => Err(e.into()),
@@ -136,6 +138,9 @@ mod tests {
         for text in [
             link.clone(),
             format!("http://127.0.0.1:8765/#{link}"),
+            // a line break copied along, encoded (it was read as a one-row grid)
+            format!("{encoded}%0A"),
+            format!("{link}%0D%0A"),
             encoded,
         ] {
             let read = read_any(&text).unwrap();
