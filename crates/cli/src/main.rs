@@ -224,7 +224,7 @@ enum Command {
         #[command(subcommand)]
         cmd: corpus::Corpus,
     },
-    /// Serve the Lab (the browser page and its WebAssembly engine) on 127.0.0.1.
+    /// Serve the Lab (the browser page and its WebAssembly engine) on 127.0.0.1 (or --host).
     Serve {
         /// Port to listen on (0: any free port; the line it prints names the one taken).
         #[arg(long, default_value_t = 8765)]

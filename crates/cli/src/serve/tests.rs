@@ -1,0 +1,175 @@
+//! The server against raw requests, as browsers and bad clients send them.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::time::{Duration, Instant};
+
+use super::*;
+
+/// A server on a free loopback port, serving until the test process ends.
+fn start() -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || accept(listener));
+    addr
+}
+
+fn connect(addr: SocketAddr) -> TcpStream {
+    let s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s
+}
+
+/// Sends `raw` and reads the answer until the server closes the connection.
+fn exchange(addr: SocketAddr, raw: &[u8]) -> Vec<u8> {
+    let mut s = connect(addr);
+    s.write_all(raw).unwrap();
+    let mut got = Vec::new();
+    s.read_to_end(&mut got).unwrap();
+    got
+}
+
+fn text(raw: &[u8]) -> String {
+    String::from_utf8_lossy(raw).into_owned()
+}
+
+fn index() -> &'static [u8] {
+    asset("/index.html").expect("the page is embedded").1
+}
+
+#[test]
+fn get_and_head_serve_the_page_with_its_isolation_headers() {
+    let addr = start();
+    let got = exchange(
+        addr,
+        b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    let head = text(&got[..got.len() - index().len()]);
+    assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+    for h in [
+        "Cross-Origin-Opener-Policy: same-origin",
+        "Cross-Origin-Embedder-Policy: require-corp",
+        "Content-Type: text/html; charset=utf-8",
+        &format!("Content-Length: {}", index().len()),
+    ] {
+        assert!(head.contains(h), "{h}: {head}");
+    }
+    assert!(got.ends_with(index()));
+    // HEAD: the same length, no body (it used to be sent chunked, without a length)
+    let got = text(&exchange(
+        addr,
+        b"HEAD /index.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    ));
+    assert!(
+        got.contains(&format!("Content-Length: {}", index().len())),
+        "{got}"
+    );
+    assert!(got.ends_with("\r\n\r\n"), "{got}");
+}
+
+#[test]
+fn targets_are_read_as_http_spells_them() {
+    let addr = start();
+    let served = |target: &str| {
+        let raw = format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        text(&exchange(addr, raw.as_bytes()))
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    for (target, status) in [
+        ("/app.js", "200 OK"),
+        ("/app%2Ejs", "200 OK"),
+        ("/?x=1#y", "200 OK"),
+        ("http://127.0.0.1:8765/app.js", "200 OK"),
+        ("/../Cargo.toml", "404 Not Found"),
+        ("/%2e%2e/Cargo.toml", "404 Not Found"),
+        ("/tests/lab.test.mjs", "404 Not Found"),
+        ("/%FF", "400 Bad Request"),
+    ] {
+        assert_eq!(served(target), format!("HTTP/1.1 {status}"), "{target}");
+    }
+}
+
+#[test]
+fn bad_requests_get_their_status_and_the_connection_closes() {
+    let addr = start();
+    for (raw, status) in [
+        (
+            &b"POST / HTTP/1.1\r\nHost: x\r\n\r\n"[..],
+            "405 Method Not Allowed",
+        ),
+        (b"GET / HTTP/1.1\r\n\r\n", "400 Bad Request"),
+        (
+            b"GET / HTTP/2.0\r\nHost: x\r\n\r\n",
+            "505 HTTP Version Not Supported",
+        ),
+        (b"GET /\xff HTTP/1.1\r\nHost: x\r\n\r\n", "400 Bad Request"),
+        (b"nonsense\r\n\r\n", "400 Bad Request"),
+    ] {
+        // read_to_end returns only once the server closes the connection
+        let got = text(&exchange(addr, raw));
+        assert!(got.starts_with(&format!("HTTP/1.1 {status}\r\n")), "{got}");
+    }
+    let got = text(&exchange(addr, b"DELETE / HTTP/1.1\r\nHost: x\r\n\r\n"));
+    assert!(got.contains("Allow: GET, HEAD"), "{got}");
+}
+
+#[test]
+fn an_endless_request_line_is_cut_off() {
+    let addr = start();
+    let mut s = connect(addr);
+    let t = Instant::now();
+    // past the cap, with no line end: the server answers once it has read the cap (it
+    // used to read on without bound)
+    s.write_all(b"GET /?").unwrap();
+    s.write_all(&vec![b'a'; MAX_HEAD + 4096]).unwrap();
+    let mut got = Vec::new();
+    s.read_to_end(&mut got).unwrap();
+    let got = text(&got);
+    assert!(got.starts_with("HTTP/1.1 431 "), "{got}");
+    assert!(t.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn a_client_that_never_reads_stalls_no_other() {
+    let addr = start();
+    // the largest file, asked for 50 times on one connection that is never read
+    let (big, _, _) = ASSETS.iter().max_by_key(|(_, _, b)| b.len()).unwrap();
+    let mut stuck = connect(addr);
+    let one = format!("GET {big} HTTP/1.1\r\nHost: x\r\n\r\n");
+    stuck.write_all(one.repeat(50).as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    let got = exchange(
+        addr,
+        b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert!(got.ends_with(index()));
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    drop(stuck);
+}
+
+#[test]
+fn a_kept_alive_connection_answers_in_order() {
+    let addr = start();
+    let mut s = connect(addr);
+    let ask = "GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    s.write_all(ask.as_bytes()).unwrap();
+    let mut got = Vec::new();
+    s.read_to_end(&mut got).unwrap();
+    let got = text(&got);
+    let first = got.find("HTTP/1.1 200 OK").unwrap();
+    let second = got.find("HTTP/1.1 404 Not Found").unwrap();
+    assert!(first < second, "{got}");
+    assert!(got.contains("Connection: keep-alive") && got.ends_with("not found"));
+}
+
+#[test]
+fn a_wildcard_address_is_shown_as_loopback() {
+    let shown = |a: &str| page_address(a.parse().unwrap()).to_string();
+    assert_eq!(shown("0.0.0.0:8765"), "127.0.0.1:8765");
+    assert_eq!(shown("[::]:8765"), "[::1]:8765");
+    assert_eq!(shown("192.0.2.7:80"), "192.0.2.7:80");
+}
