@@ -455,7 +455,7 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         ),
         (
             vec!["corpus", "label", &foreign, &hold_t],
-            "the first, ply-of",
+            "among them ply-of",
         ),
         (
             vec![
@@ -466,7 +466,7 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
                 "--b-targets",
                 &hold_t,
             ],
-            "the first, ply-of",
+            "among them ply-of",
         ),
     ] {
         let out = c4lab(&args, "");

@@ -27,7 +27,7 @@ use crate::holdout::{self, generate_holdout, labelled_keys, KeySet};
 use crate::reader::RowReader;
 use crate::sidecar::{read_labels, write_sidecar, Labels};
 use crate::stats;
-use crate::sums::write_sums;
+use crate::sums::{sha256_file, write_sums};
 use crate::teacher::{Teacher, TeacherMode};
 
 /// The shard metadata file.
@@ -297,24 +297,35 @@ pub fn generate_shard(
     })?;
     progress.finish();
     w.finish(&dir.join("perply_targets.npz"))?;
+    let (corpus, npz) = (dir.join("corpus.txt"), dir.join("perply_targets.npz"));
     let meta = format!(
-        "{}games = {}\nholdout = {}\nshard_index = {i}\nshard_count = {n}\nfirst_game = {}\nend_game = {}\n",
+        "{}games = {}\nholdout = {}\nshard_index = {i}\nshard_count = {n}\nfirst_game = {}\nend_game = {}\n{CORPUS_SUM} = {}\n{TARGETS_SUM} = {}\n",
         cfg.gen.to_kv(),
         cfg.games,
         cfg.holdout,
         range.start,
-        range.end
+        range.end,
+        sha256_file(&corpus)?,
+        sha256_file(&npz)?
     );
     let p = dir.join(SHARD_FILE);
     std::fs::write(&p, meta).map_err(io_err(&p))?;
     Ok(range.end - range.start)
 }
 
-fn kv(text: &str, key: &str) -> Option<u64> {
+/// The shard.txt keys of the shard's data files' SHA-256.
+const CORPUS_SUM: &str = "corpus_sha256";
+const TARGETS_SUM: &str = "targets_sha256";
+
+fn kv_text<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     text.lines()
         .filter_map(|l| l.split_once('='))
         .find(|(k, _)| k.trim() == key)
-        .and_then(|(_, v)| v.trim().parse().ok())
+        .map(|(_, v)| v.trim())
+}
+
+fn kv(text: &str, key: &str) -> Option<u64> {
+    kv_text(text, key).and_then(|v| v.parse().ok())
 }
 
 /// Merges shard directories (any order) into the published layout under `dir`.
@@ -388,15 +399,26 @@ pub fn merge(
         card: true,
     };
     refuse_strays(dir, cfg.games, writes)?;
-    if let Some(d) = train.parent() {
-        std::fs::create_dir_all(d).map_err(io_err(d))?;
-    }
-    let mut out = BufWriter::new(File::create(&train).map_err(io_err(&train))?);
+    // every shard is read and checked before anything is written: a refused merge
+    // leaves no output behind
     let mut labels = Labels::new(cfg.gen.slots);
     let mut keys = Vec::new();
     let mut teacher = Teacher::new(&cfg.gen.teacher);
     for m in &metas {
         let (c, npz) = (m.7.join("corpus.txt"), m.7.join("perply_targets.npz"));
+        let meta = m.7.join(SHARD_FILE);
+        let text = std::fs::read_to_string(&meta).map_err(io_err(&meta))?;
+        for (key, file) in [(CORPUS_SUM, &c), (TARGETS_SUM, &npz)] {
+            let Some(want) = kv_text(&text, key) else {
+                continue; // a shard written before the checksums were
+            };
+            if sha256_file(file)? != want {
+                return Err(CorpusError::Invalid(format!(
+                    "{}: its checksum differs from the {key} its {SHARD_FILE} records: the file was changed after the shard was made; generate the shard again",
+                    file.display()
+                )));
+            }
+        }
         let part = read_labels(&npz)?;
         if part.slots() != cfg.gen.slots {
             return Err(CorpusError::Invalid(format!(
@@ -420,11 +442,22 @@ pub fn merge(
                 m.1 - m.0
             )));
         }
-        same_as_settings(&m.7, &cfg.gen, m.0, &moves, &part, &mut teacher)?;
+        // the exact teacher's games cost seconds to minutes each to play again; the
+        // checksums above cover its shards
+        if cfg.gen.teacher.mode == TeacherMode::AlphaBeta {
+            same_as_settings(&m.7, &cfg.gen, m.0, &moves, &part, &mut teacher)?;
+        }
         keys.extend(keys_of(&part, &mut |i| std::mem::take(&mut moves[i])));
+        labels.extend(&part);
+    }
+    if let Some(d) = train.parent() {
+        std::fs::create_dir_all(d).map_err(io_err(d))?;
+    }
+    let mut out = BufWriter::new(File::create(&train).map_err(io_err(&train))?);
+    for m in &metas {
+        let c = m.7.join("corpus.txt");
         let mut f = File::open(&c).map_err(io_err(&c))?;
         io::copy(&mut f, &mut out).map_err(io_err(&train))?;
-        labels.extend(&part);
     }
     out.flush().map_err(io_err(&train))?;
     drop(out);

@@ -198,7 +198,7 @@ pub enum CorpusError {
     #[error("{0}")]
     Invalid(String),
     /// An input corpus and sidecar that fail the integrity gate.
-    #[error("{corpus} with {sidecar} fails the integrity gate ({violations} violation{s}; the first, {kind}: {first}); `c4lab corpus check` lists them all: mend or regenerate the corpus first", s = if *.violations == 1 { "" } else { "s" })]
+    #[error("{corpus} with {sidecar} fails the integrity gate ({violations} violation{s}, among them {kind}: {first}); `c4lab corpus check` lists them all: check that the sidecar is this corpus's, or mend or regenerate them", s = if *.violations == 1 { "" } else { "s" })]
     Gate {
         /// The corpus file.
         corpus: PathBuf,

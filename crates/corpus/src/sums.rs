@@ -3,7 +3,7 @@
 
 use std::fs::File;
 use std::io::Read;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
@@ -106,6 +106,7 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
     let text = std::fs::read_to_string(&path).map_err(io_err(&path))?;
     let mut rep = SumsReport::default();
     let mut listed = Vec::new();
+    let root = dir.canonicalize();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -119,17 +120,26 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
             rep.malformed.push((i + 1, line.to_string()));
             continue;
         };
-        // `sha256sum` run on `find .` lists `./train/x`: the same file as `train/x`
-        let mut name = rel.as_str();
-        while let Some(rest) = name.strip_prefix("./") {
-            name = rest;
+        // `sha256sum` run on `find .` lists `./train/x`, and `train/../x` is `x`: the
+        // name as the folder's walk spells it
+        let mut parts: Vec<&str> = Vec::new();
+        for part in rel.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    parts.pop();
+                }
+                p => parts.push(p),
+            }
         }
-        listed.push(name.to_string());
-        // a checksum file from elsewhere may name files outside the dataset: they are
-        // no part of it, and reading them would pass a dataset that lacks its own
-        let outside = Path::new(name)
-            .components()
-            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
+        listed.push(parts.join("/"));
+        // a checksum file from elsewhere may name files outside the dataset, by name or
+        // through a link: they are no part of it, and reading them would pass a
+        // dataset that lacks its own (a name that does not resolve fails below)
+        let outside = match (&root, dir.join(&rel).canonicalize()) {
+            (Ok(root), Ok(file)) => !file.starts_with(root),
+            _ => false,
+        };
         if outside {
             let why = format!("names a file outside {}", dir.display());
             rep.failed.push((rel, why));

@@ -55,6 +55,17 @@ fn shards_merge_to_the_single_run() {
     // a missing shard is refused
     assert!(merge(&dirs[..2], &root.join("bad"), &NoProgress).is_err());
     // a shard whose sidecar has another slot count than its settings is named, not merged
+    // (its shard.txt without the checksums that would catch the change first, as an
+    // older shard's)
+    let meta = dirs[1].join("shard.txt");
+    let text = std::fs::read_to_string(&meta).unwrap();
+    let older: String = text
+        .lines()
+        .filter(|l| !l.contains("_sha256"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(older, text);
+    std::fs::write(&meta, older).unwrap();
     let npz = dirs[1].join("perply_targets.npz");
     let rows = read_labels(&npz).unwrap().len();
     let slots = cfg.gen.slots + 1;
@@ -85,7 +96,11 @@ fn shards_merge_to_the_single_run() {
     let e = merge(&dirs, &root.join("bad"), &NoProgress).unwrap_err();
     let said = format!("{}: row 0 is not game 0", dirs[1].display());
     assert!(e.to_string().contains(&said), "{e}");
-    // a shard whose rows were swapped with another's is caught at its last row
+    // nothing is written before every shard is checked (an empty training file was)
+    assert!(!root.join("bad/train").exists());
+    // a shard's files changed after it was made fail the checksums its shard.txt
+    // records; a shard.txt without them (an older shard) is checked by its games alone,
+    // and the change is caught at the last row
     let meta = |d: &Path| std::fs::read_to_string(d.join("shard.txt")).unwrap();
     for d in &dirs {
         let text = meta(d).replace("seed = 12", "seed = 11");
@@ -100,6 +115,20 @@ fn shards_merge_to_the_single_run() {
     let n = rows.len();
     rows.swap(n - 1, n - 2);
     std::fs::write(&corpus, rows.concat()).unwrap();
+    let e = merge(&dirs, &root.join("bad"), &NoProgress).unwrap_err();
+    let said = format!(
+        "{}: its checksum differs from the corpus_sha256",
+        corpus.display()
+    );
+    assert!(e.to_string().contains(&said), "{e}");
+    for d in &dirs {
+        let text: String = meta(d)
+            .lines()
+            .filter(|l| !l.contains("_sha256"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(d.join("shard.txt"), text).unwrap();
+    }
     let e = merge(&dirs, &root.join("bad"), &NoProgress).unwrap_err();
     let said = format!("row {} is not game 149", n - 1);
     assert!(e.to_string().contains(&said), "{e}");
@@ -266,6 +295,35 @@ fn sums_round_trip_and_detect_a_change() {
         assert!(rep.failed[0].1.contains("outside"), "{rep:?}");
         write_sums(&dir).unwrap();
     }
+    // and so is a listed file that is a link to one outside; a name through `..` that
+    // stays inside passes
+    let card = dir.join("README.md");
+    let kept = std::fs::read(&card).unwrap();
+    std::fs::remove_file(&card).unwrap();
+    std::os::unix::fs::symlink(&outside, &card).unwrap();
+    let text = std::fs::read_to_string(&sums).unwrap();
+    let listed = format!("{hex}  README.md\n");
+    let relisted: String = text
+        .lines()
+        .map(|l| {
+            if l.ends_with("  README.md") {
+                listed.clone()
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(&sums, relisted).unwrap();
+    let rep = verify_sums(&dir).unwrap();
+    assert_eq!(rep.failed.len(), 1, "{rep:?}");
+    assert!(rep.failed[0].1.contains("outside"), "{rep:?}");
+    std::fs::remove_file(&card).unwrap();
+    std::fs::write(&card, kept).unwrap();
+    write_sums(&dir).unwrap();
+    let text = std::fs::read_to_string(&sums).unwrap();
+    std::fs::write(&sums, text.replace("  README.md", "  train/../README.md")).unwrap();
+    assert!(verify_sums(&dir).unwrap().passed());
+    write_sums(&dir).unwrap();
     std::fs::remove_file(&outside).unwrap();
     // a file name with a line break cannot be listed: refused, naming it
     let odd = dir.join("two\nlines.txt");
