@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use anyhow::{Context, Result};
 
@@ -57,9 +58,13 @@ impl Output {
     }
 
     /// Opens the file the bytes go to first (the `.part` file, or the device itself).
+    /// Until the write ends, Ctrl-C removes the `.part` file before the program ends.
     pub fn create(&self) -> Result<File> {
         let opened = match &self.part {
-            Some(part) => File::create(part),
+            Some(part) => {
+                remove_on_interrupt(part);
+                File::create(part)
+            }
             None => std::fs::OpenOptions::new().write(true).open(&self.target),
         };
         opened.with_context(|| format!("cannot write {}", self.shown.display()))
@@ -74,10 +79,11 @@ impl Output {
                 .and_then(|_| std::fs::rename(part, &self.target)),
             None => file.flush(),
         });
-        if written.is_err() {
-            if let Some(part) = &self.part {
+        if let Some(part) = &self.part {
+            if written.is_err() {
                 let _ = std::fs::remove_file(part);
             }
+            PARTS.lock().unwrap().retain(|p| p != part);
         }
         written.with_context(|| format!("cannot write {}", self.shown.display()))
     }
@@ -87,6 +93,27 @@ impl Output {
         let file = self.create()?;
         self.finish(file, bytes)
     }
+}
+
+/// The `.part` files being written, removed by Ctrl-C.
+static PARTS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Registers `part` to be removed on Ctrl-C, which then ends the program as the signal
+/// would (exit 130). Commands that stop on Ctrl-C themselves (`complete`, `dsat`) install
+/// their own handler first and write no `.part` file; this one then stays out.
+fn remove_on_interrupt(part: &Path) {
+    let mut parts = PARTS.lock().unwrap();
+    if parts.is_empty() {
+        let _ = ctrlc::set_handler(|| {
+            // a poisoned lock still holds the list
+            let parts = PARTS.lock().unwrap_or_else(|e| e.into_inner());
+            for p in parts.iter() {
+                let _ = std::fs::remove_file(p);
+            }
+            std::process::exit(130);
+        });
+    }
+    parts.push(part.to_path_buf());
 }
 
 /// The file a chain of symbolic links at `path` ends at (`path` itself when it is no

@@ -293,3 +293,37 @@ fn book_refuses_a_directory_before_solving() {
     );
     assert!(!err.contains("positions solved"), "{err}");
 }
+
+#[test]
+fn a_book_stopped_by_ctrl_c_leaves_no_part_file() {
+    let dir = std::env::temp_dir().join(format!("c4lab-book-stop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("book.bin");
+    let part = dir.join("book.bin.part");
+    // depth 0 solves the empty board: a minute or more, so the stop lands mid-solve
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args(["book", "--depth", "0", "--table-mb", "16", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    while !part.exists() && t.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(part.exists(), "the book is being written");
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    assert!(
+        !part.exists(),
+        "the .part file is removed (it was left behind)"
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
