@@ -64,7 +64,7 @@ struct Cli {
 enum Command {
     /// Verify a diagram exhaustively: win, or the losing line (a counterexample).
     Verify {
-        /// Diagram file: level grid, old seven-marker grid, upstream JSON or share link (stdin if absent or `-`).
+        /// Diagram file: level grid, old seven-marker grid, upstream JSON, the 42 cells on one line, or a share link (also percent-encoded, or the whole address); stdin if absent or `-`.
         file: Option<PathBuf>,
         /// Machine-readable output.
         #[arg(long)]
