@@ -13,7 +13,7 @@
 use c4lab_board::{format_moves, parse_moves, MoveError, Position, CELLS};
 use thiserror::Error;
 
-use crate::play::{Game, PlayError};
+use crate::play::{Game, PlayError, Status};
 use crate::{Cell, Diagram, RootError};
 
 /// The version this module writes.
@@ -142,12 +142,28 @@ pub fn decode(link: &str) -> Result<Shared, LinkError> {
         None => vec![],
         Some(text) => parse_line(text)?,
     };
-    Game::replay(&diagram, &line).map_err(|e: PlayError| LinkError::Line(e.to_string()))?;
+    let line = replayed(&diagram, line)?;
     Ok(Shared {
         diagram,
         root: order,
         line,
     })
+}
+
+/// The Yellow line as far as it replays: refused where a move cannot be played, but cut
+/// where the game stops at an undecided cell (a link made before such stops, whose
+/// diagram should still open).
+fn replayed(diagram: &Diagram, mut line: Vec<u8>) -> Result<Vec<u8>, LinkError> {
+    let refused = |e: PlayError| LinkError::Line(e.to_string());
+    let mut game = Game::new(diagram).map_err(refused)?;
+    for (i, &x) in line.iter().enumerate() {
+        if matches!(game.status(), Status::Undecided { .. }) {
+            line.truncate(i);
+            break;
+        }
+        game.yellow(x as usize).map_err(refused)?;
+    }
+    Ok(line)
 }
 
 fn parse_line(text: &str) -> Result<Vec<u8>, LinkError> {

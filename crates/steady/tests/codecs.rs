@@ -193,6 +193,13 @@ fn the_link_format_is_pinned() {
     // a Yellow line that does not replay is refused by the encoder, as by the decoder
     let refused = link::encode(&d, &[0; 7]).unwrap_err().to_string();
     assert!(refused.starts_with("the link's Yellow line:"), "{refused}");
+    // a line past a stop at an undecided cell (a link made before play stopped there)
+    // is cut at the stop, and the diagram opens (it was refused whole)
+    let mut undecided = d.clone();
+    undecided.set(0, 0, Cell::Undecided);
+    let old = link::encode(&undecided, &[]).unwrap() + ".41";
+    let back = link::decode(&old).unwrap();
+    assert_eq!((back.diagram, back.line), (undecided, vec![]));
     // a full board has no Red move: no link carries it, either way
     let moves = "257771314744647214154617633623313656555222";
     let full = Diagram::from_root(&Position::from_moves(moves).unwrap(), |_, _| Cell::Level(9));
