@@ -7,7 +7,7 @@
 //! grew the server's memory without bound. hyper has such limits, but it would bring an
 //! async runtime into the binary to serve a few dozen files.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -22,10 +22,11 @@ const MAX_HEAD: usize = 16 * 1024;
 /// How long a client may take to send a whole request head, and may stay idle
 /// between requests on a kept-alive connection.
 const HEAD_TIME: Duration = Duration::from_secs(20);
-/// How long one write to a client may block: a client that stops reading is dropped.
+/// How long one answer may take to write: a client that stops reading, or reads a
+/// little now and then, is dropped.
 const WRITE_TIME: Duration = Duration::from_secs(20);
 /// Connections served at once; one more is answered 503 and closed.
-const MAX_CONNECTIONS: usize = 64;
+const MAX_CONNECTIONS: usize = 256;
 
 /// Looks up an embedded file by request path (`/` is `index.html`).
 fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
@@ -106,38 +107,49 @@ fn accept(listener: TcpListener) {
         let Ok(mut stream) = stream else { continue };
         if open.load(Ordering::Relaxed) >= MAX_CONNECTIONS {
             let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
-            let _ = respond_error(&mut stream, 503, "Service Unavailable", "");
+            let _ = respond_error(&mut stream, 503, "Service Unavailable", "", false);
             continue;
         }
-        open.fetch_add(1, Ordering::Relaxed);
-        let count = Arc::clone(&open);
-        let spawned = std::thread::Builder::new()
+        // counted out when the thread ends, however it ends (only this thread counts in)
+        let slot = Slot::take(&open);
+        let _ = std::thread::Builder::new()
             .name("serve".into())
             .spawn(move || {
+                let _slot = slot;
                 // a client that hung up, or timed out, ends its own connection only
                 let _ = connection(stream);
-                count.fetch_sub(1, Ordering::Relaxed);
             });
-        if spawned.is_err() {
-            // the thread never ran, so it cannot count itself out
-            open.fetch_sub(1, Ordering::Relaxed);
-        }
+    }
+}
+
+/// One open connection in the count; dropping it counts the connection out.
+struct Slot(Arc<AtomicUsize>);
+
+impl Slot {
+    fn take(open: &Arc<AtomicUsize>) -> Slot {
+        open.fetch_add(1, Ordering::Relaxed);
+        Slot(Arc::clone(open))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
 /// One request, as far as this server reads it.
 struct Request {
-    method: String,
+    head_only: bool,
     path: String,
     keep_alive: bool,
 }
 
-/// Why a request head was refused: the status and its reason phrase.
+/// Why a request head was refused: the status, its reason phrase and extra headers.
 type Refusal = (u16, &'static str, &'static str);
 
 /// Serves the requests of one connection until it closes, errs or asks to close.
 fn connection(stream: TcpStream) -> std::io::Result<()> {
-    stream.set_write_timeout(Some(WRITE_TIME))?;
     let _ = stream.set_nodelay(true);
     let mut out = stream.try_clone()?;
     let mut input = BufReader::new(stream);
@@ -149,31 +161,42 @@ fn connection(stream: TcpStream) -> std::io::Result<()> {
             Ok(req) => {
                 respond(&mut out, &req)?;
                 if !req.keep_alive {
-                    return Ok(());
+                    return linger(&mut input, &mut out);
                 }
             }
             Err((code, reason, allow)) => {
-                respond_error(&mut out, code, reason, allow)?;
-                // what the client still sends is read and dropped for a moment: a close
-                // with unread input resets the connection, and the client could lose
-                // the answer with it
-                out.shutdown(std::net::Shutdown::Write)?;
-                let deadline = Instant::now() + Duration::from_secs(1);
-                let mut sink = [0u8; 16 * 1024];
-                let mut dropped = 0;
-                while Instant::now() < deadline && dropped < (1 << 20) {
-                    input
-                        .get_ref()
-                        .set_read_timeout(Some(Duration::from_millis(100)))?;
-                    match input.read(&mut sink) {
-                        Ok(0) | Err(_) => break,
-                        Ok(n) => dropped += n,
-                    }
-                }
-                return Ok(());
+                respond_error(&mut out, code, reason, allow, head.starts_with(b"HEAD "))?;
+                return linger(&mut input, &mut out);
             }
         }
     }
+}
+
+/// Closes a connection whose client may still be sending (a request body, or further
+/// requests): what arrives is read and dropped for a moment, since a close with unread
+/// input resets the connection, and the client could lose the answer with it.
+fn linger(input: &mut BufReader<TcpStream>, out: &mut TcpStream) -> std::io::Result<()> {
+    out.shutdown(std::net::Shutdown::Write)?;
+    let deadline = Instant::now() + Duration::from_secs(1);
+    let mut sink = [0u8; 16 * 1024];
+    let mut dropped = 0;
+    while dropped < (1 << 20) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        input.get_ref().set_read_timeout(Some(left))?;
+        match input.read(&mut sink) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => dropped += n,
+        }
+    }
+    Ok(())
+}
+
+/// Whether `head` ends with its blank line (`\r\n\r\n`, or a bare `\n` in either).
+fn head_ended(head: &[u8]) -> bool {
+    head.ends_with(b"\n\n") || head.ends_with(b"\n\r\n")
 }
 
 /// Reads a request head up to its blank line: `None` when the client closed (or went
@@ -190,12 +213,7 @@ fn read_head(input: &mut BufReader<TcpStream>) -> std::io::Result<Option<Vec<u8>
         input.get_ref().set_read_timeout(Some(left))?;
         let buf = match input.fill_buf() {
             Ok(b) => b,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
                 return Ok(None)
             }
             Err(e) => return Err(e),
@@ -203,30 +221,33 @@ fn read_head(input: &mut BufReader<TcpStream>) -> std::io::Result<Option<Vec<u8>
         if buf.is_empty() {
             return Ok(None);
         }
-        // up to and including the first byte that ends the head, if it is here
+        // up to and including the byte that ends the head, if it is here
         let mut used = buf.len();
         for (i, &b) in buf.iter().enumerate() {
             head.push(b);
-            if b == b'\n' && (head.ends_with(b"\r\n\r\n") || head.ends_with(b"\n\n")) {
-                used = i + 1;
-                break;
+            // blank lines before a request line are allowed (RFC 9112, 2.2)
+            if b == b'\n' && head.iter().all(|b| matches!(b, b'\r' | b'\n')) {
+                head.clear();
+                continue;
             }
-            if head.len() > MAX_HEAD {
+            if (b == b'\n' && head_ended(&head)) || head.len() > MAX_HEAD {
                 used = i + 1;
                 break;
             }
         }
         input.consume(used);
-        let ended = head.ends_with(b"\n\n") || head.ends_with(b"\r\n\r\n");
-        if ended || head.len() > MAX_HEAD {
-            // blank lines before a request line are allowed (RFC 9112, 2.2)
-            if ended && head.iter().all(|b| matches!(b, b'\r' | b'\n')) {
-                head.clear();
-                continue;
-            }
+        if head_ended(&head) || head.len() > MAX_HEAD {
             return Ok(Some(head));
         }
     }
+}
+
+/// Whether `name` is a header name: a token of RFC 9110, 5.6.2.
+fn is_token(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 /// Reads a request head: GET or HEAD of an origin-form (`/app.js`) or absolute-form
@@ -236,66 +257,105 @@ fn parse(head: &[u8]) -> Result<Request, Refusal> {
         return Err((431, "Request Header Fields Too Large", ""));
     }
     let bad = (400, "Bad Request", "");
-    let text = std::str::from_utf8(head).map_err(|_| bad)?;
-    // blank lines before a request line are allowed (RFC 9112, 2.2)
-    let text = text.trim_start_matches(['\r', '\n']);
-    let mut lines = text.lines().map(|l| l.trim_end_matches('\r'));
-    let line = lines.next().ok_or(bad)?;
+    let end = head.iter().position(|&b| b == b'\n').ok_or(bad)?;
+    let line = std::str::from_utf8(&head[..end]).map_err(|_| bad)?;
+    let line = line.strip_suffix('\r').unwrap_or(line);
     let mut parts = line.split(' ');
     let (Some(method), Some(target), Some(version), None) =
         (parts.next(), parts.next(), parts.next(), parts.next())
     else {
         return Err(bad);
     };
-    let keep_alive_default = match version {
-        "HTTP/1.1" => true,
-        "HTTP/1.0" => false,
-        v if v.starts_with("HTTP/") => return Err((505, "HTTP Version Not Supported", "")),
-        _ => return Err(bad),
+    // HTTP/1.x: a later minor version is answered as 1.1 (RFC 9110, 6.2)
+    let minor: u32 = match version.strip_prefix("HTTP/1.") {
+        Some(m) => m.parse().map_err(|_| bad)?,
+        None if version.starts_with("HTTP/") => {
+            return Err((505, "HTTP Version Not Supported", ""))
+        }
+        None => return Err(bad),
     };
-    let mut host = false;
-    let mut keep_alive = keep_alive_default;
-    let mut body = false;
-    for l in lines.filter(|l| !l.is_empty()) {
+    let (mut hosts, mut close, mut keep, mut body) = (0, minor == 0, false, false);
+    // header values may hold any octet (obs-text); only their names are read strictly
+    for l in String::from_utf8_lossy(&head[end + 1..]).split('\n') {
+        let l = l.strip_suffix('\r').unwrap_or(l);
+        if l.is_empty() {
+            continue;
+        }
+        // a folded line (obs-fold) or a name with spaces is refused (RFC 9112, 5)
         let (name, value) = l.split_once(':').ok_or(bad)?;
+        if !is_token(name) {
+            return Err(bad);
+        }
         let value = value.trim();
+        let listed = |word: &str| {
+            value
+                .split(',')
+                .any(|v| v.trim().eq_ignore_ascii_case(word))
+        };
         match name.to_ascii_lowercase().as_str() {
-            "host" => host = true,
-            "connection" if value.eq_ignore_ascii_case("close") => keep_alive = false,
-            "connection" if value.eq_ignore_ascii_case("keep-alive") => keep_alive = true,
+            "host" => hosts += 1,
+            "connection" => {
+                close |= listed("close");
+                keep |= listed("keep-alive");
+            }
             "content-length" => body |= value != "0",
             "transfer-encoding" => body = true,
             _ => {}
         }
     }
-    // HTTP/1.1 requires Host (RFC 9112, 3.2)
-    if version == "HTTP/1.1" && !host {
+    // HTTP/1.1 requires one Host (RFC 9112, 3.2)
+    if minor > 0 && hosts != 1 {
         return Err(bad);
     }
-    if method != "GET" && method != "HEAD" {
+    let head_only = method == "HEAD";
+    if method != "GET" && !head_only {
         return Err((405, "Method Not Allowed", "Allow: GET, HEAD\r\n"));
     }
     let path = if target.starts_with('/') {
         target
     } else {
         // absolute form: the path after the authority
-        let rest = target
-            .strip_prefix("http://")
-            .or_else(|| target.strip_prefix("https://"))
-            .ok_or(bad)?;
-        rest.find('/').map_or("/", |i| &rest[i..])
+        let scheme = target.find("://").ok_or(bad)?;
+        if !matches!(
+            target[..scheme].to_ascii_lowercase().as_str(),
+            "http" | "https"
+        ) {
+            return Err(bad);
+        }
+        let rest = &target[scheme + 3..];
+        rest.find(['/', '?']).map_or("/", |i| &rest[i..])
     };
-    let path = path.split(['?', '#']).next().unwrap_or("/");
+    let path = path
+        .split(['?', '#'])
+        .next()
+        .filter(|p| !p.is_empty())
+        .unwrap_or("/");
     let path = percent_encoding::percent_decode_str(path)
         .decode_utf8()
         .map_err(|_| bad)?
         .into_owned();
+    // HTTP/1.0 keeps a connection only when asked to
+    let keep_alive = if minor == 0 { keep && !close } else { !close };
     Ok(Request {
-        method: method.to_string(),
+        head_only,
         path,
         // a body this server does not read would be taken for the next request
         keep_alive: keep_alive && !body,
     })
+}
+
+/// Writes `bytes` within [`WRITE_TIME`] in all: a client that reads a little now and
+/// then cannot hold its connection for long.
+fn write_within(out: &mut TcpStream, bytes: &[u8], deadline: Instant) -> std::io::Result<()> {
+    for chunk in bytes.chunks(64 * 1024) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(ErrorKind::TimedOut.into());
+        }
+        out.set_write_timeout(Some(left))?;
+        out.write_all(chunk)?;
+    }
+    Ok(())
 }
 
 /// Answers a parsed request: the file, or 404.
@@ -318,22 +378,32 @@ fn respond(out: &mut TcpStream, req: &Request) -> std::io::Result<()> {
         "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: {connection}\r\n{extra}\r\n",
         body.len()
     );
-    out.write_all(head.as_bytes())?;
-    if req.method != "HEAD" {
-        out.write_all(body)?;
+    let deadline = Instant::now() + WRITE_TIME;
+    write_within(out, head.as_bytes(), deadline)?;
+    if !req.head_only {
+        write_within(out, body, deadline)?;
     }
     out.flush()
 }
 
-/// Answers a refused request and closes the connection.
-fn respond_error(out: &mut TcpStream, code: u16, reason: &str, extra: &str) -> std::io::Result<()> {
+/// Answers a refused request (with no body to a HEAD) and asks to close.
+fn respond_error(
+    out: &mut TcpStream,
+    code: u16,
+    reason: &str,
+    extra: &str,
+    head_only: bool,
+) -> std::io::Result<()> {
     let body = format!("{code} {reason}\n");
     let head = format!(
         "HTTP/1.1 {code} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n",
         body.len()
     );
-    out.write_all(head.as_bytes())?;
-    out.write_all(body.as_bytes())?;
+    let deadline = Instant::now() + WRITE_TIME;
+    write_within(out, head.as_bytes(), deadline)?;
+    if !head_only {
+        write_within(out, body.as_bytes(), deadline)?;
+    }
     out.flush()
 }
 

@@ -114,6 +114,40 @@ fn bad_requests_get_their_status_and_the_connection_closes() {
     }
     let got = text(&exchange(addr, b"DELETE / HTTP/1.1\r\nHost: x\r\n\r\n"));
     assert!(got.contains("Allow: GET, HEAD"), "{got}");
+    // header names are tokens: a space before the colon, or a folded line, is refused
+    // (`Content-Length : 5` was not read as a length, so a body passed for a request)
+    for raw in [
+        &b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length : 5\r\n\r\nhello"[..],
+        b"GET / HTTP/1.1\r\nHost: x\r\nAccept: a,\r\n\tContent-Length: 5\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n",
+    ] {
+        let got = text(&exchange(addr, raw));
+        assert!(got.starts_with("HTTP/1.1 400 Bad Request\r\n"), "{got}");
+    }
+    // an error to HEAD has no body
+    let got = text(&exchange(addr, b"HEAD / HTTP/1.1\r\n\r\n"));
+    assert!(
+        got.starts_with("HTTP/1.1 400 ") && got.ends_with("\r\n\r\n"),
+        "{got}"
+    );
+}
+
+#[test]
+fn connections_close_when_either_side_says_so() {
+    let addr = start();
+    // each of these is answered once and then closed: read_to_end returns
+    for raw in [
+        &b"GET / HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, close\r\n\r\n"[..],
+        b"GET / HTTP/1.0\r\n\r\n",
+        b"GET / HTTP/1.2\r\nHost: x\r\nConnection: close\n\r\n",
+        // a body this server does not read is not taken for a second request
+        b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 14\r\n\r\nGET /x HTTP/1.1",
+    ] {
+        let got = text(&exchange(addr, raw));
+        assert!(got.starts_with("HTTP/1.1 200 OK\r\n"), "{got}");
+        assert_eq!(got.matches("HTTP/1.1 ").count(), 1, "{got}");
+        assert!(got.contains("Connection: close"), "{got}");
+    }
 }
 
 #[test]
