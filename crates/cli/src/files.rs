@@ -63,7 +63,11 @@ impl Output {
         let opened = match &self.part {
             Some(part) => {
                 remove_on_interrupt(part);
-                File::create(part)
+                let created = File::create(part);
+                if created.is_err() {
+                    forget(part);
+                }
+                created
             }
             None => std::fs::OpenOptions::new().write(true).open(&self.target),
         };
@@ -83,7 +87,7 @@ impl Output {
             if written.is_err() {
                 let _ = std::fs::remove_file(part);
             }
-            PARTS.lock().unwrap().retain(|p| p != part);
+            forget(part);
         }
         written.with_context(|| format!("cannot write {}", self.shown.display()))
     }
@@ -98,9 +102,10 @@ impl Output {
 /// The `.part` files being written, removed by Ctrl-C.
 static PARTS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// Registers `part` to be removed on Ctrl-C, which then ends the program as the signal
-/// would (exit 130). Commands that stop on Ctrl-C themselves (`complete`, `dsat`) install
-/// their own handler first and write no `.part` file; this one then stays out.
+/// Registers `part` to be removed on Ctrl-C, which then ends the program by the signal,
+/// as it would have without the handler (a shell loop stops on it). Commands that stop on
+/// Ctrl-C themselves (`complete`, `dsat`) install their own handler first and write no
+/// `.part` file; this one then stays out.
 fn remove_on_interrupt(part: &Path) {
     let mut parts = PARTS.lock().unwrap();
     if parts.is_empty() {
@@ -110,10 +115,28 @@ fn remove_on_interrupt(part: &Path) {
             for p in parts.iter() {
                 let _ = std::fs::remove_file(p);
             }
-            std::process::exit(130);
+            end_by_interrupt();
         });
     }
     parts.push(part.to_path_buf());
+}
+
+/// No longer writing `part` (written, or never opened).
+fn forget(part: &Path) {
+    PARTS.lock().unwrap().retain(|p| p != part);
+}
+
+/// Ends the program by SIGINT with its default meaning, so the caller sees a program
+/// killed by the signal (exit 130 where that cannot be done).
+fn end_by_interrupt() -> ! {
+    #[cfg(unix)]
+    // SAFETY: resetting a signal's disposition and raising it in this process touches no
+    // memory of ours; the default disposition of SIGINT ends the process
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+        libc::raise(libc::SIGINT);
+    }
+    std::process::exit(130)
 }
 
 /// The file a chain of symbolic links at `path` ends at (`path` itself when it is no
