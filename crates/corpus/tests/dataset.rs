@@ -27,6 +27,19 @@ fn same_files(a: &Path, b: &Path, rel: &str) {
     );
 }
 
+/// Takes the checksums out of a shard's shard.txt, as an older c4lab wrote it.
+fn as_older_shard(shard: &Path) {
+    let meta = shard.join("shard.txt");
+    let text = std::fs::read_to_string(&meta).unwrap();
+    let older: String = text
+        .lines()
+        .filter(|l| !l.contains("_sha256"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(older, text, "{} records its checksums", meta.display());
+    std::fs::write(&meta, older).unwrap();
+}
+
 #[test]
 fn shards_merge_to_the_single_run() {
     let root = common::scratch("shards");
@@ -57,15 +70,7 @@ fn shards_merge_to_the_single_run() {
     // a shard whose sidecar has another slot count than its settings is named, not merged
     // (its shard.txt without the checksums that would catch the change first, as an
     // older shard's)
-    let meta = dirs[1].join("shard.txt");
-    let text = std::fs::read_to_string(&meta).unwrap();
-    let older: String = text
-        .lines()
-        .filter(|l| !l.contains("_sha256"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    assert_ne!(older, text);
-    std::fs::write(&meta, older).unwrap();
+    as_older_shard(&dirs[1]);
     let npz = dirs[1].join("perply_targets.npz");
     let rows = read_labels(&npz).unwrap().len();
     let slots = cfg.gen.slots + 1;
@@ -121,14 +126,7 @@ fn shards_merge_to_the_single_run() {
         corpus.display()
     );
     assert!(e.to_string().contains(&said), "{e}");
-    for d in &dirs {
-        let text: String = meta(d)
-            .lines()
-            .filter(|l| !l.contains("_sha256"))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        std::fs::write(d.join("shard.txt"), text).unwrap();
-    }
+    dirs.iter().for_each(|d| as_older_shard(d));
     let e = merge(&dirs, &root.join("bad"), &NoProgress).unwrap_err();
     let said = format!("row {} is not game 149", n - 1);
     assert!(e.to_string().contains(&said), "{e}");
