@@ -20,6 +20,7 @@ const state = {
   level: '0',                  // the palette's selection
   focus: null,                 // the keyboard focus ring's cell
   history: [],                 // Levels-mode undo stack: {levels, root, yellow}
+  future: [],                  // what Levels-mode Undo took back, for Redo (newest last)
   verdict: null,
   simplify: null,
   hints: null,                 // the solver's answers in Play mode
@@ -177,7 +178,9 @@ function edited({ verify = true, first = false, keepHash = false } = {}) {
 function remember(prev = { levels: state.levels.slice(), root: state.root, yellow: state.yellow }) {
   state.history.push(prev);
   if (state.history.length > 200) state.history.shift();
+  state.future = []; // a new edit ends what Redo could bring back
 }
+const snapshot = () => ({ levels: state.levels.slice(), root: state.root, yellow: state.yellow });
 function editLevels(change) {
   say(''); // a message about an earlier action no longer applies
   const prev = { levels: state.levels.slice(), root: state.root, yellow: state.yellow };
@@ -337,6 +340,7 @@ function render() {
   $('#undo-play').disabled = !state.yellow;
   $('#to-root').disabled = !state.yellow;
   $('#undo-levels').disabled = state.history.length === 0;
+  $('#redo-levels').disabled = state.future.length === 0;
   $('#undo-position').disabled = !state.root;
   renderLog(game);
   if (state.mode === 'play' && lab.hintsFor !== state.root + '|' + state.yellow + '|' + grid()) {
@@ -426,9 +430,18 @@ function undo() {
   if (state.mode === 'play') { state.yellow = state.yellow.slice(0, -1); edited({ verify: false }); }
   else if (state.mode === 'position') { if (state.root) setRoot(state.root.slice(0, -1)); }
   else if (state.history.length) {
+    state.future.push(snapshot());
     ({ levels: state.levels, root: state.root, yellow: state.yellow } = state.history.pop());
     edited();
   }
+}
+/** Levels mode: brings back what Undo took back, until the next edit. */
+function redo() {
+  if (state.mode !== 'levels' || !state.future.length) return;
+  say('');
+  state.history.push(snapshot());
+  ({ levels: state.levels, root: state.root, yellow: state.yellow } = state.future.pop());
+  edited();
 }
 
 function buildBoard() {
@@ -490,7 +503,15 @@ function buildPalette() {
 
 let lastClicked = null;
 function onKey(e) {
-  if (e.target.closest('input, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target.closest('input, textarea')) return;
+  // Undo and Redo as editors spell them: Ctrl+Z, and Ctrl+Y or Ctrl+Shift+Z (Cmd on a Mac)
+  if ((e.ctrlKey || e.metaKey) && !e.altKey) {
+    const key = e.key.toLowerCase();
+    if (key === 'y' || (key === 'z' && e.shiftKey)) { e.preventDefault(); redo(); }
+    else if (key === 'z') { e.preventDefault(); undo(); }
+    return;
+  }
+  if (e.altKey) return;
   const k = e.key;
   if (k === 'Backspace') { e.preventDefault(); undo(); return; }
   // the focus ring belongs to the board: away from it, arrows scroll the page and a
@@ -545,6 +566,7 @@ function wire() {
     say(`Simplify cleared ${s.cleared} cell${s.cleared === 1 ? '' : 's'}.`);
   });
   $('#undo-levels').addEventListener('click', undo);
+  $('#redo-levels').addEventListener('click', redo);
   $('#undo-play').addEventListener('click', undo);
   $('#to-root').addEventListener('click', () => { state.yellow = ''; edited({ verify: false }); });
   $('#undo-position').addEventListener('click', undo);

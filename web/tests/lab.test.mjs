@@ -217,6 +217,21 @@ test('keyboard only: arrows move the focus ring and a digit paints', async () =>
   await page.keyboard.press('Backspace');
   await settled(page, n);
   assert.match(await cell(page, 4, 1).getAttribute('title'), /column 4, row 1: level 9/);
+  // Redo brings the edit back, by key and by button, until a new edit
+  for (const redo of [() => page.keyboard.press('Control+y'), () => page.click('#redo-levels'), () => page.keyboard.press('Control+Shift+Z')]) {
+    n = await count(page);
+    await redo();
+    await settled(page, n);
+    assert.match(await cell(page, 4, 1).getAttribute('title'), /column 4, row 1: .*level 0/);
+    n = await count(page);
+    await page.keyboard.press('Control+z');
+    await settled(page, n);
+    assert.match(await cell(page, 4, 1).getAttribute('title'), /column 4, row 1: level 9/);
+  }
+  assert.equal(await page.locator('#redo-levels').isDisabled(), false);
+  await page.click('#undecide-all');
+  assert.equal(await page.locator('#redo-levels').isDisabled(), true, 'a new edit ends Redo');
+  await page.click('#undo-levels');
   // every control is a labelled button
   const unlabelled = await page.$$eval('button', (bs) => bs.filter((b) => !(b.textContent.trim() || b.getAttribute('aria-label'))).length);
   assert.equal(unlabelled, 0);
