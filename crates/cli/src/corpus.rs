@@ -8,134 +8,16 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use c4lab_corpus::dataset::{self, generate_dataset, generate_shard, layout, DatasetConfig};
 use c4lab_corpus::gate::{check_with, GateReport};
-use c4lab_corpus::generate::{GenConfig, Progress};
+use c4lab_corpus::generate::Progress;
 use c4lab_corpus::holdout;
 use c4lab_corpus::label::{relabel, Scope};
 use c4lab_corpus::sidecar::write_sidecar;
 use c4lab_corpus::stats;
 use c4lab_corpus::sums::{verify_sums, write_sums};
-use c4lab_corpus::teacher::{TeacherConfig, TeacherMode};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// The teacher on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Teacher {
-    /// Alpha-beta search (flag 2), bounded exact solver at <= 7 empty cells (flag 1).
-    Alphabeta,
-    /// The full exact solver at every ply (flag 3).
-    Exact,
-}
-
-impl From<Teacher> for TeacherMode {
-    fn from(t: Teacher) -> TeacherMode {
-        match t {
-            Teacher::Alphabeta => TeacherMode::AlphaBeta,
-            Teacher::Exact => TeacherMode::Exact,
-        }
-    }
-}
-
-/// Self-play and teacher settings shared by `generate` and `bench corpus`.
-#[derive(Args, Debug, Clone)]
-pub struct SelfPlay {
-    /// Master seed; every game is a pure function of (seed, game index).
-    #[arg(long, default_value_t = 32)]
-    pub seed: u64,
-    /// Which teacher labels the plies.
-    #[arg(long, value_enum, default_value_t = Teacher::Alphabeta)]
-    pub teacher: Teacher,
-    /// Label slots per row (S, 1-42), newest ply first.
-    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u64).range(1..=42))]
-    pub slots: u64,
-    /// Depth of the alpha-beta teacher.
-    #[arg(long, default_value_t = TeacherConfig::default().depth)]
-    pub depth: u32,
-    /// Node budget of the alpha-beta teacher per move.
-    #[arg(long, default_value_t = TeacherConfig::default().node_budget)]
-    pub nodes: u64,
-    /// The bounded exact solver labels plies with at most this many empty cells (0-7:
-    /// the format's flag 1 covers at most 7).
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(0..=7))]
-    pub bounded_empty: u32,
-    /// Fewest uniformly random opening plies.
-    #[arg(long, default_value_t = GenConfig::default().opening_min)]
-    pub opening_min: u32,
-    /// Most uniformly random opening plies.
-    #[arg(long, default_value_t = GenConfig::default().opening_max)]
-    pub opening_max: u32,
-    /// Probability of a random move at each later ply.
-    #[arg(long, default_value_t = GenConfig::default().epsilon)]
-    pub epsilon: f64,
-    /// First ply (0-based) where random moves may be played; later deviations are cheap
-    /// for the exact teacher to solve.
-    #[arg(long, default_value_t = GenConfig::default().epsilon_from)]
-    pub epsilon_from: u32,
-    /// Take the lowest best column instead of a random one among equal best moves.
-    #[arg(long)]
-    pub no_random_ties: bool,
-    /// Transposition table of each thread's exact solver, in MiB.
-    #[arg(long, default_value_t = 64, value_parser = crate::solve::table_mib)]
-    pub table_mb: usize,
-    /// Opening book for the exact solver (c4lab solver book format).
-    #[arg(long)]
-    pub book: Option<PathBuf>,
-}
-
-impl SelfPlay {
-    pub(crate) fn config(&self) -> Result<GenConfig> {
-        // the library's checks name its config keys; on the command line, name the flags
-        if self.opening_min > self.opening_max {
-            bail!(
-                "--opening-min {} exceeds --opening-max {}: lower the first or raise the second",
-                self.opening_min,
-                self.opening_max
-            );
-        }
-        if !(0.0..=1.0).contains(&self.epsilon) {
-            bail!(
-                "--epsilon {} is not a probability: give a value from 0 to 1",
-                self.epsilon
-            );
-        }
-        let book = match &self.book {
-            None => None,
-            Some(p) => {
-                let bytes =
-                    std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
-                Some(
-                    c4lab_corpus::Book::from_bytes(&bytes)
-                        .with_context(|| format!("{}", p.display()))?,
-                )
-            }
-        };
-        let mode: TeacherMode = self.teacher.into();
-        // the bounded solver needs little memory; the full exact teacher more
-        let table_bytes = match mode {
-            TeacherMode::AlphaBeta => (self.table_mb << 20).min(4 << 20),
-            TeacherMode::Exact => self.table_mb << 20,
-        };
-        // one teacher, so one table, per worker thread
-        crate::solve::ensure_table_memory(table_bytes, c4lab_corpus::generate::worker_threads())?;
-        Ok(GenConfig {
-            seed: self.seed,
-            slots: self.slots as usize,
-            teacher: TeacherConfig {
-                mode,
-                depth: self.depth,
-                node_budget: self.nodes,
-                bounded_empty: self.bounded_empty,
-                table_bytes: table_bytes.max(1 << 16),
-                book,
-            },
-            opening_min: self.opening_min,
-            opening_max: self.opening_max,
-            epsilon: self.epsilon,
-            epsilon_from: self.epsilon_from,
-            random_ties: !self.no_random_ties,
-        })
-    }
-}
+use crate::selfplay::{bench_defaults, warn_early_random_moves, SelfPlay, Teacher};
 
 /// Teacher-corpus commands.
 #[derive(Subcommand)]
@@ -378,23 +260,6 @@ fn report_json(rep: &GateReport) -> serde_json::Value {
     })
 }
 
-/// Random moves before this ply make the exact teacher solve positions of few stones,
-/// seconds each (measured: about 4 s a game with the default openings, against 324,000
-/// games in about 200 s with none before it).
-pub(crate) const EXACT_CHEAP_FROM_PLY: u32 = 10;
-
-/// Warns when the exact teacher will meet early random moves (a run of days).
-fn warn_early_random_moves(gen: &GenConfig) {
-    let cheap = EXACT_CHEAP_FROM_PLY;
-    let early_epsilon = gen.epsilon > 0.0 && gen.epsilon_from < cheap;
-    let early = gen.opening_min < cheap && (gen.opening_max > 0 || early_epsilon);
-    if gen.teacher.mode == TeacherMode::Exact && early {
-        eprintln!(
-            "note: random moves before ply {EXACT_CHEAP_FROM_PLY} lead the exact teacher to positions of few stones that take seconds each to solve (about 4 s a game); for a corpus in minutes use --opening-max 0 --epsilon-from {EXACT_CHEAP_FROM_PLY}"
-        );
-    }
-}
-
 /// Runs a corpus command; returns the exit code (0 ok, 1 failed check).
 pub fn run(cmd: Corpus) -> Result<u8> {
     match cmd {
@@ -616,23 +481,5 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             let disjoint = o.rows_b_shared == 0;
             Ok(if expect_disjoint && !disjoint { 1 } else { 0 })
         }
-    }
-}
-
-fn bench_defaults() -> SelfPlay {
-    SelfPlay {
-        seed: 32,
-        teacher: Teacher::Alphabeta,
-        slots: 19,
-        depth: TeacherConfig::default().depth,
-        nodes: TeacherConfig::default().node_budget,
-        bounded_empty: 7,
-        opening_min: GenConfig::default().opening_min,
-        opening_max: GenConfig::default().opening_max,
-        epsilon: GenConfig::default().epsilon,
-        epsilon_from: GenConfig::default().epsilon_from,
-        no_random_ties: false,
-        table_mb: 64,
-        book: None,
     }
 }

@@ -4,7 +4,8 @@ use anyhow::{bail, Result};
 use c4lab_corpus::bench::{bench as run_bench, TABLE_HEADER};
 use clap::Args;
 
-use crate::corpus::{peak_rss, SelfPlay, Teacher, EXACT_CHEAP_FROM_PLY};
+use crate::corpus::peak_rss;
+use crate::selfplay::{SelfPlay, Teacher, EXACT_CHEAP_FROM_PLY};
 
 /// `c4lab bench corpus`: games and labels per second per teacher.
 #[derive(Args, Debug, Clone)]

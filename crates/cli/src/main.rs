@@ -33,12 +33,14 @@ mod corpus;
 mod corpus_bench;
 mod dsat;
 mod dsat_bench;
+mod eval;
 mod files;
 mod heap;
 mod input;
 mod model;
 mod model_bench;
 mod play;
+mod selfplay;
 mod serve;
 mod solution;
 mod solve;
@@ -218,7 +220,7 @@ enum Command {
         json: bool,
     },
     /// Evaluate a model: holdout agreement, optimal-move rate, games against the perfect solver.
-    Eval(model::EvalArgs),
+    Eval(eval::EvalArgs),
     /// The teacher corpus: generate, check, stats, split, merge, label, sums, verify-sums, overlap.
     Corpus {
         #[command(subcommand)]
@@ -328,12 +330,12 @@ fn main() -> ExitCode {
         Command::Serve { port, host, open } => serve::serve(&host, port, open),
         Command::Corpus { cmd } => corpus::run(cmd),
         Command::Train(args) => model::train(args),
-        Command::Eval(args) => model::eval(args),
+        Command::Eval(args) => eval::eval(args),
         Command::Hint {
             model,
             positions,
             json,
-        } => model::hint(&model, &positions, json),
+        } => eval::hint(&model, &positions, json),
         Command::Bench { what } => bench::run(what),
     };
     match result {

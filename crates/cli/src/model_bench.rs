@@ -10,7 +10,8 @@ use c4lab_model::eval::{agreement, optimal_rate};
 use c4lab_model::{FeatureSet, Model, TrainConfig, Trainer};
 use c4lab_solver::Solver;
 
-use crate::model::{examples, load_model, pct, sample_positions, solved_rate, CorpusSource};
+use crate::eval::sample_positions;
+use crate::model::{examples, load_model, pct, solved_rate, CorpusSource};
 
 /// `c4lab bench model`'s options.
 #[derive(clap::Args)]

@@ -23,6 +23,7 @@ pub mod stats;
 pub mod sums;
 pub mod teacher;
 pub mod transcript;
+mod violations;
 
 pub use c4lab_solver::Book;
 pub use error::{CorpusError, DecodeError, SidecarError};

@@ -1,0 +1,234 @@
+//! `c4lab eval` and `c4lab hint`: a trained model measured on a holdout, and asked for
+//! moves.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+use c4lab_board::Position;
+use c4lab_model::eval::{agreement, optimal_rate, play_games};
+use c4lab_model::Example;
+
+use crate::model::{examples, load_model, pct, solved_rate, CorpusSource};
+
+/// `c4lab eval`'s options.
+#[derive(clap::Args)]
+pub struct EvalArgs {
+    /// The exported model (from `c4lab train`).
+    #[arg(long)]
+    model: PathBuf,
+    /// Holdout corpus.
+    #[arg(long)]
+    holdout_corpus: PathBuf,
+    /// Its sidecar (needed with --corpus-source teacher).
+    #[arg(long)]
+    holdout_targets: Option<PathBuf>,
+    /// Targets: `teacher` (sidecar) or `moves`.
+    #[arg(long, value_enum, default_value = "teacher")]
+    corpus_source: CorpusSource,
+    /// Holdout positions whose optimal move rate is measured with the strong solver (at
+    /// 1,000 the rate's standard error is about one point; a few seconds at 14+ stones).
+    #[arg(long, default_value_t = 1000)]
+    positions: usize,
+    /// Only positions with at least this many stones are sampled (earlier ones cost minutes each).
+    #[arg(long, default_value_t = 14)]
+    min_stones: u32,
+    /// Strong-solver node budget per column (a position over budget is skipped and counted).
+    #[arg(long, default_value_t = 2_000_000)]
+    solver_nodes: u64,
+    /// Games against the perfect solver (random best replies) from random openings.
+    #[arg(long, default_value_t = 20)]
+    games: u64,
+    /// Random opening plies before those games (0-41).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=41))]
+    opening: u32,
+    /// Games as first player from the empty board against the perfect solver (its
+    /// early replies cost minutes each: give it a book and threads).
+    #[arg(long, default_value_t = 0)]
+    empty_games: u64,
+    /// Seed of the position sample, the openings and the solver's choices.
+    #[arg(long, default_value_t = 32)]
+    seed: u64,
+    #[command(flatten)]
+    solver: crate::solve::SolverArgs,
+}
+
+/// `c4lab hint`: the model's move for each position; a bad line is reported and the
+/// others are still answered (exit 2 when any line was bad).
+pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
+    let model = load_model(path)?;
+    let mut code = 0;
+    // written, not printed, so a reader that goes away (`| head`) ends the command
+    let mut out = std::io::stdout().lock();
+    for moves in positions {
+        // `-` is the empty board, as for `solve`, and is printed as given
+        let played = crate::solve::played(moves);
+        let pos = match Position::from_moves(played) {
+            Ok(p) if p.winner().is_some() || p.is_full() => {
+                Err(format!("position {moves:?}: the game is already over"))
+            }
+            Ok(p) => Ok(p),
+            Err(e) => Err(format!("position {moves:?}: {e}")),
+        };
+        match pos {
+            Ok(p) => {
+                let h = model.hint(&p);
+                // parsed, so only digits 1-7 are left once the whitespace is trimmed;
+                // the empty board is printed as `-`, so the first field is never blank
+                let moves = match played.trim() {
+                    "" => "-",
+                    m => m,
+                };
+                if json {
+                    writeln!(out, r#"{{"moves":"{moves}",{}"#, &h.to_json()[1..])?;
+                } else {
+                    let col = h.column.map_or("-".to_string(), |x| (x + 1).to_string());
+                    writeln!(out, "{moves} {col}")?;
+                }
+            }
+            Err(e) => {
+                eprintln!("c4lab hint: {e}");
+                code = 2;
+            }
+        }
+    }
+    Ok(code)
+}
+
+/// `c4lab eval`: prints the results table.
+pub fn eval(a: EvalArgs) -> Result<u8> {
+    if a.corpus_source == CorpusSource::Moves && a.holdout_targets.is_some() {
+        bail!("--corpus-source moves scores against the played moves and reads no sidecar: leave out --holdout-targets");
+    }
+    if a.corpus_source == CorpusSource::Teacher && a.holdout_targets.is_none() {
+        bail!("--corpus-source teacher (the default) scores against the holdout's sidecar: give --holdout-targets, or pass --corpus-source moves");
+    }
+    let model = load_model(&a.model)?;
+    let hold = examples(
+        &a.holdout_corpus,
+        a.holdout_targets.as_deref(),
+        a.corpus_source,
+    )?;
+    // the solver (and its book) before the first line of the table, so a bad --book
+    // leaves no half table
+    let mut solver = crate::solve::solver(
+        a.solver.table_mb,
+        a.solver.threads,
+        a.solver.book.as_deref(),
+    )?;
+    let ag = agreement(&hold, |p| model.best_move(p));
+    outln!("| measure | value |");
+    outln!("| --- | ---: |");
+    outln!("| holdout positions | {} |", ag.total);
+    outln!(
+        "| holdout agreement | {} ({} of {}) |",
+        pct(&ag),
+        ag.agree,
+        ag.total
+    );
+    for (flag, (n, k)) in ag.per_flag.iter().enumerate() {
+        if *n > 0 {
+            outln!(
+                "| agreement, teacher flag {flag} | {:.1} % of {n} |",
+                100.0 * *k as f64 / *n as f64
+            );
+        }
+    }
+    let sample = sample_positions(&hold, a.positions, a.min_stones, a.seed);
+    let raw_ag = agreement(&hold, |p| model.net_move(p));
+    if sample.is_empty() {
+        outln!(
+            "| the network alone (no tactical checks): agreement | {} |",
+            pct(&raw_ag)
+        );
+    } else {
+        let o = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.best_move(p));
+        outln!(
+            "| optimal-move rate (strong solver, {}+ stones) | {} ({} of {}; {} over budget) |",
+            a.min_stones,
+            solved_rate(o.solved, o.rate()),
+            o.optimal,
+            o.solved,
+            o.unsolved
+        );
+        outln!(
+            "| value-keeping moves (a win stays a win, a draw a draw) | {} |",
+            solved_rate(o.solved, o.value_rate())
+        );
+        let raw = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.net_move(p));
+        outln!(
+            "| the network alone (no tactical checks): agreement, optimal-move rate | {}, {} |",
+            pct(&raw_ag),
+            solved_rate(raw.solved, raw.rate())
+        );
+    }
+    if a.games > 0 {
+        let g = play_games(
+            a.games,
+            a.opening,
+            a.seed,
+            &mut solver,
+            a.solver_nodes,
+            |p| model.best_move(p),
+            |_| {},
+        );
+        let frac = |(n, k): (u64, u64)| format!("{k} of {n}");
+        outln!(
+            "| games from {}-ply openings: wins kept | {} |",
+            a.opening,
+            frac(g.won_starts)
+        );
+        outln!("| draws kept (not lost) | {} |", frac(g.drawn_starts));
+        outln!("| lost starts not lost | {} |", frac(g.lost_starts));
+        outln!("| games abandoned (solver over budget) | {} |", g.unsolved);
+        if g.no_opening > 0 {
+            outln!(
+                "| games not played (the opening ran out of moves that do not win at once) | {} |",
+                g.no_opening
+            );
+        }
+    }
+    if a.empty_games > 0 {
+        // exact replies: no node budget (the empty board is a first-player win)
+        let g = play_games(
+            a.empty_games,
+            0,
+            a.seed,
+            &mut solver,
+            u64::MAX,
+            |p| model.best_move(p),
+            |end| {
+                let word = ["lost", "drawn", "won"][(end.result + 1) as usize];
+                eprintln!("empty-board game {}: {word} {}", end.index + 1, end.moves);
+            },
+        );
+        let (n, k) = g.won_starts;
+        outln!("| games from the empty board as first player: won | {k} of {n} |");
+    }
+    Ok(0)
+}
+
+/// Up to `n` distinct holdout positions with at least `min_stones` stones, seeded.
+pub(crate) fn sample_positions(
+    hold: &[Example],
+    n: usize,
+    min_stones: u32,
+    seed: u64,
+) -> Vec<Position> {
+    let mut pool: Vec<Position> = hold
+        .iter()
+        .filter(|e| e.position.moves_played() >= min_stones)
+        .map(|e| e.position)
+        .collect();
+    pool.sort_by_key(|p| (p.moves_played(), p.key()));
+    pool.dedup();
+    let mut rng = c4lab_corpus::rng::Rng::new(seed);
+    // a partial Fisher-Yates shuffle: the first n are the sample
+    let n = n.min(pool.len());
+    for i in 0..n {
+        let j = i + rng.below((pool.len() - i) as u64) as usize;
+        pool.swap(i, j);
+    }
+    pool.truncate(n);
+    pool
+}
