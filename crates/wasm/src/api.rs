@@ -90,17 +90,19 @@ pub fn position_from_stones(text: &str) -> String {
     }
 }
 
-/// Verifies a diagram: `{ok, verdict, positions, reason, line, tied, ...}`.
+/// Verifies a diagram within `budget` positions (0 or infinity: no limit): `{ok,
+/// verdict, positions, reason, line, tied, ...}`.
 #[wasm_bindgen]
 pub fn verify(grid: &str, budget: f64) -> String {
     let d = match diagram(grid) {
         Ok(d) => d,
         Err(e) => return fail(e),
     };
-    let budget = if budget.is_finite() && budget >= 1.0 {
-        budget as u64
-    } else {
-        c4lab_steady::DEFAULT_BUDGET
+    // positions, as the solver's node budget: 0 or infinity for no limit (a NaN or a
+    // negative budget is refused rather than read as a default)
+    let budget = match limit(budget, "position") {
+        Ok(b) => b,
+        Err(e) => return fail(e),
     };
     let mut j = Verifier::with_budget(budget).verify(&d).to_json();
     j["ok"] = json!(true);
@@ -267,18 +269,24 @@ thread_local! {
 /// The solver's table in the browser: 16 MiB.
 const SOLVER_TABLE_BYTES: usize = 16 << 20;
 
-/// A node budget from the page: a positive number of nodes, or 0 (or infinity) for no
-/// limit; NaN or a negative number is a page bug, said rather than run without a limit.
-fn node_limit(budget: f64) -> Result<u64, String> {
+/// A budget from the page, counted in `unit`s (nodes, positions): a positive number, or
+/// 0 (or infinity) for no limit; NaN or a negative number is a page bug, said rather than
+/// run without a limit or with some default.
+fn limit(budget: f64, unit: &str) -> Result<u64, String> {
     if budget == 0.0 || budget == f64::INFINITY {
         Ok(u64::MAX)
     } else if budget >= 1.0 {
         Ok(budget as u64)
     } else {
         Err(format!(
-            "a node budget of {budget}: give a positive number of nodes, or 0 for no limit"
+            "a {unit} budget of {budget}: give a positive number of {unit}s, or 0 for no limit"
         ))
     }
+}
+
+/// The solver's node budget (see [`limit`]).
+fn node_limit(budget: f64) -> Result<u64, String> {
+    limit(budget, "node")
 }
 
 /// The position after `moves` (refused when the game is over) and its node budget
@@ -353,5 +361,18 @@ mod tests {
         }
         let r: Value = serde_json::from_str(&analyze("4", f64::NAN)).unwrap();
         assert_eq!(r["ok"], false, "{r}");
+        // the verifier's budget alike: a NaN is refused (it meant the default), and
+        // infinity is no limit (it also meant the default, while 1e300 meant none)
+        let win = "9909999\n99R9999\n09Y9999\nYRY9R65\nYYYRR79\nRRRYYRY\n";
+        let r: Value = serde_json::from_str(&verify(win, f64::NAN)).unwrap();
+        assert_eq!(r["ok"], false, "{r}");
+        assert!(
+            r["error"].as_str().unwrap().contains("position budget"),
+            "{r}"
+        );
+        let r: Value = serde_json::from_str(&verify(win, f64::INFINITY)).unwrap();
+        assert_eq!(r["verdict"], "win", "{r}");
+        let r: Value = serde_json::from_str(&verify(win, 1.0)).unwrap();
+        assert_eq!(r["verdict"], "budget", "{r}");
     }
 }
