@@ -504,14 +504,17 @@ function buildPalette() {
 let lastClicked = null;
 function onKey(e) {
   if (e.target.closest('input, textarea')) return;
-  // Undo and Redo as editors spell them: Ctrl+Z, and Ctrl+Y or Ctrl+Shift+Z (Cmd on a Mac)
-  if ((e.ctrlKey || e.metaKey) && !e.altKey) {
+  // Levels mode's Undo and Redo as editors spell them: Ctrl+Z, and Ctrl+Y or Ctrl+Shift+Z
+  // (Cmd on a Mac); the browser keeps every other shortcut, and these too where there
+  // is nothing to undo or redo
+  if (e.ctrlKey || e.metaKey || e.altKey) {
+    if (e.altKey || state.mode !== 'levels') return;
     const key = e.key.toLowerCase();
-    if (key === 'y' || (key === 'z' && e.shiftKey)) { e.preventDefault(); redo(); }
-    else if (key === 'z') { e.preventDefault(); undo(); }
+    const redoKey = (key === 'y' && !e.shiftKey) || (key === 'z' && e.shiftKey);
+    if (redoKey && state.future.length) { e.preventDefault(); redo(); }
+    else if (key === 'z' && !e.shiftKey && state.history.length) { e.preventDefault(); undo(); }
     return;
   }
-  if (e.altKey) return;
   const k = e.key;
   if (k === 'Backspace') { e.preventDefault(); undo(); return; }
   // the focus ring belongs to the board: away from it, arrows scroll the page and a
