@@ -132,7 +132,6 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
                 p => parts.push(p),
             }
         }
-        listed.push(parts.join("/"));
         // a checksum file from elsewhere may name files outside the dataset, by name or
         // through a link: they are no part of it, and reading them would pass a
         // dataset that lacks its own (a name that does not resolve fails below)
@@ -145,6 +144,8 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
             rep.failed.push((rel, why));
             continue;
         }
+        // (a name outside lists no file of the folder, though `..` may lead back to one)
+        listed.push(parts.join("/"));
         match sha256_file(&dir.join(&rel)) {
             Ok(h) if h == hex => rep.ok.push(rel),
             Ok(h) => rep

@@ -14,8 +14,8 @@ pub enum PlayError {
     /// The root already holds a four.
     #[error("the root already holds a four: there is no game to play")]
     RootTerminal,
-    /// The game has ended.
-    #[error("Yellow move {ply}: the game is already over ({status}), so no move can follow it")]
+    /// The game has ended, or stopped at an undecided cell.
+    #[error("Yellow move {ply}: no move can follow here ({status})")]
     Over {
         /// 1-based index of the refused Yellow move.
         ply: usize,
