@@ -24,7 +24,11 @@ const MAX_HEAD: usize = 16 * 1024;
 const HEAD_TIME: Duration = Duration::from_secs(20);
 /// How long one answer may take to write: a client that stops reading, or reads a
 /// little now and then, is dropped.
+#[cfg(not(test))]
 const WRITE_TIME: Duration = Duration::from_secs(20);
+/// (A second in the tests, which watch a slow reader dropped.)
+#[cfg(test)]
+const WRITE_TIME: Duration = Duration::from_secs(1);
 /// Connections served at once; one more is answered 503 and closed.
 const MAX_CONNECTIONS: usize = 256;
 

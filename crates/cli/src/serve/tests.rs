@@ -186,6 +186,35 @@ fn a_client_that_never_reads_stalls_no_other() {
 }
 
 #[test]
+fn a_client_that_reads_a_little_now_and_then_is_dropped() {
+    let addr = start();
+    let (big, _, bytes) = ASSETS.iter().max_by_key(|(_, _, b)| b.len()).unwrap();
+    let mut slow = connect(addr);
+    let one = format!("GET {big} HTTP/1.1\r\nHost: x\r\n\r\n");
+    slow.write_all(one.repeat(50).as_bytes()).unwrap();
+    // a kilobyte every 20 ms: the fifty answers would take minutes, and each takes
+    // longer than the test build's one second, so the server gives up on the client
+    let t = Instant::now();
+    let (mut got, mut buf) = (0, vec![0u8; 1 << 16]);
+    while t.elapsed() < Duration::from_secs(4) {
+        match slow.read(&mut buf[..1024]) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got += n,
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // then what is left is read at once: only what the sockets had buffered when the
+    // server gave up, far short of the fifty answers
+    loop {
+        match slow.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got += n,
+        }
+    }
+    assert!(got < 50 * bytes.len(), "{got} bytes: all fifty answers");
+}
+
+#[test]
 fn a_kept_alive_connection_answers_in_order() {
     let addr = start();
     let mut s = connect(addr);
