@@ -590,7 +590,7 @@ function wire() {
     if (full.ok && !full.stones.includes('.')) return say(`The board is full (a draw): a root needs an empty cell for Red's move.`, true);
     apply(r);
     if (r.line) setMode('play'); // a link with a Yellow line opens in Play, as from the address bar
-    say(`Read: ${r.form}${r.line ? `, with Yellow's moves ${r.line} (shown in Play)` : ''}.`);
+    say(`Read: ${r.form}${r.line ? `, with Yellow's moves ${r.line} (shown in Play)` : ''}.${cutNote(r)}`);
   });
   for (const b of document.querySelectorAll('[data-export]')) {
     b.addEventListener('click', () => {
@@ -634,8 +634,15 @@ function loadHash({ undoable = false } = {}) {
   for (let i = 0; i < N; i++) if (p.ok && p.stones[i] === '.') state.levels[i] = r.cells[i];
   state.root = r.root;
   state.yellow = r.line;
-  say('');
   if (r.line) setMode('play');
+  say(cutNote(r).trim());
+}
+
+/** What a link's Yellow line lost where play stops at a ? cell ('' when nothing). */
+function cutNote(r) {
+  if (!r.dropped) return '';
+  const n = r.dropped;
+  return ` The link's Yellow line stops after ${r.line.length} move${r.line.length === 1 ? '' : 's'}, where Red's move depends on a ? cell; its last ${n} move${n === 1 ? ' was' : 's were'} left out.`;
 }
 
 async function main() {

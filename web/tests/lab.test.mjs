@@ -726,6 +726,11 @@ test('Play on a root where Red names no move says there is nothing to judge', as
     /^Red's move depends on the undecided \(\?\) cell in columns 1, 2, 3, 4, 5, 6, 7: give it a level to play on$/);
   assert.equal(await undecided.locator('#log li').count(), 0);
   await undecided.close();
+  // a link whose Yellow line runs past such a stop opens cut there, and says so
+  const cut = await open('#1.4453.0123456*Y9?*A9.41');
+  assert.match(await cut.locator('#message').textContent(),
+    /stops after 0 moves, where Red's move depends on a \? cell; its last 2 moves were left out/);
+  await cut.close();
 });
 
 test('starting one search sets the other aside, so the board previews what Keep applies', async () => {

@@ -60,6 +60,9 @@ pub struct Shared {
     pub root: Vec<u8>,
     /// Yellow's moves played against the diagram (0-based columns).
     pub line: Vec<u8>,
+    /// Moves of the link's Yellow line left out after `line`, where play stops at an
+    /// undecided cell (0 for a link whose line replays whole).
+    pub dropped: usize,
 }
 
 /// Encodes a diagram (its root order derived from its stones) and a Yellow line.
@@ -142,10 +145,12 @@ pub fn decode(link: &str) -> Result<Shared, LinkError> {
         None => vec![],
         Some(text) => parse_line(text)?,
     };
+    let given = line.len();
     let line = replayed(&diagram, line)?;
     Ok(Shared {
         diagram,
         root: order,
+        dropped: given - line.len(),
         line,
     })
 }

@@ -199,7 +199,11 @@ fn the_link_format_is_pinned() {
     undecided.set(0, 0, Cell::Undecided);
     let old = link::encode(&undecided, &[]).unwrap() + ".41";
     let back = link::decode(&old).unwrap();
-    assert_eq!((back.diagram, back.line), (undecided, vec![]));
+    assert_eq!(
+        (back.diagram, back.line, back.dropped),
+        (undecided, vec![], 2)
+    );
+    assert_eq!(link::decode("1.4453.0123456*Y91*A9.4").unwrap().dropped, 0);
     // a full board has no Red move: no link carries it, either way
     let moves = "257771314744647214154617633623313656555222";
     let full = Diagram::from_root(&Position::from_moves(moves).unwrap(), |_, _| Cell::Level(9));

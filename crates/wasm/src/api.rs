@@ -40,7 +40,8 @@ pub fn engine_version() -> String {
 }
 
 /// Reads any diagram form (level grid, old grid, upstream JSON, share link) and says
-/// which it was: `{ok, cells, root, line, form}`.
+/// which it was: `{ok, cells, root, line, dropped, form}` (`dropped`: moves of a link's
+/// Yellow line left out where play stops at an undecided cell).
 #[wasm_bindgen]
 pub fn read_any(text: &str) -> String {
     // the inner error: the page says itself which form it was refusing
@@ -51,15 +52,15 @@ pub fn read_any(text: &str) -> String {
     };
     let form = read.form();
     // a link keeps the root's move order it carries; a grid's is derived from its stones
-    let (diagram, root, line) = match read {
-        Read::Link(s) => (s.diagram, s.root, s.line),
+    let (diagram, root, line, dropped) = match read {
+        Read::Link(s) => (s.diagram, s.root, s.line, s.dropped),
         Read::Grid(p) => match p.diagram.root() {
-            Ok(r) => (p.diagram, r.order, Vec::new()),
+            Ok(r) => (p.diagram, r.order, Vec::new(), 0),
             Err(e) => return fail(e),
         },
     };
     json!({"ok": true, "cells": flat(&diagram), "root": format_moves(&root),
-        "line": format_moves(&line), "form": form})
+        "line": format_moves(&line), "dropped": dropped, "form": form})
     .to_string()
 }
 
