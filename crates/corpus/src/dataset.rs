@@ -24,6 +24,7 @@ use crate::error::{io_err, CorpusError};
 use crate::gate;
 use crate::generate::{play_game, run_games, CorpusWriter, GenConfig, Progress, STREAM_TRAIN};
 use crate::holdout::{self, generate_holdout, labelled_keys, KeySet};
+use crate::part;
 use crate::reader::RowReader;
 use crate::sidecar::{read_labels, write_sidecar, Labels};
 use crate::stats;
@@ -143,9 +144,14 @@ fn refuse_strays(dir: &Path, games: u64, writes: Writes) -> Result<(), CorpusErr
         .filter_map(|p| p.strip_prefix(dir).ok())
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
+    // (the `.part` file of one of ours, left by a stopped run, is written over)
     let strays: Vec<String> = crate::sums::published_files(dir)?
         .into_iter()
         .filter(|f| !ours.contains(f))
+        .filter(|f| {
+            !f.strip_suffix(".part")
+                .is_some_and(|o| ours.iter().any(|x| x == o))
+        })
         .collect();
     if strays.is_empty() {
         return Ok(());
@@ -232,7 +238,7 @@ fn finish_dataset(
         if clean { "0 violations" } else { "VIOLATIONS FOUND" }
     );
     let readme = dir.join("README.md");
-    std::fs::write(&readme, card).map_err(io_err(&readme))?;
+    part::write(&readme, card)?;
     let sums = write_sums(dir)?;
     Ok(DatasetSummary {
         train,
@@ -309,7 +315,7 @@ pub fn generate_shard(
         sha256_file(&npz)?
     );
     let p = dir.join(SHARD_FILE);
-    std::fs::write(&p, meta).map_err(io_err(&p))?;
+    part::write(&p, meta)?;
     Ok(range.end - range.start)
 }
 
@@ -453,7 +459,7 @@ pub fn merge(
     if let Some(d) = train.parent() {
         std::fs::create_dir_all(d).map_err(io_err(d))?;
     }
-    let mut out = BufWriter::new(File::create(&train).map_err(io_err(&train))?);
+    let mut out = BufWriter::new(part::create(&train).map_err(io_err(&train))?);
     for m in &metas {
         let c = m.7.join("corpus.txt");
         let mut f = File::open(&c).map_err(io_err(&c))?;
@@ -462,6 +468,7 @@ pub fn merge(
     out.flush().map_err(io_err(&train))?;
     drop(out);
     write_sidecar(&train_npz, &labels)?;
+    part::commit(&train).map_err(io_err(&train))?;
     finish_dataset(&cfg, dir, KeySet::from_keys(keys), progress)
 }
 
@@ -521,14 +528,16 @@ pub fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<(), Corpu
 pub fn copy_rows(src: &Path, dst: &Path, n: usize) -> Result<(), CorpusError> {
     refuse_overwrite(&[src], &[dst])?;
     let mut rows = RowReader::open(src)?;
-    let mut out = BufWriter::new(File::create(dst).map_err(io_err(dst))?);
+    let mut out = BufWriter::new(part::create(dst).map_err(io_err(dst))?);
     for _ in 0..n {
         let Some(r) = rows.next_row()? else { break };
         out.write_all(r.bytes)
             .and_then(|_| out.write_all(b"\n"))
             .map_err(io_err(dst))?;
     }
-    out.flush().map_err(io_err(dst))
+    out.flush().map_err(io_err(dst))?;
+    drop(out);
+    part::commit(dst).map_err(io_err(dst))
 }
 
 /// Splits a corpus and its sidecar into `dir/train` and `dir/holdout` board-disjointly
@@ -556,8 +565,8 @@ pub fn split(
     for d in [train.parent(), hold.parent()].into_iter().flatten() {
         std::fs::create_dir_all(d).map_err(io_err(d))?;
     }
-    let mut tw = BufWriter::new(File::create(&train).map_err(io_err(&train))?);
-    let mut hw = BufWriter::new(File::create(&hold).map_err(io_err(&hold))?);
+    let mut tw = BufWriter::new(part::create(&train).map_err(io_err(&train))?);
+    let mut hw = BufWriter::new(part::create(&hold).map_err(io_err(&hold))?);
     let mut rows = RowReader::open(corpus)?;
     while let Some(r) = rows.next_row()? {
         let (w, p) = if chosen.binary_search(&r.index).is_ok() {
@@ -571,8 +580,11 @@ pub fn split(
     }
     tw.flush().map_err(io_err(&train))?;
     hw.flush().map_err(io_err(&hold))?;
+    drop((tw, hw));
     write_sidecar(&train_npz, &train_l)?;
     write_sidecar(&hold_npz, &hold_l)?;
+    part::commit(&train).map_err(io_err(&train))?;
+    part::commit(&hold).map_err(io_err(&hold))?;
     write_sums(dir)?;
     Ok((train_l.len(), hold_l.len()))
 }

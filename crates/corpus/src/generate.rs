@@ -326,12 +326,13 @@ pub struct CorpusWriter {
 }
 
 impl CorpusWriter {
-    /// Creates (truncates) the corpus file at `path`.
+    /// Starts the corpus file at `path`: written as `path.part` until [`CorpusWriter::finish`]
+    /// renames it into place.
     pub fn create(path: &Path, slots: usize) -> Result<CorpusWriter, CorpusError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(io_err(dir))?;
         }
-        let f = File::create(path).map_err(io_err(path))?;
+        let f = crate::part::create(path).map_err(io_err(path))?;
         Ok(CorpusWriter {
             path: path.to_path_buf(),
             out: BufWriter::with_capacity(1 << 20, f),
@@ -363,10 +364,12 @@ impl CorpusWriter {
         self.labels.len()
     }
 
-    /// Flushes the corpus, writes the sidecar at `sidecar` and returns the labels.
+    /// Flushes the corpus, writes the sidecar at `sidecar`, renames the corpus into
+    /// place and returns the labels.
     pub fn finish(mut self, sidecar: &Path) -> Result<Labels, CorpusError> {
         self.out.flush().map_err(io_err(&self.path))?;
         write_sidecar(sidecar, &self.labels)?;
+        crate::part::commit(&self.path).map_err(io_err(&self.path))?;
         Ok(self.labels)
     }
 }

@@ -16,6 +16,7 @@ pub mod generate;
 pub mod holdout;
 pub mod label;
 pub mod npz;
+mod part;
 pub mod reader;
 pub mod rng;
 pub mod sidecar;

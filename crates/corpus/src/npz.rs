@@ -68,9 +68,10 @@ pub struct NpzWriter {
 }
 
 impl NpzWriter {
-    /// Creates (truncates) the archive at `path`.
+    /// Starts the archive at `path`: written as `path.part` until [`NpzWriter::finish`]
+    /// renames it into place.
     pub fn create(path: &Path) -> Result<NpzWriter, SidecarError> {
-        let file = File::create(path).map_err(io_at(path))?;
+        let file = crate::part::create(path).map_err(io_at(path))?;
         Ok(NpzWriter {
             path: path.to_path_buf(),
             zip: ZipWriter::new(BufWriter::with_capacity(1 << 20, file)),
@@ -95,7 +96,9 @@ impl NpzWriter {
             .zip
             .finish()
             .map_err(|e| zip_error(&self.path, None, e))?;
-        out.flush().map_err(io_at(&self.path))
+        out.flush().map_err(io_at(&self.path))?;
+        drop(out);
+        crate::part::commit(&self.path).map_err(io_at(&self.path))
     }
 }
 

@@ -73,7 +73,7 @@ pub fn write_sums(dir: &Path) -> Result<Vec<String>, CorpusError> {
     }
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let path = dir.join(SUMS_FILE);
-    std::fs::write(&path, text).map_err(io_err(&path))?;
+    crate::part::write(&path, text)?;
     Ok(lines)
 }
 

@@ -393,3 +393,28 @@ fn numpy_loads_the_sidecar() {
         assert_eq!(a, b, "{f}");
     }
 }
+
+#[test]
+fn a_stopped_run_leaves_only_part_files_and_a_rerun_writes_over_them() {
+    let dir = common::scratch("part");
+    let cfg = common::dataset_config(30, 0, 4);
+    let [train, npz, ..] = layout(&dir, cfg.games);
+    // a run stopped while writing: the transcript so far sits under `.part`, and nothing
+    // under the name a finished corpus has (a cut transcript passes every row rule)
+    let mut w = c4lab_corpus::generate::CorpusWriter::create(&train, cfg.gen.slots).unwrap();
+    w.push_row(&[3, 3, 3], &[]).unwrap();
+    drop(w);
+    let part = |p: &Path| {
+        let mut name = p.as_os_str().to_os_string();
+        name.push(".part");
+        std::path::PathBuf::from(name)
+    };
+    assert!(part(&train).exists() && !train.exists());
+    // the next run into the folder is not refused for it, and leaves no `.part` file
+    generate_dataset(&cfg, &dir, &NoProgress).unwrap();
+    assert!(train.exists() && npz.exists());
+    assert!(!part(&train).exists() && !part(&npz).exists());
+    let sums = std::fs::read_to_string(dir.join("SHA256SUMS")).unwrap();
+    assert!(!sums.contains(".part"), "{sums}");
+    assert!(check(&train, Some(&npz)).unwrap().is_clean());
+}
