@@ -326,8 +326,9 @@ pub fn run(cmd: Corpus) -> Result<u8> {
                     Some(t) => t,
                     None => beside(&corpus, None)?,
                 };
-                // a missing sidecar is no pass: a run stopped early leaves none (and a
-                // transcript cut at a row's end that passes every transcript rule)
+                // a missing sidecar is no pass: a transcript cut at a row's end passes
+                // every transcript rule, and the sidecar is what says how many rows
+                // there are
                 if !npz.exists() {
                     bail!(
                         "no sidecar {} for {}; give the corpus's sidecar, or --no-targets to check the transcript alone",
