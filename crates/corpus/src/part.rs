@@ -1,6 +1,8 @@
 //! Output files written as `NAME.part` beside their name and renamed into place once
 //! whole, so a run stopped midway leaves no file that reads as a finished one (a
-//! transcript cut at a row's end passes every transcript rule).
+//! transcript cut at a row's end passes every transcript rule). The binary's
+//! `files::Output` does the same for its single files (and follows links, and writes
+//! devices in place); a library crate cannot use it, and a dataset's files are plain.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
