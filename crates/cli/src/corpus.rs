@@ -436,8 +436,10 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             if let Some(dir) = out {
                 std::fs::create_dir_all(&dir)
                     .with_context(|| format!("cannot create {}", dir.display()))?;
-                dataset::copy_rows(&corpus, &dir.join("corpus.txt"), labels.len())?;
+                // the sidecar first, as every writer of a corpus: a stop between the two
+                // leaves no corpus without its sidecar
                 write_sidecar(&dir.join("perply_targets.npz"), &labels)?;
+                dataset::copy_rows(&corpus, &dir.join("corpus.txt"), labels.len())?;
                 outln!("relabelled: {}", dir.display());
             }
             Ok(0)

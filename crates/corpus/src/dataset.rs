@@ -144,14 +144,10 @@ fn refuse_strays(dir: &Path, games: u64, writes: Writes) -> Result<(), CorpusErr
         .filter_map(|p| p.strip_prefix(dir).ok())
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
-    // (the `.part` file of one of ours, left by a stopped run, is written over)
+    // (`.part` files, left by a stopped run, are no part of a dataset and written over)
     let strays: Vec<String> = crate::sums::published_files(dir)?
         .into_iter()
         .filter(|f| !ours.contains(f))
-        .filter(|f| {
-            !f.strip_suffix(".part")
-                .is_some_and(|o| ours.iter().any(|x| x == o))
-        })
         .collect();
     if strays.is_empty() {
         return Ok(());

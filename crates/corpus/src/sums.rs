@@ -27,7 +27,8 @@ pub fn sha256_file(path: &Path) -> Result<String, CorpusError> {
     Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// Every file under `dir` except `SHA256SUMS` itself, as sorted `/`-separated paths.
+/// Every file under `dir` except `SHA256SUMS` itself and `.part` files (outputs not yet
+/// whole, left by a stopped run), as sorted `/`-separated paths.
 pub fn published_files(dir: &Path) -> Result<Vec<String>, CorpusError> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), CorpusError> {
         for e in std::fs::read_dir(dir).map_err(io_err(dir))? {
@@ -52,7 +53,7 @@ pub fn published_files(dir: &Path) -> Result<Vec<String>, CorpusError> {
                     )));
                 };
                 let rel = rel.join("/");
-                if rel != SUMS_FILE {
+                if rel != SUMS_FILE && !rel.ends_with(".part") {
                     out.push(rel);
                 }
             }

@@ -410,11 +410,21 @@ fn a_stopped_run_leaves_only_part_files_and_a_rerun_writes_over_them() {
         std::path::PathBuf::from(name)
     };
     assert!(part(&train).exists() && !train.exists());
+    // and one left while the checksums were written
+    std::fs::write(dir.join("SHA256SUMS.part"), b"half").unwrap();
     // the next run into the folder is not refused for it, and leaves no `.part` file
     generate_dataset(&cfg, &dir, &NoProgress).unwrap();
     assert!(train.exists() && npz.exists());
     assert!(!part(&train).exists() && !part(&npz).exists());
     let sums = std::fs::read_to_string(dir.join("SHA256SUMS")).unwrap();
     assert!(!sums.contains(".part"), "{sums}");
+    assert!(!dir.join("SHA256SUMS.part").exists());
+    // a `.part` file is never listed, by `sums` on its own either
+    std::fs::write(part(&train), b"half").unwrap();
+    assert!(write_sums(&dir)
+        .unwrap()
+        .iter()
+        .all(|l| !l.contains(".part")));
+    assert!(verify_sums(&dir).unwrap().passed());
     assert!(check(&train, Some(&npz)).unwrap().is_clean());
 }
