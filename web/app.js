@@ -418,6 +418,7 @@ function column(x) {
     if (!g.ok) return say(g.error, true);
     if (g.error) return say(g.error, true);
     state.yellow = g.yellow;
+    state.future = []; // Redo's snapshots hold the line before: they would take this move back
     say('');
     edited({ verify: false });
   } else if (state.mode === 'position') {
@@ -427,7 +428,7 @@ function column(x) {
 
 function undo() {
   say('');
-  if (state.mode === 'play') { state.yellow = state.yellow.slice(0, -1); edited({ verify: false }); }
+  if (state.mode === 'play') { state.yellow = state.yellow.slice(0, -1); state.future = []; edited({ verify: false }); }
   else if (state.mode === 'position') { if (state.root) setRoot(state.root.slice(0, -1)); }
   else if (state.history.length) {
     state.future.push(snapshot());
@@ -509,7 +510,8 @@ function onKey(e) {
   // is nothing to undo or redo
   if (e.ctrlKey || e.metaKey || e.altKey) {
     if (e.altKey || state.mode !== 'levels') return;
-    const key = e.key.toLowerCase();
+    // the letter the layout gives, or on a non-Latin layout the key where US Z and Y sit
+    const key = /^[a-z]$/i.test(e.key) ? e.key.toLowerCase() : { KeyZ: 'z', KeyY: 'y' }[e.code];
     const redoKey = (key === 'y' && !e.shiftKey) || (key === 'z' && e.shiftKey);
     if (redoKey && state.future.length) { e.preventDefault(); redo(); }
     else if (key === 'z' && !e.shiftKey && state.history.length) { e.preventDefault(); undo(); }
@@ -571,7 +573,7 @@ function wire() {
   $('#undo-levels').addEventListener('click', undo);
   $('#redo-levels').addEventListener('click', redo);
   $('#undo-play').addEventListener('click', undo);
-  $('#to-root').addEventListener('click', () => { state.yellow = ''; edited({ verify: false }); });
+  $('#to-root').addEventListener('click', () => { state.yellow = ''; state.future = []; edited({ verify: false }); });
   $('#undo-position').addEventListener('click', undo);
   $('#clear-root').addEventListener('click', () => setRoot(''));
   $('#set-moves').addEventListener('click', () => setRoot($('#moves').value.trim()));
@@ -616,8 +618,9 @@ function wire() {
 
 /** Loads the share link in the address bar, if any; false when it is refused. */
 function loadHash({ undoable = false } = {}) {
-  let h = location.hash.slice(1);
-  try { h = decodeURIComponent(h); } catch { /* not percent-encoded: read as is */ }
+  // the engine undoes the percent-encoding itself, once, as `c4lab` does for a pasted
+  // link: decoding here as well read a doubly encoded `%252A` as `*`
+  const h = location.hash.slice(1);
   if (!h) {
     say(''); // an address cleared by hand: a refusal said before no longer applies
     return;
