@@ -4,7 +4,7 @@
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, Once};
 
 use anyhow::{Context, Result};
 
@@ -102,23 +102,43 @@ impl Output {
 /// The `.part` files being written, removed by Ctrl-C.
 static PARTS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// Registers `part` to be removed on Ctrl-C, which then ends the program by the signal,
-/// as it would have without the handler (a shell loop stops on it). Commands that stop on
-/// Ctrl-C themselves (`complete`, `dsat`) install their own handler first and write no
-/// `.part` file; this one then stays out.
-fn remove_on_interrupt(part: &Path) {
-    let mut parts = PARTS.lock().unwrap();
-    if parts.is_empty() {
+/// A library's list of the `.part` files it is writing now (the corpus writers').
+type PartList = fn() -> Vec<PathBuf>;
+
+/// The lists whose files Ctrl-C removes too.
+static LISTS: Mutex<Vec<PartList>> = Mutex::new(Vec::new());
+
+/// Installs, once, the Ctrl-C handler that removes every registered `.part` file and
+/// then ends the program by the signal, as it would have without the handler (a shell
+/// loop stops on it). Commands that stop on Ctrl-C themselves (`complete`, `dsat`)
+/// install their own handler first and write no `.part` file; this one then stays out.
+fn handle_interrupt() {
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
         let _ = ctrlc::set_handler(|| {
             // a poisoned lock still holds the list
-            let parts = PARTS.lock().unwrap_or_else(|e| e.into_inner());
-            for p in parts.iter() {
+            let mut parts = PARTS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            for list in LISTS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+                parts.extend(list());
+            }
+            for p in parts {
                 let _ = std::fs::remove_file(p);
             }
             end_by_interrupt();
         });
-    }
-    parts.push(part.to_path_buf());
+    });
+}
+
+/// Registers `part` to be removed on Ctrl-C.
+fn remove_on_interrupt(part: &Path) {
+    handle_interrupt();
+    PARTS.lock().unwrap().push(part.to_path_buf());
+}
+
+/// Has Ctrl-C remove the `.part` files `list` names when it comes, as well.
+pub fn remove_listed_on_interrupt(list: PartList) {
+    handle_interrupt();
+    LISTS.lock().unwrap().push(list);
 }
 
 /// No longer writing `part` (written, or never opened).

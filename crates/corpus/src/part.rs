@@ -6,6 +6,7 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::error::{io_err, CorpusError};
 
@@ -16,19 +17,44 @@ pub(crate) fn part_of(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The `.part` files created and not yet renamed into place.
+static WRITING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// The `.part` files this process is writing now, for a program that removes them when
+/// it is stopped (the binary's Ctrl-C handler).
+pub fn parts_being_written() -> Vec<PathBuf> {
+    // a poisoned lock still holds the list
+    WRITING.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+fn writing(part: &Path, yes: bool) {
+    let mut list = WRITING.lock().unwrap_or_else(|e| e.into_inner());
+    list.retain(|p| p != part);
+    if yes {
+        list.push(part.to_path_buf());
+    }
+}
+
 /// Creates (truncates) `path`'s `.part` file.
 pub(crate) fn create(path: &Path) -> std::io::Result<File> {
-    File::create(part_of(path))
+    let part = part_of(path);
+    writing(&part, true);
+    File::create(part)
 }
 
 /// Renames `path`'s whole `.part` file into place.
 pub(crate) fn commit(path: &Path) -> std::io::Result<()> {
-    std::fs::rename(part_of(path), path)
+    let part = part_of(path);
+    let renamed = std::fs::rename(&part, path);
+    writing(&part, false);
+    renamed
 }
 
 /// Writes `bytes` as `path`, through its `.part` file.
 pub(crate) fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), CorpusError> {
-    std::fs::write(part_of(path), bytes)
+    let part = part_of(path);
+    writing(&part, true);
+    std::fs::write(&part, bytes)
         .and_then(|_| commit(path))
         .map_err(io_err(path))
 }
