@@ -99,7 +99,7 @@ pub fn solver(mb: usize, threads: usize, book: Option<&Path>) -> Result<Solver> 
         let bytes = std::fs::read(path)
             .with_context(|| format!("cannot read the book {}", path.display()))?;
         let b = Book::from_bytes(&bytes)
-            .with_context(|| format!("{}: not a c4lab book", path.display()))?;
+            .with_context(|| format!("{}: refused as an opening book", path.display()))?;
         s.set_book(Some(b));
     }
     Ok(s)

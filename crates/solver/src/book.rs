@@ -1,22 +1,29 @@
 //! The opening book: exact scores of every position up to some depth below a root,
 //! stored once per mirror pair, in a compact sorted binary format.
 //!
-//! Format (little-endian): `b"C4BK"`, version byte 1, the largest stone count of any
+//! Format (little-endian): `b"C4BK"`, version byte 2, the largest stone count of any
 //! entry (byte), two zero bytes, the entry count (u32), then one u64 per entry in
 //! increasing key order: the position's mirror-canonical key (`current + mask`, below
-//! 2^49) in the low 56 bits and the score as a signed byte in the top 8 bits.
+//! 2^49) in the low 56 bits and the score as a signed byte in the top 8 bits; last, the
+//! SHA-256 of every byte before it, since a damaged score still reads as a score and
+//! would give wrong answers. Version 1, the same without the checksum, is still read.
 
 use std::collections::HashSet;
 
 use c4lab_board::{Position, CELLS, WIDTH};
+use sha2::{Digest, Sha256};
 
 use crate::error::BookError;
 use crate::search::canonical;
 use crate::{Score, Solver};
 
 const MAGIC: &[u8; 4] = b"C4BK";
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
+/// The version without a checksum, still read.
+const VERSION_UNCHECKED: u8 = 1;
 const HEADER: usize = 12;
+/// The SHA-256 at the end of a version 2 book.
+const CHECKSUM: usize = 32;
 const KEY_MASK: u64 = (1 << 49) - 1;
 
 /// An opening book: exact scores of positions looked up by mirror-canonical key.
@@ -89,6 +96,8 @@ impl Book {
         for (&k, &s) in self.keys.iter().zip(&self.scores) {
             out.extend_from_slice(&(k | ((s as u8 as u64) << 56)).to_le_bytes());
         }
+        let sum = Sha256::digest(&out);
+        out.extend_from_slice(&sum);
         out
     }
 
@@ -97,27 +106,33 @@ impl Book {
         if bytes.len() < HEADER || &bytes[..4] != MAGIC {
             return Err(BookError::BadMagic);
         }
-        if bytes[4] != VERSION {
-            return Err(BookError::BadVersion(bytes[4]));
-        }
+        let checksum = match bytes[4] {
+            VERSION => CHECKSUM,
+            VERSION_UNCHECKED => 0,
+            v => return Err(BookError::BadVersion(v)),
+        };
         let max_moves = bytes[5] as u32;
         let count = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
         let expected = count
             .checked_mul(8)
-            .and_then(|b| b.checked_add(HEADER))
+            .and_then(|b| b.checked_add(HEADER + checksum))
             .unwrap_or(usize::MAX);
-        if max_moves as usize > CELLS {
-            return Err(BookError::BadDepth(bytes[5]));
-        }
         if bytes.len() != expected {
             return Err(BookError::BadLength {
                 expected,
                 found: bytes.len(),
             });
         }
+        let entries = &bytes[..expected - checksum];
+        if checksum > 0 && Sha256::digest(entries).as_slice() != &bytes[entries.len()..] {
+            return Err(BookError::BadChecksum);
+        }
+        if max_moves as usize > CELLS {
+            return Err(BookError::BadDepth(bytes[5]));
+        }
         let mut keys = Vec::with_capacity(count);
         let mut scores = Vec::with_capacity(count);
-        for (index, chunk) in bytes[HEADER..].chunks_exact(8).enumerate() {
+        for (index, chunk) in entries[HEADER..].chunks_exact(8).enumerate() {
             let mut b = [0u8; 8];
             b.copy_from_slice(chunk);
             let e = u64::from_le_bytes(b);
@@ -231,6 +246,14 @@ mod tests {
         assert_eq!(back.max_moves(), 4);
     }
 
+    /// `v` with its checksum made to match again, so a damage reaches the later checks.
+    fn resealed(mut v: Vec<u8>) -> Vec<u8> {
+        let body = v.len() - CHECKSUM;
+        let sum = Sha256::digest(&v[..body]);
+        v[body..].copy_from_slice(&sum);
+        v
+    }
+
     #[test]
     fn refuses_bad_bytes() {
         let p = Position::from_moves("4453").unwrap();
@@ -246,35 +269,58 @@ mod tests {
         let mut v = good.clone();
         v[HEADER + 15] = 100; // second entry's score byte
         assert!(matches!(
-            Book::from_bytes(&v),
+            Book::from_bytes(&resealed(v)),
             Err(BookError::BadScore { index: 1, .. })
         ));
         let mut v = good.clone();
         v[HEADER + 8..HEADER + 16].copy_from_slice(&[0; 8]); // duplicate of entry 0
-        assert_eq!(Book::from_bytes(&v), Err(BookError::BadKey { index: 1 }));
+        assert_eq!(
+            Book::from_bytes(&resealed(v)),
+            Err(BookError::BadKey { index: 1 })
+        );
         let mut v = good.clone();
         v[5] = 43; // deeper than a board
-        assert_eq!(Book::from_bytes(&v), Err(BookError::BadDepth(43)));
+        assert_eq!(Book::from_bytes(&resealed(v)), Err(BookError::BadDepth(43)));
         let mut v = good.clone();
         v[8] = 0xff; // huge count
         assert!(matches!(
             Book::from_bytes(&v),
             Err(BookError::BadLength { .. })
         ));
-        // every truncation and single-byte corruption is an error or a valid book
+        // every truncation and every single-byte change is refused: a score changed to
+        // another legal score (3 to 2 here) would otherwise be read as the truth
         for cut in 0..good.len() {
             assert!(Book::from_bytes(&good[..cut]).is_err());
         }
+        let mut v = good.clone();
+        v[HEADER + 15] = 2;
+        assert_eq!(Book::from_bytes(&v), Err(BookError::BadChecksum));
         for i in 0..good.len() {
-            for b in [0u8, 1, 0x7f, 0x80, 0xff] {
+            for b in [0u8, 1, 2, 0x7f, 0x80, 0xfe, 0xff] {
                 let mut v = good.clone();
-                v[i] = b;
-                if let Ok(book) = Book::from_bytes(&v) {
-                    // a valid book: it writes back to bytes that read as itself
-                    assert_eq!(Book::from_bytes(&book.to_bytes()), Ok(book));
+                if v[i] != b {
+                    v[i] = b;
+                    assert!(Book::from_bytes(&v).is_err(), "byte {i} set to {b}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn reads_a_version_1_book_which_has_no_checksum() {
+        let p = Position::from_moves("4453").unwrap();
+        let book = Book::from_scores([(p, 3), (Position::new(), 1)]);
+        let mut v = book.to_bytes();
+        v.truncate(v.len() - CHECKSUM);
+        v[4] = 1;
+        assert_eq!(Book::from_bytes(&v), Ok(book));
+        // and one with the checksum left on is the wrong length for version 1
+        let mut w = Book::from_scores([(p, 3)]).to_bytes();
+        w[4] = 1;
+        assert!(matches!(
+            Book::from_bytes(&w),
+            Err(BookError::BadLength { .. })
+        ));
     }
 
     #[test]

@@ -9,8 +9,11 @@ pub enum BookError {
     #[error("not a c4lab opening book (bad magic number); build one with `c4lab book`")]
     BadMagic,
     /// A format version this code does not read.
-    #[error("opening book format version {0} is not supported (expected 1); rebuild the book")]
+    #[error("opening book format version {0} is not supported (expected 1 or 2); rebuild the book with `c4lab book`")]
     BadVersion(u8),
+    /// The checksum at the end does not match the bytes before it.
+    #[error("opening book's checksum does not match its contents, so the file is damaged; rebuild it with `c4lab book`")]
+    BadChecksum,
     /// The byte length does not match the entry count in the header.
     #[error("opening book is {found} bytes but its header announces {expected}; the file is truncated or corrupt")]
     BadLength {
