@@ -3,6 +3,7 @@
 //! table lookups and integer adds only.
 
 use c4lab_board::{Position, WIDTH};
+use sha2::{Digest, Sha256};
 
 use crate::error::ModelError;
 use crate::features::{features, FeatureSet, DEFAULT_INDEX_BITS, MAX_INDEX_BITS};
@@ -39,11 +40,28 @@ fn table_vec<T>(n: usize, values: impl Iterator<Item = T>) -> Vec<T> {
     v
 }
 
-/// The exported file starts with these bytes, then the version.
-/// What an exported model file starts with.
+/// What an exported model file starts with, before its version.
 pub const MODEL_MAGIC: &[u8; 8] = b"C4GF256M";
-/// The file format's version.
-const VERSION: u32 = 1;
+/// The file format's version: 2 ends with the SHA-256 of the bytes before it.
+const VERSION: u32 = 2;
+/// The version without the checksum, still read.
+const VERSION_UNCHECKED: u32 = 1;
+/// The bytes of the SHA-256 a model or checkpoint file ends with.
+pub(crate) const CHECKSUM: usize = 32;
+
+/// True when `bytes` ends with the SHA-256 of the bytes before it.
+pub(crate) fn sealed(bytes: &[u8]) -> bool {
+    bytes.len() >= CHECKSUM && {
+        let (body, sum) = bytes.split_at(bytes.len() - CHECKSUM);
+        Sha256::digest(body).as_slice() == sum
+    }
+}
+
+/// Appends the SHA-256 of `bytes` to them.
+pub(crate) fn seal(bytes: &mut Vec<u8>) {
+    let sum = Sha256::digest(&*bytes);
+    bytes.extend_from_slice(&sum);
+}
 
 /// The legal column with the highest score, ties to the centre; None on a full board.
 fn argmax<T: PartialOrd + Copy>(pos: &Position, scores: &[T; WIDTH]) -> Option<usize> {
@@ -123,15 +141,17 @@ impl Model {
         }
     }
 
-    /// The model as bytes: magic, version, weight count, then little-endian `i16`s.
+    /// The model as bytes: magic, version, weight count, little-endian `i16`s, then the
+    /// SHA-256 of all that (a damaged weight would otherwise only change the hints).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(16 + 2 * self.weights.len());
+        let mut out = Vec::with_capacity(16 + 2 * self.weights.len() + CHECKSUM);
         out.extend_from_slice(MODEL_MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(self.weights.len() as u32).to_le_bytes());
         for w in &self.weights {
             out.extend_from_slice(&w.to_le_bytes());
         }
+        seal(&mut out);
         out
     }
 
@@ -139,7 +159,7 @@ impl Model {
     /// so a reader can refuse a bigger file before it loads it.
     pub fn max_file_bytes() -> usize {
         let most = FeatureSet::ALL.map(|set| weight_count(MAX_INDEX_BITS, set));
-        16 + 2 * most.into_iter().max().unwrap_or(0)
+        16 + 2 * most.into_iter().max().unwrap_or(0) + CHECKSUM
     }
 
     /// Reads a model written by [`Model::to_bytes`].
@@ -149,11 +169,15 @@ impl Model {
             return Err(bad("it does not start with the c4lab model magic".into()));
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != VERSION {
-            return Err(bad(format!(
-                "version {version}; this program reads version {VERSION}"
-            )));
-        }
+        let checksum = match version {
+            VERSION => CHECKSUM,
+            VERSION_UNCHECKED => 0,
+            _ => {
+                return Err(bad(format!(
+                "version {version}; this program reads versions {VERSION_UNCHECKED} and {VERSION}"
+            )))
+            }
+        };
         let n = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
         let (bits, set) = layout_of(n).ok_or_else(|| {
             let range = |set| {
@@ -170,16 +194,21 @@ impl Model {
                 range(FeatureSet::Columns)
             ))
         })?;
-        if bytes.len() != 16 + 2 * n {
+        if bytes.len() != 16 + 2 * n + checksum {
             return Err(bad(format!(
                 "{} bytes for {n} weights; expected {}",
                 bytes.len(),
-                16 + 2 * n
+                16 + 2 * n + checksum
             )));
+        }
+        if checksum > 0 && !sealed(bytes) {
+            return Err(bad(
+                "its checksum does not match its contents, so the file is damaged; train it again or use another copy".into(),
+            ));
         }
         let weights = table_vec(
             n,
-            bytes[16..]
+            bytes[16..16 + 2 * n]
                 .chunks_exact(2)
                 .map(|b| i16::from_le_bytes([b[0], b[1]])),
         );
@@ -188,7 +217,7 @@ impl Model {
 
     /// Size of the exported model in bytes.
     pub fn size_bytes(&self) -> usize {
-        16 + 2 * self.weights.len()
+        16 + 2 * self.weights.len() + CHECKSUM
     }
 
     /// Bits of its table indices.

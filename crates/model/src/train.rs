@@ -10,7 +10,7 @@ use c4lab_corpus::sidecar::read_labels;
 
 use crate::error::ModelError;
 use crate::features::{FeatureSet, DEFAULT_INDEX_BITS, MAX_INDEX_BITS};
-use crate::net::Network;
+use crate::net::{sealed, Network, CHECKSUM};
 
 /// One labelled position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -249,13 +249,16 @@ impl Trainer {
         total / self.config.batch as f32
     }
 
-    /// The run as bytes: magic, step, the example stream's state, the weights.
+    /// The run as bytes: magic, step, the example stream's state, the seed, the weights,
+    /// then the SHA-256 of all that (checkpoints written before it had none, and are
+    /// still read).
     pub fn checkpoint(&self) -> Vec<u8> {
         let mut out = CHECKPOINT_MAGIC.to_vec();
         out.extend_from_slice(&self.step.to_le_bytes());
         out.extend_from_slice(&self.rng.state().to_le_bytes());
         out.extend_from_slice(&self.config.seed.to_le_bytes());
         out.extend_from_slice(&self.net.to_bytes());
+        crate::net::seal(&mut out);
         out
     }
 
@@ -275,7 +278,20 @@ impl Trainer {
                 "the checkpoint was trained with --seed {seed}; resume it with the same seed"
             )));
         }
-        let net = Network::from_bytes(&bytes[32..]).ok_or_else(|| bad("wrong weight count"))?;
+        // a checkpoint ends with its checksum, or (written before there was one) with
+        // its last weight; the weight count tells the two apart, as every layout's is a
+        // multiple of seven and the checksum takes the room of eight weights
+        let sum = bytes.len().saturating_sub(CHECKSUM).max(32);
+        let net = if sum > 32 && sealed(bytes) {
+            Network::from_bytes(&bytes[32..sum])
+        } else if sum > 32 && Network::from_bytes(&bytes[32..sum]).is_some() {
+            return Err(bad(
+                "its checksum does not match its contents, so the file is damaged; resume from another checkpoint or train afresh",
+            ));
+        } else {
+            Network::from_bytes(&bytes[32..])
+        }
+        .ok_or_else(|| bad("wrong weight count"))?;
         if let Some(i) = net.first_non_finite() {
             return Err(bad(&format!(
                 "weight {i} is not a finite number, so the file is damaged; resume from another checkpoint or train afresh"

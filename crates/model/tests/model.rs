@@ -142,9 +142,9 @@ fn forward_pass_and_round_trip(t: &Trainer, hold: &[Example], bits: u32, set: Fe
     let (model, scale) = t.net.quantize();
     assert_eq!((model.index_bits(), model.feature_set()), (bits, set));
     // two bytes a score, seven scores a slot, 8 tables a side for the column windows
-    // and 13 with the threat windows
+    // and 13 with the threat windows; then the 32-byte SHA-256
     let tables = if set == FeatureSet::Threats { 13 } else { 8 };
-    assert_eq!(model.size_bytes(), 16 + ((2 * 7 * 2 * tables) << bits));
+    assert_eq!(model.size_bytes(), 16 + ((2 * 7 * 2 * tables) << bits) + 32);
     assert!(scale > 0.0);
     let bytes = model.to_bytes();
     assert_eq!(bytes.len(), model.size_bytes());
@@ -167,9 +167,27 @@ fn forward_pass_and_round_trip(t: &Trainer, hold: &[Example], bits: u32, set: Fe
         let m = model.best_move(&e.position).unwrap();
         assert!(e.position.can_play(m));
     }
-    // damaged files are refused with a reason
+    // damaged files are refused with a reason, a changed weight too (it would only
+    // have changed the hints)
     assert!(Model::from_bytes(&bytes[..bytes.len() - 1]).is_err());
     assert!(Model::from_bytes(b"not a model at all").is_err());
+    let mut changed = bytes.clone();
+    changed[16 + 2 * 1000] ^= 1;
+    let e = Model::from_bytes(&changed).err().expect("refused");
+    assert!(e.to_string().contains("checksum does not match"), "{e}");
+    // a version 1 file, written before the checksum, still reads
+    let mut old = bytes[..bytes.len() - 32].to_vec();
+    old[8] = 1;
+    assert!(Model::from_bytes(&old).unwrap() == model);
+}
+
+/// `bytes` with its last 32 bytes made the SHA-256 of the rest again.
+fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    let body = bytes.len() - 32;
+    let sum = Sha256::digest(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum);
+    bytes
 }
 
 #[test]
@@ -200,16 +218,32 @@ fn training_is_deterministic_and_resumes_exactly() {
         ..config(400)
     };
     assert!(Trainer::resume(columns, &half.checkpoint()).is_err());
-    // a weight that is NaN (a damaged file) is refused, not trained on
+    // a changed byte is refused by the checksum, not trained on
+    let mut damaged = half.checkpoint();
+    damaged[32 + 4 * 1000] ^= 1;
+    let e = Trainer::resume(config(400), &damaged)
+        .err()
+        .expect("refused");
+    assert!(e.to_string().contains("checksum does not match"), "{e}");
+    // a weight that is NaN is refused even under a matching checksum
     let mut damaged = half.checkpoint();
     damaged[32 + 4 * 1000..32 + 4 * 1001].copy_from_slice(&f32::NAN.to_le_bytes());
-    let e = Trainer::resume(config(400), &damaged)
+    let e = Trainer::resume(config(400), &resealed(damaged))
         .err()
         .expect("refused");
     assert!(
         e.to_string().contains("weight 1000 is not a finite number"),
         "{e}"
     );
+    // a checkpoint written before the checksum resumes as it did
+    let full = half.checkpoint();
+    let old = &full[..full.len() - 32];
+    let mut resumed = Trainer::resume(config(400), old).unwrap();
+    assert_eq!(resumed.step, 200);
+    resumed.step(&train);
+    let mut again = Trainer::resume(config(400), &full).unwrap();
+    again.step(&train);
+    assert!(resumed.net == again.net);
 }
 
 #[test]
