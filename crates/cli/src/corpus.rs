@@ -263,7 +263,7 @@ fn report_json(rep: &GateReport) -> serde_json::Value {
 /// Runs a corpus command; returns the exit code (0 ok, 1 failed check).
 pub fn run(cmd: Corpus) -> Result<u8> {
     // a stopped writer leaves no `.part` file behind
-    crate::files::remove_listed_on_interrupt(c4lab_corpus::parts_being_written);
+    crate::files::remove_on_interrupt(c4lab_corpus::remove_parts_being_written);
     match cmd {
         Corpus::Generate {
             games,

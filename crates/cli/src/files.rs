@@ -62,10 +62,11 @@ impl Output {
     pub fn create(&self) -> Result<File> {
         let opened = match &self.part {
             Some(part) => {
-                remove_on_interrupt(part);
+                handle_interrupt();
+                let mut parts = parts();
                 let created = File::create(part);
-                if created.is_err() {
-                    forget(part);
+                if created.is_ok() && !parts.contains(part) {
+                    parts.push(part.clone());
                 }
                 created
             }
@@ -78,17 +79,23 @@ impl Output {
     /// place (a failed write removes the `.part` file and leaves the old file as it was).
     pub fn finish(&self, mut file: File, bytes: &[u8]) -> Result<()> {
         let written = file.write_all(bytes).and_then(|_| match &self.part {
-            Some(part) => file
-                .sync_all()
-                .and_then(|_| std::fs::rename(part, &self.target)),
+            Some(_) => file.sync_all(),
             None => file.flush(),
         });
-        if let Some(part) = &self.part {
-            if written.is_err() {
-                let _ = std::fs::remove_file(part);
+        let written = match &self.part {
+            Some(part) => {
+                // renamed under the lock, so Ctrl-C removes the part file or finds it
+                // renamed, never a rename on the way
+                let mut parts = parts();
+                let renamed = written.and_then(|_| std::fs::rename(part, &self.target));
+                if renamed.is_err() {
+                    let _ = std::fs::remove_file(part);
+                }
+                parts.retain(|p| p != part);
+                renamed
             }
-            forget(part);
-        }
+            None => written,
+        };
         written.with_context(|| format!("cannot write {}", self.shown.display()))
     }
 
@@ -99,16 +106,21 @@ impl Output {
     }
 }
 
-/// The `.part` files being written, removed by Ctrl-C.
+/// The `.part` files being written, removed by Ctrl-C. Creating or renaming one holds
+/// the lock, which the Ctrl-C handler takes for good, so it sees every file and races no
+/// rename.
 static PARTS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// A library's list of the `.part` files it is writing now (the corpus writers').
-type PartList = fn() -> Vec<PathBuf>;
+fn parts() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    // a poisoned lock still holds the list
+    PARTS.lock().unwrap_or_else(|e| e.into_inner())
+}
 
-/// The lists whose files Ctrl-C removes too.
-static LISTS: Mutex<Vec<PartList>> = Mutex::new(Vec::new());
+/// Libraries' own removers of the `.part` files they write (the corpus writers'), run
+/// by Ctrl-C too.
+static REMOVERS: Mutex<Vec<fn()>> = Mutex::new(Vec::new());
 
-/// Installs, once, the Ctrl-C handler that removes every registered `.part` file and
+/// Installs, once, the Ctrl-C handler that removes every `.part` file being written and
 /// then ends the program by the signal, as it would have without the handler (a shell
 /// loop stops on it). Commands that stop on Ctrl-C themselves (`complete`, `dsat`)
 /// install their own handler first and write no `.part` file; this one then stays out.
@@ -116,34 +128,28 @@ fn handle_interrupt() {
     static INSTALLED: Once = Once::new();
     INSTALLED.call_once(|| {
         let _ = ctrlc::set_handler(|| {
-            // a poisoned lock still holds the list
-            let mut parts = PARTS.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            for list in LISTS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-                parts.extend(list());
-            }
-            for p in parts {
+            let list = parts();
+            for p in list.iter() {
                 let _ = std::fs::remove_file(p);
             }
+            for remove in REMOVERS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+                remove();
+            }
+            // no writer creates or renames a part file from here on
+            std::mem::forget(list);
             end_by_interrupt();
         });
     });
 }
 
-/// Registers `part` to be removed on Ctrl-C.
-fn remove_on_interrupt(part: &Path) {
+/// Has Ctrl-C run `remove`, a library's remover of the `.part` files it is writing, as
+/// well.
+pub fn remove_on_interrupt(remove: fn()) {
     handle_interrupt();
-    PARTS.lock().unwrap().push(part.to_path_buf());
-}
-
-/// Has Ctrl-C remove the `.part` files `list` names when it comes, as well.
-pub fn remove_listed_on_interrupt(list: PartList) {
-    handle_interrupt();
-    LISTS.lock().unwrap().push(list);
-}
-
-/// No longer writing `part` (written, or never opened).
-fn forget(part: &Path) {
-    PARTS.lock().unwrap().retain(|p| p != part);
+    REMOVERS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(remove);
 }
 
 /// Ends the program by SIGINT with its default meaning, so the caller sees a program

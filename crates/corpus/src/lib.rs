@@ -29,6 +29,6 @@ mod violations;
 pub use c4lab_solver::Book;
 pub use error::{CorpusError, DecodeError, SidecarError};
 pub use generate::{GenConfig, NoProgress, Progress};
-pub use part::parts_being_written;
+pub use part::remove_parts_being_written;
 pub use sidecar::{Labels, SlotLabel};
 pub use teacher::{TeacherConfig, TeacherMode};

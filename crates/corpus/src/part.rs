@@ -5,6 +5,7 @@
 //! devices in place); a library crate cannot use it, and a dataset's files are plain.
 
 use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -17,44 +18,51 @@ pub(crate) fn part_of(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The `.part` files created and not yet renamed into place.
+/// The `.part` files created and not yet renamed into place. Creating or renaming one
+/// holds the lock, so a stop that takes it for good sees every file and races none.
 static WRITING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// The `.part` files this process is writing now, for a program that removes them when
-/// it is stopped (the binary's Ctrl-C handler).
-pub fn parts_being_written() -> Vec<PathBuf> {
+fn writing() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     // a poisoned lock still holds the list
-    WRITING.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    WRITING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn writing(part: &Path, yes: bool) {
-    let mut list = WRITING.lock().unwrap_or_else(|e| e.into_inner());
-    list.retain(|p| p != part);
-    if yes {
-        list.push(part.to_path_buf());
+/// For a program about to end by a stop (the binary's Ctrl-C handler): removes the
+/// `.part` files being written and keeps every writer in this process from creating or
+/// renaming one from then on (each waits for the end).
+pub fn remove_parts_being_written() {
+    let list = writing();
+    for p in list.iter() {
+        let _ = std::fs::remove_file(p);
     }
+    // held until the process ends
+    std::mem::forget(list);
 }
 
 /// Creates (truncates) `path`'s `.part` file.
 pub(crate) fn create(path: &Path) -> std::io::Result<File> {
     let part = part_of(path);
-    writing(&part, true);
-    File::create(part)
+    let mut list = writing();
+    let created = File::create(&part);
+    if created.is_ok() && !list.contains(&part) {
+        list.push(part);
+    }
+    created
 }
 
 /// Renames `path`'s whole `.part` file into place.
 pub(crate) fn commit(path: &Path) -> std::io::Result<()> {
     let part = part_of(path);
+    let mut list = writing();
     let renamed = std::fs::rename(&part, path);
-    writing(&part, false);
+    list.retain(|p| *p != part);
     renamed
 }
 
 /// Writes `bytes` as `path`, through its `.part` file.
 pub(crate) fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), CorpusError> {
-    let part = part_of(path);
-    writing(&part, true);
-    std::fs::write(&part, bytes)
+    create(path)
+        .and_then(|mut f| f.write_all(bytes.as_ref()))
         .and_then(|_| commit(path))
         .map_err(io_err(path))
 }
