@@ -428,7 +428,12 @@ function column(x) {
 
 function undo() {
   say('');
-  if (state.mode === 'play') { state.yellow = state.yellow.slice(0, -1); state.future = []; edited({ verify: false }); }
+  if (state.mode === 'play') {
+    if (!state.yellow) return; // nothing to take back (Backspace at the root)
+    state.yellow = state.yellow.slice(0, -1);
+    state.future = [];
+    edited({ verify: false });
+  }
   else if (state.mode === 'position') { if (state.root) setRoot(state.root.slice(0, -1)); }
   else if (state.history.length) {
     state.future.push(snapshot());
@@ -510,8 +515,11 @@ function onKey(e) {
   // is nothing to undo or redo
   if (e.ctrlKey || e.metaKey || e.altKey) {
     if (e.altKey || state.mode !== 'levels') return;
-    // the letter the layout gives, or on a non-Latin layout the key where US Z and Y sit
-    const key = /^[a-z]$/i.test(e.key) ? e.key.toLowerCase() : { KeyZ: 'z', KeyY: 'y' }[e.code];
+    // the letter the layout gives; on a layout whose letters are not Latin (Cyrillic,
+    // Greek...), the keys where US Z and Y sit; a Latin layout's other keys (Dvorak's
+    // `;` where US has Z) are no shortcut
+    const latin = /^[a-z]$/i.test(e.key);
+    const key = latin ? e.key.toLowerCase() : /^\p{L}$/u.test(e.key) ? { KeyZ: 'z', KeyY: 'y' }[e.code] : undefined;
     const redoKey = (key === 'y' && !e.shiftKey) || (key === 'z' && e.shiftKey);
     if (redoKey && state.future.length) { e.preventDefault(); redo(); }
     else if (key === 'z' && !e.shiftKey && state.history.length) { e.preventDefault(); undo(); }

@@ -941,9 +941,17 @@ test('what a user noticed, third round: Redo after Play moves, the undo keys on 
   await press('н', 'KeyY');
   await settled(page, n);
   assert.match(await topLeft(), /level 4/);
+  // a Latin layout's other keys are left alone: Dvorak gives `;` where US has Z
+  assert.equal(await press(';', 'KeyZ'), true, 'the browser keeps Ctrl+;');
+  assert.match(await topLeft(), /level 4/);
   n = await count(page);
   await page.click('#undo-levels');
   await settled(page, n);
+  assert.equal(await page.locator('#redo-levels').isDisabled(), false);
+  // Backspace in Play with no move to take back leaves Redo alone
+  await page.click('nav button[data-mode="play"]');
+  await page.keyboard.press('Backspace');
+  await page.click('nav button[data-mode="levels"]');
   assert.equal(await page.locator('#redo-levels').isDisabled(), false);
   // a Yellow move in Play ends Redo, whose snapshot holds the line before the move
   await page.click('nav button[data-mode="play"]');
