@@ -98,8 +98,7 @@ pub fn solver(mb: usize, threads: usize, book: Option<&Path>) -> Result<Solver> 
     if let Some(path) = book {
         let bytes = std::fs::read(path)
             .with_context(|| format!("cannot read the book {}", path.display()))?;
-        let b = Book::from_bytes(&bytes)
-            .with_context(|| format!("{}: refused as an opening book", path.display()))?;
+        let b = Book::from_bytes(&bytes).with_context(|| format!("{}", path.display()))?;
         s.set_book(Some(b));
     }
     Ok(s)

@@ -25,6 +25,11 @@ fn layout_of(n: usize) -> Option<(u32, FeatureSet)> {
     })
 }
 
+/// True when some index width and feature set hold exactly `n` weights.
+pub(crate) fn is_layout(n: usize) -> bool {
+    layout_of(n).is_some()
+}
+
 /// The row of seven weights a feature selects.
 #[inline(always)]
 fn row_of(f: &crate::features::Feature, bits: u32) -> usize {

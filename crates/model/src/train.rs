@@ -10,7 +10,7 @@ use c4lab_corpus::sidecar::read_labels;
 
 use crate::error::ModelError;
 use crate::features::{FeatureSet, DEFAULT_INDEX_BITS, MAX_INDEX_BITS};
-use crate::net::{sealed, Network, CHECKSUM};
+use crate::net::{is_layout, sealed, Network, CHECKSUM};
 
 /// One labelled position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -271,6 +271,19 @@ impl Trainer {
         if bytes.len() < 32 || &bytes[..8] != CHECKPOINT_MAGIC {
             return Err(bad("it does not start with the checkpoint magic"));
         }
+        // a checkpoint ends with its checksum, or (written before there was one) with
+        // its last weight; the weight count tells the two apart, as every layout's is a
+        // multiple of seven and the checksum takes the room of eight weights
+        let sum = bytes.len().saturating_sub(CHECKSUM).max(32);
+        let weights = if sum > 32 && sealed(bytes) {
+            &bytes[32..sum]
+        } else if (sum - 32).is_multiple_of(4) && is_layout((sum - 32) / 4) {
+            return Err(bad(
+                "its checksum does not match its contents, so the file is damaged; resume from another checkpoint or train afresh",
+            ));
+        } else {
+            &bytes[32..]
+        };
         let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
         let (step, state, seed) = (word(8), word(16), word(24));
         if seed != config.seed {
@@ -278,20 +291,7 @@ impl Trainer {
                 "the checkpoint was trained with --seed {seed}; resume it with the same seed"
             )));
         }
-        // a checkpoint ends with its checksum, or (written before there was one) with
-        // its last weight; the weight count tells the two apart, as every layout's is a
-        // multiple of seven and the checksum takes the room of eight weights
-        let sum = bytes.len().saturating_sub(CHECKSUM).max(32);
-        let net = if sum > 32 && sealed(bytes) {
-            Network::from_bytes(&bytes[32..sum])
-        } else if sum > 32 && Network::from_bytes(&bytes[32..sum]).is_some() {
-            return Err(bad(
-                "its checksum does not match its contents, so the file is damaged; resume from another checkpoint or train afresh",
-            ));
-        } else {
-            Network::from_bytes(&bytes[32..])
-        }
-        .ok_or_else(|| bad("wrong weight count"))?;
+        let net = Network::from_bytes(weights).ok_or_else(|| bad("wrong weight count"))?;
         if let Some(i) = net.first_non_finite() {
             return Err(bad(&format!(
                 "weight {i} is not a finite number, so the file is damaged; resume from another checkpoint or train afresh"

@@ -225,6 +225,13 @@ fn training_is_deterministic_and_resumes_exactly() {
         .err()
         .expect("refused");
     assert!(e.to_string().contains("checksum does not match"), "{e}");
+    // a damaged seed is called damage, not a seed to resume with
+    let mut damaged = half.checkpoint();
+    damaged[24] ^= 1;
+    let e = Trainer::resume(config(400), &damaged)
+        .err()
+        .expect("refused");
+    assert!(e.to_string().contains("checksum does not match"), "{e}");
     // a weight that is NaN is refused even under a matching checksum
     let mut damaged = half.checkpoint();
     damaged[32 + 4 * 1000..32 + 4 * 1001].copy_from_slice(&f32::NAN.to_le_bytes());

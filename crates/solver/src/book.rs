@@ -87,7 +87,7 @@ impl Book {
 
     /// The book in its binary format.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER + 8 * self.keys.len());
+        let mut out = Vec::with_capacity(HEADER + 8 * self.keys.len() + CHECKSUM);
         out.extend_from_slice(MAGIC);
         out.push(VERSION);
         out.push(self.max_moves as u8);
