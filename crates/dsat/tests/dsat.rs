@@ -1,6 +1,6 @@
 //! dsat on real roots: upstream roots with every cell undecided come back found and
-//! verified, pinned cells come back unchanged, impossible roots come back unsat, and
-//! both backends agree.
+//! verified, pinned cells come back unchanged, impossible roots come back unsat, both
+//! backends agree, and on small instances the verdicts match trying every completion.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -397,5 +397,101 @@ fn pinned_cells_that_tie_at_the_root_leave_the_free_cells_a_gate_for_the_levels_
     let puzzle = Diagram::parse(text).unwrap().diagram;
     for backend in ["batsat", "cadical"] {
         assert_found(&puzzle, &run(&puzzle, backend));
+    }
+}
+
+/// The root's playable cells that hold levels, centre columns first.
+fn playable_level_cells(d: &Diagram) -> Vec<(usize, usize)> {
+    [3, 2, 4, 1, 5, 0, 6]
+        .into_iter()
+        .filter_map(|x| {
+            (0..HEIGHT)
+                .find(|&y| !matches!(d.cell(x, y), Cell::Red | Cell::Yellow))
+                .filter(|&y| matches!(d.cell(x, y), Cell::Level(_)))
+                .map(|y| (x, y))
+        })
+        .collect()
+}
+
+/// Whether some levels 0..9 for the `?` cells of `d` make a diagram the verifier calls a
+/// win: every completion tried, with no SAT solver and no encoding involved.
+fn some_completion_wins(d: &Diagram, verifier: &mut Verifier) -> bool {
+    let free: Vec<(usize, usize)> = (0..WIDTH)
+        .flat_map(|x| (0..HEIGHT).map(move |y| (x, y)))
+        .filter(|&(x, y)| d.cell(x, y) == Cell::Undecided)
+        .collect();
+    let mut c = d.clone();
+    (0..10u32.pow(free.len() as u32)).any(|mut code| {
+        for &(x, y) in &free {
+            c.set(x, y, Cell::Level((code % 10) as u8));
+            code /= 10;
+        }
+        verifier.verify(&c).is_win()
+    })
+}
+
+#[test]
+fn on_small_instances_dsat_and_auto_complete_agree_with_trying_every_completion() {
+    // upstream diagrams with three of the root's playable cells undecided, as given and
+    // with a fourth playable cell moved to another level (which often breaks them): dsat
+    // says found exactly when some completion wins, and so does auto-complete, so an
+    // `unsat` is checked here by an engine that shares nothing with the encoding
+    let mut verifier = Verifier::new();
+    let (mut found, mut unsat) = (0, 0);
+    for d in spread(16, 30) {
+        let cells = playable_level_cells(&d);
+        if cells.len() < 4 {
+            continue;
+        }
+        let mut puzzles = Vec::new();
+        for moved in [None, Some(0), Some(9), Some(4)] {
+            let mut p = d.clone();
+            if let Some(level) = moved {
+                let (x, y) = cells[3];
+                if p.cell(x, y) == Cell::Level(level) {
+                    continue;
+                }
+                p.set(x, y, Cell::Level(level));
+            }
+            for &(x, y) in &cells[..3] {
+                p.set(x, y, Cell::Undecided);
+            }
+            puzzles.push(p);
+        }
+        for p in puzzles {
+            let wins = some_completion_wins(&p, &mut verifier);
+            let outcome = run(&p, "batsat");
+            if wins {
+                assert_found(&p, &outcome);
+                found += 1;
+            } else {
+                assert_eq!(outcome, Outcome::Unsat, "{}", p.to_grid());
+                unsat += 1;
+            }
+            let mut complete = c4lab_synth::complete::Completer::new(
+                &p,
+                c4lab_synth::complete::Options::default(),
+                Arc::new(AtomicBool::new(false)),
+            )
+            .unwrap();
+            match complete.run(|_| {}).unwrap() {
+                c4lab_synth::complete::Completion::Found { diagram, .. } => {
+                    assert!(
+                        wins,
+                        "auto-complete found a winner where none is\n{}",
+                        p.to_grid()
+                    );
+                    assert!(verifier.verify(&diagram).is_win());
+                }
+                c4lab_synth::complete::Completion::Unsat => {
+                    assert!(!wins, "auto-complete missed a winner of\n{}", p.to_grid())
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+    if !upstream(16).is_empty() {
+        // both verdicts were put to the test
+        assert!(found >= 3 && unsat >= 3, "found {found}, unsat {unsat}");
     }
 }
