@@ -545,14 +545,6 @@ fn bench_corpus_prints_a_row_per_teacher_and_the_time_for_the_full_corpus() {
 fn a_corpus_run_stopped_by_ctrl_c_leaves_no_part_file() {
     let dir = std::env::temp_dir().join(format!("c4lab-corpus-stop-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    // far more games than the test waits for, so the stop lands while they are written
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
-        .args(["corpus", "generate", "--games", "1000000", "--out"])
-        .arg(&dir)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
     fn parts(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
         let mut found = Vec::new();
         for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
@@ -565,24 +557,24 @@ fn a_corpus_run_stopped_by_ctrl_c_leaves_no_part_file() {
         }
         found
     }
-    let t = std::time::Instant::now();
-    while parts(&dir).is_empty() && t.elapsed() < std::time::Duration::from_secs(30) {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let writing = parts(&dir);
-    if writing.is_empty() {
-        let _ = child.kill();
-        panic!("the corpus is not being written after 30 s");
-    }
-    let sent = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let status = child.wait().unwrap();
-    // ended by the signal, as without the handler, so a shell loop stops on it
-    use std::os::unix::process::ExitStatusExt;
-    assert_eq!(status.signal(), Some(2), "{status:?}");
+    // far more games than the test waits for, so the stop lands while they are written
+    let writing = std::cell::RefCell::new(Vec::new());
+    interrupt_once(
+        &[
+            "corpus",
+            "generate",
+            "--games",
+            "1000000",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        || {
+            *writing.borrow_mut() = parts(&dir);
+            !writing.borrow().is_empty()
+        },
+        "the corpus to be written",
+    );
+    let writing = writing.into_inner();
     assert_eq!(
         parts(&dir),
         Vec::<std::path::PathBuf>::new(),

@@ -72,3 +72,34 @@ pub fn assert_exit(o: &Output, code: i32) {
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
+
+/// Runs `c4lab args`, sends it Ctrl-C (SIGINT) once `ready` holds (checked every 20 ms
+/// for up to 30 s; otherwise the run is killed and the test fails, naming `what` it
+/// waited for), and checks that it ended by the signal, as it would without a handler,
+/// so a shell loop stops on it.
+#[cfg(unix)]
+pub fn interrupt_once(args: &[&str], ready: impl Fn() -> bool, what: &str) {
+    use std::os::unix::process::ExitStatusExt;
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while !ready() && t.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    if !ready() {
+        let _ = child.kill();
+        panic!("waited 30 s for {what}");
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(2), "{status:?}");
+}
