@@ -519,7 +519,8 @@ function onKey(e) {
     // Greek...), the keys where US Z and Y sit; a Latin layout's other keys (Dvorak's
     // `;` where US has Z) are no shortcut
     const latin = /^[a-z]$/i.test(e.key);
-    const key = latin ? e.key.toLowerCase() : /^\p{L}$/u.test(e.key) ? { KeyZ: 'z', KeyY: 'y' }[e.code] : undefined;
+    const otherScript = /^\p{L}$/u.test(e.key) && !/\p{Script=Latin}/u.test(e.key);
+    const key = latin ? e.key.toLowerCase() : otherScript ? { KeyZ: 'z', KeyY: 'y' }[e.code] : undefined;
     const redoKey = (key === 'y' && !e.shiftKey) || (key === 'z' && e.shiftKey);
     if (redoKey && state.future.length) { e.preventDefault(); redo(); }
     else if (key === 'z' && !e.shiftKey && state.history.length) { e.preventDefault(); undo(); }

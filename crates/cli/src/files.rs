@@ -146,10 +146,11 @@ fn handle_interrupt() {
 /// well.
 pub fn remove_on_interrupt(remove: fn()) {
     handle_interrupt();
-    REMOVERS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push(remove);
+    let mut removers = REMOVERS.lock().unwrap_or_else(|e| e.into_inner());
+    // twice would take the library's lock twice, and the second would wait for ever
+    if !removers.contains(&remove) {
+        removers.push(remove);
+    }
 }
 
 /// Ends the program by SIGINT with its default meaning, so the caller sees a program

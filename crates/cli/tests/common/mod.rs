@@ -88,18 +88,24 @@ pub fn interrupt_once(args: &[&str], ready: impl Fn() -> bool, what: &str) {
         .spawn()
         .unwrap();
     let t = Instant::now();
-    while !ready() && t.elapsed() < Duration::from_secs(30) {
+    let mut ok = ready();
+    while !ok && t.elapsed() < Duration::from_secs(30) {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("c4lab ended ({status:?}) before {what}");
+        }
         std::thread::sleep(Duration::from_millis(20));
+        ok = ready();
     }
-    if !ready() {
+    let sent = ok
+        && Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+    if !sent {
         let _ = child.kill();
-        panic!("waited 30 s for {what}");
+        let _ = child.wait();
+        panic!("waited 30 s for {what}, or could not send SIGINT");
     }
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
     let status = child.wait().unwrap();
     assert_eq!(status.signal(), Some(2), "{status:?}");
 }
