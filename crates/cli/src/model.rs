@@ -209,20 +209,6 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         ckpt_flag,
         (c4lab_model::CHECKPOINT_MAGIC, "checkpoint"),
     )?;
-    let mut train = Vec::new();
-    for (i, corpus) in a.load_corpus.iter().enumerate() {
-        let targets = a.perply_targets.get(i).map(PathBuf::as_path);
-        train.extend(examples(corpus, targets, a.corpus_source)?);
-    }
-    let hold = match &a.holdout_corpus {
-        Some(p) => examples(p, a.holdout_targets.as_deref(), a.corpus_source)?,
-        None => Vec::new(),
-    };
-    eprintln!(
-        "{} training positions, {} holdout positions",
-        train.len(),
-        hold.len()
-    );
     let config = TrainConfig {
         steps: a.steps,
         batch: a.batch,
@@ -238,10 +224,35 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     let mut t = if a.resume {
         let bytes =
             std::fs::read(&ckpt).with_context(|| format!("cannot read {}", ckpt.display()))?;
-        Trainer::resume(config, &bytes).with_context(|| ckpt.display().to_string())?
+        let t = Trainer::resume(config, &bytes).with_context(|| ckpt.display().to_string())?;
+        // said before the corpus is read: a run is not rewound
+        if t.step > a.steps {
+            bail!(
+                "the checkpoint {} is at step {}, past --steps {}; ask for --steps {} or more to go on, or train afresh without --resume",
+                ckpt.display(),
+                t.step,
+                a.steps,
+                t.step
+            );
+        }
+        t
     } else {
         Trainer::new(config)?
     };
+    let mut train = Vec::new();
+    for (i, corpus) in a.load_corpus.iter().enumerate() {
+        let targets = a.perply_targets.get(i).map(PathBuf::as_path);
+        train.extend(examples(corpus, targets, a.corpus_source)?);
+    }
+    let hold = match &a.holdout_corpus {
+        Some(p) => examples(p, a.holdout_targets.as_deref(), a.corpus_source)?,
+        None => Vec::new(),
+    };
+    eprintln!(
+        "{} training positions, {} holdout positions",
+        train.len(),
+        hold.len()
+    );
     let bar = ProgressBar::new(a.steps);
     bar.set_style(
         ProgressStyle::with_template(

@@ -108,6 +108,32 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         first,
         "resuming a finished run adds nothing"
     );
+    // nor is a run rewound: fewer steps than the checkpoint holds are refused before
+    // the corpus is read (the model used to be written again as it was)
+    let out = c4lab(
+        &[
+            "train",
+            "--load-corpus",
+            "no-such-corpus.txt",
+            "--perply-targets",
+            "no-such-targets.npz",
+            "--steps",
+            "1000",
+            "--seed",
+            "32",
+            "--resume",
+            "--out",
+            &model,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is at step 2000, past --steps 1000") && !err.contains("no-such-corpus"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&model).unwrap(), first);
     // the threat windows are the default; the column windows alone make a smaller
     // model (8 tables a side against 13), which bench model names; a checkpoint of
     // one set does not resume as the other; an unknown set is refused
