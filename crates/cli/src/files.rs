@@ -63,6 +63,15 @@ impl Output {
         let opened = match &self.part {
             Some(part) => {
                 handle_interrupt();
+                // a FIFO left under the part file's name would block the create, and with
+                // it the Ctrl-C handler, which waits for the lock held here
+                if std::fs::symlink_metadata(part).is_ok_and(|m| !m.is_file()) {
+                    anyhow::bail!(
+                        "cannot write {}: {} exists and is no regular file; remove it",
+                        self.shown.display(),
+                        part.display()
+                    );
+                }
                 let mut parts = parts();
                 let created = File::create(part);
                 if created.is_ok() && !parts.contains(part) {

@@ -315,3 +315,55 @@ fn a_book_stopped_by_ctrl_c_leaves_no_part_file() {
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_under_the_part_files_name_is_refused_not_waited_on() {
+    // opening a FIFO to write waits for a reader, and Ctrl-C would wait with it
+    let dir = std::env::temp_dir().join(format!("c4lab-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("d/train")).unwrap();
+    for part in ["book.bin.part", "d/train/corpus_10.txt.part"] {
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.join(part))
+            .status()
+            .unwrap();
+        assert!(made.success());
+    }
+    let d = dir.to_str().unwrap();
+    for (args, named) in [
+        (
+            vec!["book", "--depth", "0", "--out", &format!("{d}/book.bin")],
+            "book.bin.part",
+        ),
+        (
+            vec![
+                "corpus",
+                "generate",
+                "--games",
+                "10",
+                "--holdout",
+                "2",
+                "--out",
+                &format!("{d}/d"),
+            ],
+            "corpus_10.txt.part",
+        ),
+    ] {
+        // under `timeout`, so a run that waits on the FIFO fails (exit 124) rather than
+        // hanging the tests
+        let out = std::process::Command::new("timeout")
+            .arg("30")
+            .arg(env!("CARGO_BIN_EXE_c4lab"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(named) && err.contains("no regular file"),
+            "{err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

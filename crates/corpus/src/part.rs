@@ -42,6 +42,14 @@ pub fn remove_parts_being_written() {
 /// Creates (truncates) `path`'s `.part` file.
 pub(crate) fn create(path: &Path) -> std::io::Result<File> {
     let part = part_of(path);
+    // a FIFO left under the part file's name would block the create, and with it a
+    // stop, which waits for the lock held here
+    if std::fs::symlink_metadata(&part).is_ok_and(|m| !m.is_file()) {
+        return Err(std::io::Error::other(format!(
+            "{} exists and is no regular file; remove it",
+            part.display()
+        )));
+    }
     let mut list = writing();
     let created = File::create(&part);
     if created.is_ok() && !list.contains(&part) {
