@@ -437,7 +437,13 @@ function undo() {
   else if (state.mode === 'position') { if (state.root) setRoot(state.root.slice(0, -1)); }
   else if (state.history.length) {
     state.future.push(snapshot());
-    ({ levels: state.levels, root: state.root, yellow: state.yellow } = state.history.pop());
+    const prev = state.history.pop();
+    // the snapshot's Yellow line comes back when the edit cut it; moves played in Play
+    // since then (a line that is no prefix of the snapshot's) stay, cut where the
+    // restored diagram stops
+    const played = prev.root === state.root && !prev.yellow.startsWith(state.yellow);
+    ({ levels: state.levels, root: state.root } = prev);
+    if (!played) state.yellow = prev.yellow;
     edited();
   }
 }

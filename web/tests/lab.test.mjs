@@ -962,6 +962,19 @@ test('what a user noticed, third round: Redo after Play moves, the undo keys on 
   await page.keyboard.press('Control+y');
   assert.match(new URL(await href(page)).hash, /\.7$/, 'Redo took no move back');
   assert.match(await topLeft(), /level 9/);
+  // nor does Undo: an edit, a move in Play, then Undo in Levels keeps the move
+  n = await count(page);
+  await cell(page, 1, 6).click();
+  await settled(page, n);
+  await page.click('nav button[data-mode="play"]');
+  await cell(page, 7, 2).click();
+  assert.match(new URL(await href(page)).hash, /\.77$/);
+  await page.click('nav button[data-mode="levels"]');
+  n = await count(page);
+  await page.click('#undo-levels');
+  await settled(page, n);
+  assert.match(await topLeft(), /level 9/);
+  assert.match(new URL(await href(page)).hash, /\.77$/, 'Undo kept the moves played since the edit');
   assert.deepEqual(page.errors, []);
   await page.close();
   // the percent-encoding of a link is undone once, as `c4lab` does: `%253F` is no `?`
