@@ -922,7 +922,7 @@ test('what a user noticed, second round: a tablet width, stale set-aside lines, 
   await refused.close();
 });
 
-test('what a user noticed, third round: Redo after Play moves, the undo keys on a non-Latin layout, a doubly encoded link', async () => {
+test('what a user noticed, third round: Undo and Redo after Play moves, the undo keys on a non-Latin layout, a doubly encoded link', async () => {
   const page = await open();
   await importText(page, WIN);
   const topLeft = () => cell(page, 1, 6).getAttribute('title');
@@ -975,6 +975,15 @@ test('what a user noticed, third round: Redo after Play moves, the undo keys on 
   await settled(page, n);
   assert.match(await topLeft(), /level 9/);
   assert.match(new URL(await href(page)).hash, /\.77$/, 'Undo kept the moves played since the edit');
+  // and an edit that cut the line (every level 9: Red names no move) gives it back on Undo
+  n = await count(page);
+  await page.click('#clear');
+  await settled(page, n);
+  assert.doesNotMatch(new URL(await href(page)).hash, /\.77$/);
+  n = await count(page);
+  await page.click('#undo-levels');
+  await settled(page, n);
+  assert.match(new URL(await href(page)).hash, /\.77$/, 'Undo gave back the line the edit cut');
   assert.deepEqual(page.errors, []);
   await page.close();
   // the percent-encoding of a link is undone once, as `c4lab` does: `%253F` is no `?`
