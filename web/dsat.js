@@ -26,7 +26,7 @@ const WIDEN_AFTER = [0, 3000];
  */
 export function wholeRoot(host) {
   const $ = (s) => document.querySelector(s);
-  const ui = { run: $('#dsat'), stop: $('#dsat-stop'), keep: $('#dsat-keep'), discard: $('#dsat-discard'), status: $('#dsat-status'), gauge: $('#dsat-gauge'), fewest: $('#dsat-fewest') };
+  const ui = { run: $('#dsat'), stop: $('#dsat-stop'), keep: $('#dsat-keep'), discard: $('#dsat-discard'), status: $('#dsat-status'), gauge: $('#dsat-gauge'), fewest: $('#dsat-fewest'), local: $('#dsat-local') };
   // the level budget of the running solve: 1 (fewest levels) or 10 (every level at once)
   let firstLevels = 1;
   const search = raceWorkers(new URL('./dsat.worker.js', import.meta.url), WIDEN_AFTER, () => host.render());
@@ -34,7 +34,8 @@ export function wholeRoot(host) {
   function start() {
     firstLevels = ui.fewest.checked ? 1 : 10;
     controls.starting('whole');
-    search.start(host.grid(), { cut: CUT_PLIES, maxStates: BROWSER_MAX_STATES, firstLevels });
+    // unchecked: no local search (the engine's default budget otherwise)
+    search.start(host.grid(), { cut: CUT_PLIES, maxStates: BROWSER_MAX_STATES, firstLevels, localWork: ui.local.checked ? null : 0 });
     const free = host.undecided();
     const over = firstLevels < 10 ? 'level 0 at first, one more level each time no diagram fits (up to 0–9)' : 'levels 0–9';
     // near the empty board the map grows slowly (each position asks the strong solver)
@@ -91,6 +92,12 @@ export function wholeRoot(host) {
       const won = r.winner ? ` by the second search (from the first's ${fmt(r.started_at)} dead ends, its budget also growing after ${fmt(WIDEN_AFTER[1])})` : '';
       switch (r.state) {
         case 'mapping':
+          if (r.local_budget != null) {
+            ui.gauge.max = r.local_budget;
+            ui.gauge.value = r.local_work;
+            const faults = r.local_faults == null ? '' : `, ${count(r.local_faults, 'fault')} at fewest`;
+            return status(`Local search before mapping: ${count(r.local_steps, 'repair step')}${faults}, ${fmt(r.local_work)} of ${fmt(r.local_budget)} units of work (${secs} s).`);
+          }
           ui.gauge.max = r.max_states;
           ui.gauge.value = r.positions;
           return status(`Mapping: ${fmt(r.positions)} of the ${fmt(r.max_states)} positions the browser's budget allows (${secs} s).`);
@@ -105,7 +112,10 @@ export function wholeRoot(host) {
           }
           const top = Math.max(0, ...[...r.cells].filter((c, i) => given[i] === '?' && /[0-9]/.test(c)).map(Number));
           const taken = firstLevels < 10 ? (top === 0 ? 'level 0' : `levels 0–${top}`) : '';
-          return status(`Found a diagram that verifies as a win${won} (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s)${taken ? `; its ? cells take ${taken}${fewest(r)}` : ''}. Keep it, or Discard.`);
+          const how = r.round === 0 && r.local_work > 0
+            ? `by the local search (${count(r.local_steps, 'repair step')}, ${secs} s)`
+            : `${won} (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s)`;
+          return status(`Found a diagram that verifies as a win${how.startsWith('by') ? ' ' : ''}${how}${taken ? `; its ? cells take ${taken}${fewest(r)}` : ''}. Keep it, or Discard.`);
         }
         case 'unsat':
           if (host.undecided() === 0) {

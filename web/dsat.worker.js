@@ -33,9 +33,10 @@ self.onmessage = async (e) => {
     if (session) session.set_ceiling(ceiling);
     return;
   }
-  const { id, grid, cut, maxStates, firstLevels = 1, widenAfter = 0, releaseAt = Infinity, shared = null, slot = 0 } = e.data;
+  const { id, grid, cut, maxStates, firstLevels = 1, widenAfter = 0, releaseAt = Infinity, shared = null, slot = 0, localWork = null } = e.data;
   try {
     session = DsatSession.start(grid, cut, maxStates, firstLevels, widenAfter);
+    if (localWork !== null) session.set_local_work(localWork);
   } catch (err) {
     self.postMessage({ id, report: { ok: false, error: String(err) } });
     return;

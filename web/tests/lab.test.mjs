@@ -375,6 +375,7 @@ test('Solve root agrees with the native dsat on small roots, and Keep applies a 
   const lost = '???????\n???????\n???????\n???????\n??????R\n?YYY?RR\n';
   // every level from the start (the fewest-levels default has its own test)
   await page.uncheck('#dsat-fewest');
+  let byLocal = 0;
   for (const text of [...roots, lost]) {
     const web = await solveRoot(page, text);
     assert.ok(web.ok, web.error);
@@ -382,10 +383,19 @@ test('Solve root agrees with the native dsat on small roots, and Keep applies a 
     for (const backend of ['batsat', 'cadical']) {
       const native = nativeDsat(text, backend, '--first-levels', '10');
       assert.equal(web.state, native.verdict, `${backend} on\n${text}`);
+      // the same engine: the same diagram, whether the local search or the SAT search found it
+      if (backend === 'batsat' && web.state === 'found') {
+        assert.equal(web.cells, native.diagram.join(''), text);
+        assert.equal(web.local_steps, native.local_steps, text);
+      }
     }
     if (web.state === 'found') {
       assert.equal(web.cells.length, 42);
       assert.match(await page.locator('#dsat-status').textContent(), /^Found a diagram that verifies as a win/);
+      if (web.round === 0) {
+        byLocal += 1;
+        assert.match(await page.locator('#dsat-status').textContent(), /^Found a diagram that verifies as a win by the local search \(/);
+      }
       if (text === roots[0]) {
         // Keep writes the found levels into the ? cells: the verdict becomes a win
         assert.ok(await page.locator('#board .cell.candidate').count() > 0);
@@ -396,6 +406,8 @@ test('Solve root agrees with the native dsat on small roots, and Keep applies a 
       }
     }
   }
+  // the local search, which runs first by default, settles roots like these
+  assert.ok(byLocal >= 1, 'no root found by the local search');
   assert.equal((await page.evaluate(() => window.__lab.dsat())).state, 'unsat');
   assert.match(await page.locator('#dsat-status').textContent(), /^No diagram wins from this root/);
   assert.deepEqual(page.errors, []);
@@ -404,11 +416,13 @@ test('Solve root agrees with the native dsat on small roots, and Keep applies a 
 test('Solve root races two searches as c4lab dsat does: the same winner, dead ends and diagram', async () => {
   // the upstream root 67636655564444333212, every cell ?: the first search alone needs
   // about 8,000 dead ends, the second, let go at the first's 3,257, about 4,400 more
+  // (the SAT searches alone: the local search that runs first has its own test)
   const text = '???????\n?????Y?\n??RY?Y?\n??YRRR?\n?YRYYR?\nRYYRRRY\n';
-  const native = nativeDsat(text, 'batsat');
+  const native = nativeDsat(text, 'batsat', '--local-work', '0');
   assert.equal(native.verdict, 'found');
   assert.equal(native.winner, 1, 'the second search wins natively');
   const page = await open();
+  await page.uncheck('#dsat-local');
   // isolated, so the searches' ceilings are shared with the solvers mid-call
   assert.equal(await page.evaluate(() => crossOriginIsolated), true);
   const web = await solveRoot(page, text);
@@ -440,6 +454,7 @@ test('a dsat session stops mid-call at the ceiling the page shares with it', asy
     // one search to its end; the dead ends at each round's end
     const run = (view) => {
       const session = engine.DsatSession.start(grid, 16, 2e6, 1, 0);
+      session.set_local_work(0); // the SAT search, whose dead ends the ceiling counts
       if (view) session.share_ceiling(view, 0);
       const ends = [];
       for (;;) {

@@ -258,6 +258,19 @@ pub fn dsat(
                 }
                 format!("round {round}: {positions} positions, {conflicts} dead ends, {settled} settled variables")
             }
+            Progress::Local {
+                steps,
+                faults,
+                work,
+                budget,
+            } => {
+                let fewest = if faults == usize::MAX {
+                    String::new()
+                } else {
+                    format!(", fewest faults {faults}")
+                };
+                format!("local search: {steps} steps{fewest}, work {work} of {budget}")
+            }
             Progress::Mapping {
                 positions,
                 max_states,
@@ -336,6 +349,8 @@ pub fn dsat(
             "conflicts": report.conflicts,
             "levels": report.levels,
             "least_levels": report.least_levels,
+            "local_steps": report.local.steps,
+            "local_work": report.local.work,
             "widen_after": widen_after[chosen],
             "winner": race.winner,
             "entrants": race.entrants.iter().zip(widen_after).enumerate().map(|(i, (e, w))| json!({
@@ -415,14 +430,26 @@ pub fn dsat(
     } else {
         String::new()
     };
+    // the first search runs the local search before its map
+    let local = race.entrants[0].report.local;
+    let by_local = report.rounds == 0 && local.work > 0;
+    let local_note = if local.work > 0 {
+        format!(
+            "local search first: {} repair steps, {} work, ",
+            local.steps, local.work
+        )
+    } else {
+        String::new()
+    };
     let counts = format!(
-        "{who}{} positions mapped, {} in the end, {} variables, {} clauses, {} Red moves pruned by the strong solver, {} rounds, {} dead ends, {levels}{memory}mapping {map_seconds:.2} s, {seconds:.2} s in all",
+        "{who}{local_note}{} positions mapped, {} in the end, {} variables, {} clauses, {} Red moves pruned by the strong solver, {} rounds, {} dead ends, {levels}{memory}mapping {map_seconds:.2} s, {seconds:.2} s in all",
         report.mapped, e.positions, e.variables, e.clauses, e.pruned, report.rounds, report.conflicts
     );
     match &report.outcome {
         Outcome::Found(d) => {
             out!("{}", d.to_grid());
-            eprintln!("found: a diagram that verifies as a win; {counts}");
+            let how = if by_local { " by the local search" } else { "" };
+            eprintln!("found{how}: a diagram that verifies as a win; {counts}");
         }
         Outcome::Unsat => eprintln!(
             "unsat: no diagram with these pinned cells (levels 0-9 for the ? cells) wins from this root; sound for the language, not independently audited; {counts}"
@@ -487,6 +514,12 @@ pub struct SearchArgs {
     /// so no pruning: to measure how much the pruning shrinks the map).
     #[arg(long, default_value_t = Options::default().oracle_nodes)]
     oracle_nodes: u64,
+    /// Work the local search may do (positions walked plus strong-solver nodes) before
+    /// the first search maps its root (it
+    /// repairs a diagram move by move with the strong solver as judge, and can find a
+    /// diagram but never prove there is none; 0: none). Needs --oracle-nodes above 0.
+    #[arg(long, default_value_t = Options::default().local_work)]
+    local_work: u64,
 }
 
 impl SearchArgs {
@@ -504,6 +537,7 @@ impl SearchArgs {
             max_states: self.max_states,
             backend: self.backend.clone(),
             oracle_nodes: self.oracle_nodes,
+            local_work: self.local_work,
             ..Options::default()
         }
     }
@@ -511,7 +545,7 @@ impl SearchArgs {
     /// The settings in a few words, for a table's header.
     pub fn describe(&self) -> String {
         format!(
-            "cut {} plies ({} for a widening search) then {} after {} rounds, tree cap {}, first levels {}{}{}, widen after {}, at most {} positions, backend {}, oracle {} nodes",
+            "cut {} plies ({} for a widening search) then {} after {} rounds, tree cap {}, first levels {}{}{}, widen after {}, at most {} positions, backend {}, oracle {} nodes, local search {} work",
             self.first_cut.min(self.cut),
             self.widening_first_cut.min(self.cut),
             self.cut,
@@ -524,6 +558,7 @@ impl SearchArgs {
             self.max_states,
             self.backend,
             self.oracle_nodes,
+            self.local_work,
         )
     }
 
@@ -544,6 +579,9 @@ impl SearchArgs {
         .flat_map(|(flag, value)| [flag.to_string(), value])
         .collect();
         // only when set, so that a baseline build from before the flag takes the rest
+        if self.local_work != Options::default().local_work {
+            args.extend(["--local-work".to_string(), self.local_work.to_string()]);
+        }
         if self.widening_first_cut != Options::default().widening_first_cut_plies {
             args.extend([
                 "--widening-first-cut".to_string(),

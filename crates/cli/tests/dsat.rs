@@ -177,8 +177,9 @@ fn bench_dsat_runs_roots_side_by_side_in_order_and_sums_them_up() {
         last2.starts_with(&format!("found {found} of 4,")),
         "{last2}"
     );
-    // the search flags reach each root's solve: a state budget of five runs out
-    let tight = bench(&["--roots", "1", "--max-states", "5"]);
+    // the search flags reach each root's solve: a state budget of five runs out (the
+    // SAT search's: the local search, which maps nothing, is turned off)
+    let tight = bench(&["--roots", "1", "--max-states", "5", "--local-work", "0"]);
     let text = stdout(&tight);
     assert!(
         text.lines()
@@ -192,12 +193,56 @@ fn bench_dsat_runs_roots_side_by_side_in_order_and_sums_them_up() {
 }
 
 #[test]
+fn dsat_tries_the_local_search_first_and_says_what_it_did() {
+    let json = |flags: &[&str]| -> serde_json::Value {
+        let mut args = vec!["dsat", "--json"];
+        args.extend_from_slice(flags);
+        args.push("examples/complete.txt");
+        let out = c4lab(&args, "");
+        assert_exit(&out, 0);
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let local = json(&[]);
+    assert_eq!(local["verdict"], "found", "{local}");
+    assert!(local["local_work"].as_u64().unwrap() > 0, "{local}");
+    // it settled the root: no SAT round, no dead end, no position mapped
+    assert_eq!(local["rounds"], 0, "{local}");
+    assert_eq!(local["conflicts"], 0, "{local}");
+    assert_eq!(local["positions"], 0, "{local}");
+    let grid: Vec<&str> = local["diagram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        c4lab(&["verify"], &(grid.join("\n") + "\n")).status.code(),
+        Some(0)
+    );
+    // the same again: nothing in it depends on timing
+    assert_eq!(json(&[])["diagram"], local["diagram"]);
+    // off: the SAT search alone
+    let off = json(&["--local-work", "0"]);
+    assert_eq!(off["local_work"], 0, "{off}");
+    assert_eq!(off["local_steps"], 0, "{off}");
+    assert!(off["rounds"].as_u64().unwrap() > 0, "{off}");
+    let said =
+        String::from_utf8_lossy(&c4lab(&["dsat", "examples/complete.txt"], "").stderr).into_owned();
+    assert!(
+        said.contains("found by the local search: a diagram that verifies"),
+        "{said}"
+    );
+}
+
+#[test]
 fn dsat_exit_codes_and_json() {
-    // a shallow map (the rest is learnt from the verifier's losing lines and a few
+    // the SAT search alone (the local search first has its own test); a shallow map (the rest is learnt from the verifier's losing lines and a few
     // positions of each failed candidate's tree)
     let found = c4lab(
         &[
             "dsat",
+            "--local-work",
+            "0",
             "--json",
             "--cut",
             "4",
@@ -237,6 +282,8 @@ fn dsat_exit_codes_and_json() {
     let eager = c4lab(
         &[
             "dsat",
+            "--local-work",
+            "0",
             "--json",
             "--widen-after",
             "0,1",
@@ -258,7 +305,15 @@ fn dsat_exit_codes_and_json() {
     // the run's account names each search's first map: 8 plies, and 10 for the
     // widening one unless --widening-first-cut says otherwise
     for (flags, second) in [(&[][..], 10), (&["--widening-first-cut", "12"][..], 12)] {
-        let run = c4lab(&[&["dsat"], flags, &["examples/complete.txt"]].concat(), "");
+        let run = c4lab(
+            &[
+                &["dsat", "--local-work", "0"],
+                flags,
+                &["examples/complete.txt"],
+            ]
+            .concat(),
+            "",
+        );
         assert_exit(&run, 0);
         let said = String::from_utf8_lossy(&run.stderr);
         assert!(said.contains("mapping to 8 plies below the root"), "{said}");
@@ -272,6 +327,8 @@ fn dsat_exit_codes_and_json() {
     let no_oracle = c4lab(
         &[
             "dsat",
+            "--local-work",
+            "0",
             "--json",
             "--cut",
             "4",
@@ -291,6 +348,8 @@ fn dsat_exit_codes_and_json() {
     let all_levels = c4lab(
         &[
             "dsat",
+            "--local-work",
+            "0",
             "--json",
             "--cut",
             "4",
@@ -307,6 +366,8 @@ fn dsat_exit_codes_and_json() {
     let cadical = c4lab(
         &[
             "dsat",
+            "--local-work",
+            "0",
             "--json",
             "--cut",
             "4",
@@ -331,6 +392,8 @@ fn dsat_exit_codes_and_json() {
     let logged = c4lab(
         &[
             "dsat",
+            "--local-work",
+            "0",
             "--json",
             "--cut",
             "4",
@@ -380,6 +443,8 @@ fn dsat_exit_codes_and_json() {
     let missing = c4lab(
         &[
             "dsat",
+            "--local-work",
+            "0",
             "--log-rounds",
             "no-such-dir/r.jsonl",
             "examples/complete.txt",
@@ -393,6 +458,8 @@ fn dsat_exit_codes_and_json() {
     let budgeted = c4lab(
         &[
             "dsat",
+            "--local-work",
+            "0",
             "--json",
             "--cut",
             "4",
@@ -421,7 +488,7 @@ fn dsat_exit_codes_and_json() {
         (&[][..], true),
         (&["--level-gaps", "--first-levels", "10"][..], false),
     ] {
-        let mut args = vec!["dsat", "--cut", "4"];
+        let mut args = vec!["dsat", "--local-work", "0", "--cut", "4"];
         args.extend_from_slice(flags);
         args.push("examples/complete.txt");
         let run = c4lab(&args, "");

@@ -11,10 +11,12 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+mod local;
 mod race;
 mod report;
+pub use local::LocalSearch;
 pub use race::{race, Entrant, RaceReport};
-pub use report::{Outcome, Progress, Report, RoundEnd};
+pub use report::{LocalStats, Outcome, Progress, Report, RoundEnd};
 
 use c4lab_steady::{Diagram, Verdict, Verifier};
 use c4lab_synth::sat::{open, Ceiling, SatOutcome};
@@ -65,6 +67,11 @@ pub struct Options {
     /// before it grows by one without a proof that no diagram fits it (0: it grows only
     /// on such a proof, so a found diagram takes the fewest levels that can win).
     pub widen_after: u64,
+    /// Work the local search may do before the map is built, in positions walked plus
+    /// strong-solver nodes (0: no local search;
+    /// only a search whose budget grows on proof alone, `widen_after` 0, runs it, and
+    /// only with the strong-solver oracle). See [`LocalSearch`].
+    pub local_work: u64,
 }
 
 impl Default for Options {
@@ -83,6 +90,7 @@ impl Default for Options {
             compact_levels: true,
             levels_on_demand: true,
             widen_after: 0,
+            local_work: LOCAL_WORK,
         }
     }
 }
@@ -100,6 +108,15 @@ impl Options {
     }
 }
 
+/// The default budget of the local search, in positions walked plus strong-solver
+/// nodes (a second or two on the
+/// development machine; see `docs/dsat.md`, "Local search first").
+pub const LOCAL_WORK: u64 = 10_000_000;
+
+/// The local search's work between two progress reports, per position a
+/// [`Mapping::step`] batch asks for.
+const LOCAL_WORK_PER_POSITION: u64 = 256;
+
 /// Positions mapped between two `Progress::Mapping` reports.
 pub(crate) const MAP_REPORT_EVERY: u64 = 4096;
 
@@ -115,6 +132,11 @@ pub struct Mapping {
     search: Option<SearchState>,
     /// In a race: the dead ends at which this solve can no longer win (see `race`).
     ceiling: Option<Arc<dyn Ceiling>>,
+    /// The local search, while it runs (before the first position is mapped).
+    local: Option<Box<LocalSearch>>,
+    local_stats: LocalStats,
+    /// The level budget a diagram the local search found fits (it proves no fewer).
+    local_levels: Option<u8>,
 }
 
 /// What a search carries over when its map is deepened.
@@ -147,6 +169,8 @@ pub fn start(
     stop: Arc<AtomicBool>,
 ) -> Result<Mapping, SynthError> {
     let root = checked_root(diagram)?;
+    let local = (options.local_work > 0 && options.widen_after == 0 && options.oracle_nodes > 0)
+        .then(|| Box::new(LocalSearch::new(diagram, root)));
     let backend = open(&options.backend, stop.clone())?;
     let mut enc = Encoding::new(diagram, &root, backend)?;
     if options.oracle_nodes > 0 {
@@ -170,6 +194,9 @@ pub fn start(
         early: None,
         search: None,
         ceiling: None,
+        local,
+        local_stats: LocalStats::default(),
+        local_levels: None,
     })
 }
 
@@ -177,6 +204,9 @@ impl Mapping {
     /// Encodes up to `batch` more positions; true once the map is complete, the state
     /// budget overflowed or the stop flag was raised.
     pub fn step(&mut self, batch: u64) -> Result<bool, SynthError> {
+        if self.local.is_some() {
+            return Ok(self.step_local(batch));
+        }
         for _ in 0..batch {
             if self.early.is_some() {
                 return Ok(true);
@@ -190,6 +220,48 @@ impl Mapping {
             }
         }
         Ok(self.early.is_some() || self.map.is_done())
+    }
+
+    /// Runs the local search for about `batch` positions' worth of work; true once it
+    /// found a diagram or was stopped (the verdict is then in), false while it runs or
+    /// once it gave up (mapping begins at the next step).
+    fn step_local(&mut self, batch: u64) -> bool {
+        let Some(local) = self.local.as_mut() else {
+            return false;
+        };
+        let until = local
+            .work()
+            .saturating_add(batch.max(1).saturating_mul(LOCAL_WORK_PER_POSITION))
+            .min(self.options.local_work);
+        while local.work() < until && !local.ended() {
+            if self.stop.load(Ordering::Relaxed) {
+                self.early = Some(Outcome::Stopped);
+                return true;
+            }
+            let found = local.step(&mut self.enc);
+            self.local_stats = LocalStats {
+                steps: local.steps(),
+                work: local.work(),
+            };
+            if let Some(diagram) = found {
+                self.local_levels = Some(local.levels());
+                self.early = Some(Outcome::Found(diagram));
+                return true;
+            }
+        }
+        if local.ended() || local.work() >= self.options.local_work {
+            self.local = None;
+        }
+        false
+    }
+
+    /// Caps the local search's work before mapping at `work` (0: no local search);
+    /// has effect only before the first step.
+    pub fn limit_local(&mut self, work: u64) {
+        self.options.local_work = self.options.local_work.min(work);
+        if work == 0 {
+            self.local = None;
+        }
     }
 
     /// In a race, true once another solve has finished with fewer dead ends.
@@ -209,6 +281,14 @@ impl Mapping {
 
     /// The mapping gauge: positions encoded so far against the state budget.
     pub fn progress(&self) -> Progress {
+        if let Some(local) = &self.local {
+            return Progress::Local {
+                steps: local.steps(),
+                faults: local.fewest_faults(),
+                work: local.work(),
+                budget: self.options.local_work,
+            };
+        }
         Progress::Mapping {
             positions: self.enc.stats().positions,
             max_states: self.options.max_states,
@@ -222,7 +302,10 @@ impl Mapping {
             rounds: 0,
             settled: 0,
             levels: LevelBudget {
-                levels: self.options.first_levels.clamp(1, FREE_LEVELS),
+                levels: self
+                    .local_levels
+                    .unwrap_or(self.options.first_levels)
+                    .clamp(1, FREE_LEVELS),
                 least: 1,
                 since: 0,
                 widest: 0,
@@ -245,6 +328,7 @@ impl Mapping {
             options: self.options,
             stop: self.stop,
             ceiling: self.ceiling,
+            local_stats: self.local_stats,
         }
     }
 }
@@ -268,6 +352,7 @@ pub struct Mapped {
     options: Options,
     stop: Arc<AtomicBool>,
     ceiling: Option<Arc<dyn Ceiling>>,
+    local_stats: LocalStats,
 }
 
 /// Maps the root of `diagram` (its `?` cells free over 0..9, the others pinned): every
@@ -331,6 +416,9 @@ impl Mapped {
             stop: self.stop,
             early: None,
             ceiling: self.ceiling,
+            local: None,
+            local_stats: self.local_stats,
+            local_levels: None,
             search: Some(SearchState {
                 rounds: self.rounds,
                 settled: self.settled,
@@ -379,6 +467,7 @@ impl Mapped {
             conflicts: self.enc.backend().conflicts(),
             levels: self.levels.levels,
             least_levels: self.levels.least,
+            local: self.local_stats,
         }
     }
 

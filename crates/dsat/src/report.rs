@@ -36,11 +36,33 @@ pub struct Report {
     /// Proved: no winning diagram takes fewer levels than this for its `?` cells (the
     /// budgets below it admitted none); `levels` when no budget grew without a proof.
     pub least_levels: u8,
+    /// What the local search did before the map (nothing when it did not run).
+    pub local: LocalStats,
+}
+
+/// The local search's counts (see [`crate::LocalSearch`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LocalStats {
+    /// Repair steps taken.
+    pub steps: u64,
+    /// The work done: positions walked plus strong-solver nodes.
+    pub work: u64,
 }
 
 /// How far a solve has come, for progress displays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Progress {
+    /// The local search, before mapping (see [`crate::LocalSearch`]).
+    Local {
+        /// Repair steps so far.
+        steps: u64,
+        /// The fewest faults a diagram has had so far (`usize::MAX` before the first).
+        faults: usize,
+        /// The work done so far: positions walked plus strong-solver nodes.
+        work: u64,
+        /// The work it may do before mapping begins.
+        budget: u64,
+    },
     /// Mapping: positions encoded so far against the state budget (a full gauge
     /// means the budget overflowed, not that the map is complete).
     Mapping {

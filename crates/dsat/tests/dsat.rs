@@ -10,12 +10,12 @@ use c4lab_dsat::{map, map_with_progress, solve, Options, Outcome, Progress, Roun
 use c4lab_steady::{Cell, Diagram, Verifier};
 
 mod common;
-use common::{all_undecided, spread, upstream};
+use common::{all_undecided, sat_only, spread, upstream};
 
 fn run(d: &Diagram, backend: &str) -> Outcome {
     let opts = Options {
         backend: backend.into(),
-        ..Options::default()
+        ..sat_only()
     };
     solve(d, &opts, Arc::new(AtomicBool::new(false)))
         .unwrap()
@@ -99,7 +99,7 @@ fn progress_fills_the_gauge_then_counts_rounds_with_rising_dead_ends_and_settled
             backend: backend.into(),
             max_states: 1 << 20,
             first_cut_plies: 16,
-            ..Options::default()
+            ..sat_only()
         };
         let mut seen = Vec::new();
         let stop = Arc::new(AtomicBool::new(false));
@@ -177,7 +177,7 @@ fn a_shallow_first_map_is_deepened_into_the_same_solver() {
         let opts = Options {
             first_cut_plies: 2,
             deepen_after: 1,
-            ..Options::default()
+            ..sat_only()
         };
         let mut seen = Vec::new();
         let stop = Arc::new(AtomicBool::new(false));
@@ -190,7 +190,7 @@ fn a_shallow_first_map_is_deepened_into_the_same_solver() {
             &puzzle,
             &Options {
                 first_cut_plies: 16,
-                ..Options::default()
+                ..sat_only()
             },
             Arc::new(AtomicBool::new(false)),
         )
@@ -254,7 +254,7 @@ fn a_failed_candidate_teaches_its_tree_up_to_the_cap() {
             let opts = Options {
                 first_cut_plies: 2,
                 tree_cap: cap,
-                ..Options::default()
+                ..sat_only()
             };
             let mut mapped = map(&puzzle, &opts, Arc::new(AtomicBool::new(false))).unwrap();
             for _ in 0..30 {
@@ -286,7 +286,7 @@ fn a_level_budget_grows_until_a_diagram_fits_and_unsat_still_covers_every_level(
     let budget = |first_levels, compact_levels| Options {
         first_levels,
         compact_levels,
-        ..Options::default()
+        ..sat_only()
     };
     let mut grown = 0;
     for d in spread(22, 4).iter() {
@@ -360,7 +360,7 @@ fn gates_built_as_the_budget_grows_prove_the_same_budgets_with_fewer_variables()
     let stop = || Arc::new(AtomicBool::new(false));
     let options = |levels_on_demand| Options {
         levels_on_demand,
-        ..Options::default()
+        ..sat_only()
     };
     let mut smaller = 0;
     for d in spread(22, 4).iter() {
@@ -461,11 +461,17 @@ fn on_small_instances_dsat_and_auto_complete_agree_with_trying_every_completion(
         for p in puzzles {
             let wins = some_completion_wins(&p, &mut verifier);
             let outcome = run(&p, "batsat");
+            // the default, the local search first, says the same
+            let default = solve(&p, &Options::default(), Arc::new(AtomicBool::new(false)))
+                .unwrap()
+                .outcome;
             if wins {
                 assert_found(&p, &outcome);
+                assert_found(&p, &default);
                 found += 1;
             } else {
                 assert_eq!(outcome, Outcome::Unsat, "{}", p.to_grid());
+                assert_eq!(default, Outcome::Unsat, "{}", p.to_grid());
                 unsat += 1;
             }
             let mut complete = c4lab_synth::complete::Completer::new(

@@ -9,7 +9,7 @@ use c4lab_dsat::{race, solve, Entrant, Options, Outcome, Progress};
 use c4lab_steady::{Cell, Diagram, Verifier};
 
 mod common;
-use common::{all_undecided, spread};
+use common::{all_undecided, sat_only, spread};
 
 /// A few upstream roots of ply 22+ with every level cell `?` (none when the files are absent).
 fn puzzles() -> Vec<Diagram> {
@@ -19,7 +19,7 @@ fn puzzles() -> Vec<Diagram> {
 fn widening(widen_after: u64) -> Options {
     Options {
         widen_after,
-        ..Options::default()
+        ..sat_only()
     }
 }
 
@@ -172,7 +172,7 @@ fn a_late_start_counts_against_the_late_entrant_and_the_head_start_leaves_out_ea
 
 #[test]
 fn a_widening_search_maps_its_own_first_cut() {
-    let first = Options::default();
+    let first = sat_only();
     assert_eq!(first.first_cut(), first.first_cut_plies);
     let second = widening(3000);
     assert_eq!(second.first_cut(), second.widening_first_cut_plies);

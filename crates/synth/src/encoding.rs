@@ -237,6 +237,18 @@ impl Encoding {
         self.ask_oracle(red, mask, cell, true)
     }
 
+    /// The strong solver's answer to "does Red playing `cell` keep a won game?" (true
+    /// when it cannot tell within its budget), or `None` without an oracle.
+    pub fn oracle_keeps_win(&mut self, red: u64, mask: u64, cell: u64) -> Option<bool> {
+        self.oracle.as_ref()?;
+        Some(self.ask_oracle(red, mask, cell, false))
+    }
+
+    /// Nodes the strong-solver oracle has searched so far (0 without one).
+    pub fn oracle_nodes(&self) -> u64 {
+        self.oracle.as_ref().map_or(0, |o| o.solver.nodes())
+    }
+
     /// [`Encoding::keeps_win`], counting an unanswered question only when `count`.
     fn ask_oracle(&mut self, red: u64, mask: u64, cell: u64, count: bool) -> bool {
         let Some(oracle) = self.oracle.as_mut() else {

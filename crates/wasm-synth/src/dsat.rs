@@ -102,6 +102,15 @@ impl DsatSession {
         self.ceiling.share(array, index);
     }
 
+    /// Caps the local search that runs before the first search maps its root (in
+    /// positions walked plus strong-solver nodes; 0: none). Call it before the first
+    /// step, as `c4lab dsat --local-work` does.
+    pub fn set_local_work(&mut self, work: f64) {
+        if let Some(Phase::Mapping(m)) = self.phase.as_mut() {
+            m.limit_local(self::dead_ends(work));
+        }
+    }
+
     /// Reports `released_at`: the dead ends at the end of the first round after which
     /// one level budget has taken `dead_ends` or more (the race's release mark).
     pub fn watch_release(&mut self, dead_ends: f64) {
@@ -147,13 +156,28 @@ impl DsatSession {
         match self.phase.as_mut().expect("just set") {
             Phase::Mapping(m) => {
                 j["state"] = json!("mapping");
-                if let Progress::Mapping {
-                    positions,
-                    max_states,
-                } = m.progress()
-                {
-                    j["positions"] = json!(positions);
-                    j["max_states"] = json!(max_states);
+                match m.progress() {
+                    Progress::Mapping {
+                        positions,
+                        max_states,
+                    } => {
+                        j["positions"] = json!(positions);
+                        j["max_states"] = json!(max_states);
+                    }
+                    Progress::Local {
+                        steps,
+                        faults,
+                        work,
+                        budget,
+                    } => {
+                        // before mapping: no position yet
+                        j["positions"] = json!(0);
+                        j["local_steps"] = json!(steps);
+                        j["local_faults"] = json!((faults != usize::MAX).then_some(faults));
+                        j["local_work"] = json!(work);
+                        j["local_budget"] = json!(budget);
+                    }
+                    Progress::Searching { .. } => {}
                 }
             }
             Phase::Searching(s) => {
@@ -188,6 +212,8 @@ impl DsatSession {
                 j["levels"] = json!(r.levels);
                 j["least_levels"] = json!(r.least_levels);
                 j["widest"] = json!(widest);
+                j["local_steps"] = json!(r.local.steps);
+                j["local_work"] = json!(r.local.work);
                 if let Outcome::Found(d) = &r.outcome {
                     j["cells"] = json!(flat(d));
                 }

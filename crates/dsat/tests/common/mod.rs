@@ -3,7 +3,17 @@
 use std::path::PathBuf;
 
 use c4lab_board::{HEIGHT, WIDTH};
+use c4lab_dsat::Options;
 use c4lab_steady::{Cell, Diagram};
+
+/// The default options without the local search, for the tests of the SAT search.
+#[allow(dead_code)] // not every test file tests the SAT search
+pub fn sat_only() -> Options {
+    Options {
+        local_work: 0,
+        ..Options::default()
+    }
+}
 
 /// Upstream diagrams whose roots hold at least `min_ply` stones (empty when the files are absent).
 pub fn upstream(min_ply: u32) -> Vec<Diagram> {

@@ -1,0 +1,512 @@
+//! Local search over diagrams, before the SAT map: repair the positions where the
+//! diagram goes wrong, one cell change at a time, with the strong solver as the judge
+//! of each Red move.
+//!
+//! A diagram's *faults* are the Red-to-move positions it reaches from the root where it
+//! names no move, or names one the strong solver proves does not keep the win (or one
+//! after which a Yellow reply wins or fills the board). The walk does not stop at a
+//! fault: it goes on below it with the winning move of the lowest level, so the count
+//! covers the whole tree the diagram would face once repaired there, and a repair that
+//! uncovers deeper faults scores worse. A diagram with no fault wins whenever every
+//! answer was exact; it is accepted only once the verifier confirms it.
+//!
+//! Each step picks a fault (sometimes one of the positions above it), lists the changes
+//! of its playable `?` cells' levels that make it play a move that keeps the win (one
+//! cell, or when none does, that cell made the lowest unique level and the playable
+//! cells below it raised), and takes the one that leaves the fewest faults, or at
+//! random now and then; a change just undone is barred for a few steps. The random
+//! choices come from a fixed-seed generator, and the work is counted in positions
+//! walked plus the strong solver's nodes, so a run does not depend on timing and the
+//! native and browser builds agree.
+//! No SAT solver is involved, so this can only find a diagram, never prove there is
+//! none: the SAT search runs after it (see `docs/dsat.md`, "Local search first").
+
+use c4lab_board::{
+    cell_bit, has_four, winning_cells, Position, BOARD_MASK, BOTTOM_MASK, HEIGHT, WIDTH,
+};
+use c4lab_steady::{Cell, Diagram, Levels, Verifier};
+use c4lab_synth::Encoding;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::FREE_LEVELS;
+
+/// Positions one walk may visit; a tree larger than this counts as one more fault.
+const WALK_CAP: usize = 100_000;
+/// Changes tried in full at one step (a random sample when there are more).
+const TRIED: usize = 12;
+/// Steps for which the level a change replaced may not come back.
+const TABU_STEPS: u64 = 10;
+/// One step in this many takes a random repair rather than the best.
+const NOISE_ONE_IN: u64 = 5;
+/// One climb in this many goes one position further up from a fault.
+const CLIMB_ONE_IN: u64 = 3;
+
+/// A small xorshift generator, written out so that its sequence is fixed by this file
+/// (the same in the browser build and across dependency updates), which a run's
+/// reproducibility rests on.
+struct Xorshift(u64);
+
+impl Xorshift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn one_in(&mut self, n: u64) -> bool {
+        self.next().is_multiple_of(n)
+    }
+}
+
+/// A position reached by a walk: Red's stones, the occupied cells, the index of the
+/// position above it (`usize::MAX` at the root).
+type Node = (u64, u64, usize);
+
+/// The local search of one root; see the module comment.
+pub struct LocalSearch {
+    root: Position,
+    template: Diagram,
+    /// The `?` cells, by bit: the only cells a change may touch.
+    free: u64,
+    /// The empty cells at the root, by bit: the level layer.
+    empty: u64,
+    /// Each empty cell's level, by bit.
+    levels: [u8; 64],
+    rng: Xorshift,
+    /// (cell bit, level) barred until the step given.
+    tabu: FxHashMap<(u8, u8), u64>,
+    /// The strong solver's answers, by the key of the position after Red's move.
+    answers: FxHashMap<u64, bool>,
+    /// The keys of the positions the current walk has reached.
+    seen: FxHashSet<u64>,
+    stack: Vec<Node>,
+    nodes: Vec<Node>,
+    faults: Vec<usize>,
+    steps: u64,
+    walked: u64,
+    /// Strong-solver nodes spent on this search's questions.
+    oracle_nodes: u64,
+    fewest: usize,
+    /// Set once a verified diagram is found, or once a fault-free diagram failed the
+    /// verifier (an unanswered strong-solver question misled the walk): the search ends.
+    ended: bool,
+}
+
+impl LocalSearch {
+    /// A search from the root of `template` whose `?` cells start at the claimeven
+    /// pattern (level 2 on board rows 2, 4 and 6, level 9 on rows 1, 3 and 5).
+    pub fn new(template: &Diagram, root: Position) -> LocalSearch {
+        let mut levels = [0u8; 64];
+        let (mut free, mut empty) = (0u64, 0u64);
+        for x in 0..WIDTH {
+            for y in 0..HEIGHT {
+                let b = cell_bit(x, y);
+                let i = b.trailing_zeros() as usize;
+                match template.cell(x, y) {
+                    Cell::Level(l) => {
+                        levels[i] = l;
+                        empty |= b;
+                    }
+                    Cell::Undecided => {
+                        levels[i] = if y % 2 == 1 { 2 } else { FREE_LEVELS - 1 };
+                        free |= b;
+                        empty |= b;
+                    }
+                    Cell::Red | Cell::Yellow => {}
+                }
+            }
+        }
+        LocalSearch {
+            root,
+            template: template.clone(),
+            free,
+            empty,
+            levels,
+            rng: Xorshift(0x9E37_79B9_7F4A_7C15),
+            tabu: FxHashMap::default(),
+            answers: FxHashMap::default(),
+            seen: FxHashSet::default(),
+            stack: Vec::new(),
+            nodes: Vec::new(),
+            faults: Vec::new(),
+            steps: 0,
+            walked: 0,
+            oracle_nodes: 0,
+            fewest: usize::MAX,
+            ended: false,
+        }
+    }
+
+    /// The work done so far, the unit of the search's budget: positions walked plus
+    /// the strong solver's nodes (each costs about as much as the other).
+    pub fn work(&self) -> u64 {
+        self.walked + self.oracle_nodes
+    }
+
+    /// Repair steps taken so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The fewest faults a diagram of this search has had so far.
+    pub fn fewest_faults(&self) -> usize {
+        self.fewest
+    }
+
+    /// The smallest level budget that admits the current levels: one above the highest
+    /// level a `?` cell holds.
+    pub fn levels(&self) -> u8 {
+        bits(self.free)
+            .map(|b| self.levels[b.trailing_zeros() as usize] + 1)
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// True once the search has nothing more to try (see [`LocalSearch::step`]).
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// One repair step; returns the diagram once one with no fault passes the verifier.
+    /// `enc` must have the strong-solver oracle: without one every move looks sound.
+    pub fn step(&mut self, enc: &mut Encoding) -> Option<Diagram> {
+        if self.ended {
+            return None;
+        }
+        let faults = self.walk(enc, usize::MAX);
+        self.fewest = self.fewest.min(faults);
+        if faults == 0 {
+            self.ended = true;
+            let diagram = self.diagram();
+            let mut verifier = Verifier::new();
+            if !verifier.verify(&diagram).is_win() {
+                return None;
+            }
+            return Some(self.merge_levels(diagram, &mut verifier));
+        }
+        self.steps += 1;
+        let (red, mask) = self.target();
+        let mut changes = self.repairs(enc, red, mask);
+        if changes.is_empty() {
+            // no level makes the root keep the win (a forced block that loses): nothing
+            // above it to change either, so no diagram can be repaired into a winner
+            // (the root is the walk's first node)
+            self.ended = (red, mask) == (self.root.current(), self.root.mask())
+                && self.faults.first() == Some(&0);
+            return None;
+        }
+        while changes.len() > TRIED {
+            let i = self.rng.below(changes.len());
+            changes.swap_remove(i);
+        }
+        let chosen = if self.rng.one_in(NOISE_ONE_IN) {
+            self.rng.below(changes.len())
+        } else {
+            self.best_of(enc, &changes)
+        };
+        for &(b, l) in &changes[chosen] {
+            self.tabu
+                .insert((b, self.levels[b as usize]), self.steps + TABU_STEPS);
+            self.levels[b as usize] = l;
+        }
+        None
+    }
+
+    /// The diagram the levels stand for (pinned cells as given). With no cell pinned at
+    /// a level, the levels in use are renumbered from 0 without gaps: the rule compares
+    /// levels only by order and equality, so the diagram plays alike.
+    fn diagram(&mut self) -> Diagram {
+        if self.free == self.empty {
+            let mut used = [false; 64];
+            for b in bits(self.free) {
+                used[usize::from(self.levels[b.trailing_zeros() as usize])] = true;
+            }
+            let mut rank = [0u8; 64];
+            let mut next = 0u8;
+            for (l, u) in used.iter().enumerate() {
+                if *u {
+                    rank[l] = next;
+                    next += 1;
+                }
+            }
+            for b in bits(self.free) {
+                let i = b.trailing_zeros() as usize;
+                self.levels[i] = rank[usize::from(self.levels[i])];
+            }
+        }
+        Diagram::from_root(&self.root, |x, y| match self.template.cell(x, y) {
+            Cell::Undecided => Cell::Level(self.levels[cell_bit(x, y).trailing_zeros() as usize]),
+            other => other,
+        })
+    }
+
+    /// A winning diagram with fewer levels where two neighbouring levels can be merged
+    /// and it still wins (tried from the top, until no merge wins): the search uses
+    /// every level freely, and a diagram with fewer is easier to read. Only when no cell
+    /// is pinned at a level, whose order the merge would change.
+    fn merge_levels(&mut self, mut diagram: Diagram, verifier: &mut Verifier) -> Diagram {
+        if self.free != self.empty {
+            return diagram;
+        }
+        loop {
+            let top = self.levels();
+            let merged = (1..top).rev().find_map(|l| {
+                let candidate = Diagram::from_root(&self.root, |x, y| match diagram.cell(x, y) {
+                    Cell::Level(m) if m >= l => Cell::Level(m - 1),
+                    other => other,
+                });
+                verifier.verify(&candidate).is_win().then_some(candidate)
+            });
+            let Some(better) = merged else {
+                return diagram;
+            };
+            diagram = better;
+            for x in 0..WIDTH {
+                for y in 0..HEIGHT {
+                    if let Cell::Level(l) = diagram.cell(x, y) {
+                        self.levels[cell_bit(x, y).trailing_zeros() as usize] = l;
+                    }
+                }
+            }
+        }
+    }
+
+    /// A fault of the last walk, or now and then a position above it.
+    fn target(&mut self) -> (u64, u64) {
+        let i = self.faults[self.rng.below(self.faults.len())];
+        let (mut red, mut mask, mut up) = self.nodes[i];
+        while up != usize::MAX && self.rng.one_in(CLIMB_ONE_IN) {
+            (red, mask, up) = self.nodes[up];
+        }
+        (red, mask)
+    }
+
+    /// The changes that make the position play a move that keeps the win.
+    fn repairs(&mut self, enc: &mut Encoding, red: u64, mask: u64) -> Vec<Vec<(u8, u8)>> {
+        let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
+        let mut out = Vec::new();
+        for b in bits(playable & self.free) {
+            let i = b.trailing_zeros() as usize;
+            let old = self.levels[i];
+            for l in (0..FREE_LEVELS).filter(|&l| l != old) {
+                self.levels[i] = l;
+                self.walked += 1; // a decision, about as costly as a position walked
+                let levels = self.layer();
+                if let Decision::Play(cell) = decide(red, mask, &levels) {
+                    if self.keeps(enc, red, mask, cell) {
+                        out.push(vec![(i as u8, l)]);
+                    }
+                }
+            }
+            self.levels[i] = old;
+        }
+        if !out.is_empty() || winning_cells(mask ^ red, mask) & playable != 0 {
+            return out;
+        }
+        // no single change will do: a winning cell made the lowest level held once,
+        // the other playable cells at or below it raised above it
+        for w in bits(playable & self.free) {
+            if !self.keeps(enc, red, mask, w) {
+                continue;
+            }
+            for l in 0..FREE_LEVELS - 1 {
+                let mut change = vec![(w.trailing_zeros() as u8, l)];
+                for o in bits(playable & self.free & !w) {
+                    let i = o.trailing_zeros() as usize;
+                    if self.levels[i] <= l {
+                        let raised = l + 1 + self.rng.below(usize::from(FREE_LEVELS - l - 1)) as u8;
+                        change.push((i as u8, raised));
+                    }
+                }
+                out.push(change);
+            }
+        }
+        out
+    }
+
+    /// The index of the change leaving the fewest faults (ties at random), skipping
+    /// barred single-cell changes unless every change is barred.
+    fn best_of(&mut self, enc: &mut Encoding, changes: &[Vec<(u8, u8)>]) -> usize {
+        let mut best: Vec<usize> = Vec::new();
+        let mut fewest = usize::MAX;
+        for (k, change) in changes.iter().enumerate() {
+            if let [one] = change.as_slice() {
+                if self.tabu.get(one).is_some_and(|&until| until > self.steps) {
+                    continue;
+                }
+            }
+            let old: Vec<u8> = change
+                .iter()
+                .map(|&(b, _)| self.levels[b as usize])
+                .collect();
+            for &(b, l) in change {
+                self.levels[b as usize] = l;
+            }
+            let faults = self.walk(enc, fewest);
+            for (&(b, _), &o) in change.iter().zip(&old).rev() {
+                self.levels[b as usize] = o;
+            }
+            if faults < fewest {
+                fewest = faults;
+                best.clear();
+            }
+            if faults == fewest {
+                best.push(k);
+            }
+        }
+        if best.is_empty() {
+            return self.rng.below(changes.len());
+        }
+        best[self.rng.below(best.len())]
+    }
+
+    /// The level layer of the current levels.
+    fn layer(&self) -> Levels {
+        let mut masks = [0u64; c4lab_steady::LEVELS];
+        for b in bits(self.empty) {
+            masks[usize::from(self.levels[b.trailing_zeros() as usize])] |= b;
+        }
+        Levels::from_masks(masks)
+    }
+
+    /// Cached: does Red playing `cell` keep the win?
+    fn keeps(&mut self, enc: &mut Encoding, red: u64, mask: u64, cell: u64) -> bool {
+        let key = key(red | cell, mask | cell);
+        if let Some(&a) = self.answers.get(&key) {
+            return a;
+        }
+        let before = enc.oracle_nodes();
+        let a = enc.oracle_keeps_win(red, mask, cell).unwrap_or(true);
+        self.oracle_nodes += enc.oracle_nodes().saturating_sub(before);
+        self.answers.insert(key, a);
+        a
+    }
+
+    /// Walks the tree the current levels face from the root (a fault going on with the
+    /// lowest-level winning move) and returns its faults; stops counting past `limit`.
+    fn walk(&mut self, enc: &mut Encoding, limit: usize) -> usize {
+        let levels = self.layer();
+        self.seen.clear();
+        self.nodes.clear();
+        self.faults.clear();
+        let root = (self.root.current(), self.root.mask());
+        self.seen.insert(key(root.0, root.1));
+        self.stack.push((root.0, root.1, usize::MAX));
+        while let Some((red, mask, up)) = self.stack.pop() {
+            let me = self.nodes.len();
+            self.nodes.push((red, mask, up));
+            self.walked += 1;
+            if self.faults.len() > limit || me >= WALK_CAP {
+                self.faults.push(me);
+                break;
+            }
+            let chosen = match decide(red, mask, &levels) {
+                Decision::Wins => continue,
+                Decision::Play(cell) if self.keeps(enc, red, mask, cell) => {
+                    self.sound_after(red, mask, cell).then_some(cell)
+                }
+                _ => None,
+            };
+            let cell = match chosen {
+                Some(cell) => cell,
+                None => {
+                    self.faults.push(me);
+                    match self.fallback(enc, red, mask, &levels) {
+                        Some(cell) => cell,
+                        None => continue,
+                    }
+                }
+            };
+            let (red2, mask2) = (red | cell, mask | cell);
+            for y in bits((mask2 + BOTTOM_MASK) & BOARD_MASK) {
+                if self.seen.insert(key(red2, mask2 | y)) {
+                    self.stack.push((red2, mask2 | y, me));
+                }
+            }
+        }
+        self.stack.clear();
+        self.faults.len()
+    }
+
+    /// False when a Yellow reply to Red playing `cell` wins or fills the board (an
+    /// unanswered oracle question let the move through).
+    fn sound_after(&self, red: u64, mask: u64, cell: u64) -> bool {
+        let (red2, mask2) = (red | cell, mask | cell);
+        bits((mask2 + BOTTOM_MASK) & BOARD_MASK)
+            .all(|y| !has_four((mask2 ^ red2) | y) && mask2 | y != BOARD_MASK)
+    }
+
+    /// At a fault, the move the walk goes on with: the winning move (a forced block if
+    /// there is one) whose cell holds the lowest level; `None` when none keeps the win.
+    fn fallback(
+        &mut self,
+        enc: &mut Encoding,
+        red: u64,
+        mask: u64,
+        levels: &Levels,
+    ) -> Option<u64> {
+        let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
+        let threats = winning_cells(mask ^ red, mask) & playable;
+        let cells = if threats != 0 { threats } else { playable };
+        let mut best: Option<(u8, u64)> = None;
+        for c in bits(cells) {
+            if self.keeps(enc, red, mask, c) && self.sound_after(red, mask, c) {
+                let l = level_of(levels, c);
+                if best.is_none_or(|(bl, _)| l < bl) {
+                    best = Some((l, c));
+                }
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+}
+
+/// Red's decision under the rule of SPEC §2.
+enum Decision {
+    Wins,
+    Play(u64),
+    NoMove,
+}
+
+fn decide(red: u64, mask: u64, levels: &Levels) -> Decision {
+    let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
+    if winning_cells(red, mask) & playable != 0 {
+        return Decision::Wins;
+    }
+    let threats = winning_cells(mask ^ red, mask) & playable;
+    if threats != 0 {
+        return Decision::Play(threats & threats.wrapping_neg());
+    }
+    match levels.pick(playable) {
+        Some((cell, _)) => Decision::Play(cell),
+        None => Decision::NoMove,
+    }
+}
+
+/// A position's key: one stone set plus the occupied cells, unique per position (each
+/// column's stones sit on the contiguous run of its occupied cells).
+fn key(stones: u64, mask: u64) -> u64 {
+    stones + mask
+}
+
+fn level_of(levels: &Levels, cell: u64) -> u8 {
+    (0..c4lab_steady::LEVELS as u8)
+        .find(|&l| levels.mask(l) & cell != 0)
+        .unwrap_or(u8::MAX)
+}
+
+/// The set bits of `b`, lowest first, each as a one-bit mask.
+fn bits(mut b: u64) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        (b != 0).then(|| {
+            let low = b & b.wrapping_neg();
+            b ^= low;
+            low
+        })
+    })
+}

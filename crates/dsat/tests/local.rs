@@ -1,0 +1,159 @@
+//! The local search that runs before the SAT map: what it finds verifies, keeps the
+//! pinned cells and leaves no gap in the levels, and no two of its levels merge; a run
+//! repeats itself; a root it cannot win goes on to the SAT search, which still says
+//! `unsat`; its budget holds.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use c4lab_board::{Position, HEIGHT, WIDTH};
+use c4lab_dsat::{solve, Options, Outcome, Report};
+use c4lab_steady::{Cell, Diagram, Verifier};
+
+mod common;
+use common::{all_undecided, spread};
+
+fn solved(d: &Diagram, options: &Options) -> Report {
+    solve(d, options, Arc::new(AtomicBool::new(false))).unwrap()
+}
+
+/// The found diagram, checked: it verifies and the pinned cells are as given.
+fn found(puzzle: &Diagram, report: &Report) -> Diagram {
+    let Outcome::Found(d) = &report.outcome else {
+        panic!(
+            "expected found for\n{}got {:?}",
+            puzzle.to_grid(),
+            report.outcome
+        );
+    };
+    assert!(Verifier::new().verify(d).is_win(), "{}", d.to_grid());
+    for x in 0..WIDTH {
+        for y in 0..HEIGHT {
+            match puzzle.cell(x, y) {
+                Cell::Undecided => assert!(matches!(d.cell(x, y), Cell::Level(0..=9))),
+                pinned => assert_eq!(d.cell(x, y), pinned, "pinned cell ({x},{y}) changed"),
+            }
+        }
+    }
+    d.clone()
+}
+
+/// True when the local search settled the root: no SAT round ran.
+fn by_local_search(report: &Report) -> bool {
+    report.rounds == 0 && report.conflicts == 0 && report.local.steps > 0
+}
+
+#[test]
+fn upstream_roots_are_found_by_the_local_search_with_levels_from_zero_and_no_gap() {
+    let roots = spread(20, 12);
+    let mut local = 0;
+    for d in &roots {
+        let puzzle = all_undecided(d);
+        let report = solved(&puzzle, &Options::default());
+        let diagram = found(&puzzle, &report);
+        if !by_local_search(&report) {
+            continue;
+        }
+        local += 1;
+        // nothing is pinned at a level, so the levels are renumbered from 0: the budget
+        // reported is the number of levels the ? cells take
+        let used: std::collections::BTreeSet<u8> = diagram
+            .cells()
+            .iter()
+            .filter_map(|c| match c {
+                Cell::Level(l) => Some(*l),
+                _ => None,
+            })
+            .collect();
+        assert!(used.iter().copied().eq(0..used.len() as u8), "{used:?}");
+        assert_eq!(usize::from(report.levels), used.len());
+        // no two neighbouring levels can be merged into one and still win
+        for l in 1..report.levels {
+            let merged = Diagram::from_cells((*diagram.cells()).map(|c| match c {
+                Cell::Level(m) if m >= l => Cell::Level(m - 1),
+                other => other,
+            }));
+            assert!(
+                !Verifier::new().verify(&merged).is_win(),
+                "levels {} and {l} merge:\n{}",
+                l - 1,
+                diagram.to_grid()
+            );
+        }
+        assert_eq!(report.least_levels, 1, "the local search proves nothing");
+        assert!(report.local.work > 0);
+    }
+    if !roots.is_empty() {
+        // most upstream roots take the local search a fraction of its budget
+        assert!(local >= 9, "{local} of 12 found by the local search");
+    }
+}
+
+#[test]
+fn pinned_cells_come_back_unchanged_and_a_run_repeats_itself() {
+    for (i, d) in spread(18, 4).iter().enumerate() {
+        let mut half = d.clone();
+        for x in 0..WIDTH {
+            for y in 0..HEIGHT {
+                if (x + y + i) % 2 == 0 && matches!(d.cell(x, y), Cell::Level(_)) {
+                    half.set(x, y, Cell::Undecided);
+                }
+            }
+        }
+        let first = solved(&half, &Options::default());
+        let second = solved(&half, &Options::default());
+        let diagram = found(&half, &first);
+        assert_eq!(Outcome::Found(diagram), second.outcome);
+        assert_eq!(first.local, second.local);
+    }
+}
+
+#[test]
+fn a_root_no_diagram_wins_goes_on_to_the_sat_search_which_says_unsat() {
+    // Yellow's open three on the bottom row: no diagram stops both ends
+    let threats = Diagram::from_root(&Position::from_moves("727364").unwrap(), |_, _| {
+        Cell::Undecided
+    });
+    let report = solved(&threats, &Options::default());
+    assert_eq!(report.outcome, Outcome::Unsat);
+    assert!(report.local.steps > 0, "the local search ran first");
+    assert!(report.rounds > 0, "then the SAT search");
+}
+
+#[test]
+fn the_local_search_keeps_to_its_budget_and_zero_turns_it_off() {
+    let Some(d) = spread(22, 1).into_iter().next() else {
+        return;
+    };
+    let puzzle = all_undecided(&d);
+    let off = solved(
+        &puzzle,
+        &Options {
+            local_work: 0,
+            ..Options::default()
+        },
+    );
+    found(&puzzle, &off);
+    assert_eq!(off.local, Default::default());
+    // a budget too small for a single repair step: one walk of the tree, then the map
+    let tiny = solved(
+        &puzzle,
+        &Options {
+            local_work: 1,
+            ..Options::default()
+        },
+    );
+    found(&puzzle, &tiny);
+    assert!(tiny.local.steps <= 1, "{:?}", tiny.local);
+    assert!(tiny.rounds > 0 || tiny.local.steps == 0);
+    // without the strong solver every move would look sound: no local search
+    let blind = solved(
+        &puzzle,
+        &Options {
+            oracle_nodes: 0,
+            ..Options::default()
+        },
+    );
+    found(&puzzle, &blind);
+    assert_eq!(blind.local.steps, 0);
+}
