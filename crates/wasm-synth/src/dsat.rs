@@ -248,4 +248,36 @@ mod tests {
         }
         assert!(DsatSession::start(grid, 16, 1e5, 10.0, 0.0).is_ok());
     }
+
+    /// Steps a session to its end; the reports, the last one final.
+    fn run(mut session: DsatSession) -> Vec<serde_json::Value> {
+        let mut reports = Vec::new();
+        loop {
+            let r: serde_json::Value = serde_json::from_str(&session.step(64)).unwrap();
+            let done = !["mapping", "searching"].contains(&r["state"].as_str().unwrap());
+            reports.push(r);
+            if done {
+                return reports;
+            }
+        }
+    }
+
+    #[test]
+    fn the_local_search_runs_first_reports_its_work_and_zero_turns_it_off() {
+        let grid = "9909999\n99R9999\n??Y?999\nYRY?R??\nYYYRR??\nRRRYYRY\n";
+        let local = run(DsatSession::start(grid, 16, 1e5, 1.0, 0.0).unwrap());
+        let end = local.last().unwrap();
+        assert_eq!(end["state"], "found", "{end}");
+        assert!(end["local_work"].as_u64().unwrap() > 0, "{end}");
+        assert_eq!(end["round"], 0, "{end}");
+        let mut session = DsatSession::start(grid, 16, 1e5, 1.0, 0.0).unwrap();
+        session.set_local_work(0.0);
+        let sat = run(session);
+        let end = sat.last().unwrap();
+        assert_eq!(end["state"], "found", "{end}");
+        assert_eq!(end["local_work"], 0, "{end}");
+        assert!(end["round"].as_u64().unwrap() > 0, "{end}");
+        // while it runs the page is told about the local search, not a map of nothing
+        assert!(sat.iter().all(|r| r["local_budget"].is_null()));
+    }
 }
