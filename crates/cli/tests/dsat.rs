@@ -192,6 +192,18 @@ fn bench_dsat_runs_roots_side_by_side_in_order_and_sums_them_up() {
     assert_eq!(row.split_whitespace().nth(2), Some("budget"), "{text}");
 }
 
+/// The diagram of a `dsat --json` report verifies as a win.
+fn assert_verifies(report: &serde_json::Value) {
+    let grid: Vec<&str> = report["diagram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    let verify = c4lab(&["verify"], &(grid.join("\n") + "\n"));
+    assert_eq!(verify.status.code(), Some(0), "{report}");
+}
+
 #[test]
 fn dsat_tries_the_local_search_first_and_says_what_it_did() {
     let json = |flags: &[&str]| -> serde_json::Value {
@@ -209,16 +221,7 @@ fn dsat_tries_the_local_search_first_and_says_what_it_did() {
     assert_eq!(local["rounds"], 0, "{local}");
     assert_eq!(local["conflicts"], 0, "{local}");
     assert_eq!(local["positions"], 0, "{local}");
-    let grid: Vec<&str> = local["diagram"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_str().unwrap())
-        .collect();
-    assert_eq!(
-        c4lab(&["verify"], &(grid.join("\n") + "\n")).status.code(),
-        Some(0)
-    );
+    assert_verifies(&local);
     // the same again: nothing in it depends on timing
     assert_eq!(json(&[])["diagram"], local["diagram"]);
     // off: the SAT search alone
@@ -255,16 +258,7 @@ fn dsat_exit_codes_and_json() {
     assert_exit(&found, 0);
     let j: serde_json::Value = serde_json::from_slice(&found.stdout).unwrap();
     assert_eq!(j["verdict"], "found");
-    let grid: Vec<&str> = j["diagram"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_str().unwrap())
-        .collect();
-    assert_eq!(
-        c4lab(&["verify"], &(grid.join("\n") + "\n")).status.code(),
-        Some(0)
-    );
+    assert_verifies(&j);
     // two searches side by side by default; the winner's verdict is the one reported
     let entrants = j["entrants"].as_array().unwrap();
     assert_eq!(entrants.len(), 2, "{j}");

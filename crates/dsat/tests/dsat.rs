@@ -10,7 +10,7 @@ use c4lab_dsat::{map, map_with_progress, solve, Options, Outcome, Progress, Roun
 use c4lab_steady::{Cell, Diagram, Verifier};
 
 mod common;
-use common::{all_undecided, sat_only, spread, upstream};
+use common::{all_undecided, levels_used, sat_only, spread, upstream};
 
 fn run(d: &Diagram, backend: &str) -> Outcome {
     let opts = Options {
@@ -327,14 +327,7 @@ fn a_level_budget_grows_until_a_diagram_fits_and_unsat_still_covers_every_level(
         let Outcome::Found(free) = &free.outcome else {
             unreachable!()
         };
-        let levels: std::collections::BTreeSet<u8> = free
-            .cells()
-            .iter()
-            .filter_map(|c| match c {
-                Cell::Level(l) => Some(*l),
-                _ => None,
-            })
-            .collect();
+        let levels = levels_used(free);
         assert!(
             levels.iter().copied().eq(0..levels.len() as u8),
             "a gap in {levels:?}:\n{}",

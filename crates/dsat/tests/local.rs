@@ -11,7 +11,7 @@ use c4lab_dsat::{solve, Options, Outcome, Report};
 use c4lab_steady::{Cell, Diagram, Verifier};
 
 mod common;
-use common::{all_undecided, spread};
+use common::{all_undecided, levels_used, spread};
 
 fn solved(d: &Diagram, options: &Options) -> Report {
     solve(d, options, Arc::new(AtomicBool::new(false))).unwrap()
@@ -57,14 +57,7 @@ fn upstream_roots_are_found_by_the_local_search_with_levels_from_zero_and_no_gap
         local += 1;
         // nothing is pinned at a level, so the levels are renumbered from 0: the budget
         // reported is the number of levels the ? cells take
-        let used: std::collections::BTreeSet<u8> = diagram
-            .cells()
-            .iter()
-            .filter_map(|c| match c {
-                Cell::Level(l) => Some(*l),
-                _ => None,
-            })
-            .collect();
+        let used = levels_used(&diagram);
         assert!(used.iter().copied().eq(0..used.len() as u8), "{used:?}");
         assert_eq!(usize::from(report.levels), used.len());
         // no two neighbouring levels can be merged into one and still win

@@ -59,3 +59,15 @@ pub fn all_undecided(d: &Diagram) -> Diagram {
     }
     out
 }
+
+/// The levels a diagram's cells hold, lowest first.
+#[allow(dead_code)] // not every test file looks at levels
+pub fn levels_used(d: &Diagram) -> std::collections::BTreeSet<u8> {
+    d.cells()
+        .iter()
+        .filter_map(|c| match c {
+            Cell::Level(l) => Some(*l),
+            _ => None,
+        })
+        .collect()
+}
