@@ -169,7 +169,11 @@ pub fn start(
     stop: Arc<AtomicBool>,
 ) -> Result<Mapping, SynthError> {
     let root = checked_root(diagram)?;
-    let local = (options.local_work > 0 && options.widen_after == 0 && options.oracle_nodes > 0)
+    // (a diagram with no `?` cell has nothing to repair: the SAT search settles it)
+    let local = (options.local_work > 0
+        && options.widen_after == 0
+        && options.oracle_nodes > 0
+        && diagram.undecided() > 0)
         .then(|| Box::new(LocalSearch::new(diagram, root)));
     let backend = open(&options.backend, stop.clone())?;
     let mut enc = Encoding::new(diagram, &root, backend)?;

@@ -111,6 +111,22 @@ fn a_root_no_diagram_wins_goes_on_to_the_sat_search_which_says_unsat() {
     assert_eq!(report.outcome, Outcome::Unsat);
     assert!(report.local.steps > 0, "the local search ran first");
     assert!(report.rounds > 0, "then the SAT search");
+    // with no `?` cell there is nothing to repair: the local search does not run
+    for d in spread(22, 2) {
+        let mut tied = d.clone();
+        for x in 0..WIDTH {
+            for y in 0..HEIGHT {
+                if matches!(d.cell(x, y), Cell::Level(_)) {
+                    tied.set(x, y, Cell::Level(5));
+                }
+            }
+        }
+        let report = solved(&tied, &Options::default());
+        assert_eq!(report.local, Default::default(), "{}", tied.to_grid());
+        let pinned = solved(&d, &Options::default());
+        assert_eq!(pinned.outcome, Outcome::Found(d.clone()));
+        assert_eq!(pinned.local, Default::default());
+    }
 }
 
 #[test]
