@@ -481,8 +481,9 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = Options::default().tree_cap)]
     tree_cap: usize,
     /// Level budget: `?` cells first take levels below this only, one more level each
-    /// time no diagram fits (1, the default: a diagram with the fewest levels; 10:
-    /// every level from the start).
+    /// time no diagram fits (1, the default: a diagram the first SAT search finds has the
+    /// fewest levels, one the local search finds may have more; 10: every level from
+    /// the start).
     #[arg(long, default_value_t = Options::default().first_levels,
           value_parser = clap::value_parser!(u8).range(1..=10))]
     first_levels: u8,
@@ -498,7 +499,7 @@ pub struct SearchArgs {
     /// the fewest dead ends counts, a later search's counted from the first's start,
     /// so the result does not depend on timing): the dead ends a level budget may take
     /// before it grows by one without a proof that no diagram fits it (0: only on such
-    /// a proof, so a found diagram takes the fewest levels that can win). In `bench
+    /// a proof, so a diagram that search finds takes the fewest levels that can win). In `bench
     /// dsat`, with two, `--jobs 1` keeps one root's threads on two cores.
     #[arg(long, value_delimiter = ',', default_value = "0,3000")]
     pub widen_after: Vec<u64>,

@@ -224,6 +224,10 @@ fn dsat_tries_the_local_search_first_and_says_what_it_did() {
     assert_verifies(&local);
     // the same again: nothing in it depends on timing
     assert_eq!(json(&[])["diagram"], local["diagram"]);
+    // a map deepened before the first round does not throw the local search's find away
+    let deepened = json(&["--deepen-after", "0"]);
+    assert_eq!(deepened["diagram"], local["diagram"], "{deepened}");
+    assert_eq!(deepened["rounds"], 0, "{deepened}");
     // off: the SAT search alone
     let off = json(&["--local-work", "0"]);
     assert_eq!(off["local_work"], 0, "{off}");

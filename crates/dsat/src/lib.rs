@@ -53,7 +53,8 @@ pub struct Options {
     /// Level budget: undecided cells first take levels below this only; each time the
     /// solver proves no diagram within the budget, it grows by one, up to all ten
     /// levels (10 or more: no budget), so `unsat` always covers levels 0..9. The
-    /// default, 1, finds a diagram whose `?` cells take the fewest levels that can win.
+    /// default, 1, makes a diagram the SAT search finds take the fewest levels that can
+    /// win (one the local search finds first may take more).
     pub first_levels: u8,
     /// Symmetry breaking: search only diagrams whose `?` cells leave no gap in the
     /// levels (every winning diagram has such a twin that plays alike, so no verdict
@@ -65,7 +66,8 @@ pub struct Options {
     pub levels_on_demand: bool,
     /// Dead ends (conflicts) a level budget may take, counted from when it was set,
     /// before it grows by one without a proof that no diagram fits it (0: it grows only
-    /// on such a proof, so a found diagram takes the fewest levels that can win).
+    /// on such a proof, so a diagram this search finds takes the fewest levels that can
+    /// win).
     pub widen_after: u64,
     /// Work the local search may do before the map is built, in positions walked plus
     /// strong-solver nodes (0: no local search;
@@ -238,7 +240,8 @@ impl Mapping {
             .saturating_add(batch.max(1).saturating_mul(LOCAL_WORK_PER_POSITION))
             .min(self.options.local_work);
         while local.work() < until && !local.ended() {
-            if self.stop.load(Ordering::Relaxed) {
+            let outrun = self.ceiling.as_ref().is_some_and(|c| c.dead_ends() == 0);
+            if self.stop.load(Ordering::Relaxed) || outrun {
                 self.early = Some(Outcome::Stopped);
                 return true;
             }
@@ -393,11 +396,13 @@ impl Mapped {
     /// True when the search has run its rounds at a cut shallower than the deepest
     /// and the map should be deepened (see [`Mapped::deepen`]).
     pub fn wants_deeper(&self) -> bool {
-        self.map.cut()
-            < self
-                .root
-                .moves_played()
-                .saturating_add(self.options.cut_plies)
+        // (a verdict already in, say the local search's, is not thrown away)
+        self.early.is_none()
+            && self.map.cut()
+                < self
+                    .root
+                    .moves_played()
+                    .saturating_add(self.options.cut_plies)
             && self.rounds_at_cut >= self.options.deepen_after
     }
 

@@ -193,11 +193,14 @@ impl LocalSearch {
         let (red, mask) = self.target();
         let mut changes = self.repairs(enc, red, mask);
         if changes.is_empty() {
-            // no level makes the root keep the win (a forced block that loses): nothing
-            // above it to change either, so no diagram can be repaired into a winner
-            // (the root is the walk's first node)
+            // no `?` level makes the root keep the win (a forced block that loses, or no
+            // `?` cell playable there): nothing above it to change either. Not when a
+            // pinned cell is playable there, which a larger change might promote. (The
+            // root is the walk's first node.)
+            let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
             self.ended = (red, mask) == (self.root.current(), self.root.mask())
-                && self.faults.first() == Some(&0);
+                && self.faults.first() == Some(&0)
+                && playable & self.empty & !self.free == 0;
             return None;
         }
         while changes.len() > TRIED {

@@ -34,7 +34,8 @@ pub struct Report {
     /// The level budget in the end (10: every level allowed).
     pub levels: u8,
     /// Proved: no winning diagram takes fewer levels than this for its `?` cells (the
-    /// budgets below it admitted none); `levels` when no budget grew without a proof.
+    /// budgets below it admitted none); `levels` when no budget grew without a proof
+    /// and the SAT search found the diagram (the local search proves nothing: 1).
     pub least_levels: u8,
     /// What the local search did before the map (nothing when it did not run).
     pub local: LocalStats,
