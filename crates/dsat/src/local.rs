@@ -21,10 +21,10 @@
 //! No SAT solver is involved, so this can only find a diagram, never prove there is
 //! none: the SAT search runs after it (see `docs/dsat.md`, "Local search first").
 
-use c4lab_board::{
-    cell_bit, has_four, winning_cells, Position, BOARD_MASK, BOTTOM_MASK, HEIGHT, WIDTH,
-};
+use c4lab_board::{cell_bit, has_four, winning_cells, Position, BOARD_MASK, HEIGHT, WIDTH};
+use c4lab_steady::agent::{choose, Choice};
 use c4lab_steady::{Cell, Diagram, Levels, Verifier};
+use c4lab_synth::encoding::{key, playable};
 use c4lab_synth::Encoding;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -197,7 +197,7 @@ impl LocalSearch {
             // `?` cell playable there): nothing above it to change either. Not when a
             // pinned cell is playable there, which a larger change might promote. (The
             // root is the walk's first node.)
-            let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
+            let playable = playable(mask);
             self.ended = (red, mask) == (self.root.current(), self.root.mask())
                 && self.faults.first() == Some(&0)
                 && playable & self.empty & !self.free == 0;
@@ -291,7 +291,7 @@ impl LocalSearch {
 
     /// The changes that make the position play a move that keeps the win.
     fn repairs(&mut self, enc: &mut Encoding, red: u64, mask: u64) -> Vec<Vec<(u8, u8)>> {
-        let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
+        let playable = playable(mask);
         let mut out = Vec::new();
         for b in bits(playable & self.free) {
             let i = b.trailing_zeros() as usize;
@@ -300,7 +300,7 @@ impl LocalSearch {
                 self.levels[i] = l;
                 self.walked += 1; // a decision, about as costly as a position walked
                 let levels = self.layer();
-                if let Decision::Play(cell) = decide(red, mask, &levels) {
+                if let Some(cell) = played(red, mask, &levels) {
                     if self.keeps(enc, red, mask, cell) {
                         out.push(vec![(i as u8, l)]);
                     }
@@ -408,9 +408,11 @@ impl LocalSearch {
                 self.faults.push(me);
                 break;
             }
-            let chosen = match decide(red, mask, &levels) {
-                Decision::Wins => continue,
-                Decision::Play(cell) if self.keeps(enc, red, mask, cell) => {
+            let chosen = match choose(red, mask, &levels) {
+                Choice::Win => continue,
+                Choice::Block(cell) | Choice::Level(cell, _)
+                    if self.keeps(enc, red, mask, cell) =>
+                {
                     self.sound_after(red, mask, cell).then_some(cell)
                 }
                 _ => None,
@@ -426,7 +428,7 @@ impl LocalSearch {
                 }
             };
             let (red2, mask2) = (red | cell, mask | cell);
-            for y in bits((mask2 + BOTTOM_MASK) & BOARD_MASK) {
+            for y in bits(playable(mask2)) {
                 if self.seen.insert(key(red2, mask2 | y)) {
                     self.stack.push((red2, mask2 | y, me));
                 }
@@ -440,8 +442,7 @@ impl LocalSearch {
     /// unanswered oracle question let the move through).
     fn sound_after(&self, red: u64, mask: u64, cell: u64) -> bool {
         let (red2, mask2) = (red | cell, mask | cell);
-        bits((mask2 + BOTTOM_MASK) & BOARD_MASK)
-            .all(|y| !has_four((mask2 ^ red2) | y) && mask2 | y != BOARD_MASK)
+        bits(playable(mask2)).all(|y| !has_four((mask2 ^ red2) | y) && mask2 | y != BOARD_MASK)
     }
 
     /// At a fault, the move the walk goes on with: the winning move (a forced block if
@@ -453,7 +454,7 @@ impl LocalSearch {
         mask: u64,
         levels: &Levels,
     ) -> Option<u64> {
-        let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
+        let playable = playable(mask);
         let threats = winning_cells(mask ^ red, mask) & playable;
         let cells = if threats != 0 { threats } else { playable };
         let mut best: Option<(u8, u64)> = None;
@@ -469,32 +470,12 @@ impl LocalSearch {
     }
 }
 
-/// Red's decision under the rule of SPEC §2.
-enum Decision {
-    Wins,
-    Play(u64),
-    NoMove,
-}
-
-fn decide(red: u64, mask: u64, levels: &Levels) -> Decision {
-    let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
-    if winning_cells(red, mask) & playable != 0 {
-        return Decision::Wins;
+/// The cell Red plays by the rule (SPEC §2), `None` for an immediate win or no move.
+fn played(red: u64, mask: u64, levels: &Levels) -> Option<u64> {
+    match choose(red, mask, levels) {
+        Choice::Block(cell) | Choice::Level(cell, _) => Some(cell),
+        Choice::Win | Choice::NoMove => None,
     }
-    let threats = winning_cells(mask ^ red, mask) & playable;
-    if threats != 0 {
-        return Decision::Play(threats & threats.wrapping_neg());
-    }
-    match levels.pick(playable) {
-        Some((cell, _)) => Decision::Play(cell),
-        None => Decision::NoMove,
-    }
-}
-
-/// A position's key: one stone set plus the occupied cells, unique per position (each
-/// column's stones sit on the contiguous run of its occupied cells).
-fn key(stones: u64, mask: u64) -> u64 {
-    stones + mask
 }
 
 fn level_of(levels: &Levels, cell: u64) -> u8 {

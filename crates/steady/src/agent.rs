@@ -89,7 +89,7 @@ pub struct Decision {
 
 /// The bare decision the verifier's hot path needs: which cell, and by which rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Choice {
+pub enum Choice {
     /// Red wins at once.
     Win,
     /// Red blocks at this cell.
@@ -102,7 +102,7 @@ pub(crate) enum Choice {
 
 /// Decides for the side holding `own` with `mask` occupied: rules 1, 2 and 3 in order.
 #[inline(always)]
-pub(crate) fn choose(own: u64, mask: u64, levels: &Levels) -> Choice {
+pub fn choose(own: u64, mask: u64, levels: &Levels) -> Choice {
     let playable = (mask + BOTTOM_MASK) & BOARD_MASK;
     if winning_cells(own, mask) & playable != 0 {
         return Choice::Win;
