@@ -147,6 +147,7 @@ pub fn dsat(
     max_seconds: Option<f64>,
     options: Options,
     widen_after: &[u64],
+    local_work: &[u64],
     log_rounds: Option<&Path>,
 ) -> Result<u8> {
     if let (Some(file), Some(log)) = (file, log_rounds) {
@@ -170,6 +171,14 @@ pub fn dsat(
             widen_after.len()
         );
     }
+    if local_work.len() > 1 && local_work.len() != widen_after.len() {
+        bail!(
+            "--local-work has {} values for {} searches (--widen-after {}): give one value for every search, or one per search",
+            local_work.len(),
+            widen_after.len(),
+            flag_list(widen_after)
+        );
+    }
     // with every level open from the start no budget grows, so a search that differs
     // only in when its budget may grow unproved would never be let go: run the first
     let widen_after = if options.first_levels >= c4lab_synth::FREE_LEVELS {
@@ -177,11 +186,13 @@ pub fn dsat(
     } else {
         widen_after
     };
+    // each entrant's local search draws its own random stream
     let entrants: Vec<Options> = widen_after
         .iter()
-        .map(|&w| Options {
-            widen_after: w,
-            ..options.clone()
+        .enumerate()
+        .map(|(i, &w)| {
+            let work = local_work.get(i).or(local_work.first()).copied();
+            c4lab_dsat::entrant(&options, i, w, work)
         })
         .collect();
     let stop = stop_flag(max_seconds)?;
@@ -194,7 +205,7 @@ pub fn dsat(
                 .map(|(i, e)| format!("{}: {}", entrant_name(i), widen_note(e)))
                 .collect();
             format!(
-                "; {} searches side by side ({}), the verdict with the fewest dead ends (counted from the first's start) counts",
+                "; {} searches side by side ({}), each with a local search first (its own random streams); a diagram a local search finds with the least work counts, else the SAT verdict with the fewest dead ends (counted from the first's start)",
                 entrants.len(),
                 names.join("; ")
             )
@@ -351,17 +362,21 @@ pub fn dsat(
             "least_levels": report.least_levels,
             "local_steps": report.local.steps,
             "local_work": report.local.work,
+            "local_found": report.local.found,
             "widen_after": widen_after[chosen],
             "winner": race.winner,
             "entrants": race.entrants.iter().zip(widen_after).enumerate().map(|(i, (e, w))| json!({
                 "widen_after": w,
-                // a later search starts only once the first has run a while (started_at > 0)
+                // a later search's SAT search starts only once the first has run a
+                // while (started_at > 0); its local search runs from the start
                 "started": i == 0 || e.started_at > 0,
                 "verdict": verdict(&e.report.outcome).0,
                 "positions": e.report.encoding.positions,
                 "rounds": e.report.rounds,
                 "conflicts": e.report.conflicts,
                 "started_at": e.started_at,
+                "local_steps": e.report.local.steps,
+                "local_work": e.report.local.work,
                 "levels": e.report.levels,
                 "least_levels": e.report.least_levels,
                 "map_seconds": e.map_seconds,
@@ -401,9 +416,29 @@ pub fn dsat(
             .enumerate()
             .filter(|&(i, _)| i != chosen)
             .map(|(i, e)| {
-                if i > 0 && e.started_at == 0 {
+                let local = e.report.local;
+                if local.found {
                     return format!(
-                        "{} never started: the first ended ({}) before it was due",
+                        "{}'s local search found one with more work ({})",
+                        entrant_name(i),
+                        local.work
+                    );
+                }
+                if report.local.found && e.report.rounds == 0 && local.work > 0 {
+                    return format!(
+                        "{} stopped its local search at {} work, past the find's",
+                        entrant_name(i),
+                        local.work
+                    );
+                }
+                if i > 0 && e.started_at == 0 {
+                    let tried = if local.work > 0 {
+                        format!(" (its local search: {} work, none found)", local.work)
+                    } else {
+                        String::new()
+                    };
+                    return format!(
+                        "{} never started its SAT search: the race ended ({}) before it was due{tried}",
                         entrant_name(i),
                         verdict(&report.outcome).0
                     );
@@ -430,9 +465,9 @@ pub fn dsat(
     } else {
         String::new()
     };
-    // the first search runs the local search before its map
-    let local = race.entrants[0].report.local;
-    let by_local = report.rounds == 0 && local.work > 0;
+    // each search runs its local search before its map
+    let local = report.local;
+    let by_local = local.found;
     let local_note = if local.work > 0 {
         format!(
             "local search first: {} repair steps, {} work, ",
@@ -515,16 +550,19 @@ pub struct SearchArgs {
     /// so no pruning: to measure how much the pruning shrinks the map).
     #[arg(long, default_value_t = Options::default().oracle_nodes)]
     oracle_nodes: u64,
-    /// Work the local search may do (positions walked plus strong-solver nodes) before
-    /// the first search maps its root (it
-    /// repairs a diagram move by move with the strong solver as judge, and can find a
-    /// diagram but never prove there is none; 0: none). Needs --oracle-nodes above 0.
-    #[arg(long, default_value_t = Options::default().local_work)]
-    local_work: u64,
+    /// Work each search's local search may do (positions walked plus strong-solver
+    /// nodes) before that search maps its root: one value for every search, or one per
+    /// search (by default 10,000,000 for the first, 20,000,000 for the others, whose
+    /// SAT search waits for the first's head start anyway). It repairs a diagram move
+    /// by move with the strong solver as judge, and can find a diagram but never prove
+    /// there is none; 0: none. Needs --oracle-nodes above 0.
+    #[arg(long, value_delimiter = ',')]
+    pub local_work: Vec<u64>,
 }
 
 impl SearchArgs {
-    /// The solve's options (each search of a race then takes its own `widen_after`).
+    /// The solve's options (each search of a race then takes its own `widen_after`,
+    /// random stream and local-search budget: see `c4lab_dsat::entrant`).
     pub fn options(&self) -> Options {
         Options {
             cut_plies: self.cut,
@@ -538,7 +576,6 @@ impl SearchArgs {
             max_states: self.max_states,
             backend: self.backend.clone(),
             oracle_nodes: self.oracle_nodes,
-            local_work: self.local_work,
             ..Options::default()
         }
     }
@@ -555,11 +592,19 @@ impl SearchArgs {
             self.first_levels,
             if self.level_gaps { ", level gaps allowed" } else { "" },
             if self.build_all_levels { ", every level built from the start" } else { "" },
-            widen_list(&self.widen_after),
+            flag_list(&self.widen_after),
             self.max_states,
             self.backend,
             self.oracle_nodes,
-            self.local_work,
+            if self.local_work.is_empty() {
+                format!(
+                    "{},{}",
+                    c4lab_dsat::LOCAL_WORK,
+                    c4lab_dsat::LATER_LOCAL_WORK
+                )
+            } else {
+                flag_list(&self.local_work)
+            },
         )
     }
 
@@ -571,7 +616,7 @@ impl SearchArgs {
             ("--deepen-after", self.deepen_after.to_string()),
             ("--tree-cap", self.tree_cap.to_string()),
             ("--first-levels", self.first_levels.to_string()),
-            ("--widen-after", widen_list(&self.widen_after)),
+            ("--widen-after", flag_list(&self.widen_after)),
             ("--max-states", self.max_states.to_string()),
             ("--backend", self.backend.clone()),
             ("--oracle-nodes", self.oracle_nodes.to_string()),
@@ -580,8 +625,8 @@ impl SearchArgs {
         .flat_map(|(flag, value)| [flag.to_string(), value])
         .collect();
         // only when set, so that a baseline build from before the flag takes the rest
-        if self.local_work != Options::default().local_work {
-            args.extend(["--local-work".to_string(), self.local_work.to_string()]);
+        if !self.local_work.is_empty() {
+            args.extend(["--local-work".to_string(), flag_list(&self.local_work)]);
         }
         if self.widening_first_cut != Options::default().widening_first_cut_plies {
             args.extend([
@@ -598,8 +643,8 @@ impl SearchArgs {
     }
 }
 
-/// The `--widen-after` values as the flag takes them.
-fn widen_list(values: &[u64]) -> String {
+/// A list flag's values (`--widen-after`, `--local-work`) as the flag takes them.
+fn flag_list(values: &[u64]) -> String {
     values
         .iter()
         .map(u64::to_string)

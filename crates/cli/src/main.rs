@@ -272,6 +272,7 @@ fn main() -> ExitCode {
             max_seconds,
             search.options(),
             &search.widen_after,
+            &search.local_work,
             log_rounds.as_deref(),
         ),
         Command::Convert { file, to } => convert::convert(file.as_deref(), to),

@@ -239,6 +239,33 @@ fn dsat_tries_the_local_search_first_and_says_what_it_did() {
         said.contains("found by the local search: a diagram that verifies"),
         "{said}"
     );
+    // every search runs its own local search: the report says which found the diagram,
+    // and what each did
+    assert_eq!(local["local_found"], true, "{local}");
+    let winner = local["winner"].as_u64().unwrap() as usize;
+    let entrants = local["entrants"].as_array().unwrap();
+    assert_eq!(
+        entrants[winner]["local_work"], local["local_work"],
+        "{local}"
+    );
+    assert!(
+        entrants.iter().all(|e| e["local_work"].as_u64() > Some(0)),
+        "{local}"
+    );
+    assert_eq!(off["local_found"], false, "{off}");
+    // one budget for every search, or one per search; anything else is refused
+    let per_search = json(&["--local-work", "0,0"]);
+    assert_eq!(per_search["diagram"], off["diagram"], "{per_search}");
+    let bad = c4lab(
+        &["dsat", "--local-work", "1,2,3", "examples/complete.txt"],
+        "",
+    );
+    assert_exit(&bad, 2);
+    let said = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        said.contains("--local-work has 3 values for 2 searches"),
+        "{said}"
+    );
 }
 
 #[test]

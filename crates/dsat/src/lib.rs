@@ -70,10 +70,12 @@ pub struct Options {
     /// win).
     pub widen_after: u64,
     /// Work the local search may do before the map is built, in positions walked plus
-    /// strong-solver nodes (0: no local search;
-    /// only a search whose budget grows on proof alone, `widen_after` 0, runs it, and
-    /// only with the strong-solver oracle). See [`LocalSearch`].
+    /// strong-solver nodes (0: no local search; it runs only with the strong-solver
+    /// oracle). See [`LocalSearch`].
     pub local_work: u64,
+    /// The local search's random stream (see [`LocalSearch::new`]; a race gives each
+    /// entrant its own).
+    pub local_seed: u64,
 }
 
 impl Default for Options {
@@ -93,6 +95,7 @@ impl Default for Options {
             levels_on_demand: true,
             widen_after: 0,
             local_work: LOCAL_WORK,
+            local_seed: 0,
         }
     }
 }
@@ -115,6 +118,27 @@ impl Options {
 /// development machine; see `docs/dsat.md`, "Local search first").
 pub const LOCAL_WORK: u64 = 10_000_000;
 
+/// The default local-search budget of a race's later entrants, whose SAT search waits
+/// for the first's release mark anyway (see `docs/dsat.md`, "A local search for every
+/// search of the race").
+pub const LATER_LOCAL_WORK: u64 = 20_000_000;
+
+/// The options of entrant `index` of a race, from `base`: its level budget widens after
+/// `widen_after` dead ends, and its local search draws stream `index` with `local_work`
+/// (None: [`LOCAL_WORK`] for the first, [`LATER_LOCAL_WORK`] for the others).
+pub fn entrant(base: &Options, index: usize, widen_after: u64, local_work: Option<u64>) -> Options {
+    Options {
+        widen_after,
+        local_seed: index as u64,
+        local_work: local_work.unwrap_or(if index == 0 {
+            LOCAL_WORK
+        } else {
+            LATER_LOCAL_WORK
+        }),
+        ..base.clone()
+    }
+}
+
 /// The local search's work between two progress reports, per position a
 /// [`Mapping::step`] batch asks for.
 const LOCAL_WORK_PER_POSITION: u64 = 256;
@@ -134,6 +158,8 @@ pub struct Mapping {
     search: Option<SearchState>,
     /// In a race: the dead ends at which this solve can no longer win (see `race`).
     ceiling: Option<Arc<dyn Ceiling>>,
+    /// In a race: the work at which this solve's local search can no longer win.
+    local_ceiling: Option<Arc<dyn Ceiling>>,
     /// The local search, while it runs (before the first position is mapped).
     local: Option<Box<LocalSearch>>,
     local_stats: LocalStats,
@@ -172,11 +198,8 @@ pub fn start(
 ) -> Result<Mapping, SynthError> {
     let root = checked_root(diagram)?;
     // (a diagram with no `?` cell has nothing to repair: the SAT search settles it)
-    let local = (options.local_work > 0
-        && options.widen_after == 0
-        && options.oracle_nodes > 0
-        && diagram.undecided() > 0)
-        .then(|| Box::new(LocalSearch::new(diagram, root)));
+    let local = (options.local_work > 0 && options.oracle_nodes > 0 && diagram.undecided() > 0)
+        .then(|| Box::new(LocalSearch::new(diagram, root, options.local_seed)));
     let backend = open(&options.backend, stop.clone())?;
     let mut enc = Encoding::new(diagram, &root, backend)?;
     if options.oracle_nodes > 0 {
@@ -200,6 +223,7 @@ pub fn start(
         early: None,
         search: None,
         ceiling: None,
+        local_ceiling: None,
         local,
         local_stats: LocalStats::default(),
         local_levels: None,
@@ -240,7 +264,12 @@ impl Mapping {
             .saturating_add(batch.max(1).saturating_mul(LOCAL_WORK_PER_POSITION))
             .min(self.options.local_work);
         while local.work() < until && !local.ended() {
-            let outrun = self.ceiling.as_ref().is_some_and(|c| c.dead_ends() == 0);
+            // (the dead-end ceiling is the SAT search's: a SAT verdict never stops a
+            // local search, which would win over it)
+            let outrun = self
+                .local_ceiling
+                .as_ref()
+                .is_some_and(|c| local.work() >= c.dead_ends());
             if self.stop.load(Ordering::Relaxed) || outrun {
                 self.early = Some(Outcome::Stopped);
                 return true;
@@ -249,8 +278,19 @@ impl Mapping {
             self.local_stats = LocalStats {
                 steps: local.steps(),
                 work: local.work(),
+                found: found.is_some(),
             };
             if let Some(diagram) = found {
+                // found, but with more work than another entrant's find: it lost
+                let lost = self
+                    .local_ceiling
+                    .as_ref()
+                    .is_some_and(|c| local.work() >= c.dead_ends());
+                if lost {
+                    self.local_stats.found = false;
+                    self.early = Some(Outcome::Stopped);
+                    return true;
+                }
                 self.local_levels = Some(local.levels());
                 self.early = Some(Outcome::Found(diagram));
                 return true;
@@ -269,6 +309,24 @@ impl Mapping {
         if work == 0 {
             self.local = None;
         }
+    }
+
+    /// True while the local search runs: mapping has not begun.
+    pub fn in_local(&self) -> bool {
+        self.local.is_some() && self.early.is_none()
+    }
+
+    /// True once the solve has ended before its search (the local search found a
+    /// diagram, or it was stopped or outrun).
+    pub fn has_verdict(&self) -> bool {
+        self.early.is_some()
+    }
+
+    /// Enters this solve's local search in a race of local searches: it gives up
+    /// (`stopped`) once its work reaches `ceiling` (checked between its steps), which
+    /// the other entrants lower as their local searches find a diagram.
+    pub fn race_local_to(&mut self, ceiling: Arc<dyn Ceiling>) {
+        self.local_ceiling = Some(ceiling);
     }
 
     /// In a race, true once another solve has finished with fewer dead ends.
@@ -425,6 +483,7 @@ impl Mapped {
             stop: self.stop,
             early: None,
             ceiling: self.ceiling,
+            local_ceiling: None,
             local: None,
             local_stats: self.local_stats,
             local_levels: None,

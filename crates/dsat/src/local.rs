@@ -17,7 +17,8 @@
 //! random now and then; a change just undone is barred for a few steps. The random
 //! choices come from a fixed-seed generator, and the work is counted in positions
 //! walked plus the strong solver's nodes, so a run does not depend on timing and the
-//! native and browser builds agree.
+//! native and browser builds agree. Searches with different seeds draw different
+//! streams and try different repairs (a race gives each entrant its own).
 //! No SAT solver is involved, so this can only find a diagram, never prove there is
 //! none: the SAT search runs after it (see `docs/dsat.md`, "Local search first").
 
@@ -47,6 +48,19 @@ const CLIMB_ONE_IN: u64 = 3;
 struct Xorshift(u64);
 
 impl Xorshift {
+    /// The generator of stream `seed`: stream 0 starts from the constant the first
+    /// version used, the others from a splitmix of the seed (never zero), so that
+    /// neighbouring seeds give unrelated streams.
+    fn seeded(seed: u64) -> Xorshift {
+        if seed == 0 {
+            return Xorshift(0x9E37_79B9_7F4A_7C15);
+        }
+        let mut z = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        Xorshift((z ^ (z >> 31)) | 1)
+    }
+
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
@@ -99,8 +113,10 @@ pub struct LocalSearch {
 
 impl LocalSearch {
     /// A search from the root of `template` whose `?` cells start at the claimeven
-    /// pattern (level 2 on board rows 2, 4 and 6, level 9 on rows 1, 3 and 5).
-    pub fn new(template: &Diagram, root: Position) -> LocalSearch {
+    /// pattern (level 2 on board rows 2, 4 and 6, level 9 on rows 1, 3 and 5), its
+    /// random choices drawn from stream `seed` (searches with different seeds try
+    /// different repairs).
+    pub fn new(template: &Diagram, root: Position, seed: u64) -> LocalSearch {
         let mut levels = [0u8; 64];
         let (mut free, mut empty) = (0u64, 0u64);
         for x in 0..WIDTH {
@@ -127,7 +143,7 @@ impl LocalSearch {
             free,
             empty,
             levels,
-            rng: Xorshift(0x9E37_79B9_7F4A_7C15),
+            rng: Xorshift::seeded(seed),
             tabu: FxHashMap::default(),
             answers: FxHashMap::default(),
             seen: FxHashSet::default(),

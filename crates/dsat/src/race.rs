@@ -15,6 +15,14 @@
 //! run to the usual ceilings (a widening search maps its own first cut, so it does not
 //! repeat the first's work; with the same first cut it would until one of the first's
 //! budgets took the whole head start, and then only its own core's time is lost).
+//!
+//! Every entrant's local search (see [`crate::LocalSearch`]), each with its own random
+//! streams, runs from the start, before the head start is judged: the local searches
+//! share the cores while the first has not mapped anything. A diagram a local search
+//! finds wins over any SAT verdict, and among them the one found with the least work
+//! (ties to the earlier entrant); a local search gives up once its work reaches that
+//! of one that found, and the SAT verdicts wait for the local searches still running,
+//! whose budgets bound them. So this too does not depend on timing.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Condvar, Mutex};
@@ -34,16 +42,29 @@ pub struct Entrant {
     pub map_seconds: f64,
     /// The most dead ends one of its level budgets took (see `Mapped::widest_budget`).
     pub widest: u64,
-    /// The first entrant's dead ends when this one started (0 for the first); its count
-    /// in the race is this plus its own dead ends.
+    /// The first entrant's dead ends when this one started (0 for the first, and for a
+    /// diagram its local search found); its count in the race is this plus its own
+    /// dead ends.
     pub started_at: u64,
+}
+
+impl Entrant {
+    /// How the race ranks this entrant's verdict, lowest first: a diagram its local
+    /// search found by the work that took, then a SAT verdict by its count.
+    pub fn rank(&self) -> (u8, u64) {
+        if self.report.local.found {
+            (0, self.report.local.work)
+        } else {
+            (1, self.started_at + self.report.conflicts)
+        }
+    }
 }
 
 /// How a race ended.
 #[derive(Debug, Clone)]
 pub struct RaceReport {
     /// The entrant whose verdict counts: the one that found a diagram or proved `unsat`
-    /// with the lowest count, its start plus its dead ends (None when none did).
+    /// with the lowest [`Entrant::rank`] (None when none did).
     pub winner: Option<usize>,
     /// Every entrant, in the order given.
     pub entrants: Vec<Entrant>,
@@ -115,16 +136,38 @@ impl Release {
 /// neither leaves the others waiting for ever nor running on for a race that has failed.
 struct DecideOnDrop<'a> {
     release: &'a Release,
-    ceilings: &'a [Arc<AtomicU64>],
+    ceilings: &'a Ceilings,
 }
 
 impl Drop for DecideOnDrop<'_> {
     fn drop(&mut self) {
         self.release.decide(false, 0);
         if std::thread::panicking() {
-            for c in self.ceilings {
-                c.store(0, Ordering::Relaxed);
-            }
+            self.ceilings.stop_all();
+        }
+    }
+}
+
+/// Each entrant's ceilings: the dead ends at which its SAT search, and the work at
+/// which its local search, can no longer win.
+struct Ceilings {
+    dead_ends: Vec<Arc<AtomicU64>>,
+    work: Vec<Arc<AtomicU64>>,
+}
+
+impl Ceilings {
+    fn new(n: usize) -> Ceilings {
+        let none = || (0..n).map(|_| Arc::new(AtomicU64::new(u64::MAX))).collect();
+        Ceilings {
+            dead_ends: none(),
+            work: none(),
+        }
+    }
+
+    /// Stops every entrant (the race cannot be judged).
+    fn stop_all(&self) {
+        for c in self.dead_ends.iter().chain(&self.work) {
+            c.store(0, Ordering::Relaxed);
         }
     }
 }
@@ -148,8 +191,7 @@ pub fn race(
         return Err(SynthError::Internal("a race needs an entrant".into()));
     }
     let n = entrants.len();
-    let ceilings: Vec<Arc<AtomicU64>> =
-        (0..n).map(|_| Arc::new(AtomicU64::new(u64::MAX))).collect();
+    let ceilings = Ceilings::new(n);
     let set_up = Barrier::new(n + 1);
     let go = Barrier::new(n + 1);
     let release = Release {
@@ -165,9 +207,14 @@ pub fn race(
                 let (stop, ceilings, set_up, go) = (stop.clone(), &ceilings, &set_up, &go);
                 let release = &release;
                 scope.spawn(move || {
-                    let mapping = start(diagram, options, stop);
+                    let mapping = start(diagram, options, stop).map(|mut m| {
+                        m.race_to(ceilings.dead_ends[i].clone());
+                        m.race_local_to(ceilings.work[i].clone());
+                        m
+                    });
                     set_up.wait();
                     go.wait();
+                    let report = |p| progress(i, p);
                     let result = if i == 0 {
                         // however this thread ends, the others are not left waiting
                         let _decided = DecideOnDrop { release, ceilings };
@@ -175,35 +222,44 @@ pub fn race(
                         // have less to catch up on when they are needed; never before
                         // one dead end, so a start at 0 always means "never started"
                         let mark = (head_start / 2).max(1);
-                        let result =
-                            run(mapping, 0, ceilings, release, &|p| progress(0, p), &|m| {
+                        let result = mapping.and_then(|m| {
+                            run(m, 0, 0, ceilings, release, &report, &|m| {
                                 if m.widest_budget() >= mark {
                                     release.decide(true, m.dead_ends());
                                 }
-                            });
+                            })
+                        });
                         // finished before any budget took half the head start: the
                         // others never start (this decision is the first's alone, so it
                         // does not depend on timing); let go, they run on
                         release.decide(false, 0);
                         result
-                    } else if release.wait() {
-                        run(mapping, i, ceilings, release, &|p| progress(i, p), &|_| {})
                     } else {
-                        mapping.map(|m| {
-                            let mut left_out = m.finish();
-                            Entrant {
-                                report: left_out.report(Outcome::Stopped),
-                                map_seconds: 0.0,
-                                widest: 0,
-                                started_at: 0,
+                        mapping.and_then(|mut m| {
+                            // the local search runs at once; the SAT search waits
+                            while m.in_local() {
+                                m.step(MAP_REPORT_EVERY)?;
+                                report(m.progress());
+                            }
+                            if m.has_verdict() {
+                                run(m, i, 0, ceilings, release, &report, &|_| {})
+                            } else if release.wait() {
+                                let at = release.start_of(i);
+                                run(m, i, at, ceilings, release, &report, &|_| {})
+                            } else {
+                                let mut left_out = m.finish();
+                                Ok(Entrant {
+                                    report: left_out.report(Outcome::Stopped),
+                                    map_seconds: 0.0,
+                                    widest: 0,
+                                    started_at: 0,
+                                })
                             }
                         })
                     };
                     if result.is_err() {
                         // the race cannot be judged: stop everyone
-                        for c in ceilings {
-                            c.store(0, Ordering::Relaxed);
-                        }
+                        ceilings.stop_all();
                     }
                     result
                 })
@@ -225,25 +281,24 @@ pub fn race(
         .iter()
         .enumerate()
         .filter(|(_, e)| matches!(e.report.outcome, Outcome::Found(_) | Outcome::Unsat))
-        .min_by_key(|(i, e)| (e.started_at + e.report.conflicts, *i))
+        .min_by_key(|(i, e)| (e.rank(), *i))
         .map(|(i, _)| i);
     Ok(RaceReport { winner, entrants })
 }
 
-/// One entrant: map, search (showing `rounds` the search after each round), and on a
-/// verdict lower the others' ceilings to where their counts reach its own.
+/// One entrant, counted from `started_at`: its local search (if still running), map,
+/// search (showing `rounds` the search after each round), and on a verdict lower the
+/// others' ceilings to where they can no longer win.
 fn run(
-    mapping: Result<crate::Mapping, SynthError>,
+    mut mapping: crate::Mapping,
     i: usize,
-    ceilings: &[Arc<AtomicU64>],
+    started_at: u64,
+    ceilings: &Ceilings,
     release: &Release,
     progress: &dyn Fn(Progress),
     rounds: &dyn Fn(&crate::Mapped),
 ) -> Result<Entrant, SynthError> {
     let started = Instant::now();
-    let started_at = release.start_of(i);
-    let mut mapping = mapping?;
-    mapping.race_to(ceilings[i].clone());
     while !mapping.step(MAP_REPORT_EVERY)? {
         progress(mapping.progress());
     }
@@ -251,20 +306,26 @@ fn run(
     let mapped = mapping.finish();
     let map_seconds = started.elapsed().as_secs_f64();
     let (report, widest) = mapped.search_watching(&mut |p| progress(p), &mut |m| rounds(m))?;
-    if matches!(report.outcome, Outcome::Found(_) | Outcome::Unsat) {
-        // an earlier entrant wins a tie, so it may still finish at the same count
-        let count = started_at + report.conflicts;
-        for (j, c) in ceilings.iter().enumerate() {
-            if j != i {
-                let reach = if j < i { count + 1 } else { count };
-                c.fetch_min(reach.saturating_sub(release.start_of(j)), Ordering::Relaxed);
-            }
-        }
-    }
-    Ok(Entrant {
+    let entrant = Entrant {
         report,
         map_seconds,
         widest,
         started_at,
-    })
+    };
+    if matches!(entrant.report.outcome, Outcome::Found(_) | Outcome::Unsat) {
+        // an earlier entrant wins a tie, so it may still finish at the same count
+        let (kind, count) = entrant.rank();
+        for j in (0..ceilings.work.len()).filter(|&j| j != i) {
+            let reach = if j < i { count + 1 } else { count };
+            if kind == 0 {
+                // found by the local search: no SAT verdict can win now
+                ceilings.work[j].fetch_min(reach, Ordering::Relaxed);
+                ceilings.dead_ends[j].store(0, Ordering::Relaxed);
+            } else {
+                let from = release.start_of(j);
+                ceilings.dead_ends[j].fetch_min(reach.saturating_sub(from), Ordering::Relaxed);
+            }
+        }
+    }
+    Ok(entrant)
 }

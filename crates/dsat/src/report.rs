@@ -48,6 +48,8 @@ pub struct LocalStats {
     pub steps: u64,
     /// The work done: positions walked plus strong-solver nodes.
     pub work: u64,
+    /// True when the local search found the diagram reported.
+    pub found: bool,
 }
 
 /// How far a solve has come, for progress displays.
