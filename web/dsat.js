@@ -112,8 +112,8 @@ export function wholeRoot(host) {
           }
           const top = Math.max(0, ...[...r.cells].filter((c, i) => given[i] === '?' && /[0-9]/.test(c)).map(Number));
           const taken = firstLevels < 10 ? (top === 0 ? 'level 0' : `levels 0–${top}`) : '';
-          const how = r.round === 0 && r.local_work > 0
-            ? `by the local search (${count(r.local_steps, 'repair step')}, ${secs} s)`
+          const how = r.local_found
+            ? `by the ${r.winner ? "second search's " : ''}local search (${count(r.local_steps, 'repair step')}, ${secs} s)`
             : `${won} (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s)`;
           return status(`Found a diagram that verifies as a win${how.startsWith('by') ? ' ' : ''}${how}${taken ? `; its ? cells take ${taken}${fewest(r)}` : ''}. Keep it, or Discard.`);
         }

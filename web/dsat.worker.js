@@ -2,17 +2,25 @@
 // (mapping, then solve-verify rounds) and posts its progress at most every 80 ms, and at
 // once when it ends or passes the race's release mark. The page stops a search by
 // terminating this worker.
-// Messages in: {id, grid, cut, maxStates, firstLevels, widenAfter, releaseAt} starts
-// (firstLevels 1, the default: the fewest levels; 10: every level from the start;
-// widenAfter 0, the default: a level budget grows only on proof; releaseAt: report
-// `released_at` once a budget has taken that many dead ends; shared, slot: a
-// SharedArrayBuffer of i32 ceilings the solver also reads while it runs); {id, ceiling}
-// then makes the search give up once its own dead ends reach `ceiling` (see race.js).
+// Messages in: {id, grid, cut, maxStates, firstLevels, widenAfter, releaseAt, slot,
+// hold} starts (firstLevels 1, the default: the fewest levels; 10: every level
+// from the start; widenAfter 0, the default: a level budget grows only on proof;
+// releaseAt: report `released_at` once a budget has taken that many dead ends; shared,
+// slot: a SharedArrayBuffer of i32 ceilings the solver also reads while it runs, and
+// this search's index in the race, which also sets its local search's random stream
+// and budget as natively; hold: after its local search, report
+// `waiting` and wait for {id, release}); {id, ceiling} then makes the search give up
+// once its own dead ends reach `ceiling`, {id, localCeiling} once its local search's
+// work reaches it (see race.js).
 import init, { DsatSession } from './pkg/c4lab_wasm_synth.js';
 
 const ready = init();
 let session = null;
 let ceiling = Infinity;
+let localCeiling = Infinity;
+let released = false;
+// resolves the wait of a held search once the page lets it go
+let resume = null;
 
 // Lets the ceiling messages in between two steps without the 4 ms a timer would cost.
 const channel = new MessageChannel();
@@ -33,10 +41,23 @@ self.onmessage = async (e) => {
     if (session) session.set_ceiling(ceiling);
     return;
   }
-  const { id, grid, cut, maxStates, firstLevels = 1, widenAfter = 0, releaseAt = Infinity, shared = null, slot = 0, localWork = null } = e.data;
+  if (e.data.localCeiling !== undefined) {
+    localCeiling = Math.min(localCeiling, e.data.localCeiling);
+    if (session) session.set_local_ceiling(localCeiling);
+    return;
+  }
+  if (e.data.release !== undefined) {
+    released = true;
+    if (session) session.release();
+    if (resume) resume();
+    return;
+  }
+  const { id, grid, cut, maxStates, firstLevels = 1, widenAfter = 0, releaseAt = Infinity, shared = null, slot = 0, hold = false, localWork = null } = e.data;
   try {
-    session = DsatSession.start(grid, cut, maxStates, firstLevels, widenAfter);
+    session = DsatSession.start(grid, cut, maxStates, firstLevels, widenAfter, slot);
     if (localWork !== null) session.set_local_work(localWork);
+    if (hold && !released) session.hold_after_local();
+    session.set_local_ceiling(localCeiling);
   } catch (err) {
     self.postMessage({ id, report: { ok: false, error: String(err) } });
     return;
@@ -55,7 +76,8 @@ self.onmessage = async (e) => {
 // Steps the session to its end, posting its reports.
 async function run(id, start) {
   let posted = -Infinity;
-  let released = false;
+  // whether this search has reported passing the race's release mark
+  let passed = false;
   // positions per step: adapted so that a step takes 10-40 ms (a position costs from
   // microseconds to a fraction of a second, depending on the strong solver's questions)
   let batch = 1;
@@ -66,14 +88,23 @@ async function run(id, start) {
     if (took < 10 && batch < 65536) batch *= 2;
     else if (took > 40 && batch > 1) batch = Math.max(1, batch >> 1);
     report.ms = performance.now() - start;
-    const done = !report.ok || !['mapping', 'searching'].includes(report.state);
-    const release = !released && report.released_at != null;
-    if (done || release || report.ms - posted > 80) {
+    const done = !report.ok || !['mapping', 'waiting', 'searching'].includes(report.state);
+    const release = !passed && report.released_at != null;
+    const waiting = report.state === 'waiting';
+    if (done || release || waiting || report.ms - posted > 80) {
       self.postMessage({ id, report });
       posted = report.ms;
-      released ||= release;
+      passed ||= release;
     }
     if (done) break;
-    await pause();
+    if (waiting) {
+      // held: nothing to do until the page lets the SAT search go (or ends the worker)
+      await new Promise((resolve) => {
+        resume = resolve;
+      });
+      resume = null;
+    } else {
+      await pause();
+    }
   }
 }

@@ -2,13 +2,18 @@
 // default), each in its own worker, judged by the native race's rule
 // (crates/dsat/src/race.rs), so the page's verdict, diagram and dead ends are the
 // native ones whatever the timing:
-// - the second search starts once one of the first's level budgets has taken half the
-//   head start (the smallest non-zero widen-after), and counts the first's dead ends at
-//   that round's end as its start; it never starts when the first finishes before that;
-// - the verdict (found or unsat) with the lowest count, start plus dead ends, wins, the
-//   earlier search on a tie; a search gives up once its count reaches a finished
-//   verdict's: the page tells its worker, which reads it between steps, and, where the
-//   page is cross-origin isolated (`c4lab serve` makes it so), writes it into a
+// - every search's local search runs from the start, each with its own random streams;
+// - the second search's SAT search starts once one of the first's level budgets has
+//   taken half the head start (the smallest non-zero widen-after), and counts the
+//   first's dead ends at that round's end as its start; it never starts when the first
+//   finishes before that;
+// - a diagram a local search found wins over any SAT verdict, the one found with the
+//   least work first; then the SAT verdict (found or unsat) with the lowest count, start
+//   plus dead ends; the earlier search on a tie. A search gives up once it can no longer
+//   win: its local search once its work reaches that of a find, its SAT search once its
+//   count reaches a finished verdict's (or at once after a local find). The page tells
+//   its worker, which reads it between steps, and, where the page is cross-origin
+//   isolated (`c4lab serve` makes it so), writes the SAT ceiling into a
 //   SharedArrayBuffer that the solver reads while it runs, so the loser stops at once
 //   rather than at the end of its round.
 // It has the interface of search.js's searchWorker (searchHandle), so the same controls
@@ -25,16 +30,23 @@ import { searchHandle } from './search.js';
 export function raceWorkers(url, widenAfter, changed) {
   const positive = widenAfter.filter((w) => w > 0);
   const headStart = positive.length ? Math.min(...positive) : Infinity;
-  const s = { id: 0, report: null, running: false, grid: null, entrants: [], released: false, message: null, t0: 0, shared: null };
+  const s = { id: 0, report: null, running: false, grid: null, entrants: [], released: null, message: null, t0: 0, shared: null };
 
   function end() {
     for (const e of s.entrants) if (e.worker) e.worker.terminate();
     for (const e of s.entrants) e.worker = null;
     s.running = false;
   }
-  const finished = (r) => !r.ok || !['mapping', 'searching'].includes(r.state);
+  const finished = (r) => !r.ok || !['mapping', 'waiting', 'searching'].includes(r.state);
   const verdict = (r) => r && r.ok && (r.state === 'found' || r.state === 'unsat');
+  const byLocal = (r) => r.state === 'found' && r.local_found === true;
   const count = (e) => e.startedAt + (e.report.conflicts ?? 0);
+  // how the race ranks a verdict, lowest first: a local find by its work, then a SAT
+  // verdict by its count (as Entrant::rank natively)
+  const rank = (e) => (byLocal(e.report) ? [0, e.report.local_work] : [1, count(e)]);
+  const before = (a, b) => rank(a.o)[0] - rank(b.o)[0] || rank(a.o)[1] - rank(b.o)[1] || a.j - b.j;
+  // still in its local search (no report yet, or reporting its local work)
+  const inLocal = (e) => !e.report || (e.report.state === 'mapping' && e.report.local_budget != null);
   const summary = () => s.entrants.map((e) => ({
     state: e.report ? e.report.state : 'stopped',
     conflicts: e.report ? e.report.conflicts ?? 0 : 0,
@@ -69,7 +81,23 @@ export function raceWorkers(url, widenAfter, changed) {
       // at half the head start, never before one dead end (as natively)
       releaseAt: i === 0 && headStart < Infinity ? Math.max(1, Math.floor(headStart / 2)) : Infinity,
       shared: s.shared ? s.shared.buffer : null, slot: i,
+      // a later search's SAT search waits for the release mark (none: all at once)
+      hold: i > 0 && headStart < Infinity,
     });
+  }
+
+  // Lets a held search's SAT search go, counted from the first's `at` dead ends.
+  function letGo(j, at) {
+    const e = s.entrants[j];
+    e.startedAt = at;
+    if (e.worker) e.worker.postMessage({ id: s.id, release: true });
+  }
+
+  // Gives search `j`'s local search its ceiling, the work at which it can no longer win.
+  function lowerLocal(j, reach) {
+    const e = s.entrants[j];
+    e.localCeiling = Math.min(e.localCeiling, reach);
+    if (e.worker) e.worker.postMessage({ id: s.id, localCeiling: e.localCeiling });
   }
 
   // Gives search `j` its ceiling, the count at which it can no longer win.
@@ -97,7 +125,7 @@ export function raceWorkers(url, widenAfter, changed) {
     const judged = s.entrants
       .map((o, j) => ({ o, j }))
       .filter(({ o }) => o.done && verdict(o.report))
-      .sort((a, b) => count(a.o) - count(b.o) || a.j - b.j);
+      .sort(before);
     const winner = judged.length ? judged[0].j : null;
     const budget = s.entrants.findIndex((o) => o.done && o.report && o.report.state === 'budget');
     const chosen = winner ?? (budget >= 0 ? budget : 0);
@@ -121,28 +149,47 @@ export function raceWorkers(url, widenAfter, changed) {
       changed();
       return;
     }
-    if (i === 0 && !s.released && r.released_at != null) {
+    if (i === 0 && s.released === null && r.released_at != null) {
       s.released = true;
-      for (let j = 1; j < s.entrants.length; j++) launch(j, r.released_at);
+      for (let j = 1; j < s.entrants.length; j++) letGo(j, r.released_at);
     }
     if (finished(r)) {
       e.done = true;
       e.worker.terminate();
       e.worker = null;
-      if (i === 0 && !s.released) {
-        // the first finished before the others were let go: they never start
-        for (let j = 1; j < s.entrants.length; j++) retire(j);
+      if (i === 0 && s.released === null) {
+        // the first finished before the others were let go: their SAT searches never
+        // start (their local searches, which may still win, run on)
+        s.released = false;
       }
       if (verdict(r)) {
+        const [kind, c] = rank(e);
         for (let j = 0; j < s.entrants.length; j++) {
-          if (j !== i && !s.entrants[j].done) lower(j, j < i ? count(e) + 1 : count(e));
+          if (j === i || s.entrants[j].done) continue;
+          const reach = j < i ? c + 1 : c;
+          if (kind === 0) {
+            // found by a local search: no SAT verdict can win now
+            lowerLocal(j, reach);
+            lower(j, 0);
+          } else {
+            lower(j, reach);
+          }
         }
       }
     }
     for (let j = 0; j < s.entrants.length; j++) {
-      // a search whose own dead ends have reached its ceiling would stop at its next step
+      // a search that can no longer win would stop at its next step: a local search
+      // whose work has reached its ceiling, a SAT search whose dead ends have, or one
+      // waiting to start that never will or cannot win
       const o = s.entrants[j];
-      if (!o.done && (o.report?.conflicts ?? 0) >= o.ceiling) retire(j);
+      if (o.done) continue;
+      if (inLocal(o)) {
+        if ((o.report?.local_work ?? 0) >= o.localCeiling) retire(j);
+      } else if (o.report?.state === 'waiting') {
+        if (s.released === false || o.ceiling <= 0) retire(j);
+      } else if ((o.report?.conflicts ?? 0) >= o.ceiling) {
+        retire(j);
+      }
     }
     if (s.entrants.every((o) => o.done)) {
       judge();
@@ -163,11 +210,17 @@ export function raceWorkers(url, widenAfter, changed) {
     s.running = true;
     s.grid = grid;
     s.message = message;
-    s.released = false;
+    // null: not decided yet; true: let go; false: the first ended before its mark
+    s.released = headStart < Infinity ? null : true;
     s.t0 = performance.now();
     s.shared = slots();
-    s.entrants = widenAfter.map(() => ({ worker: null, report: null, progress: null, startedAt: 0, done: false, ceiling: Infinity }));
-    launch(0, 0);
+    // as natively: with every level open from the start no budget grows, so a search
+    // that differs only in when its budget may grow unproved would never be let go
+    // (nor its local search run): the first runs alone
+    const n = message?.firstLevels >= 10 ? 1 : widenAfter.length;
+    s.entrants = widenAfter.slice(0, n).map(() => ({ worker: null, report: null, progress: null, startedAt: 0, done: false, ceiling: Infinity, localCeiling: Infinity }));
+    // every search starts at once: its local search runs from the start
+    for (let j = 0; j < s.entrants.length; j++) launch(j, 0);
   }
   // Stop: as natively, a verdict one search already has still wins
   function settle() {

@@ -41,7 +41,7 @@ async function engine() {
   await init({ module_or_path: readFileSync(new URL('../pkg/c4lab_wasm_synth_bg.wasm', import.meta.url)) });
   return {
     solve(grid) {
-      const session = DsatSession.start(grid, 16, 2_000_000, 1, 0);
+      const session = DsatSession.start(grid, 16, 2_000_000, 1, 0, 0);
       const start = performance.now();
       try {
         for (;;) {

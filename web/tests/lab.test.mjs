@@ -445,6 +445,28 @@ test('Solve root races two searches as c4lab dsat does: the same winner, dead en
   assert.deepEqual(page.errors, []);
 });
 
+test('Solve root runs a local search in each worker, as c4lab dsat does: the second\'s stream can win', async () => {
+  // the upstream root 656666454544535242, every cell ?: the first search's local search
+  // (stream 0) finds nothing within its budget, the second's (stream 1) finds a diagram
+  const text = '???????\n???RRY?\n???YRR?\n???RYY?\n?Y?RYR?\n?YYRYR?\n';
+  const native = nativeDsat(text, 'batsat');
+  assert.equal(native.verdict, 'found');
+  assert.equal(native.winner, 1, 'the second search\'s local search wins natively');
+  assert.equal(native.local_found, true);
+  const page = await open();
+  const web = await solveRoot(page, text);
+  assert.ok(web.ok, web.error);
+  assert.equal(web.state, 'found');
+  assert.equal(web.winner, 1);
+  assert.equal(web.local_found, true);
+  assert.equal(web.local_work, native.local_work);
+  assert.equal(web.local_steps, native.local_steps);
+  assert.equal(web.cells, native.diagram.join(''));
+  const status = await page.locator('#dsat-status').textContent();
+  assert.ok(status.startsWith('Found a diagram that verifies as a win by the second search\'s local search ('), status);
+  assert.deepEqual(page.errors, []);
+});
+
 test('a dsat session stops mid-call at the ceiling the page shares with it', async () => {
   const page = await open();
   const text = '???????\n?????Y?\n??RY?Y?\n??YRRR?\n?YRYYR?\nRYYRRRY\n';
@@ -453,7 +475,7 @@ test('a dsat session stops mid-call at the ceiling the page shares with it', asy
     await engine.default();
     // one search to its end; the dead ends at each round's end
     const run = (view) => {
-      const session = engine.DsatSession.start(grid, 16, 2e6, 1, 0);
+      const session = engine.DsatSession.start(grid, 16, 2e6, 1, 0, 0);
       session.set_local_work(0); // the SAT search, whose dead ends the ceiling counts
       if (view) session.share_ceiling(view, 0);
       const ends = [];

@@ -24,6 +24,10 @@ class StandIn {
   }
   /** The ceilings the page sent it. */
   ceilings() { return this.sent.filter((m) => m.ceiling !== undefined).map((m) => m.ceiling); }
+  /** The local search's ceilings the page sent it. */
+  localCeilings() { return this.sent.filter((m) => m.localCeiling !== undefined).map((m) => m.localCeiling); }
+  /** True once the page let its SAT search go. */
+  released() { return this.sent.some((m) => m.release === true); }
 }
 globalThis.Worker = StandIn;
 
@@ -35,29 +39,38 @@ beforeEach(() => {
 const newRace = () => raceWorkers('dsat.worker.js', [0, 3000], () => { changes += 1; });
 const searching = (conflicts, widest, more = {}) => ({ state: 'searching', round: 1, positions: 10, conflicts, settled: 0, levels: 1, widest, released_at: null, ...more });
 const found = (conflicts, widest, more = {}) => ({ state: 'found', round: 2, positions: 10, conflicts, levels: 3, least_levels: 3, widest, cells: 'x'.repeat(42), released_at: null, ...more });
+const local = (work) => ({ state: 'mapping', positions: 0, local_steps: 5, local_faults: 3, local_work: work, local_budget: 10000000, released_at: null });
+const foundLocally = (work) => ({ state: 'found', round: 0, positions: 0, conflicts: 0, levels: 6, least_levels: 1, widest: 0, local_steps: 40, local_work: work, local_found: true, cells: 'x'.repeat(42), released_at: null });
+const waiting = { state: 'waiting', positions: 0 };
 
 /** A race whose first search has let the second go at its 1,000th dead end. */
 function released() {
   const race = newRace();
   race.start('grid', {});
-  const [first] = StandIn.made;
+  const [first, second] = StandIn.made;
+  second.report(waiting);
   first.report(searching(1000, 1500, { released_at: 1000 }));
-  return { race, first, second: StandIn.made[1] };
+  return { race, first, second };
 }
 
-test('the second search starts at the first\'s release mark and counts from it; the lowest count wins', () => {
+test('the second search\'s SAT search starts at the first\'s release mark and counts from it; the lowest count wins', () => {
   const race = newRace();
   race.start('grid', { cut: 16, maxStates: 1000, firstLevels: 1 });
-  const [first] = StandIn.made;
+  const [first, second] = StandIn.made;
   assert.equal(first.sent[0].widenAfter, 0);
   assert.equal(first.sent[0].releaseAt, 1500, 'half the head start');
-  first.report(searching(900, 900));
-  assert.equal(StandIn.made.length, 1, 'not released before a budget took 1,500');
-  first.report(searching(2000, 1600, { released_at: 2000 }));
-  const second = StandIn.made[1];
-  assert.ok(second, 'released');
+  // both start at once, each its own entrant (its local search's streams); the second
+  // holds after its local search
+  assert.deepEqual([first.sent[0].slot, first.sent[0].hold], [0, false]);
+  assert.deepEqual([second.sent[0].slot, second.sent[0].hold], [1, true]);
   assert.equal(second.sent[0].widenAfter, 3000);
   assert.equal(second.sent[0].releaseAt, Infinity);
+  second.report(local(2000000));
+  second.report(waiting);
+  first.report(searching(900, 900));
+  assert.equal(second.released(), false, 'not released before a budget took 1,500');
+  first.report(searching(2000, 1600, { released_at: 2000 }));
+  assert.equal(second.released(), true);
   second.report(found(3000, 3000));
   // the first may still win with 5,000 dead ends (a tie goes to it), not with 5,001
   assert.deepEqual(first.ceilings(), [5001]);
@@ -113,16 +126,82 @@ test('once let go the second search runs on to its ceiling, even when the first 
   assert.equal(race.report.conflicts, 799);
 });
 
-test('the second search never starts on a root the first settles before letting it go', () => {
+test('the second search\'s SAT search never starts on a root the first settles before letting it go', () => {
   const race = newRace();
   race.start('grid', {});
-  const [first] = StandIn.made;
+  const [first, second] = StandIn.made;
   first.report(searching(900, 900));
   first.report(found(1400, 1400));
-  assert.equal(StandIn.made.length, 1);
+  // its local search may still find a diagram, which would win: not judged yet
+  assert.equal(race.running, true);
+  second.report(local(5000000));
+  assert.equal(second.terminated, false);
+  second.report(waiting);
+  assert.equal(second.released(), false);
+  assert.equal(second.terminated, true);
   assert.equal(race.running, false);
   assert.equal(race.report.winner, 0);
   assert.deepEqual(race.report.entrants.map((e) => [e.state, e.conflicts]), [['found', 1400], ['stopped', 0]]);
+});
+
+test('with every level open from the start the first search runs alone, as natively', () => {
+  const race = newRace();
+  race.start('grid', { firstLevels: 10 });
+  assert.equal(StandIn.made.length, 1);
+  StandIn.made[0].report(found(700, 0));
+  assert.equal(race.running, false);
+  assert.equal(race.report.winner, 0);
+  assert.equal(race.report.entrants.length, 1);
+});
+
+test('a diagram a local search finds wins over a SAT verdict found sooner', () => {
+  const race = newRace();
+  race.start('grid', {});
+  const [first, second] = StandIn.made;
+  first.report(local(9000000));
+  first.report(found(1200, 1200));
+  assert.equal(race.running, true, 'the second\'s local search runs on');
+  second.report(foundLocally(12000000));
+  assert.equal(race.running, false);
+  assert.equal(race.report.winner, 1);
+  assert.equal(race.report.local_found, true);
+  assert.deepEqual(race.report.entrants.map((e) => e.state), ['found', 'found']);
+});
+
+test('among local finds the least work wins, the first on a tie; the others stop where they cannot win', () => {
+  // the second finds first: the first may still win with work up to 4,000,000
+  let race = newRace();
+  race.start('grid', {});
+  let [first, second] = StandIn.made;
+  first.report(local(3000000));
+  second.report(foundLocally(4000000));
+  assert.deepEqual(first.localCeilings(), [4000001]);
+  assert.deepEqual(first.ceilings(), [0], 'no SAT verdict of the first can win now');
+  assert.equal(first.terminated, false);
+  first.report(foundLocally(4000000));
+  assert.equal(race.report.winner, 0, 'a tie goes to the first');
+  // the first finds first: the second's local search stops once its work reaches it
+  race = newRace();
+  race.start('grid', {});
+  [, , first, second] = StandIn.made;
+  first.report(foundLocally(4000000));
+  assert.deepEqual(second.localCeilings(), [4000000]);
+  second.report(local(3999999));
+  assert.equal(second.terminated, false);
+  second.report(local(4000000));
+  assert.equal(second.terminated, true);
+  assert.equal(race.running, false);
+  assert.equal(race.report.winner, 0);
+  assert.equal(race.report.local_work, 4000000);
+});
+
+test('a local find stops a SAT search already running', () => {
+  const { race, first, second } = released();
+  second.report(searching(200, 200));
+  first.report(foundLocally(7000000));
+  assert.equal(second.terminated, true);
+  assert.equal(race.running, false);
+  assert.equal(race.report.winner, 0);
 });
 
 test('with no verdict the search that ran out of budget stands for the race', () => {

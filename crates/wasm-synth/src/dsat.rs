@@ -4,7 +4,7 @@
 //! (`web/race.js`): each session reports what the judging needs (its dead ends, the
 //! most one level budget took, when it passed the release mark) and takes a ceiling.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use c4lab_dsat::{start, Mapped, Mapping, Options, Outcome, Progress};
@@ -35,6 +35,12 @@ pub struct DsatSession {
     /// end of that round are kept in `released_at` (the race's release mark).
     release_mark: u64,
     released_at: Option<u64>,
+    /// The work at which this session's local search gives up (`stopped`): another
+    /// entrant's local search found a diagram with less.
+    local_ceiling: Arc<AtomicU64>,
+    /// True while the session waits, its local search over, for the page to let its
+    /// SAT search go (see [`DsatSession::hold_after_local`]).
+    held: bool,
 }
 
 #[wasm_bindgen]
@@ -46,13 +52,16 @@ impl DsatSession {
     /// level budget: the `?` cells first take levels below it, one more each time no
     /// diagram fits (1: the fewest levels; 10: every level from the start).
     /// `widen_after` (0: only on proof) lets a budget grow once it has taken that many
-    /// dead ends, as `c4lab dsat --widen-after` does for one search.
+    /// dead ends, as `c4lab dsat --widen-after` does for one search. `entrant` is its
+    /// index in the page's race: its local search's random stream and default budget
+    /// are that search's in `c4lab dsat`'s race (0 for a solve on its own).
     pub fn start(
         grid: &str,
         cut_plies: u32,
         max_states: f64,
         first_levels: f64,
         widen_after: f64,
+        entrant: u32,
     ) -> Result<DsatSession, String> {
         // a number from the page: refused outside 1-10 rather than wrapped into a byte
         if !(1.0..=10.0).contains(&first_levels) || first_levels.fract() != 0.0 {
@@ -62,7 +71,7 @@ impl DsatSession {
         }
         let first_levels = first_levels as u8;
         let d = diagram(grid)?;
-        let options = Options {
+        let base = Options {
             cut_plies,
             max_states: if max_states.is_finite() && max_states >= 1.0 {
                 max_states as u64
@@ -71,20 +80,45 @@ impl DsatSession {
             },
             backend: "batsat".into(),
             first_levels,
-            widen_after: dead_ends(widen_after),
             ..Options::default()
         };
+        let options = c4lab_dsat::entrant(&base, entrant as usize, dead_ends(widen_after), None);
         let mut mapping =
             start(&d, &options, Arc::new(AtomicBool::new(false))).map_err(|e| e.to_string())?;
         let ceiling = Arc::new(RaceCeiling::new());
         mapping.race_to(ceiling.clone());
+        let local_ceiling = Arc::new(AtomicU64::new(u64::MAX));
+        mapping.race_local_to(local_ceiling.clone());
         Ok(DsatSession {
             phase: Some(Phase::Mapping(mapping)),
             undecided: d.undecided(),
             ceiling,
             release_mark: u64::MAX,
             released_at: None,
+            local_ceiling,
+            held: false,
         })
+    }
+
+    /// Gives up the local search (`stopped`) once its work reaches `work` (lowered
+    /// only; NaN changes nothing): another entrant's local search found a diagram.
+    pub fn set_local_ceiling(&mut self, work: f64) {
+        if !work.is_nan() {
+            self.local_ceiling
+                .fetch_min(self::dead_ends(work), Ordering::Relaxed);
+        }
+    }
+
+    /// Once its local search is over without a diagram, the session reports the state
+    /// `waiting` and does nothing more until [`DsatSession::release`]: a later entrant
+    /// of the race, whose SAT search starts only at the first's release mark.
+    pub fn hold_after_local(&mut self) {
+        self.held = true;
+    }
+
+    /// Lets a held session go on to its map and SAT search.
+    pub fn release(&mut self) {
+        self.held = false;
     }
 
     /// Gives up (`stopped`) once this session's dead ends reach `dead_ends` (lowered
@@ -102,9 +136,10 @@ impl DsatSession {
         self.ceiling.share(array, index);
     }
 
-    /// Caps the local search that runs before the first search maps its root (in
-    /// positions walked plus strong-solver nodes; 0: none). Call it before the first
-    /// step, as `c4lab dsat --local-work` does.
+    /// Caps the local search that runs before this search maps its root (in
+    /// positions walked plus strong-solver nodes; 0: none; it only lowers the
+    /// entrant's default). Call it before the first step, as `c4lab dsat --local-work`
+    /// does.
     pub fn set_local_work(&mut self, work: f64) {
         if let Some(Phase::Mapping(m)) = self.phase.as_mut() {
             m.limit_local(self::dead_ends(work));
@@ -118,15 +153,22 @@ impl DsatSession {
     }
 
     /// Maps up to `batch` positions, or runs one solve-verify round once mapping is
-    /// done, and reports `{ok, state: mapping | searching | found | unsat | budget |
-    /// stopped, undecided, positions, max_states, round, conflicts, settled, levels,
-    /// least_levels, widest, released_at, cells}` (`widest`: the most dead ends one level
+    /// done, and reports `{ok, state: mapping | waiting | searching | found | unsat |
+    /// budget | stopped, undecided, positions, max_states, round, conflicts, settled, levels,
+    /// least_levels, widest, released_at, local_steps, local_work, local_found, cells}`
+    /// (`widest`: the most dead ends one level
     /// budget took; `released_at`: see [`DsatSession::watch_release`], else null).
     pub fn step(&mut self, batch: u32) -> String {
         let Some(phase) = self.phase.take() else {
             return fail("this solve already failed; start a new one");
         };
         let next = match phase {
+            // held: the local search is over, the SAT search not let go yet
+            Phase::Mapping(m) if self.held && !m.in_local() && !m.has_verdict() => {
+                self.phase = Some(Phase::Mapping(m));
+                return json!({"ok": true, "state": "waiting", "undecided": self.undecided, "positions": 0})
+                    .to_string();
+            }
             Phase::Mapping(mut m) => match m.step(batch.max(1) as u64) {
                 Ok(true) => Phase::Searching(m.finish()),
                 Ok(false) => Phase::Mapping(m),
@@ -154,6 +196,11 @@ impl DsatSession {
         });
         self.phase = Some(next);
         match self.phase.as_mut().expect("just set") {
+            Phase::Mapping(m) if self.held && !m.in_local() && !m.has_verdict() => {
+                // its local search just ended: nothing more until it is let go
+                j["state"] = json!("waiting");
+                j["positions"] = json!(0);
+            }
             Phase::Mapping(m) => {
                 j["state"] = json!("mapping");
                 match m.progress() {
@@ -214,6 +261,7 @@ impl DsatSession {
                 j["widest"] = json!(widest);
                 j["local_steps"] = json!(r.local.steps);
                 j["local_work"] = json!(r.local.work);
+                j["local_found"] = json!(r.local.found);
                 if let Outcome::Found(d) = &r.outcome {
                     j["cells"] = json!(flat(d));
                 }
@@ -243,10 +291,10 @@ mod tests {
     fn a_level_budget_outside_one_to_ten_is_refused_not_wrapped() {
         let grid = "9909999\n99R9999\n??Y?999\nYRY?R??\nYYYRR??\nRRRYYRY\n";
         for bad in [0.0, 11.0, 256.0, -1.0, 2.5, f64::NAN] {
-            let e = DsatSession::start(grid, 16, 1e5, bad, 0.0).err();
+            let e = DsatSession::start(grid, 16, 1e5, bad, 0.0, 0).err();
             assert!(e.is_some_and(|e| e.contains("from 1 to 10")), "{bad}");
         }
-        assert!(DsatSession::start(grid, 16, 1e5, 10.0, 0.0).is_ok());
+        assert!(DsatSession::start(grid, 16, 1e5, 10.0, 0.0, 0).is_ok());
     }
 
     /// Steps a session to its end; the reports, the last one final.
@@ -265,12 +313,12 @@ mod tests {
     #[test]
     fn the_local_search_runs_first_reports_its_work_and_zero_turns_it_off() {
         let grid = "9909999\n99R9999\n??Y?999\nYRY?R??\nYYYRR??\nRRRYYRY\n";
-        let local = run(DsatSession::start(grid, 16, 1e5, 1.0, 0.0).unwrap());
+        let local = run(DsatSession::start(grid, 16, 1e5, 1.0, 0.0, 0).unwrap());
         let end = local.last().unwrap();
         assert_eq!(end["state"], "found", "{end}");
         assert!(end["local_work"].as_u64().unwrap() > 0, "{end}");
         assert_eq!(end["round"], 0, "{end}");
-        let mut session = DsatSession::start(grid, 16, 1e5, 1.0, 0.0).unwrap();
+        let mut session = DsatSession::start(grid, 16, 1e5, 1.0, 0.0, 0).unwrap();
         session.set_local_work(0.0);
         let sat = run(session);
         let end = sat.last().unwrap();
@@ -279,5 +327,50 @@ mod tests {
         assert!(end["round"].as_u64().unwrap() > 0, "{end}");
         // while it runs the page is told about the local search, not a map of nothing
         assert!(sat.iter().all(|r| r["local_budget"].is_null()));
+    }
+
+    #[test]
+    fn a_held_entrant_waits_after_its_local_search_until_let_go() {
+        // a ply-18 root that stream 0 misses in a whole run (see c4lab-dsat's tests)
+        let moves = "656666454544535242";
+        let root = c4lab_board::Position::from_moves(moves).unwrap();
+        let grid =
+            c4lab_steady::Diagram::from_root(&root, |_, _| c4lab_steady::Cell::Undecided).to_grid();
+        let mut first = DsatSession::start(&grid, 16, 1e5, 1.0, 0.0, 0).unwrap();
+        first.hold_after_local();
+        let held = run(first);
+        assert_eq!(held.last().unwrap()["state"], "waiting");
+        assert!(held.iter().any(|r| !r["local_budget"].is_null()));
+        // the second entrant's stream finds it; its report says so
+        let mut second = DsatSession::start(&grid, 16, 1e5, 1.0, 3000.0, 1).unwrap();
+        second.hold_after_local();
+        let end = run(second).pop().unwrap();
+        assert_eq!(end["state"], "found", "{end}");
+        assert_eq!(end["local_found"], true, "{end}");
+        // a local ceiling below that work stops it
+        let mut outrun = DsatSession::start(&grid, 16, 1e5, 1.0, 3000.0, 1).unwrap();
+        outrun.set_local_ceiling(end["local_work"].as_f64().unwrap() - 1.0);
+        let stopped = run(outrun).pop().unwrap();
+        assert_eq!(stopped["state"], "stopped", "{stopped}");
+        // let go, a held session maps and searches: stepping on after `waiting`
+        let mut again = DsatSession::start(&grid, 16, 1e5, 1.0, 0.0, 0).unwrap();
+        again.set_local_work(1000.0);
+        again.hold_after_local();
+        assert_eq!(run_until_waiting(&mut again), "waiting");
+        again.release();
+        let end = run(again).pop().unwrap();
+        assert_eq!(end["state"], "found", "{end}");
+        assert_eq!(end["local_found"], false, "{end}");
+        assert!(end["round"].as_u64().unwrap() > 0, "{end}");
+    }
+
+    /// Steps until the session is no longer in its local search; its state then.
+    fn run_until_waiting(session: &mut DsatSession) -> String {
+        loop {
+            let r: serde_json::Value = serde_json::from_str(&session.step(64)).unwrap();
+            if r["local_budget"].is_null() {
+                return r["state"].as_str().unwrap().to_string();
+            }
+        }
     }
 }
