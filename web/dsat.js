@@ -87,7 +87,7 @@ export function wholeRoot(host) {
       const budget = firstLevels < 10 && r.levels ? `levels 0–${r.levels - 1}` : '';
       const second = r.entrants && r.entrants[1];
       const beside = second && second.started_at > 0
-        ? `; a second search beside it (its budget also grows after ${fmt(WIDEN_AFTER[1])} dead ends), from the first's ${fmt(second.started_at)}: ${second.state === 'mapping' ? 'mapping its own first cut' : `${fmt(second.conflicts)} dead ends`}`
+        ? `; a second search beside it (its budget also grows after ${fmt(WIDEN_AFTER[1])} dead ends), from the first's ${fmt(second.started_at)}: ${second.local ? 'its local search' : second.state === 'mapping' ? 'mapping its own first cut' : `${fmt(second.conflicts)} dead ends`}`
         : '';
       const won = r.winner ? ` by the second search (from the first's ${fmt(r.started_at)} dead ends, its budget also growing after ${fmt(WIDEN_AFTER[1])})` : '';
       switch (r.state) {
@@ -96,7 +96,9 @@ export function wholeRoot(host) {
             ui.gauge.max = r.local_budget;
             ui.gauge.value = r.local_work;
             const faults = r.local_faults == null ? '' : `, ${count(r.local_faults, 'fault')} at fewest`;
-            return status(`Local search before mapping: ${count(r.local_steps, 'repair step')}${faults}, ${fmt(r.local_work)} of ${fmt(r.local_budget)} units of work (${secs} s).`);
+            // the first search has ended: a diagram this local search finds would still win
+            const whose = r.waiting_on ? 'The first search has a verdict; the second search\'s local search, which would win with a diagram, runs on to its budget: ' : 'Local search before mapping: ';
+            return status(`${whose}${count(r.local_steps, 'repair step')}${faults}, ${fmt(r.local_work)} of ${fmt(r.local_budget)} units of work (${secs} s).`);
           }
           ui.gauge.max = r.max_states;
           ui.gauge.value = r.positions;

@@ -47,10 +47,13 @@ export function raceWorkers(url, widenAfter, changed) {
   const before = (a, b) => rank(a.o)[0] - rank(b.o)[0] || rank(a.o)[1] - rank(b.o)[1] || a.j - b.j;
   // still in its local search (no report yet, or reporting its local work)
   const inLocal = (e) => !e.report || (e.report.state === 'mapping' && e.report.local_budget != null);
+  // where a search's count starts: 0 for a diagram its local search found (as natively)
+  const startOf = (e) => (e.report && byLocal(e.report) ? 0 : e.startedAt);
   const summary = () => s.entrants.map((e) => ({
     state: e.report ? e.report.state : 'stopped',
     conflicts: e.report ? e.report.conflicts ?? 0 : 0,
-    started_at: e.startedAt,
+    started_at: startOf(e),
+    local: !e.done && inLocal(e),
   }));
 
   // i32 slots, one per search, that the solvers read mid-call (none: not isolated)
@@ -81,14 +84,15 @@ export function raceWorkers(url, widenAfter, changed) {
       // at half the head start, never before one dead end (as natively)
       releaseAt: i === 0 && headStart < Infinity ? Math.max(1, Math.floor(headStart / 2)) : Infinity,
       shared: s.shared ? s.shared.buffer : null, slot: i,
-      // a later search's SAT search waits for the release mark (none: all at once)
-      hold: i > 0 && headStart < Infinity,
+      // a later search's SAT search waits for the first's release mark
+      hold: i > 0,
     });
   }
 
   // Lets a held search's SAT search go, counted from the first's `at` dead ends.
   function letGo(j, at) {
     const e = s.entrants[j];
+    if (e.done) return;
     e.startedAt = at;
     if (e.worker) e.worker.postMessage({ id: s.id, release: true });
   }
@@ -135,7 +139,7 @@ export function raceWorkers(url, widenAfter, changed) {
       if (!o.done && o.report) o.report = { ...o.report, state: 'stopped' };
     }
     // every search is done (each with a report), or one has a verdict (Stop)
-    s.report = { ...c.report, winner, started_at: c.startedAt, entrants: summary(), ms: performance.now() - s.t0 };
+    s.report = { ...c.report, winner, started_at: startOf(c), entrants: summary(), ms: performance.now() - s.t0 };
   }
 
   function onReport(i, r) {
@@ -173,6 +177,8 @@ export function raceWorkers(url, widenAfter, changed) {
             lower(j, 0);
           } else {
             lower(j, reach);
+            // no diagram wins: no local search can find one
+            if (r.state === 'unsat') lowerLocal(j, 0);
           }
         }
       }
@@ -194,9 +200,14 @@ export function raceWorkers(url, widenAfter, changed) {
     if (s.entrants.every((o) => o.done)) {
       judge();
     } else {
-      // not judged yet: the first search's last progress (a verdict may still lose)
+      // not judged yet: the first search's last progress (a verdict may still lose),
+      // or once it has ended, that of a local search still running (which would win
+      // with a diagram), with `waiting_on` its index
       const first = s.entrants[0];
-      s.report = { ...(first.progress ?? first.report), winner: null, entrants: summary() };
+      const on = first.done ? s.entrants.findIndex((o) => !o.done && inLocal(o) && o.progress) : -1;
+      s.report = on > 0
+        ? { ...s.entrants[on].progress, winner: null, waiting_on: on, entrants: summary() }
+        : { ...(first.progress ?? first.report), winner: null, entrants: summary() };
     }
     s.report.ms = performance.now() - s.t0;
     changed();
@@ -211,7 +222,7 @@ export function raceWorkers(url, widenAfter, changed) {
     s.grid = grid;
     s.message = message;
     // null: not decided yet; true: let go; false: the first ended before its mark
-    s.released = headStart < Infinity ? null : true;
+    s.released = null;
     s.t0 = performance.now();
     s.shared = slots();
     // as natively: with every level open from the start no budget grows, so a search

@@ -195,13 +195,48 @@ test('among local finds the least work wins, the first on a tie; the others stop
   assert.equal(race.report.local_work, 4000000);
 });
 
-test('a local find stops a SAT search already running', () => {
-  const { race, first, second } = released();
-  second.report(searching(200, 200));
-  first.report(foundLocally(7000000));
+test('a local find stops a SAT search already running, and counts from 0', () => {
+  const race = newRace();
+  race.start('grid', {});
+  const [first, second] = StandIn.made;
+  second.report(local(1000000));
+  first.report(searching(1000, 1500, { released_at: 1000 }));
+  // let go while its local search still runs: its SAT search would count from 1,000
+  assert.equal(second.released(), true);
+  second.report(foundLocally(15000000));
+  assert.deepEqual(first.ceilings(), [0], 'no SAT verdict of the first can win now');
+  assert.equal(first.terminated, true);
+  assert.equal(race.running, false);
+  assert.equal(race.report.winner, 1);
+  assert.equal(race.report.started_at, 0, 'a local find counts from 0, as natively');
+  assert.deepEqual(race.report.entrants.map((e) => e.started_at), [0, 0]);
+});
+
+test('unsat ends the local searches still running: no diagram can be found', () => {
+  const race = newRace();
+  race.start('grid', {});
+  const [first, second] = StandIn.made;
+  second.report(local(2000000));
+  first.report({ state: 'unsat', round: 3, positions: 10, conflicts: 800, levels: 10, least_levels: 10, widest: 800, released_at: null });
+  assert.deepEqual(second.localCeilings(), [0]);
   assert.equal(second.terminated, true);
   assert.equal(race.running, false);
+  assert.equal(race.report.state, 'unsat');
   assert.equal(race.report.winner, 0);
+});
+
+test('after the first search\'s verdict the page shows the local search it waits for', () => {
+  const race = newRace();
+  race.start('grid', {});
+  const [first, second] = StandIn.made;
+  second.report(local(2000000));
+  first.report(found(1200, 1200));
+  assert.equal(race.running, true);
+  second.report(local(3000000));
+  assert.equal(race.report.waiting_on, 1);
+  assert.equal(race.report.local_work, 3000000);
+  assert.equal(race.report.winner, null);
+  assert.deepEqual(race.report.entrants.map((e) => e.local), [false, true]);
 });
 
 test('with no verdict the search that ran out of budget stands for the race', () => {

@@ -377,6 +377,7 @@ pub fn dsat(
                 "started_at": e.started_at,
                 "local_steps": e.report.local.steps,
                 "local_work": e.report.local.work,
+                "local_found": e.report.local.found,
                 "levels": e.report.levels,
                 "least_levels": e.report.least_levels,
                 "map_seconds": e.map_seconds,
@@ -418,13 +419,19 @@ pub fn dsat(
             .map(|(i, e)| {
                 let local = e.report.local;
                 if local.found {
+                    let more = if local.work == report.local.work {
+                        "as much work (the earlier search wins a tie)"
+                    } else {
+                        "more work"
+                    };
                     return format!(
-                        "{}'s local search found one with more work ({})",
+                        "{}'s local search found one with {more}: {}",
                         entrant_name(i),
                         local.work
                     );
                 }
-                if report.local.found && e.report.rounds == 0 && local.work > 0 {
+                if report.local.found && e.report.rounds == 0 && local.work >= report.local.work
+                {
                     return format!(
                         "{} stopped its local search at {} work, past the find's",
                         entrant_name(i),
@@ -448,8 +455,13 @@ pub fn dsat(
                 } else {
                     String::new()
                 };
+                let tried = if local.work > 0 {
+                    format!(", its local search {} work without a find", local.work)
+                } else {
+                    String::new()
+                };
                 format!(
-                    "{} {} after {} dead ends{start}",
+                    "{} {} after {} dead ends{start}{tried}",
                     entrant_name(i),
                     verdict(&e.report.outcome).0,
                     e.report.conflicts

@@ -248,6 +248,7 @@ fn dsat_tries_the_local_search_first_and_says_what_it_did() {
         entrants[winner]["local_work"], local["local_work"],
         "{local}"
     );
+    assert_eq!(entrants[winner]["local_found"], true, "{local}");
     assert!(
         entrants.iter().all(|e| e["local_work"].as_u64() > Some(0)),
         "{local}"

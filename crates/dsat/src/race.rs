@@ -9,10 +9,10 @@
 //! entrant), and an entrant only gives up once its count reaches that of one that has
 //! finished.
 //!
-//! The first entrant may run alone for a head start: the others start once one of its
-//! level budgets has taken half the head start, so on the roots it settles quickly they
-//! cost nothing, and when it finishes before that they never start. Once started, they
-//! run to the usual ceilings (a widening search maps its own first cut, so it does not
+//! The first entrant's SAT search may run alone for a head start: the others' start
+//! once one of its level budgets has taken half the head start, so on the roots it
+//! settles quickly they cost nothing, and when it finishes before that they never
+//! start. Once started, they run to the usual ceilings (a widening search maps its own first cut, so it does not
 //! repeat the first's work; with the same first cut it would until one of the first's
 //! budgets took the whole head start, and then only its own core's time is lost).
 //!
@@ -22,7 +22,8 @@
 //! finds wins over any SAT verdict, and among them the one found with the least work
 //! (ties to the earlier entrant); a local search gives up once its work reaches that
 //! of one that found, and the SAT verdicts wait for the local searches still running,
-//! whose budgets bound them. So this too does not depend on timing.
+//! whose budgets bound them (unless the verdict is `unsat`: then no local search can
+//! find anything). So this too does not depend on timing.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Condvar, Mutex};
@@ -173,9 +174,9 @@ impl Ceilings {
 }
 
 /// Solves the root of `diagram` once per entry of `entrants`, each in its own thread.
-/// The others start once one of the first's level budgets has taken half of
-/// `head_start` dead ends, and never if it finishes before that (see the module notes;
-/// 0: all start at once).
+/// Every entrant's local search starts at once; the others' SAT searches start once
+/// one of the first's level budgets has taken half of `head_start` dead ends, and never
+/// if it finishes before that (see the module notes; 0: all start at once).
 /// `ready` runs once every entrant has set up (its solver, its strong solver and its
 /// empty encoding) and before any maps a position; `progress` receives each entrant's
 /// reports with its index.
@@ -324,6 +325,10 @@ fn run(
             } else {
                 let from = release.start_of(j);
                 ceilings.dead_ends[j].fetch_min(reach.saturating_sub(from), Ordering::Relaxed);
+                if entrant.report.outcome == Outcome::Unsat {
+                    // no diagram wins: no local search can find one
+                    ceilings.work[j].store(0, Ordering::Relaxed);
+                }
             }
         }
     }
