@@ -205,9 +205,10 @@ export function raceWorkers(url, widenAfter, changed) {
       // with a diagram), with `waiting_on` its index
       const first = s.entrants[0];
       const on = first.done ? s.entrants.findIndex((o) => !o.done && inLocal(o) && o.progress) : -1;
-      s.report = on > 0
-        ? { ...s.entrants[on].progress, winner: null, waiting_on: on, entrants: summary() }
-        : { ...(first.progress ?? first.report), winner: null, entrants: summary() };
+      const shown = on > 0 ? s.entrants[on].progress : first.progress ?? first.report;
+      // (a later search may report before the first has: nothing to show yet)
+      if (!shown) return;
+      s.report = { ...shown, winner: null, entrants: summary(), ...(on > 0 ? { waiting_on: on } : {}) };
     }
     s.report.ms = performance.now() - s.t0;
     changed();

@@ -144,6 +144,17 @@ test('the second search\'s SAT search never starts on a root the first settles b
   assert.deepEqual(race.report.entrants.map((e) => [e.state, e.conflicts]), [['found', 1400], ['stopped', 0]]);
 });
 
+test('a report of the second search before the first has reported shows nothing yet', () => {
+  const race = newRace();
+  race.start('grid', {});
+  const [first, second] = StandIn.made;
+  second.report(waiting);
+  assert.equal(race.report, null);
+  first.report(local(1000));
+  assert.equal(race.report.ok, true);
+  assert.equal(race.report.local_work, 1000);
+});
+
 test('with every level open from the start the first search runs alone, as natively', () => {
   const race = newRace();
   race.start('grid', { firstLevels: 10 });
