@@ -9,9 +9,10 @@
 //   finishes before that;
 // - a diagram a local search found wins over any SAT verdict, the one found with the
 //   least work first; then the SAT verdict (found or unsat) with the lowest count, start
-//   plus dead ends; the earlier search on a tie. A search gives up once it can no longer
-//   win: its local search once its work reaches that of a find, its SAT search once its
-//   count reaches a finished verdict's (or at once after a local find). The page tells
+//   plus dead ends; the earlier search on a tie. A search gives up what can no longer
+//   win: its local search once its work reaches that of a find (or at once after
+//   unsat), its SAT search once its count reaches a finished verdict's (or at once
+//   after a local find). The page tells
 //   its worker, which reads it between steps, and, where the page is cross-origin
 //   isolated (`c4lab serve` makes it so), writes the SAT ceiling into a
 //   SharedArrayBuffer that the solver reads while it runs, so the loser stops at once
@@ -190,7 +191,8 @@ export function raceWorkers(url, widenAfter, changed) {
       const o = s.entrants[j];
       if (o.done) continue;
       if (inLocal(o)) {
-        if ((o.report?.local_work ?? 0) >= o.localCeiling) retire(j);
+        // its local search cannot win, nor its SAT search which would follow
+        if ((o.report?.local_work ?? 0) >= o.localCeiling && o.ceiling <= 0) retire(j);
       } else if (o.report?.state === 'waiting') {
         if (s.released === false || o.ceiling <= 0) retire(j);
       } else if ((o.report?.conflicts ?? 0) >= o.ceiling) {

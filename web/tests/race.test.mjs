@@ -223,17 +223,39 @@ test('a local find stops a SAT search already running, and counts from 0', () =>
   assert.deepEqual(race.report.entrants.map((e) => e.started_at), [0, 0]);
 });
 
-test('unsat ends the local searches still running: no diagram can be found', () => {
-  const race = newRace();
+test('unsat ends the local searches still running, not the SAT searches that may still win', () => {
+  // the first proves unsat before letting the second go: the second's local search
+  // ends, and so does the second once it waits for a release that never comes
+  let race = newRace();
   race.start('grid', {});
-  const [first, second] = StandIn.made;
+  let [first, second] = StandIn.made;
   second.report(local(2000000));
   first.report({ state: 'unsat', round: 3, positions: 10, conflicts: 800, levels: 10, least_levels: 10, widest: 800, released_at: null });
   assert.deepEqual(second.localCeilings(), [0]);
+  assert.equal(second.terminated, false);
+  second.report(waiting);
   assert.equal(second.terminated, true);
   assert.equal(race.running, false);
   assert.equal(race.report.state, 'unsat');
   assert.equal(race.report.winner, 0);
+  // let go while its local search ran (4621352243446466 natively): its SAT search goes
+  // on and proves unsat with a lower count, so it wins
+  race = newRace();
+  race.start('grid', {});
+  [, , first, second] = StandIn.made;
+  second.report(local(2000000));
+  first.report(searching(4366, 1600, { released_at: 4366 }));
+  first.report({ state: 'unsat', round: 9, positions: 10, conflicts: 17793, levels: 10, least_levels: 10, widest: 9000, released_at: 4366 });
+  assert.deepEqual(second.localCeilings(), [0]);
+  assert.deepEqual(second.ceilings(), [17793 - 4366]);
+  assert.equal(second.terminated, false);
+  second.report(local(2100000));
+  assert.equal(second.terminated, false, 'its SAT search may still win');
+  second.report(searching(5000, 5000));
+  second.report({ state: 'unsat', round: 5, positions: 10, conflicts: 11129, levels: 10, least_levels: 10, widest: 3000, released_at: null });
+  assert.equal(race.running, false);
+  assert.equal(race.report.winner, 1);
+  assert.equal(race.report.started_at, 4366);
 });
 
 test('after the first search\'s verdict the page shows the local search it waits for', () => {

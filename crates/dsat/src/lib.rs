@@ -263,40 +263,41 @@ impl Mapping {
             .work()
             .saturating_add(batch.max(1).saturating_mul(LOCAL_WORK_PER_POSITION))
             .min(self.options.local_work);
-        while local.work() < until && !local.ended() {
-            // (the dead-end ceiling is the SAT search's: a SAT verdict never stops a
-            // local search, which would win over it)
-            let outrun = self
-                .local_ceiling
-                .as_ref()
-                .is_some_and(|c| local.work() >= c.dead_ends());
-            if self.stop.load(Ordering::Relaxed) || outrun {
+        // the work at which a find of this local search can no longer win the race
+        // (the dead-end ceiling is the SAT search's: a SAT verdict never stops a local
+        // search, which would win over it)
+        let ceiling = self
+            .local_ceiling
+            .as_ref()
+            .map_or(u64::MAX, |c| c.dead_ends());
+        let mut over = local.work() >= ceiling;
+        while local.work() < until && !local.ended() && !over {
+            if self.stop.load(Ordering::Relaxed) {
                 self.early = Some(Outcome::Stopped);
                 return true;
             }
             let found = local.step(&mut self.enc);
+            let ceiling = self
+                .local_ceiling
+                .as_ref()
+                .map_or(u64::MAX, |c| c.dead_ends());
+            over = local.work() >= ceiling;
+            // a find with as much work as another's, or more, loses: the search ends as
+            // if it had found nothing
             self.local_stats = LocalStats {
                 steps: local.steps(),
                 work: local.work(),
-                found: found.is_some(),
+                found: found.is_some() && !over,
             };
-            if let Some(diagram) = found {
-                // found, but with more work than another entrant's find: it lost
-                let lost = self
-                    .local_ceiling
-                    .as_ref()
-                    .is_some_and(|c| local.work() >= c.dead_ends());
-                if lost {
-                    self.local_stats.found = false;
-                    self.early = Some(Outcome::Stopped);
-                    return true;
-                }
+            if let Some(diagram) = found.filter(|_| !over) {
                 self.local_levels = Some(local.levels());
                 self.early = Some(Outcome::Found(diagram));
                 return true;
             }
         }
-        if local.ended() || local.work() >= self.options.local_work {
+        // over: no find of it can win now, but the SAT search may still (its own
+        // ceiling says when it cannot)
+        if over || local.ended() || local.work() >= self.options.local_work {
             self.local = None;
         }
         false
@@ -322,9 +323,11 @@ impl Mapping {
         self.early.is_some()
     }
 
-    /// Enters this solve's local search in a race of local searches: it gives up
-    /// (`stopped`) once its work reaches `ceiling` (checked between its steps), which
-    /// the other entrants lower as their local searches find a diagram.
+    /// Enters this solve's local search in a race of local searches: it ends once its
+    /// work reaches `ceiling` (checked between its steps; a find then could not win),
+    /// which the other entrants lower as their local searches find a diagram (or as
+    /// their SAT searches prove there is none); the SAT search then goes on under its
+    /// own ceiling (see [`Mapping::race_to`]).
     pub fn race_local_to(&mut self, ceiling: Arc<dyn Ceiling>) {
         self.local_ceiling = Some(ceiling);
     }

@@ -20,10 +20,11 @@
 //! streams, runs from the start, before the head start is judged: the local searches
 //! share the cores while the first has not mapped anything. A diagram a local search
 //! finds wins over any SAT verdict, and among them the one found with the least work
-//! (ties to the earlier entrant); a local search gives up once its work reaches that
-//! of one that found, and the SAT verdicts wait for the local searches still running,
-//! whose budgets bound them (unless the verdict is `unsat`: then no local search can
-//! find anything). So this too does not depend on timing.
+//! (ties to the earlier entrant). A local search ends once its work reaches that of
+//! one that found, or once a SAT search has proved `unsat` (no local search can find
+//! anything then), and its entrant goes on to its SAT search, which a local find has
+//! already outrun; otherwise the SAT verdicts wait for the local searches still
+//! running, whose budgets bound them. So this too does not depend on timing.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Condvar, Mutex};

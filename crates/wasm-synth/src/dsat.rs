@@ -100,8 +100,10 @@ impl DsatSession {
         })
     }
 
-    /// Gives up the local search (`stopped`) once its work reaches `work` (lowered
-    /// only; NaN changes nothing): another entrant's local search found a diagram.
+    /// Ends the local search once its work reaches `work` (lowered only; NaN changes
+    /// nothing): another entrant's local search found a diagram with that work, or its
+    /// SAT search proved there is none (0). The SAT search goes on under its own
+    /// ceiling ([`DsatSession::set_ceiling`]).
     pub fn set_local_ceiling(&mut self, work: f64) {
         if !work.is_nan() {
             self.local_ceiling
@@ -347,11 +349,15 @@ mod tests {
         let end = run(second).pop().unwrap();
         assert_eq!(end["state"], "found", "{end}");
         assert_eq!(end["local_found"], true, "{end}");
-        // a local ceiling below that work stops it
+        // a local ceiling at that work ends its local search without the find (and a
+        // zero dead-end ceiling, as after another search's find, the whole session)
         let mut outrun = DsatSession::start(&grid, 16, 1e5, 1.0, 3000.0, 1).unwrap();
-        outrun.set_local_ceiling(end["local_work"].as_f64().unwrap() - 1.0);
+        outrun.set_local_ceiling(end["local_work"].as_f64().unwrap());
+        outrun.set_ceiling(0.0);
         let stopped = run(outrun).pop().unwrap();
         assert_eq!(stopped["state"], "stopped", "{stopped}");
+        assert_eq!(stopped["local_found"], false, "{stopped}");
+        assert_eq!(stopped["local_work"], end["local_work"], "{stopped}");
         // let go, a held session maps and searches: stepping on after `waiting`
         let mut again = DsatSession::start(&grid, 16, 1e5, 1.0, 0.0, 0).unwrap();
         again.set_local_work(1000.0);
