@@ -121,7 +121,7 @@ pub const LOCAL_WORK: u64 = 10_000_000;
 /// The default local-search budget of a race's later entrants, whose SAT search waits
 /// for the first's release mark anyway (see `docs/dsat.md`, "A local search for every
 /// search of the race").
-pub const LATER_LOCAL_WORK: u64 = 20_000_000;
+pub const LATER_LOCAL_WORK: u64 = 50_000_000;
 
 /// The options of entrant `index` of a race, from `base`: its level budget widens after
 /// `widen_after` dead ends, and its local search draws stream `index` with `local_work`
