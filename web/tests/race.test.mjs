@@ -42,12 +42,19 @@ const found = (conflicts, widest, more = {}) => ({ state: 'found', round: 2, pos
 const local = (work) => ({ state: 'mapping', positions: 0, local_steps: 5, local_faults: 3, local_work: work, local_budget: 10000000, released_at: null });
 const foundLocally = (work) => ({ state: 'found', round: 0, positions: 0, conflicts: 0, levels: 6, least_levels: 1, widest: 0, local_steps: 40, local_work: work, local_found: true, cells: 'x'.repeat(42), released_at: null });
 const waiting = { state: 'waiting', positions: 0 };
+const unsat = (conflicts, more = {}) => ({ state: 'unsat', round: 3, positions: 10, conflicts, levels: 10, least_levels: 10, widest: 800, released_at: null, ...more });
+
+/** A race just started: both workers made, neither has reported. */
+function started() {
+  const race = newRace();
+  race.start('grid', {});
+  const [first, second] = StandIn.made.slice(-2);
+  return { race, first, second };
+}
 
 /** A race whose first search has let the second go at its 1,000th dead end. */
 function released() {
-  const race = newRace();
-  race.start('grid', {});
-  const [first, second] = StandIn.made;
+  const { race, first, second } = started();
   second.report(waiting);
   first.report(searching(1000, 1500, { released_at: 1000 }));
   return { race, first, second };
@@ -127,9 +134,7 @@ test('once let go the second search runs on to its ceiling, even when the first 
 });
 
 test('the second search\'s SAT search never starts on a root the first settles before letting it go', () => {
-  const race = newRace();
-  race.start('grid', {});
-  const [first, second] = StandIn.made;
+  const { race, first, second } = started();
   first.report(searching(900, 900));
   first.report(found(1400, 1400));
   // its local search may still find a diagram, which would win: not judged yet
@@ -145,9 +150,7 @@ test('the second search\'s SAT search never starts on a root the first settles b
 });
 
 test('a report of the second search before the first has reported shows nothing yet', () => {
-  const race = newRace();
-  race.start('grid', {});
-  const [first, second] = StandIn.made;
+  const { race, first, second } = started();
   second.report(waiting);
   assert.equal(race.report, null);
   first.report(local(1000));
@@ -166,9 +169,7 @@ test('with every level open from the start the first search runs alone, as nativ
 });
 
 test('a diagram a local search finds wins over a SAT verdict found sooner', () => {
-  const race = newRace();
-  race.start('grid', {});
-  const [first, second] = StandIn.made;
+  const { race, first, second } = started();
   first.report(local(9000000));
   first.report(found(1200, 1200));
   assert.equal(race.running, true, 'the second\'s local search runs on');
@@ -207,9 +208,7 @@ test('among local finds the least work wins, the first on a tie; the others stop
 });
 
 test('a local find stops a SAT search already running, and counts from 0', () => {
-  const race = newRace();
-  race.start('grid', {});
-  const [first, second] = StandIn.made;
+  const { race, first, second } = started();
   second.report(local(1000000));
   first.report(searching(1000, 1500, { released_at: 1000 }));
   // let go while its local search still runs: its SAT search would count from 1,000
@@ -230,7 +229,7 @@ test('unsat ends the local searches still running, not the SAT searches that may
   race.start('grid', {});
   let [first, second] = StandIn.made;
   second.report(local(2000000));
-  first.report({ state: 'unsat', round: 3, positions: 10, conflicts: 800, levels: 10, least_levels: 10, widest: 800, released_at: null });
+  first.report(unsat(800));
   assert.deepEqual(second.localCeilings(), [0]);
   assert.equal(second.terminated, false);
   second.report(waiting);
@@ -245,23 +244,21 @@ test('unsat ends the local searches still running, not the SAT searches that may
   [, , first, second] = StandIn.made;
   second.report(local(2000000));
   first.report(searching(4366, 1600, { released_at: 4366 }));
-  first.report({ state: 'unsat', round: 9, positions: 10, conflicts: 17793, levels: 10, least_levels: 10, widest: 9000, released_at: 4366 });
+  first.report(unsat(17793, { released_at: 4366 }));
   assert.deepEqual(second.localCeilings(), [0]);
   assert.deepEqual(second.ceilings(), [17793 - 4366]);
   assert.equal(second.terminated, false);
   second.report(local(2100000));
   assert.equal(second.terminated, false, 'its SAT search may still win');
   second.report(searching(5000, 5000));
-  second.report({ state: 'unsat', round: 5, positions: 10, conflicts: 11129, levels: 10, least_levels: 10, widest: 3000, released_at: null });
+  second.report(unsat(11129));
   assert.equal(race.running, false);
   assert.equal(race.report.winner, 1);
   assert.equal(race.report.started_at, 4366);
 });
 
 test('after the first search\'s verdict the page shows the local search it waits for', () => {
-  const race = newRace();
-  race.start('grid', {});
-  const [first, second] = StandIn.made;
+  const { race, first, second } = started();
   second.report(local(2000000));
   first.report(found(1200, 1200));
   assert.equal(race.running, true);
