@@ -182,9 +182,7 @@ test('a diagram a local search finds wins over a SAT verdict found sooner', () =
 
 test('among local finds the least work wins, the first on a tie; the others stop where they cannot win', () => {
   // the second finds first: the first may still win with work up to 4,000,000
-  let race = newRace();
-  race.start('grid', {});
-  let [first, second] = StandIn.made;
+  let { race, first, second } = started();
   first.report(local(3000000));
   second.report(foundLocally(4000000));
   assert.deepEqual(first.localCeilings(), [4000001]);
@@ -193,9 +191,7 @@ test('among local finds the least work wins, the first on a tie; the others stop
   first.report(foundLocally(4000000));
   assert.equal(race.report.winner, 0, 'a tie goes to the first');
   // the first finds first: the second's local search stops once its work reaches it
-  race = newRace();
-  race.start('grid', {});
-  [, , first, second] = StandIn.made;
+  ({ race, first, second } = started());
   first.report(foundLocally(4000000));
   assert.deepEqual(second.localCeilings(), [4000000]);
   second.report(local(3999999));
@@ -225,9 +221,7 @@ test('a local find stops a SAT search already running, and counts from 0', () =>
 test('unsat ends the local searches still running, not the SAT searches that may still win', () => {
   // the first proves unsat before letting the second go: the second's local search
   // ends, and so does the second once it waits for a release that never comes
-  let race = newRace();
-  race.start('grid', {});
-  let [first, second] = StandIn.made;
+  let { race, first, second } = started();
   second.report(local(2000000));
   first.report(unsat(800));
   assert.deepEqual(second.localCeilings(), [0]);
@@ -239,9 +233,7 @@ test('unsat ends the local searches still running, not the SAT searches that may
   assert.equal(race.report.winner, 0);
   // let go while its local search ran (4621352243446466 natively): its SAT search goes
   // on and proves unsat with a lower count, so it wins
-  race = newRace();
-  race.start('grid', {});
-  [, , first, second] = StandIn.made;
+  ({ race, first, second } = started());
   second.report(local(2000000));
   first.report(searching(4366, 1600, { released_at: 4366 }));
   first.report(unsat(17793, { released_at: 4366 }));

@@ -275,11 +275,7 @@ pub fn dsat(
                 work,
                 budget,
             } => {
-                let fewest = if faults == usize::MAX {
-                    String::new()
-                } else {
-                    format!(", fewest faults {faults}")
-                };
+                let fewest = faults.map_or(String::new(), |f| format!(", fewest faults {f}"));
                 format!("local search: {steps} steps{fewest}, work {work} of {budget}")
             }
             Progress::Mapping {

@@ -169,9 +169,10 @@ impl LocalSearch {
         self.steps
     }
 
-    /// The fewest faults a diagram of this search has had so far.
-    pub fn fewest_faults(&self) -> usize {
-        self.fewest
+    /// The fewest faults a diagram of this search has had so far (None before the
+    /// first walk).
+    pub fn fewest_faults(&self) -> Option<usize> {
+        (self.fewest != usize::MAX).then_some(self.fewest)
     }
 
     /// The smallest level budget that admits the current levels: one above the highest

@@ -59,8 +59,8 @@ pub enum Progress {
     Local {
         /// Repair steps so far.
         steps: u64,
-        /// The fewest faults a diagram has had so far (`usize::MAX` before the first).
-        faults: usize,
+        /// The fewest faults a diagram has had so far (None before the first walk).
+        faults: Option<usize>,
         /// The work done so far: positions walked plus strong-solver nodes.
         work: u64,
         /// The work it may do before mapping begins.

@@ -222,7 +222,7 @@ impl DsatSession {
                         // before mapping: no position yet
                         j["positions"] = json!(0);
                         j["local_steps"] = json!(steps);
-                        j["local_faults"] = json!((faults != usize::MAX).then_some(faults));
+                        j["local_faults"] = json!(faults);
                         j["local_work"] = json!(work);
                         j["local_budget"] = json!(budget);
                     }
