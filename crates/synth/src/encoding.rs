@@ -115,6 +115,17 @@ impl Encoding {
         root: &Position,
         backend: Box<dyn Backend>,
     ) -> Result<Encoding, SynthError> {
+        Encoding::with_phases(diagram, root, backend, None)
+    }
+
+    /// [`Encoding::new`], with each `?` cell's level variables set to try first the
+    /// level `hint` gives that cell (where the backend takes phases).
+    pub fn with_phases(
+        diagram: &Diagram,
+        root: &Position,
+        backend: Box<dyn Backend>,
+        hint: Option<&Diagram>,
+    ) -> Result<Encoding, SynthError> {
         let mut enc = Encoding {
             backend,
             next_var: 0,
@@ -139,8 +150,15 @@ impl Encoding {
                     Cell::Level(l) => Domain::Fixed(l),
                     Cell::Undecided => {
                         let base = enc.next_var;
+                        let hinted = match hint.map(|h| h.cell(x, y)) {
+                            Some(Cell::Level(l)) => Some(l),
+                            _ => None,
+                        };
                         let lits: Vec<Lit> = (0..FREE_LEVELS)
-                            .map(|_| enc.fresh_var(true).pos_lit())
+                            .map(|l| {
+                                let phase = hinted.map(|h| h == l);
+                                enc.fresh_var_with(true, phase).pos_lit()
+                            })
                             .collect();
                         enc.exactly_one(&lits)?;
                         Domain::Free(base)
@@ -230,6 +248,11 @@ impl Encoding {
             max_nodes,
             stop,
         });
+    }
+
+    /// Hands this encoding's strong-solver oracle (and its table) to `other`.
+    pub fn hand_oracle_to(&mut self, other: &mut Encoding) {
+        other.oracle = self.oracle.take();
     }
 
     /// False when the oracle proves that Red playing `cell` does not keep a win.
@@ -506,8 +529,13 @@ impl Encoding {
     /// A new variable, one the search branches on when `branch` (the cells' levels and
     /// the positions' reachability; see [`Encoding::new`]).
     fn fresh_var(&mut self, branch: bool) -> Var {
+        self.fresh_var_with(branch, None)
+    }
+
+    /// A new variable, its first value `phase` where given.
+    fn fresh_var_with(&mut self, branch: bool, phase: Option<bool>) -> Var {
         let v = Var::new(self.next_var);
-        self.backend.declare(v, branch);
+        self.backend.declare(v, branch, phase);
         self.next_var += 1;
         self.stats.variables += 1;
         v

@@ -48,7 +48,9 @@ pub trait Backend {
     /// it (a backend that cannot restrict its branching ignores `branch`). A variable
     /// left out must be set by unit propagation whenever the clauses need it true once
     /// the branched variables are set: a model reads it as false when left unset.
-    fn declare(&mut self, _var: Var, _branch: bool) {}
+    /// `phase`, where given, is the value the search tries first for it (a backend
+    /// without phase hints ignores it).
+    fn declare(&mut self, _var: Var, _branch: bool, _phase: Option<bool>) {}
     /// Later calls give up with [`SatOutcome::Limit`] once [`Backend::conflicts`] reaches
     /// `own` (None: no limit of its own) or the value `shared` gives, whichever is lower
     /// (`shared` may be lowered from another thread while a call runs).
@@ -201,7 +203,7 @@ impl Backend for BatSat {
         use batsat::SolverInterface;
         self.solver.batsat_ref().proved_at_lvl_0().len() as u64
     }
-    fn declare(&mut self, var: Var, branch: bool) {
+    fn declare(&mut self, var: Var, branch: bool, phase: Option<bool>) {
         use batsat::SolverInterface;
         let solver = self.solver.batsat_mut();
         // skipped variables (the encoding skips none) are ordinary ones
@@ -209,7 +211,12 @@ impl Backend for BatSat {
             solver.new_var_default();
         }
         if solver.num_vars() == var.idx32() {
-            solver.new_var(batsat::lbool::UNDEF, branch);
+            let upol = match phase {
+                Some(true) => batsat::lbool::TRUE,
+                Some(false) => batsat::lbool::FALSE,
+                None => batsat::lbool::UNDEF,
+            };
+            solver.new_var(upol, branch);
         }
     }
 }
@@ -285,6 +292,17 @@ impl Backend for Cadical {
         self.solver.phase_lit(lit).map_err(backend_error)?;
         Ok(true)
     }
+    fn declare(&mut self, var: Var, _branch: bool, phase: Option<bool>) {
+        use rustsat::solvers::PhaseLit;
+        if let Some(value) = phase {
+            // CaDiCaL's "lucky" phases try a few fixed assignments before any hint, and
+            // one of them often satisfies a small instance: a hinted search goes without
+            // (neither call can fail on a valid option and literal)
+            let _ = self.solver.set_option("lucky", 0);
+            let lit = if value { var.pos_lit() } else { var.neg_lit() };
+            let _ = self.solver.phase_lit(lit);
+        }
+    }
     fn conflicts(&self) -> u64 {
         use rustsat::solvers::GetInternalStats;
         self.solver.conflicts() as u64
@@ -310,7 +328,7 @@ mod tests {
         let holes = pigeons - 1;
         let var = |p: u32, h: u32| Var::new(p * holes + h);
         for v in 0..pigeons * holes {
-            solver.declare(Var::new(v), true);
+            solver.declare(Var::new(v), true, None);
         }
         for p in 0..pigeons {
             let any: Vec<Lit> = (0..holes).map(|h| var(p, h).pos_lit()).collect();
