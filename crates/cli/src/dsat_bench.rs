@@ -6,7 +6,8 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
-use crate::dsat::{entrant_name, SearchArgs};
+use crate::dsat::entrant_name;
+use crate::dsat_args::SearchArgs;
 
 /// `c4lab bench dsat`.
 #[derive(clap::Args)]

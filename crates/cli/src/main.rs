@@ -32,6 +32,7 @@ mod convert;
 mod corpus;
 mod corpus_bench;
 mod dsat;
+mod dsat_args;
 mod dsat_bench;
 mod eval;
 mod files;
@@ -140,7 +141,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
-        search: dsat::SearchArgs,
+        search: dsat_args::SearchArgs,
         /// Stop after this many seconds (exit 3).
         #[arg(long)]
         max_seconds: Option<f64>,

@@ -228,6 +228,9 @@ fn dsat_tries_the_local_search_first_and_says_what_it_did() {
     let deepened = json(&["--deepen-after", "0"]);
     assert_eq!(deepened["diagram"], local["diagram"], "{deepened}");
     assert_eq!(deepened["rounds"], 0, "{deepened}");
+    // the phase hint only steers a SAT search after a local search that found nothing
+    let unhinted = json(&["--no-phase-hint"]);
+    assert_eq!(unhinted["diagram"], local["diagram"], "{unhinted}");
     // off: the SAT search alone
     let off = json(&["--local-work", "0"]);
     assert_eq!(off["local_work"], 0, "{off}");

@@ -76,6 +76,11 @@ pub struct Options {
     /// The local search's random stream (see [`LocalSearch::new`]; a race gives each
     /// entrant its own).
     pub local_seed: u64,
+    /// After a local search that found nothing, the SAT search's level variables try
+    /// first the levels of its diagram with the fewest faults (where the backend takes
+    /// such hints; false: no hint, as before). A race hints its later searches only
+    /// (see [`entrant`]).
+    pub phase_hint: bool,
 }
 
 impl Default for Options {
@@ -96,6 +101,7 @@ impl Default for Options {
             widen_after: 0,
             local_work: LOCAL_WORK,
             local_seed: 0,
+            phase_hint: true,
         }
     }
 }
@@ -125,7 +131,8 @@ pub const LATER_LOCAL_WORK: u64 = 50_000_000;
 
 /// The options of entrant `index` of a race, from `base`: its level budget widens after
 /// `widen_after` dead ends, and its local search draws stream `index` with `local_work`
-/// (None: [`LOCAL_WORK`] for the first, [`LATER_LOCAL_WORK`] for the others).
+/// (None: [`LOCAL_WORK`] for the first, [`LATER_LOCAL_WORK`] for the others); the
+/// others only take `base`'s phase hint.
 pub fn entrant(base: &Options, index: usize, widen_after: u64, local_work: Option<u64>) -> Options {
     Options {
         widen_after,
@@ -135,6 +142,10 @@ pub fn entrant(base: &Options, index: usize, widen_after: u64, local_work: Optio
         } else {
             LATER_LOCAL_WORK
         }),
+        // the first search stays unhinted: the two then differ in one more way, and
+        // each wins roots the other misses (docs/dsat.md, "The local search's best
+        // diagram as a start")
+        phase_hint: base.phase_hint && index > 0,
         ..base.clone()
     }
 }
@@ -189,6 +200,26 @@ struct LevelBudget {
     widest: u64,
 }
 
+/// A fresh encoding of `diagram`'s root under `options` (no oracle yet), its level
+/// variables trying `hint`'s levels first where given.
+fn open_encoding(
+    diagram: &Diagram,
+    root: &c4lab_board::Position,
+    options: &Options,
+    stop: &Arc<AtomicBool>,
+    hint: Option<&Diagram>,
+) -> Result<Encoding, SynthError> {
+    let backend = open(&options.backend, stop.clone())?;
+    let mut enc = Encoding::with_phases(diagram, root, backend, hint)?;
+    if options.compact_levels {
+        enc.forbid_level_gaps()?;
+    }
+    if options.levels_on_demand {
+        enc.build_levels_on_demand(options.first_levels)?;
+    }
+    Ok(enc)
+}
+
 /// Starts mapping the root of `diagram` (its `?` cells free over 0..9, the others
 /// pinned): nothing is encoded until the first [`Mapping::step`].
 pub fn start(
@@ -200,16 +231,9 @@ pub fn start(
     // (a diagram with no `?` cell has nothing to repair: the SAT search settles it)
     let local = (options.local_work > 0 && options.oracle_nodes > 0 && diagram.undecided() > 0)
         .then(|| Box::new(LocalSearch::new(diagram, root, options.local_seed)));
-    let backend = open(&options.backend, stop.clone())?;
-    let mut enc = Encoding::new(diagram, &root, backend)?;
+    let mut enc = open_encoding(diagram, &root, options, &stop, None)?;
     if options.oracle_nodes > 0 {
         enc.use_oracle(16 << 20, options.oracle_nodes, stop.clone());
-    }
-    if options.compact_levels {
-        enc.forbid_level_gaps()?;
-    }
-    if options.levels_on_demand {
-        enc.build_levels_on_demand(options.first_levels)?;
     }
     Ok(Mapping {
         enc,
@@ -235,7 +259,7 @@ impl Mapping {
     /// budget overflowed or the stop flag was raised.
     pub fn step(&mut self, batch: u64) -> Result<bool, SynthError> {
         if self.local.is_some() {
-            return Ok(self.step_local(batch));
+            return self.step_local(batch);
         }
         for _ in 0..batch {
             if self.early.is_some() {
@@ -255,9 +279,9 @@ impl Mapping {
     /// Runs the local search for about `batch` positions' worth of work; true once it
     /// found a diagram or was stopped (the verdict is then in), false while it runs or
     /// once it gave up (mapping begins at the next step).
-    fn step_local(&mut self, batch: u64) -> bool {
+    fn step_local(&mut self, batch: u64) -> Result<bool, SynthError> {
         let Some(local) = self.local.as_mut() else {
-            return false;
+            return Ok(false);
         };
         let until = local
             .work()
@@ -274,7 +298,7 @@ impl Mapping {
         while local.work() < until && !local.ended() && !over {
             if self.stop.load(Ordering::Relaxed) {
                 self.early = Some(Outcome::Stopped);
-                return true;
+                return Ok(true);
             }
             let found = local.step(&mut self.enc);
             let ceiling = self
@@ -292,15 +316,30 @@ impl Mapping {
             if let Some(diagram) = found.filter(|_| !over) {
                 self.local_levels = Some(local.levels());
                 self.early = Some(Outcome::Found(diagram));
-                return true;
+                return Ok(true);
             }
         }
         // over: no find of it can win now, but the SAT search may still (its own
         // ceiling says when it cannot)
         if over || local.ended() || local.work() >= self.options.local_work {
+            let hint = local.best_diagram();
             self.local = None;
+            if self.options.phase_hint {
+                // the same encoding so far (the root only), its level variables hinted;
+                // the oracle moves over with the answers its table holds
+                let template = self.enc.template().clone();
+                let mut enc = open_encoding(
+                    &template,
+                    &self.root,
+                    &self.options,
+                    &self.stop,
+                    Some(&hint),
+                )?;
+                self.enc.hand_oracle_to(&mut enc);
+                self.enc = enc;
+            }
         }
-        false
+        Ok(false)
     }
 
     /// Caps the local search's work before mapping at `work` (0: no local search);

@@ -106,6 +106,8 @@ pub struct LocalSearch {
     /// Strong-solver nodes spent on this search's questions.
     oracle_nodes: u64,
     fewest: usize,
+    /// The levels of the diagram with the fewest faults so far.
+    best: [u8; 64],
     /// Set once a verified diagram is found, or once a fault-free diagram failed the
     /// verifier (an unanswered strong-solver question misled the walk): the search ends.
     ended: bool,
@@ -154,6 +156,7 @@ impl LocalSearch {
             walked: 0,
             oracle_nodes: 0,
             fewest: usize::MAX,
+            best: levels,
             ended: false,
         }
     }
@@ -173,6 +176,15 @@ impl LocalSearch {
     /// first walk).
     pub fn fewest_faults(&self) -> Option<usize> {
         (self.fewest != usize::MAX).then_some(self.fewest)
+    }
+
+    /// The diagram with the fewest faults so far (levels renumbered as in a find).
+    pub fn best_diagram(&mut self) -> Diagram {
+        let current = self.levels;
+        self.levels = self.best;
+        let diagram = self.diagram();
+        self.levels = current;
+        diagram
     }
 
     /// The smallest level budget that admits the current levels: one above the highest
@@ -196,7 +208,10 @@ impl LocalSearch {
             return None;
         }
         let faults = self.walk(enc, usize::MAX);
-        self.fewest = self.fewest.min(faults);
+        if faults < self.fewest {
+            self.fewest = faults;
+            self.best = self.levels;
+        }
         if faults == 0 {
             self.ended = true;
             let diagram = self.diagram();

@@ -1,0 +1,168 @@
+//! The flags `c4lab dsat` and `bench dsat` share, and how they become [`Options`].
+
+use c4lab_dsat::Options;
+
+/// How a whole-root solve searches: the flags `c4lab dsat` and `bench dsat` share.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Map positions down to this many plies below the root (the deepest cut).
+    #[arg(long, default_value_t = Options::default().cut_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
+    cut: u32,
+    /// Map only this many plies at first; deepen to --cut after --deepen-after rounds.
+    #[arg(long, default_value_t = Options::default().first_cut_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
+    first_cut: u32,
+    /// The same for a search with a non-zero --widen-after (the second of the default
+    /// race), so that the two searches explore different maps.
+    #[arg(long, default_value_t = Options::default().widening_first_cut_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
+    widening_first_cut: u32,
+    /// Verify-and-refine rounds at the first cut before the map is deepened.
+    #[arg(long, default_value_t = Options::default().deepen_after)]
+    deepen_after: u64,
+    /// After a candidate fails: positions it reaches encoded at most, besides its
+    /// losing line (breadth first from the root; 0: the losing line only).
+    #[arg(long, default_value_t = Options::default().tree_cap)]
+    tree_cap: usize,
+    /// Level budget: `?` cells first take levels below this only, one more level each
+    /// time no diagram fits (1, the default: a diagram the first SAT search finds has the
+    /// fewest levels, one the local search finds may have more; 10: every level from
+    /// the start).
+    #[arg(long, default_value_t = Options::default().first_levels,
+          value_parser = clap::value_parser!(u8).range(1..=10))]
+    first_levels: u8,
+    /// Also search diagrams whose `?` levels leave gaps (no symmetry breaking; every
+    /// winning diagram has a gap-free twin that plays alike, so verdicts agree).
+    #[arg(long)]
+    level_gaps: bool,
+    /// Build the circuits' gates for every level from the start (the build before
+    /// gates were built as the level budget grows; for comparison).
+    #[arg(long)]
+    build_all_levels: bool,
+    /// One search per value, side by side (a thread each; the verdict reached with
+    /// the fewest dead ends counts, a later search's counted from the first's start,
+    /// so the result does not depend on timing): the dead ends a level budget may take
+    /// before it grows by one without a proof that no diagram fits it (0: only on such
+    /// a proof, so a diagram that search finds takes the fewest levels that can win). In `bench
+    /// dsat`, with two, `--jobs 1` keeps one root's threads on two cores.
+    #[arg(long, value_delimiter = ',', default_value = "0,3000")]
+    pub widen_after: Vec<u64>,
+    /// Give up after mapping this many positions.
+    #[arg(long, default_value_t = Options::default().max_states,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_states: u64,
+    /// SAT backend: `batsat` or `cadical`.
+    #[arg(long, default_value = "batsat",
+          value_parser = clap::builder::PossibleValuesParser::new(c4lab_synth::sat::backends()))]
+    backend: String,
+    /// Strong-solver node budget per "does this Red move keep the win?" (0: never ask,
+    /// so no pruning: to measure how much the pruning shrinks the map).
+    #[arg(long, default_value_t = Options::default().oracle_nodes)]
+    oracle_nodes: u64,
+    /// Work each search's local search may do (positions walked plus strong-solver
+    /// nodes) before that search maps its root: one value for every search, or one per
+    /// search (by default 10,000,000 for the first, 50,000,000 for the others, whose
+    /// SAT search waits for the first's head start anyway). It repairs a diagram move
+    /// by move with the strong solver as judge, and can find a diagram but never prove
+    /// there is none; 0: none. Needs --oracle-nodes above 0.
+    #[arg(long, value_delimiter = ',')]
+    pub local_work: Vec<u64>,
+    /// Start no SAT search from the levels of the diagram its local search left with
+    /// the fewest faults (by default every search of the race but the first does; for
+    /// comparison).
+    #[arg(long)]
+    no_phase_hint: bool,
+}
+
+impl SearchArgs {
+    /// The solve's options (each search of a race then takes its own `widen_after`,
+    /// random stream and local-search budget: see `c4lab_dsat::entrant`).
+    pub fn options(&self) -> Options {
+        Options {
+            cut_plies: self.cut,
+            first_cut_plies: self.first_cut,
+            widening_first_cut_plies: self.widening_first_cut,
+            deepen_after: self.deepen_after,
+            tree_cap: self.tree_cap,
+            first_levels: self.first_levels,
+            compact_levels: !self.level_gaps,
+            levels_on_demand: !self.build_all_levels,
+            max_states: self.max_states,
+            backend: self.backend.clone(),
+            oracle_nodes: self.oracle_nodes,
+            phase_hint: !self.no_phase_hint,
+            ..Options::default()
+        }
+    }
+
+    /// The settings in a few words, for a table's header.
+    pub fn describe(&self) -> String {
+        format!(
+            "cut {} plies ({} for a widening search) then {} after {} rounds, tree cap {}, first levels {}{}{}{}, widen after {}, at most {} positions, backend {}, oracle {} nodes, local search {} work",
+            self.first_cut.min(self.cut),
+            self.widening_first_cut.min(self.cut),
+            self.cut,
+            self.deepen_after,
+            self.tree_cap,
+            self.first_levels,
+            if self.level_gaps { ", level gaps allowed" } else { "" },
+            if self.build_all_levels { ", every level built from the start" } else { "" },
+            if self.no_phase_hint { ", no phase hint" } else { "" },
+            flag_list(&self.widen_after),
+            self.max_states,
+            self.backend,
+            self.oracle_nodes,
+            if self.local_work.is_empty() {
+                format!(
+                    "{},{}",
+                    c4lab_dsat::LOCAL_WORK,
+                    c4lab_dsat::LATER_LOCAL_WORK
+                )
+            } else {
+                flag_list(&self.local_work)
+            },
+        )
+    }
+
+    /// The same flags for a `c4lab dsat` of its own (the bench runs each root so).
+    pub(crate) fn child_args(&self) -> Vec<String> {
+        let mut args: Vec<String> = [
+            ("--cut", self.cut.to_string()),
+            ("--first-cut", self.first_cut.to_string()),
+            ("--deepen-after", self.deepen_after.to_string()),
+            ("--tree-cap", self.tree_cap.to_string()),
+            ("--first-levels", self.first_levels.to_string()),
+            ("--widen-after", flag_list(&self.widen_after)),
+            ("--max-states", self.max_states.to_string()),
+            ("--backend", self.backend.clone()),
+            ("--oracle-nodes", self.oracle_nodes.to_string()),
+        ]
+        .into_iter()
+        .flat_map(|(flag, value)| [flag.to_string(), value])
+        .collect();
+        // only when set, so that a baseline build from before the flag takes the rest
+        if !self.local_work.is_empty() {
+            args.extend(["--local-work".to_string(), flag_list(&self.local_work)]);
+        }
+        if self.widening_first_cut != Options::default().widening_first_cut_plies {
+            args.extend([
+                "--widening-first-cut".to_string(),
+                self.widening_first_cut.to_string(),
+            ]);
+        }
+        args.extend(self.level_gaps.then(|| "--level-gaps".to_string()));
+        args.extend(self.no_phase_hint.then(|| "--no-phase-hint".to_string()));
+        args.extend(
+            self.build_all_levels
+                .then(|| "--build-all-levels".to_string()),
+        );
+        args
+    }
+}
+
+/// A list flag's values (`--widen-after`, `--local-work`) as the flag takes them.
+pub(crate) fn flag_list(values: &[u64]) -> String {
+    values
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
