@@ -322,9 +322,9 @@ impl Mapping {
         // over: no find of it can win now, but the SAT search may still (its own
         // ceiling says when it cannot)
         if over || local.ended() || local.work() >= self.options.local_work {
-            let hint = local.best_diagram();
+            let hint = self.options.phase_hint.then(|| local.best_diagram());
             self.local = None;
-            if self.options.phase_hint {
+            if let Some(hint) = hint {
                 // the same encoding so far (the root only), its level variables hinted;
                 // the oracle moves over with the answers its table holds
                 let template = self.enc.template().clone();
