@@ -29,6 +29,7 @@ use c4lab_synth::encoding::{key, playable};
 use c4lab_synth::Encoding;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::answers::Answers;
 use crate::FREE_LEVELS;
 
 /// Positions one walk may visit; a tree larger than this counts as one more fault.
@@ -95,7 +96,7 @@ pub struct LocalSearch {
     /// (cell bit, level) barred until the step given.
     tabu: FxHashMap<(u8, u8), u64>,
     /// The strong solver's answers, by the key of the position after Red's move.
-    answers: FxHashMap<u64, bool>,
+    answers: Answers,
     /// The keys of the positions the current walk has reached.
     seen: FxHashSet<u64>,
     stack: Vec<Node>,
@@ -147,7 +148,7 @@ impl LocalSearch {
             levels,
             rng: Xorshift::seeded(seed),
             tabu: FxHashMap::default(),
-            answers: FxHashMap::default(),
+            answers: Answers::new(),
             seen: FxHashSet::default(),
             stack: Vec::new(),
             nodes: Vec::new(),
@@ -412,7 +413,7 @@ impl LocalSearch {
     /// Cached: does Red playing `cell` keep the win?
     fn keeps(&mut self, enc: &mut Encoding, red: u64, mask: u64, cell: u64) -> bool {
         let key = key(red | cell, mask | cell);
-        if let Some(&a) = self.answers.get(&key) {
+        if let Some(a) = self.answers.get(key) {
             return a;
         }
         let before = enc.oracle_nodes();
