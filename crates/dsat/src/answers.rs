@@ -6,16 +6,20 @@
 //! two cache lines (the control bytes, then the slot), which made the lookups over half
 //! of a hard root's local search (`perf`, `4666644444522221`). Here the answer rides in
 //! the key's top bit, a position key never uses (it is under 2^49), so a lookup is one
-//! probe of one `u64` slot, usually one cache line. In front of it sits a small
-//! direct-mapped cache of the latest answers looked up: a repair step walks nearly the
-//! same tree a dozen times, and its answers then come from the processor's caches
-//! rather than memory.
+//! probe of one `u64` slot, usually one cache line. Once the table outgrows the
+//! processor's caches, a small direct-mapped cache of the latest answers looked up sits
+//! in front of it: a repair step walks nearly the same tree a dozen times, and its
+//! answers then come from the processor's caches rather than memory. (While the table
+//! is small, the cache in front would only add a second place to look.)
 
 /// The answer bit of a slot; the rest is the key (0: an empty slot).
 const ANSWER: u64 = 1 << 63;
 
 /// Slots of a new table (a power of two).
-const FIRST_SLOTS: usize = 1 << 16;
+const FIRST_SLOTS: usize = 1 << 12;
+
+/// Slots of the table from which the cache in front is used (4 MiB of slots).
+const HOT_FROM: usize = 1 << 19;
 
 /// Slots of the direct-mapped cache in front (a power of two; 1 MiB).
 const HOT_SLOTS: usize = 1 << 17;
@@ -27,7 +31,8 @@ pub(crate) struct Answers {
     len: usize,
     /// 64 minus log2(slots): the shift that turns a hash into a slot index.
     shift: u32,
-    /// The latest answers looked up or stored, each at its key's home slot here.
+    /// The latest answers looked up or stored, each at its key's home slot here; empty
+    /// until the table has `HOT_FROM` slots.
     hot: Vec<u64>,
 }
 
@@ -38,7 +43,7 @@ impl Answers {
             slots: vec![0; FIRST_SLOTS],
             len: 0,
             shift: 64 - FIRST_SLOTS.trailing_zeros(),
-            hot: vec![0; HOT_SLOTS],
+            hot: Vec::new(),
         }
     }
 
@@ -64,9 +69,10 @@ impl Answers {
     #[inline]
     pub(crate) fn get(&mut self, key: u64) -> Option<bool> {
         let h = Self::hot_slot(key);
-        let hot = self.hot[h];
-        if hot & !ANSWER == key {
-            return Some(hot & ANSWER != 0);
+        if let Some(&hot) = self.hot.get(h) {
+            if hot & !ANSWER == key {
+                return Some(hot & ANSWER != 0);
+            }
         }
         let wrap = self.slots.len() - 1;
         let mut i = self.home(key);
@@ -76,7 +82,9 @@ impl Answers {
                 return None;
             }
             if slot & !ANSWER == key {
-                self.hot[h] = slot;
+                if let Some(hot) = self.hot.get_mut(h) {
+                    *hot = slot;
+                }
                 return Some(slot & ANSWER != 0);
             }
             i = (i + 1) & wrap;
@@ -93,7 +101,9 @@ impl Answers {
             self.grow();
         }
         let value = key | if answer { ANSWER } else { 0 };
-        self.hot[Self::hot_slot(key)] = value;
+        if let Some(hot) = self.hot.get_mut(Self::hot_slot(key)) {
+            *hot = value;
+        }
         if self.place(value) {
             self.len += 1;
         }
@@ -119,6 +129,9 @@ impl Answers {
         let doubled = vec![0; self.slots.len() * 2];
         let old = std::mem::replace(&mut self.slots, doubled);
         self.shift -= 1;
+        if self.slots.len() >= HOT_FROM && self.hot.is_empty() {
+            self.hot = vec![0; HOT_SLOTS];
+        }
         for value in old.into_iter().filter(|&v| v != 0) {
             self.place(value);
         }
@@ -151,5 +164,9 @@ mod tests {
         }
         assert_eq!(table.get(1 << 50), None);
         assert!(table.slots.len() >= 2 * table.len());
+        assert!(
+            !table.hot.is_empty(),
+            "the cache in front was not exercised"
+        );
     }
 }
