@@ -53,16 +53,16 @@ impl Answers {
         self.len
     }
 
-    /// The first slot to probe for `key` (Fibonacci hashing: the top bits of the product).
+    /// The first slot to probe for `key`: the top bits of its hash.
     #[inline]
     fn home(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        (hash(key) >> self.shift) as usize
     }
 
     /// The slot of `key` in the cache in front.
     #[inline]
     fn hot_slot(key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - HOT_SLOTS.trailing_zeros())) as usize
+        (hash(key) >> (64 - HOT_SLOTS.trailing_zeros())) as usize
     }
 
     /// The answer stored for `key`, if any.
@@ -136,6 +136,12 @@ impl Answers {
             self.place(value);
         }
     }
+}
+
+/// A key spread over all 64 bits, the top ones best mixed (Fibonacci hashing).
+#[inline]
+fn hash(key: u64) -> u64 {
+    key.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 #[cfg(test)]
