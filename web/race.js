@@ -6,7 +6,8 @@
 // - the second search's SAT search starts once one of the first's level budgets has
 //   taken half the head start (the smallest non-zero widen-after), and counts the
 //   first's dead ends at that round's end as its start; it never starts when the first
-//   finishes before that;
+//   finishes before that; each dead end of a search whose budget widens without proof
+//   counts twice (dead_end_weight);
 // - a diagram a local search found wins over any SAT verdict, the one found with the
 //   least work first; then the SAT verdict (found or unsat) with the lowest count, start
 //   plus dead ends; the earlier search on a tie. A search gives up what can no longer
@@ -41,7 +42,9 @@ export function raceWorkers(url, widenAfter, changed) {
   const finished = (r) => !r.ok || !['mapping', 'waiting', 'searching'].includes(r.state);
   const verdict = (r) => r && r.ok && (r.state === 'found' || r.state === 'unsat');
   const byLocal = (r) => r.state === 'found' && r.local_found === true;
-  const count = (e) => e.startedAt + (e.report.conflicts ?? 0);
+  // what one dead end of search j counts (as dead_end_weight natively)
+  const weight = (j) => (widenAfter[j] > 0 ? 2 : 1);
+  const count = (e) => e.startedAt + weight(s.entrants.indexOf(e)) * (e.report.conflicts ?? 0);
   // how the race ranks a verdict, lowest first: a local find by its work, then a SAT
   // verdict by its count (as Entrant::rank natively)
   const rank = (e) => (byLocal(e.report) ? [0, e.report.local_work] : [1, count(e)]);
@@ -105,10 +108,10 @@ export function raceWorkers(url, widenAfter, changed) {
     if (e.worker) e.worker.postMessage({ id: s.id, localCeiling: e.localCeiling });
   }
 
-  // Gives search `j` its ceiling, the count at which it can no longer win.
+  // Gives search `j` its ceiling, its own dead ends at which its count reaches `reach`.
   function lower(j, reach) {
     const e = s.entrants[j];
-    e.ceiling = Math.min(e.ceiling, Math.max(0, reach - e.startedAt));
+    e.ceiling = Math.min(e.ceiling, Math.max(0, Math.ceil((reach - e.startedAt) / weight(j))));
     if (s.shared) Atomics.store(s.shared, j, Math.min(e.ceiling, NO_CEILING));
     if (e.worker) e.worker.postMessage({ id: s.id, ceiling: e.ceiling });
   }

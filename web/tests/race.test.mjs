@@ -60,7 +60,7 @@ function released() {
   return { race, first, second };
 }
 
-test('the second search\'s SAT search starts at the first\'s release mark and counts from it; the lowest count wins', () => {
+test('the second search\'s SAT search starts at the first\'s release mark and counts from it, each of its dead ends twice; the lowest count wins', () => {
   const race = newRace();
   race.start('grid', { cut: 16, maxStates: 1000, firstLevels: 1 });
   const [first, second] = StandIn.made;
@@ -79,25 +79,26 @@ test('the second search\'s SAT search starts at the first\'s release mark and co
   first.report(searching(2000, 1600, { released_at: 2000 }));
   assert.equal(second.released(), true);
   second.report(found(3000, 3000));
-  // the first may still win with 5,000 dead ends (a tie goes to it), not with 5,001
-  assert.deepEqual(first.ceilings(), [5001]);
+  // its count is 2,000 + 2 x 3,000: the first may still win with 8,000 dead ends (a
+  // tie goes to it), not with 8,001
+  assert.deepEqual(first.ceilings(), [8001]);
   assert.equal(race.running, true);
   assert.equal(race.report.state, 'searching', 'not judged while the first can still win');
-  first.report({ state: 'stopped', conflicts: 5001, widest: 3000, released_at: 2000 });
+  first.report({ state: 'stopped', conflicts: 8001, widest: 3000, released_at: 2000 });
   assert.equal(race.running, false);
   assert.equal(race.report.state, 'found');
   assert.equal(race.report.winner, 1);
   assert.equal(race.report.started_at, 2000);
   assert.equal(race.report.conflicts, 3000);
-  assert.deepEqual(race.report.entrants.map((e) => [e.state, e.conflicts, e.started_at]), [['stopped', 5001, 0], ['found', 3000, 2000]]);
+  assert.deepEqual(race.report.entrants.map((e) => [e.state, e.conflicts, e.started_at]), [['stopped', 8001, 0], ['found', 3000, 2000]]);
   assert.ok(StandIn.made.every((w) => w.terminated));
 });
 
 test('a tie goes to the first search', () => {
   const { race, first, second } = released();
   first.report(found(4000, 3500, { released_at: 1000 }));
-  assert.deepEqual(second.ceilings(), [3000], 'the second loses once its count reaches 4,000');
-  second.report(found(3000, 3000));
+  assert.deepEqual(second.ceilings(), [1500], 'the second loses once its count, 1,000 + 2 x its own, reaches 4,000');
+  second.report(found(1500, 1500));
   assert.equal(race.report.winner, 0);
   assert.equal(race.report.conflicts, 4000);
 });
@@ -111,9 +112,9 @@ function firstWonSecondStopped(race) {
 
 test('a search whose count has passed a verdict is stopped at once', () => {
   const { race, first, second } = released();
-  second.report(searching(3200, 3000));
+  second.report(searching(1600, 1600));
   first.report(found(4000, 3500, { released_at: 1000 }));
-  assert.equal(second.terminated, true, 'the second, at 1,000 + 3,200, cannot win');
+  assert.equal(second.terminated, true, 'the second, at 1,000 + 2 x 1,600, cannot win');
   firstWonSecondStopped(race);
 });
 
@@ -124,13 +125,13 @@ test('once let go the second search runs on to its ceiling, even when the first 
   first.report(searching(1700, 1600, { released_at: 1700 }));
   const second = StandIn.made[1];
   first.report(found(2500, 2400, { released_at: 1700 }));
-  // it maps its own first cut, so it may still finish with fewer: 1,700 + 799
+  // it maps its own first cut, so it may still finish with fewer: 1,700 + 2 x 399
   assert.equal(second.terminated, false);
-  assert.deepEqual(second.ceilings(), [800]);
+  assert.deepEqual(second.ceilings(), [400]);
   assert.equal(race.running, true);
-  second.report(found(799, 799));
+  second.report(found(399, 399));
   assert.equal(race.report.winner, 1);
-  assert.equal(race.report.conflicts, 799);
+  assert.equal(race.report.conflicts, 399);
 });
 
 test('the second search\'s SAT search never starts on a root the first settles before letting it go', () => {
@@ -231,19 +232,19 @@ test('unsat ends the local searches still running, not the SAT searches that may
   assert.equal(race.running, false);
   assert.equal(race.report.state, 'unsat');
   assert.equal(race.report.winner, 0);
-  // let go while its local search ran (4621352243446466 natively): its SAT search goes
-  // on and proves unsat with a lower count, so it wins
+  // let go while its local search ran: its SAT search goes on and proves unsat with a
+  // lower count, so it wins
   ({ race, first, second } = started());
   second.report(local(2000000));
   first.report(searching(4366, 1600, { released_at: 4366 }));
   first.report(unsat(17793, { released_at: 4366 }));
   assert.deepEqual(second.localCeilings(), [0]);
-  assert.deepEqual(second.ceilings(), [17793 - 4366]);
+  assert.deepEqual(second.ceilings(), [Math.ceil((17793 - 4366) / 2)]);
   assert.equal(second.terminated, false);
   second.report(local(2100000));
   assert.equal(second.terminated, false, 'its SAT search may still win');
   second.report(searching(5000, 5000));
-  second.report(unsat(11129));
+  second.report(unsat(6000));
   assert.equal(race.running, false);
   assert.equal(race.report.winner, 1);
   assert.equal(race.report.started_at, 4366);

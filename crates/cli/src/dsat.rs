@@ -372,6 +372,7 @@ pub fn dsat(
                 "rounds": e.report.rounds,
                 "conflicts": e.report.conflicts,
                 "started_at": e.started_at,
+                "dead_end_weight": e.weight,
                 "local_steps": e.report.local.steps,
                 "local_work": e.report.local.work,
                 "local_found": e.report.local.found,
@@ -452,13 +453,18 @@ pub fn dsat(
                 } else {
                     String::new()
                 };
+                let weight = if e.weight > 1 {
+                    format!(" (each counting {} in the race)", e.weight)
+                } else {
+                    String::new()
+                };
                 let tried = if local.work > 0 {
                     format!(", its local search {} work without a find", local.work)
                 } else {
                     String::new()
                 };
                 format!(
-                    "{} {} after {} dead ends{start}{tried}",
+                    "{} {} after {} dead ends{weight}{start}{tried}",
                     entrant_name(i),
                     verdict(&e.report.outcome).0,
                     e.report.conflicts

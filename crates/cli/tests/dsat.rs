@@ -303,6 +303,9 @@ fn dsat_exit_codes_and_json() {
     // the first search starts the clock; a later one reports where it joined
     assert_eq!(entrants[0]["started_at"], 0, "{j}");
     assert!(entrants[1]["started_at"].is_u64(), "{j}");
+    // the widening second's dead ends count twice in the race, the first's once
+    assert_eq!(entrants[0]["dead_end_weight"], 1, "{j}");
+    assert_eq!(entrants[1]["dead_end_weight"], 2, "{j}");
     assert_eq!(entrants[0]["started"], true, "{j}");
     let second_started = entrants[1]["started_at"].as_u64() != Some(0);
     assert_eq!(entrants[1]["started"], second_started, "{j}");

@@ -16,7 +16,7 @@ mod local;
 mod race;
 mod report;
 pub use local::LocalSearch;
-pub use race::{race, Entrant, RaceReport};
+pub use race::{dead_end_weight, race, Entrant, RaceReport};
 pub use report::{LocalStats, Outcome, Progress, Report, RoundEnd};
 
 use c4lab_steady::{Diagram, Verdict, Verifier};

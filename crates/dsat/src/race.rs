@@ -2,12 +2,13 @@
 //!
 //! Each entrant's search is deterministic on its own, and the winner is judged on dead
 //! ends, never on which is back first, so the winner, and the diagram it found, do not
-//! depend on timing. An entrant's count is its own dead ends plus its start: the first
-//! entrant's dead ends when it started (0 for the first, and for every entrant when all
-//! start at once), so a late starter is not waited for where the first finishes sooner
-//! on the same clock. The verdict with the lowest count wins (ties go to the earlier
-//! entrant), and an entrant only gives up once its count reaches that of one that has
-//! finished.
+//! depend on timing. An entrant's count is its own dead ends, each weighted by
+//! [`dead_end_weight`], plus its start: the first entrant's dead ends when it started (0
+//! for the first, and for every entrant when all start at once), so a late starter is
+//! not waited for where the first finishes sooner on the same clock. The verdict with
+//! the lowest count wins (ties go to the earlier entrant), and an entrant only gives up
+//! once its count reaches that of one that has finished; the weight makes that about
+//! when the first to finish on the clock has finished, not later.
 //!
 //! The first entrant's SAT search may run alone for a head start: the others' start
 //! once one of its level budgets has taken half the head start, so on the roots it
@@ -35,6 +36,23 @@ use c4lab_synth::SynthError;
 
 use crate::{start, Options, Outcome, Progress, Report, MAP_REPORT_EVERY};
 
+/// What one dead end of a search whose level budget widens without proof counts in a
+/// race. Such a search soon works under ten levels, whose circuits are larger, and its
+/// local search runs longer first: on the roots the first search settles in 5-10 s, its
+/// dead ends took two to two and a half times as long (docs/dsat.md, "A widening
+/// search's dead ends count twice").
+const WIDENING_DEAD_END_WEIGHT: u64 = 2;
+
+/// What one dead end of a search with `options` counts in a race: 2 when its level
+/// budget widens without proof (`widen_after` > 0), else 1.
+pub fn dead_end_weight(options: &Options) -> u64 {
+    if options.widen_after > 0 {
+        WIDENING_DEAD_END_WEIGHT
+    } else {
+        1
+    }
+}
+
 /// How one entrant of a race ended.
 #[derive(Debug, Clone)]
 pub struct Entrant {
@@ -46,8 +64,10 @@ pub struct Entrant {
     pub widest: u64,
     /// The first entrant's dead ends when this one started (0 for the first, and for a
     /// diagram its local search found); its count in the race is this plus its own
-    /// dead ends.
+    /// dead ends times `weight`.
     pub started_at: u64,
+    /// What one of its dead ends counts in the race (see [`dead_end_weight`]).
+    pub weight: u64,
 }
 
 impl Entrant {
@@ -57,7 +77,7 @@ impl Entrant {
         if self.report.local.found {
             (0, self.report.local.work)
         } else {
-            (1, self.started_at + self.report.conflicts)
+            (1, self.started_at + self.weight * self.report.conflicts)
         }
     }
 }
@@ -155,14 +175,18 @@ impl Drop for DecideOnDrop<'_> {
 struct Ceilings {
     dead_ends: Vec<Arc<AtomicU64>>,
     work: Vec<Arc<AtomicU64>>,
+    /// Each entrant's [`dead_end_weight`].
+    weights: Vec<u64>,
 }
 
 impl Ceilings {
-    fn new(n: usize) -> Ceilings {
+    fn new(entrants: &[Options]) -> Ceilings {
+        let n = entrants.len();
         let none = || (0..n).map(|_| Arc::new(AtomicU64::new(u64::MAX))).collect();
         Ceilings {
             dead_ends: none(),
             work: none(),
+            weights: entrants.iter().map(dead_end_weight).collect(),
         }
     }
 
@@ -193,7 +217,7 @@ pub fn race(
         return Err(SynthError::Internal("a race needs an entrant".into()));
     }
     let n = entrants.len();
-    let ceilings = Ceilings::new(n);
+    let ceilings = Ceilings::new(entrants);
     let set_up = Barrier::new(n + 1);
     let go = Barrier::new(n + 1);
     let release = Release {
@@ -255,6 +279,7 @@ pub fn race(
                                     map_seconds: 0.0,
                                     widest: 0,
                                     started_at: 0,
+                                    weight: ceilings.weights[i],
                                 })
                             }
                         })
@@ -313,6 +338,7 @@ fn run(
         map_seconds,
         widest,
         started_at,
+        weight: ceilings.weights[i],
     };
     if matches!(entrant.report.outcome, Outcome::Found(_) | Outcome::Unsat) {
         // an earlier entrant wins a tie, so it may still finish at the same count
@@ -324,8 +350,10 @@ fn run(
                 ceilings.work[j].fetch_min(reach, Ordering::Relaxed);
                 ceilings.dead_ends[j].store(0, Ordering::Relaxed);
             } else {
+                // its own dead ends at which its count reaches `reach`
                 let from = release.start_of(j);
-                ceilings.dead_ends[j].fetch_min(reach.saturating_sub(from), Ordering::Relaxed);
+                let own = reach.saturating_sub(from).div_ceil(ceilings.weights[j]);
+                ceilings.dead_ends[j].fetch_min(own, Ordering::Relaxed);
                 if entrant.report.outcome == Outcome::Unsat {
                     // no diagram wins: no local search can find one
                     ceilings.work[j].store(0, Ordering::Relaxed);

@@ -57,7 +57,7 @@ fn a_budget_grown_without_proof_says_so_and_still_finds_a_winner() {
 }
 
 #[test]
-fn a_race_counts_the_verdict_with_the_fewest_dead_ends_and_repeats_exactly() {
+fn a_race_counts_the_verdict_with_the_lowest_weighted_dead_ends_and_repeats_exactly() {
     let entrants = [widening(0), widening(1)];
     for puzzle in puzzles() {
         let ready = AtomicUsize::new(0);
@@ -78,13 +78,16 @@ fn a_race_counts_the_verdict_with_the_fewest_dead_ends_and_repeats_exactly() {
         let w = first.winner.expect("a winner");
         let winner = &first.entrants[w].report;
         let diagram = found(&winner.outcome);
-        // every other entrant finished later or gave up at the winner's count
+        // every other entrant finished later or gave up at the winner's count: its dead
+        // ends, each counting 2 for the widening second (both start at once)
+        assert_eq!((first.entrants[0].weight, first.entrants[1].weight), (1, 2));
+        let count = |e: &Entrant| e.weight * e.report.conflicts;
         for (i, e) in first.entrants.iter().enumerate() {
             if i == w {
                 continue;
             }
-            let later = e.report.conflicts > winner.conflicts
-                || (e.report.conflicts == winner.conflicts && i > w);
+            let (mine, best) = (count(e), count(&first.entrants[w]));
+            let later = mine > best || (mine == best && i > w);
             assert!(later, "entrant {i}: {:?} vs {:?}", e.report, winner);
         }
         // the race does not disturb the winner: alone it finds the same diagram with the
@@ -132,7 +135,12 @@ fn a_late_start_counts_against_the_late_entrant_and_the_head_start_leaves_out_ea
             assert_eq!(headed.entrants[0].started_at, 0);
             // the winner has the lowest count, its start plus its dead ends (ties: the
             // earlier); every other entrant finished later or stopped at that count
-            let count = |e: &Entrant| e.started_at + e.report.conflicts;
+            // (the widening second's dead ends count twice)
+            assert_eq!(
+                (headed.entrants[0].weight, headed.entrants[1].weight),
+                (1, 2)
+            );
+            let count = |e: &Entrant| e.started_at + e.weight * e.report.conflicts;
             for (i, e) in headed.entrants.iter().enumerate() {
                 if i != w && headed.entrants[0].widest >= head / 2 {
                     let behind = count(e) > count(&headed.entrants[w])
