@@ -10,7 +10,7 @@
 //   counts twice (dead_end_weight);
 // - a diagram a local search found wins over any SAT verdict, the one found with the
 //   least work first; then the SAT verdict (found or unsat) with the lowest count, start
-//   plus dead ends; the earlier search on a tie. A search gives up what can no longer
+//   plus weighted dead ends; the earlier search on a tie. A search gives up what can no longer
 //   win: its local search once its work reaches that of a find (or at once after
 //   unsat), its SAT search once its count reaches a finished verdict's (or at once
 //   after a local find). The page tells

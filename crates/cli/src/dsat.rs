@@ -206,7 +206,7 @@ pub fn dsat(
                 .map(|(i, e)| format!("{}: {}", entrant_name(i), widen_note(e)))
                 .collect();
             format!(
-                "; {} searches side by side ({}), each with a local search first (its own random streams); a diagram a local search finds with the least work counts, else the SAT verdict with the fewest dead ends (counted from the first's start)",
+                "; {} searches side by side ({}), each with a local search first (its own random streams); a diagram a local search finds with the least work counts, else the SAT verdict with the lowest count of dead ends (from the first's start, a widening search's counting twice)",
                 entrants.len(),
                 names.join("; ")
             )

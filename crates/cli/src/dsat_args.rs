@@ -38,8 +38,9 @@ pub struct SearchArgs {
     #[arg(long)]
     build_all_levels: bool,
     /// One search per value, side by side (a thread each; the verdict reached with
-    /// the fewest dead ends counts, a later search's counted from the first's start,
-    /// so the result does not depend on timing): the dead ends a level budget may take
+    /// the lowest count of dead ends counts, a later search's counted from the first's
+    /// start and a widening search's dead ends twice, so the result does not depend on
+    /// timing): the dead ends a level budget may take
     /// before it grows by one without a proof that no diagram fits it (0: only on such
     /// a proof, so a diagram that search finds takes the fewest levels that can win). In `bench
     /// dsat`, with two, `--jobs 1` keeps one root's threads on two cores.
