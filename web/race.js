@@ -159,7 +159,8 @@ export function raceWorkers(url, widenAfter, changed) {
     }
     if (i === 0 && s.released === null && r.released_at != null) {
       s.released = true;
-      for (let j = 1; j < s.entrants.length; j++) letGo(j, r.released_at);
+      // from the first's count at its release mark
+      for (let j = 1; j < s.entrants.length; j++) letGo(j, weight(0) * r.released_at);
     }
     if (finished(r)) {
       e.done = true;

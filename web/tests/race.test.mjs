@@ -94,6 +94,21 @@ test('the second search\'s SAT search starts at the first\'s release mark and co
   assert.ok(StandIn.made.every((w) => w.terminated));
 });
 
+test('with the widening search first, the second counts from the first\'s weighted count', () => {
+  const race = raceWorkers('dsat.worker.js', [3000, 0], () => {});
+  race.start('grid', {});
+  const [first, second] = StandIn.made;
+  second.report(waiting);
+  first.report(searching(1000, 1500, { released_at: 1000 }));
+  assert.equal(second.released(), true);
+  // the first's 1,000 dead ends count 2,000; the second's count 2,000 + 500
+  second.report(found(500, 500));
+  assert.deepEqual(first.ceilings(), [1251], 'the first may still win with 2 x 1,250 (a tie goes to it)');
+  first.report({ state: 'stopped', conflicts: 1251, widest: 1500, released_at: 1000 });
+  assert.equal(race.report.winner, 1);
+  assert.equal(race.report.started_at, 2000);
+});
+
 test('a tie goes to the first search', () => {
   const { race, first, second } = released();
   first.report(found(4000, 3500, { released_at: 1000 }));

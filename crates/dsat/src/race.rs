@@ -62,9 +62,9 @@ pub struct Entrant {
     pub map_seconds: f64,
     /// The most dead ends one of its level budgets took (see `Mapped::widest_budget`).
     pub widest: u64,
-    /// The first entrant's dead ends when this one started (0 for the first, and for a
-    /// diagram its local search found); its count in the race is this plus its own
-    /// dead ends times `weight`.
+    /// The first entrant's count (its dead ends times its weight) when this one started
+    /// (0 for the first, and for a diagram its local search found); its count in the
+    /// race is this plus its own dead ends times `weight`.
     pub started_at: u64,
     /// What one of its dead ends counts in the race (see [`dead_end_weight`]).
     pub weight: u64,
@@ -112,7 +112,7 @@ impl RaceReport {
 }
 
 /// Whether the entrants after the first run, undecided while the first is within its
-/// head start, and the first's dead ends when they were let go.
+/// head start, and the first's count when they were let go.
 struct Release {
     run: Mutex<Option<bool>>,
     changed: Condvar,
@@ -120,8 +120,7 @@ struct Release {
 }
 
 impl Release {
-    /// Decides once, the first entrant having met `at` dead ends; later calls change
-    /// nothing.
+    /// Decides once, the first entrant's count being `at`; later calls change nothing.
     fn decide(&self, run: bool, at: u64) {
         let mut state = self.run.lock().unwrap_or_else(|e| e.into_inner());
         if state.is_none() {
@@ -142,7 +141,7 @@ impl Release {
         }
     }
 
-    /// Where entrant `i` started: 0 for the first, else the first's dead ends when the
+    /// Where entrant `i` started: 0 for the first, else the first's count when the
     /// others were let go (0 when they started with it).
     fn start_of(&self, i: usize) -> u64 {
         if i == 0 {
@@ -251,7 +250,9 @@ pub fn race(
                         let result = mapping.and_then(|m| {
                             run(m, 0, 0, ceilings, release, &report, &|m| {
                                 if m.widest_budget() >= mark {
-                                    release.decide(true, m.dead_ends());
+                                    // the others start from the first's count
+                                    let count = ceilings.weights[0] * m.dead_ends();
+                                    release.decide(true, count);
                                 }
                             })
                         });

@@ -126,6 +126,7 @@ fn a_race_on_an_impossible_root_is_unsat() {
 fn a_late_start_counts_against_the_late_entrant_and_the_head_start_leaves_out_easy_roots() {
     let mut left_out = 0;
     let mut started_late = 0;
+    let mut reversed_started = 0;
     for puzzle in puzzles() {
         // a head start no budget takes half of (the second never starts), and a small one
         for head in [1_000_000, 20] {
@@ -169,8 +170,21 @@ fn a_late_start_counts_against_the_late_entrant_and_the_head_start_leaves_out_ea
                 started_late += 1;
             }
         }
+        // with the widening search first, the others start from its count: its dead
+        // ends at the release, twice
+        let reversed = [widening(20), widening(0)];
+        let r = race(&puzzle, &reversed, 20, no_stop(), &|| {}, &|_, _| {}).unwrap();
+        if r.entrants[0].widest >= 10 && r.entrants[1].started_at > 0 {
+            assert_eq!(r.entrants[1].started_at % 2, 0, "{:?}", r.entrants[1]);
+            assert!(r.entrants[1].started_at >= 20);
+            reversed_started += 1;
+        }
     }
     if !puzzles().is_empty() {
+        assert!(
+            reversed_started > 0,
+            "no race with the widening search first let go"
+        );
         assert!(
             left_out > 0 && started_late > 0,
             "{left_out} {started_late}"
