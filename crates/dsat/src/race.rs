@@ -3,9 +3,9 @@
 //! Each entrant's search is deterministic on its own, and the winner is judged on dead
 //! ends, never on which is back first, so the winner, and the diagram it found, do not
 //! depend on timing. An entrant's count is its own dead ends, each weighted by
-//! [`dead_end_weight`], plus its start: the first entrant's dead ends when it started (0
-//! for the first, and for every entrant when all start at once), so a late starter is
-//! not waited for where the first finishes sooner on the same clock. The verdict with
+//! [`dead_end_weight`], plus its start: the first entrant's count when it started (0 for
+//! the first, and for every entrant when all start at once), so a late starter is not
+//! waited for where the first finishes sooner on the same clock. The verdict with
 //! the lowest count wins (ties go to the earlier entrant), and an entrant only gives up
 //! once its count reaches that of one that has finished; the weight makes that about
 //! when the first to finish on the clock has finished, not later.
