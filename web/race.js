@@ -10,8 +10,8 @@
 //   counts twice (dead_end_weight);
 // - a diagram a local search found wins over any SAT verdict, the one found with the
 //   least work first; then the SAT verdict (found or unsat) with the lowest count, start
-//   plus weighted dead ends; the earlier search on a tie. A search gives up what can no longer
-//   win: its local search once its work reaches that of a find (or at once after
+//   plus weighted dead ends; the earlier search on a tie. A search gives up what can no
+//   longer win: its local search once its work reaches that of a find (or at once after
 //   unsat), its SAT search once its count reaches a finished verdict's (or at once
 //   after a local find). The page tells
 //   its worker, which reads it between steps, and, where the page is cross-origin
@@ -42,9 +42,7 @@ export function raceWorkers(url, widenAfter, changed) {
   const finished = (r) => !r.ok || !['mapping', 'waiting', 'searching'].includes(r.state);
   const verdict = (r) => r && r.ok && (r.state === 'found' || r.state === 'unsat');
   const byLocal = (r) => r.state === 'found' && r.local_found === true;
-  // what one dead end of search j counts (as dead_end_weight natively)
-  const weight = (j) => (widenAfter[j] > 0 ? 2 : 1);
-  const count = (e) => e.startedAt + weight(s.entrants.indexOf(e)) * (e.report.conflicts ?? 0);
+  const count = (e) => e.startedAt + e.weight * (e.report.conflicts ?? 0);
   // how the race ranks a verdict, lowest first: a local find by its work, then a SAT
   // verdict by its count (as Entrant::rank natively)
   const rank = (e) => (byLocal(e.report) ? [0, e.report.local_work] : [1, count(e)]);
@@ -111,7 +109,7 @@ export function raceWorkers(url, widenAfter, changed) {
   // Gives search `j` its ceiling, its own dead ends at which its count reaches `reach`.
   function lower(j, reach) {
     const e = s.entrants[j];
-    e.ceiling = Math.min(e.ceiling, Math.max(0, Math.ceil((reach - e.startedAt) / weight(j))));
+    e.ceiling = Math.min(e.ceiling, Math.max(0, Math.ceil((reach - e.startedAt) / e.weight)));
     if (s.shared) Atomics.store(s.shared, j, Math.min(e.ceiling, NO_CEILING));
     if (e.worker) e.worker.postMessage({ id: s.id, ceiling: e.ceiling });
   }
@@ -160,7 +158,7 @@ export function raceWorkers(url, widenAfter, changed) {
     if (i === 0 && s.released === null && r.released_at != null) {
       s.released = true;
       // from the first's count at its release mark
-      for (let j = 1; j < s.entrants.length; j++) letGo(j, weight(0) * r.released_at);
+      for (let j = 1; j < s.entrants.length; j++) letGo(j, e.weight * r.released_at);
     }
     if (finished(r)) {
       e.done = true;
@@ -236,7 +234,9 @@ export function raceWorkers(url, widenAfter, changed) {
     // that differs only in when its budget may grow unproved would never be let go
     // (nor its local search run): the first runs alone
     const n = message?.firstLevels >= 10 ? 1 : widenAfter.length;
-    s.entrants = widenAfter.slice(0, n).map(() => ({ worker: null, report: null, progress: null, startedAt: 0, done: false, ceiling: Infinity, localCeiling: Infinity }));
+    // `weight`: what one of its dead ends counts, 2 when its budget widens without proof
+    // (as dead_end_weight natively)
+    s.entrants = widenAfter.slice(0, n).map((w) => ({ worker: null, report: null, progress: null, startedAt: 0, done: false, ceiling: Infinity, localCeiling: Infinity, weight: w > 0 ? 2 : 1 }));
     // every search starts at once: its local search runs from the start
     for (let j = 0; j < s.entrants.length; j++) launch(j, 0);
   }
