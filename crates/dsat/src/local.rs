@@ -180,12 +180,8 @@ impl LocalSearch {
     }
 
     /// The diagram with the fewest faults so far (levels renumbered as in a find).
-    pub fn best_diagram(&mut self) -> Diagram {
-        let current = self.levels;
-        self.levels = self.best;
-        let diagram = self.diagram();
-        self.levels = current;
-        diagram
+    pub fn best_diagram(&self) -> Diagram {
+        self.diagram_of(&self.renumbered(&self.best))
     }
 
     /// The smallest level budget that admits the current levels: one above the highest
@@ -215,7 +211,8 @@ impl LocalSearch {
         }
         if faults == 0 {
             self.ended = true;
-            let diagram = self.diagram();
+            self.levels = self.renumbered(&self.levels);
+            let diagram = self.diagram_of(&self.levels);
             let mut verifier = Verifier::new();
             if !verifier.verify(&diagram).is_win() {
                 return None;
@@ -253,30 +250,37 @@ impl LocalSearch {
         None
     }
 
-    /// The diagram the levels stand for (pinned cells as given). With no cell pinned at
-    /// a level, the levels in use are renumbered from 0 without gaps: the rule compares
-    /// levels only by order and equality, so the diagram plays alike.
-    fn diagram(&mut self) -> Diagram {
-        if self.free == self.empty {
-            let mut used = [false; 64];
-            for b in bits(self.free) {
-                used[usize::from(self.levels[b.trailing_zeros() as usize])] = true;
-            }
-            let mut rank = [0u8; 64];
-            let mut next = 0u8;
-            for (l, u) in used.iter().enumerate() {
-                if *u {
-                    rank[l] = next;
-                    next += 1;
-                }
-            }
-            for b in bits(self.free) {
-                let i = b.trailing_zeros() as usize;
-                self.levels[i] = rank[usize::from(self.levels[i])];
+    /// `levels` with the levels in use renumbered from 0 without gaps, when no cell is
+    /// pinned at a level (else unchanged): the rule compares levels only by order and
+    /// equality, so the diagram plays alike.
+    fn renumbered(&self, levels: &[u8; 64]) -> [u8; 64] {
+        let mut out = *levels;
+        if self.free != self.empty {
+            return out;
+        }
+        let mut used = [false; 64];
+        for b in bits(self.free) {
+            used[usize::from(levels[b.trailing_zeros() as usize])] = true;
+        }
+        let mut rank = [0u8; 64];
+        let mut next = 0u8;
+        for (l, u) in used.iter().enumerate() {
+            if *u {
+                rank[l] = next;
+                next += 1;
             }
         }
+        for b in bits(self.free) {
+            let i = b.trailing_zeros() as usize;
+            out[i] = rank[usize::from(levels[i])];
+        }
+        out
+    }
+
+    /// The diagram `levels` stand for at the `?` cells (pinned cells as given).
+    fn diagram_of(&self, levels: &[u8; 64]) -> Diagram {
         Diagram::from_root(&self.root, |x, y| match self.template.cell(x, y) {
-            Cell::Undecided => Cell::Level(self.levels[cell_bit(x, y).trailing_zeros() as usize]),
+            Cell::Undecided => Cell::Level(levels[cell_bit(x, y).trailing_zeros() as usize]),
             other => other,
         })
     }
