@@ -58,7 +58,8 @@ pub fn dead_end_weight(options: &Options) -> u64 {
 pub struct Entrant {
     /// Its report (`stopped` when another entrant finished first).
     pub report: Report,
-    /// Seconds it spent mapping to its first cut.
+    /// Seconds it spent mapping to its first cut (its local search not counted; 0 when
+    /// the solve ended before mapping).
     pub map_seconds: f64,
     /// The most dead ends one of its level budgets took (see `Mapped::widest_budget`).
     pub widest: u64,
@@ -326,13 +327,25 @@ fn run(
     progress: &dyn Fn(Progress),
     rounds: &dyn Fn(&crate::Mapped),
 ) -> Result<Entrant, SynthError> {
-    let started = Instant::now();
-    while !mapping.step(MAP_REPORT_EVERY)? {
+    // the local search first (still running only in the first entrant), outside the
+    // map's time; a find (or a stop) there ends the solve before any mapping
+    let mut ended = mapping.has_verdict();
+    while mapping.in_local() && !ended {
+        ended = mapping.step(MAP_REPORT_EVERY)?;
         progress(mapping.progress());
     }
-    progress(mapping.progress());
+    let before_map = ended;
+    let started = Instant::now();
+    while !ended {
+        ended = mapping.step(MAP_REPORT_EVERY)?;
+        progress(mapping.progress());
+    }
     let mapped = mapping.finish();
-    let map_seconds = started.elapsed().as_secs_f64();
+    let map_seconds = if before_map {
+        0.0
+    } else {
+        started.elapsed().as_secs_f64()
+    };
     let (report, widest) = mapped.search_watching(&mut |p| progress(p), &mut |m| rounds(m))?;
     let entrant = Entrant {
         report,

@@ -2,8 +2,9 @@
 //! pinned cells and leaves no gap in the levels, and no two of its levels merge; a run
 //! repeats itself; a root it cannot win goes on to the SAT search, which still says
 //! `unsat`; its budget holds; another random stream finds what the first missed; in a
-//! race every entrant's local search runs and the least work wins; a SAT search after
-//! a local search that found nothing starts from its best diagram.
+//! race every entrant's local search runs and the least work wins, and one that found
+//! spent no time mapping; a SAT search after a local search that found nothing starts
+//! from its best diagram.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -232,6 +233,8 @@ fn in_a_race_every_local_search_runs_and_the_least_work_wins_exactly_again() {
     let diagram = found(&puzzle, winner);
     assert!(winner.local.found);
     assert_eq!(first.entrants[1].started_at, 0);
+    // it mapped nothing, so no time goes to mapping
+    assert_eq!(first.entrants[1].map_seconds, 0.0);
     // the first's local search found nothing with less work: it gave up once its work
     // passed the winner's (or, had the second been slow to start, its SAT search went
     // on and lost to the find whatever its verdict)
@@ -285,4 +288,31 @@ fn the_sat_search_starts_from_the_local_search_best_diagram_and_only_after_one()
         ..base
     };
     assert!(!entrant(&off, 1, 3000, None).phase_hint);
+}
+
+#[test]
+fn a_race_won_by_the_first_local_search_spends_no_time_mapping() {
+    // the first upstream root of the spread that the first search's local search finds
+    let puzzle = spread(20, 12)
+        .iter()
+        .map(all_undecided)
+        .find(|p| by_local_search(&solved(p, &Options::default())))
+        .expect("the local search finds some of twelve upstream roots");
+    // the first entrant alone: its local search runs inside its race thread, before the
+    // map would, and its time is not the map's
+    let first = [entrant(&Options::default(), 0, 0, None)];
+    let r = race(
+        &puzzle,
+        &first,
+        3000,
+        Arc::new(AtomicBool::new(false)),
+        &|| {},
+        &|_, _| {},
+    )
+    .unwrap();
+    assert_eq!(r.winner, Some(0));
+    let e = &r.entrants[0];
+    assert!(e.report.local.found, "{e:?}");
+    assert_eq!(e.report.mapped, 0, "{e:?}");
+    assert_eq!(e.map_seconds, 0.0, "{e:?}");
 }
