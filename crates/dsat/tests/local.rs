@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use c4lab_board::{Position, HEIGHT, WIDTH};
-use c4lab_dsat::{entrant, race, solve, Options, Outcome, Report, LOCAL_WORK};
+use c4lab_dsat::{entrant, race, solve, Options, Outcome, RaceReport, Report, LOCAL_WORK};
 use c4lab_steady::{Cell, Diagram, Verifier};
 
 mod common;
@@ -46,6 +46,19 @@ fn by_local_search(report: &Report) -> bool {
     let settled = report.rounds == 0 && report.conflicts == 0 && report.local.steps > 0;
     assert_eq!(report.local.found, settled, "{report:?}");
     settled
+}
+
+/// A race of `entrants` on `puzzle` with a head start of 3,000 dead ends, unwatched.
+fn raced(puzzle: &Diagram, entrants: &[Options]) -> RaceReport {
+    race(
+        puzzle,
+        entrants,
+        3000,
+        Arc::new(AtomicBool::new(false)),
+        &|| {},
+        &|_, _| {},
+    )
+    .unwrap()
 }
 
 /// Every level cell of the root after `moves` undecided.
@@ -214,17 +227,7 @@ fn in_a_race_every_local_search_runs_and_the_least_work_wins_exactly_again() {
         .enumerate()
         .map(|(i, &w)| entrant(&Options::default(), i, w, None))
         .collect();
-    let run = || {
-        race(
-            &puzzle,
-            &entrants,
-            3000,
-            Arc::new(AtomicBool::new(false)),
-            &|| {},
-            &|_, _| {},
-        )
-        .unwrap()
-    };
+    let run = || raced(&puzzle, &entrants);
     let first = run();
     // the second entrant's local search runs from the start on its own stream and finds
     // it (the first's, on stream 0, finds nothing within its budget)
@@ -301,15 +304,7 @@ fn a_race_won_by_the_first_local_search_spends_no_time_mapping() {
     // the first entrant alone: its local search runs inside its race thread, before the
     // map would, and its time is not the map's
     let first = [entrant(&Options::default(), 0, 0, None)];
-    let r = race(
-        &puzzle,
-        &first,
-        3000,
-        Arc::new(AtomicBool::new(false)),
-        &|| {},
-        &|_, _| {},
-    )
-    .unwrap();
+    let r = raced(&puzzle, &first);
     assert_eq!(r.winner, Some(0));
     let e = &r.entrants[0];
     assert!(e.report.local.found, "{e:?}");
