@@ -8,9 +8,6 @@
 //! it"), and a diagram that loses on a line whose positions are all encoded satisfies
 //! none of the models. Positions not yet encoded are optimistic (no clauses).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
 use c4lab_board::{Position, HEIGHT, WIDTH};
 use c4lab_steady::{Cell, Diagram};
 use rustc_hash::FxHashMap;
@@ -19,10 +16,12 @@ use crate::sat::{Backend, Lit, Var};
 
 mod circuit;
 mod moves;
+mod oracle;
 use crate::SynthError;
 use circuit::Circuit;
 pub use moves::{after_red_move, key, playable, MoveOutcome};
 use moves::{column_of, each_cell, leads_to, rule_cells, tops};
+pub(crate) use oracle::Oracle;
 
 /// Levels a search may give an undecided cell: `0`..`9`.
 pub const FREE_LEVELS: u8 = 10;
@@ -38,11 +37,13 @@ enum Domain {
     Free(u32),
 }
 
-/// A position's reachability variable and whether its clauses are encoded.
+/// A position's reachability variable, whether its clauses are encoded, and whether the
+/// strong solver was asked about its moves (see [`Encoding::encode_unasked`]).
 #[derive(Debug, Clone, Copy)]
 struct Node {
     var: Var,
     encoded: bool,
+    asked: bool,
 }
 
 /// Counts for reports.
@@ -60,14 +61,6 @@ pub struct EncodingStats {
     pub pruned: u64,
     /// Questions the strong solver could not answer within its budget.
     pub unknown: u64,
-}
-
-/// The strong solver as an oracle: does Red's move keep a won game?
-pub(crate) struct Oracle {
-    solver: c4lab_solver::Solver,
-    max_nodes: u64,
-    /// The search's stop flag: a question cut short by it is left unanswered.
-    stop: Arc<AtomicBool>,
 }
 
 /// The clauses of a growing set of positions below one root, in one incremental solver.
@@ -237,76 +230,6 @@ impl Encoding {
         Ok(())
     }
 
-    /// Lets the strong solver rule out Red moves that do not keep a win, spending at most
-    /// `max_nodes` nodes a question (sound: a diagram that plays such a move at a
-    /// position it reaches cannot win); `table_bytes` sizes its transposition table.
-    /// Raising `stop` cuts the question under way short (it is then left unanswered, so
-    /// nothing is pruned), so a stop is not held up by a round of questions.
-    pub fn use_oracle(&mut self, table_bytes: usize, max_nodes: u64, stop: Arc<AtomicBool>) {
-        self.oracle = Some(Oracle {
-            solver: c4lab_solver::Solver::new(table_bytes),
-            max_nodes,
-            stop,
-        });
-    }
-
-    /// Hands this encoding's strong-solver oracle (and its table) to `other`.
-    pub fn hand_oracle_to(&mut self, other: &mut Encoding) {
-        other.oracle = self.oracle.take();
-    }
-
-    /// False when the oracle proves that Red playing `cell` does not keep a win.
-    fn keeps_win(&mut self, red: u64, mask: u64, cell: u64) -> bool {
-        self.ask_oracle(red, mask, cell, true)
-    }
-
-    /// The strong solver's answer to "does Red playing `cell` keep a won game?" (true
-    /// when it cannot tell within its budget), or `None` without an oracle.
-    pub fn oracle_keeps_win(&mut self, red: u64, mask: u64, cell: u64) -> Option<bool> {
-        self.oracle.as_ref()?;
-        Some(self.ask_oracle(red, mask, cell, false))
-    }
-
-    /// Nodes the strong-solver oracle has searched so far (0 without one).
-    pub fn oracle_nodes(&self) -> u64 {
-        self.oracle.as_ref().map_or(0, |o| o.solver.nodes())
-    }
-
-    /// [`Encoding::keeps_win`], counting an unanswered question only when `count`.
-    fn ask_oracle(&mut self, red: u64, mask: u64, cell: u64, count: bool) -> bool {
-        let Some(oracle) = self.oracle.as_mut() else {
-            return true;
-        };
-        let after = Position::from_bitboards(red | cell, mask ^ red);
-        let limits = c4lab_solver::Limits {
-            max_nodes: oracle.max_nodes,
-            stop: Some(&oracle.stop),
-            ..Default::default()
-        };
-        // Red keeps the win when Yellow, to move, loses
-        let answer = oracle.solver.loses_within(&after, limits);
-        // a question cut short by a stop is not one the budget could not answer
-        let stopped = oracle.stop.load(Ordering::Relaxed);
-        match answer {
-            Some(lost) => lost,
-            None => {
-                // not proved either way: keep the move (no pruning)
-                self.stats.unknown += u64::from(count && !stopped);
-                true
-            }
-        }
-    }
-
-    /// Moves the strong-solver oracle out (to lend it to another encoding).
-    pub(crate) fn take_oracle(&mut self) -> Option<Oracle> {
-        self.oracle.take()
-    }
-
-    /// Puts an oracle (back) in.
-    pub(crate) fn give_oracle(&mut self, oracle: Option<Oracle>) {
-        self.oracle = oracle;
-    }
-
     /// The reachability literal of the Red-to-move position (Red's stones `red`,
     /// occupied `mask`), created if needed.
     pub fn reach_lit(&mut self, red: u64, mask: u64) -> Result<Lit, SynthError> {
@@ -334,17 +257,18 @@ impl Encoding {
     }
 
     /// The children of an encoded position's moves that the strong solver did not rule
-    /// out (asked again, uncounted): where a walk goes on below it. Empty for a position
-    /// not encoded.
+    /// out (asked again, uncounted; none ruled out while the position is unasked): where
+    /// a walk goes on below it. Empty for a position not encoded.
     pub fn encoded_children(&mut self, red: u64, mask: u64) -> Vec<(u64, u64)> {
-        if !self.is_encoded(red, mask) {
-            return Vec::new();
-        }
+        let asked = match self.nodes.get(&key(red, mask)) {
+            Some(node) if node.encoded => node.asked,
+            _ => return Vec::new(),
+        };
         let (cells, _) = rule_cells(red, mask);
         let mut out = Vec::new();
         for cell in each_cell(cells) {
             if let MoveOutcome::Children(children) = after_red_move(red, mask, cell) {
-                if self.ask_oracle(red, mask, cell, false) {
+                if !asked || self.ask_oracle(red, mask, cell, false) {
                     out.extend(children);
                 }
             }
@@ -411,16 +335,42 @@ impl Encoding {
 
     /// Adds the clauses of the Red-to-move position (Red's stones `red`, occupied `mask`)
     /// and returns the children of its moves that are not ruled out, where a walk goes on
-    /// (empty when already encoded, when Red wins at once, or when every move loses).
+    /// (empty when already encoded, when Red wins at once, or when every move loses). A
+    /// position encoded unasked is asked now: the moves the strong solver rules out get
+    /// their clauses (and nothing is returned).
     pub fn encode(&mut self, red: u64, mask: u64) -> Result<Vec<(u64, u64)>, SynthError> {
-        if self.is_encoded(red, mask) {
-            return Ok(Vec::new());
+        self.encode_asking(red, mask, true)
+    }
+
+    /// [`Encoding::encode`] without asking the strong solver about the position's moves:
+    /// none is ruled out (every child of a move that does not lose at once is returned)
+    /// until the position is encoded again with [`Encoding::encode`], as a refuted
+    /// candidate that reaches it does. Near a map's cut the questions are the most
+    /// numerous and prune the least (docs/dsat.md, "Questions left to the candidates").
+    pub fn encode_unasked(&mut self, red: u64, mask: u64) -> Result<Vec<(u64, u64)>, SynthError> {
+        self.encode_asking(red, mask, false)
+    }
+
+    /// [`Encoding::encode`], asking the strong solver only when `ask`.
+    fn encode_asking(
+        &mut self,
+        red: u64,
+        mask: u64,
+        ask: bool,
+    ) -> Result<Vec<(u64, u64)>, SynthError> {
+        match self.nodes.get(&key(red, mask)) {
+            Some(node) if node.encoded => {
+                if ask && !node.asked {
+                    self.ask_now(red, mask, node.var.pos_lit())?;
+                }
+                return Ok(Vec::new());
+            }
+            _ => {}
         }
         let r = self.reach_var(red, mask)?.pos_lit();
-        self.nodes
-            .get_mut(&key(red, mask))
-            .expect("just made")
-            .encoded = true;
+        let node = self.nodes.get_mut(&key(red, mask)).expect("just made");
+        node.encoded = true;
+        node.asked = ask;
         self.stats.positions += 1;
         let (cells, forced) = rule_cells(red, mask);
         if cells == 0 {
@@ -429,7 +379,7 @@ impl Encoding {
         let mut next = Vec::new();
         if forced {
             // rule 2: the block is played whatever the levels
-            self.encode_move(red, mask, cells, r, None, &mut next)?;
+            self.encode_move(red, mask, cells, (r, None), ask, &mut next)?;
             return Ok(next);
         }
         let open = cells;
@@ -440,27 +390,28 @@ impl Encoding {
                 continue;
             }
             let cell = open & c4lab_board::column_mask(x);
-            self.encode_move(red, mask, cell, r, Some(pick), &mut next)?;
+            self.encode_move(red, mask, cell, (r, Some(pick)), ask, &mut next)?;
         }
         Ok(next)
     }
 
     /// The clauses of Red playing `cell` at the position with reachability `r`, when
-    /// `pick` holds (always, for a forced block): a losing move (or one the strong solver
-    /// rules out) is forbidden, and otherwise each child position that already has a
-    /// reachability literal is implied; the others get their clause when they get their
-    /// literal (see [`Encoding::link_parents`]). The children go onto `next`.
+    /// `pick` holds (always, for a forced block): a losing move (or one the strong solver,
+    /// when `ask`, rules out) is forbidden, and otherwise each child position that
+    /// already has a reachability literal is implied; the others get their clause when
+    /// they get their literal (see [`Encoding::link_parents`]). The children go onto
+    /// `next`.
     fn encode_move(
         &mut self,
         red: u64,
         mask: u64,
         cell: u64,
-        r: Lit,
-        pick: Option<Lit>,
+        (r, pick): (Lit, Option<Lit>),
+        ask: bool,
         next: &mut Vec<(u64, u64)>,
     ) -> Result<(), SynthError> {
         let mut outcome = after_red_move(red, mask, cell);
-        if matches!(outcome, MoveOutcome::Children(_)) && !self.keeps_win(red, mask, cell) {
+        if ask && matches!(outcome, MoveOutcome::Children(_)) && !self.keeps_win(red, mask, cell) {
             self.stats.pruned += 1;
             outcome = MoveOutcome::Lost;
         }
@@ -477,6 +428,38 @@ impl Encoding {
                     }
                     next.push((cr, cm));
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Asks the strong solver about the moves of a position encoded unasked (its
+    /// reachability `r`), forbidding each move it rules out, as [`Encoding::encode`]
+    /// would have.
+    fn ask_now(&mut self, red: u64, mask: u64, r: Lit) -> Result<(), SynthError> {
+        self.nodes
+            .get_mut(&key(red, mask))
+            .expect("an encoded position")
+            .asked = true;
+        let (cells, forced) = rule_cells(red, mask);
+        let moves: Vec<(u64, Option<Lit>)> = if cells == 0 {
+            Vec::new()
+        } else if forced {
+            vec![(cells, None)]
+        } else {
+            let circuit = self.circuit(cells)?;
+            (0..WIDTH)
+                .filter(|&x| circuit.pick[x] != !self.truth)
+                .map(|x| (cells & c4lab_board::column_mask(x), Some(circuit.pick[x])))
+                .collect()
+        };
+        for (cell, pick) in moves {
+            let playable = matches!(after_red_move(red, mask, cell), MoveOutcome::Children(_));
+            if playable && !self.keeps_win(red, mask, cell) {
+                self.stats.pruned += 1;
+                let mut clause = vec![!r];
+                clause.extend(pick.map(|p| !p));
+                self.add(&clause)?;
             }
         }
         Ok(())
@@ -551,6 +534,7 @@ impl Encoding {
             Node {
                 var: v,
                 encoded: false,
+                asked: false,
             },
         );
         self.link_parents(red, mask, v.pos_lit())?;

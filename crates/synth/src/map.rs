@@ -17,6 +17,8 @@ pub struct BreadthFirst {
     /// Positions reached at the cut: reachability variables but no clauses yet.
     frontier: Vec<(u64, u64)>,
     cut: u32,
+    /// Positions this many plies or fewer above the cut are encoded unasked.
+    unasked_plies: u32,
 }
 
 impl BreadthFirst {
@@ -28,7 +30,15 @@ impl BreadthFirst {
             queue: VecDeque::from([start]),
             frontier: Vec::new(),
             cut,
+            unasked_plies: 0,
         }
+    }
+
+    /// Leaves the strong solver's questions about the positions at most `plies` above
+    /// the cut (whichever cut the walk is at) to the candidates that reach them (see
+    /// [`Encoding::encode_unasked`]; 0, the default, asks about every position).
+    pub fn leave_unasked(&mut self, plies: u32) {
+        self.unasked_plies = plies;
     }
 
     /// The cut: positions with this many stones or more are left to a deepening.
@@ -38,17 +48,25 @@ impl BreadthFirst {
 
     /// Encodes the next position above the cut; false once none is left. A position
     /// encoded before (say on a losing line) is not encoded again, but the walk goes on
-    /// below it.
+    /// below it (and asks about its moves, if they were left unasked and it is now far
+    /// enough above the cut).
     pub fn step(&mut self, enc: &mut Encoding) -> Result<bool, SynthError> {
         while let Some((red, mask)) = self.queue.pop_front() {
-            if mask.count_ones() >= self.cut {
+            let stones = mask.count_ones();
+            if stones >= self.cut {
                 self.frontier.push((red, mask));
                 continue;
             }
+            let ask = stones.saturating_add(self.unasked_plies) < self.cut;
             let children = if enc.is_encoded(red, mask) {
+                if ask {
+                    enc.encode(red, mask)?;
+                }
                 enc.encoded_children(red, mask)
-            } else {
+            } else if ask {
                 enc.encode(red, mask)?
+            } else {
+                enc.encode_unasked(red, mask)?
             };
             for (cr, cm) in children {
                 if self.seen.insert(key(cr, cm)) {

@@ -44,7 +44,8 @@ pub fn walk_tree(
 }
 
 /// Encodes the positions `candidate` reaches from the encoding's root that are not encoded
-/// yet, breadth first, at most `cap` of them (with a cap of 0, nothing: no walk).
+/// yet, breadth first, at most `cap` of them (with a cap of 0, nothing: no walk), and
+/// asks the strong solver about the moves of those it passes that a map encoded unasked.
 pub fn learn_tree(enc: &mut Encoding, candidate: &Diagram, cap: usize) -> Result<(), SynthError> {
     if cap == 0 {
         return Ok(());
@@ -57,8 +58,9 @@ pub fn learn_tree(enc: &mut Encoding, candidate: &Diagram, cap: usize) -> Result
                 return Ok(false);
             }
             added += 1;
-            enc.encode(red, mask)?;
         }
+        // (an encoded position is asked about its moves, if it was not yet)
+        enc.encode(red, mask)?;
         Ok(true)
     })
 }
