@@ -58,6 +58,11 @@ pub struct SearchArgs {
     /// so no pruning: to measure how much the pruning shrinks the map).
     #[arg(long, default_value_t = Options::default().oracle_nodes)]
     oracle_nodes: u64,
+    /// Map the positions at most this many plies above the cut without asking the
+    /// strong solver about their moves: a refuted candidate that reaches one asks then
+    /// (0: ask about every position as it is mapped).
+    #[arg(long, default_value_t = Options::default().unasked_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
+    unasked_plies: u32,
     /// Work each search's local search may do (positions walked plus strong-solver
     /// nodes) before that search maps its root: one value for every search, or one per
     /// search (by default 10,000,000 for the first, 50,000,000 for the others, whose
@@ -89,6 +94,7 @@ impl SearchArgs {
             max_states: self.max_states,
             backend: self.backend.clone(),
             oracle_nodes: self.oracle_nodes,
+            unasked_plies: self.unasked_plies,
             phase_hint: !self.no_phase_hint,
             ..Options::default()
         }
@@ -97,7 +103,7 @@ impl SearchArgs {
     /// The settings in a few words, for a table's header.
     pub fn describe(&self) -> String {
         format!(
-            "cut {} plies ({} for a widening search) then {} after {} rounds, tree cap {}, first levels {}{}{}{}, widen after {}, at most {} positions, backend {}, oracle {} nodes, local search {} work",
+            "cut {} plies ({} for a widening search) then {} after {} rounds, tree cap {}, first levels {}{}{}{}, widen after {}, at most {} positions, backend {}, oracle {} nodes ({} plies above the cut unasked), local search {} work",
             self.first_cut.min(self.cut),
             self.widening_first_cut.min(self.cut),
             self.cut,
@@ -111,6 +117,7 @@ impl SearchArgs {
             self.max_states,
             self.backend,
             self.oracle_nodes,
+            self.unasked_plies,
             if self.local_work.is_empty() {
                 format!(
                     "{},{}",
@@ -147,6 +154,12 @@ impl SearchArgs {
             args.extend([
                 "--widening-first-cut".to_string(),
                 self.widening_first_cut.to_string(),
+            ]);
+        }
+        if self.unasked_plies != Options::default().unasked_plies {
+            args.extend([
+                "--unasked-plies".to_string(),
+                self.unasked_plies.to_string(),
             ]);
         }
         args.extend(self.level_gaps.then(|| "--level-gaps".to_string()));

@@ -47,6 +47,12 @@ pub struct Options {
     pub backend: String,
     /// Strong-solver budget per "does this Red move keep the win?" (0: never ask).
     pub oracle_nodes: u64,
+    /// The map encodes the positions at most this many plies above its cut without
+    /// asking the strong solver about their moves; a refuted candidate that reaches one
+    /// asks then (0: every position is asked as it is mapped). Near the cut the
+    /// questions are the most numerous and prune the least (see `docs/dsat.md`,
+    /// "Questions left to the candidates").
+    pub unasked_plies: u32,
     /// Whole-tree learning: after a refuted candidate, besides its losing line, encode
     /// up to this many more of the positions it reaches, the nearest the root first
     /// (0: the losing line only).
@@ -95,6 +101,7 @@ impl Default for Options {
             max_rounds: 10_000,
             backend: c4lab_synth::sat::backends()[0].to_string(),
             oracle_nodes: 100_000,
+            unasked_plies: UNASKED_PLIES,
             tree_cap: 512,
             first_levels: 1,
             compact_levels: true,
@@ -119,6 +126,9 @@ impl Options {
         first.min(self.cut_plies)
     }
 }
+
+/// The default [`Options::unasked_plies`]: the last Red-to-move layers above the cut.
+pub const UNASKED_PLIES: u32 = 4;
 
 /// The default budget of the local search, in positions walked plus strong-solver
 /// nodes (a second or two on the
@@ -236,13 +246,15 @@ pub fn start(
     if options.oracle_nodes > 0 {
         enc.use_oracle(16 << 20, options.oracle_nodes, stop.clone());
     }
+    let mut map = BreadthFirst::new(
+        &root,
+        root.moves_played().saturating_add(options.first_cut()),
+    );
+    map.leave_unasked(options.unasked_plies);
     Ok(Mapping {
         enc,
         root,
-        map: BreadthFirst::new(
-            &root,
-            root.moves_played().saturating_add(options.first_cut()),
-        ),
+        map,
         options: options.clone(),
         stop,
         early: None,

@@ -235,6 +235,35 @@ fn a_shallow_first_map_is_deepened_into_the_same_solver() {
     );
 }
 
+#[test]
+fn positions_left_unasked_near_the_cut_take_fewer_questions_and_change_no_verdict() {
+    for d in spread(18, 3) {
+        let puzzle = all_undecided(&d);
+        let with = |unasked_plies| Options {
+            unasked_plies,
+            ..sat_only()
+        };
+        let first_map = |unasked_plies| {
+            let stop = Arc::new(AtomicBool::new(false));
+            let mut mapped = map(&puzzle, &with(unasked_plies), stop).unwrap();
+            mapped.report(Outcome::Stopped).encoding
+        };
+        // the last two Red-to-move layers above the cut are not asked: nothing is ruled
+        // out there, so the walk goes on below moves that an asking map prunes
+        let (asked, unasked) = (first_map(0), first_map(4));
+        assert!(unasked.pruned < asked.pruned, "{unasked:?} {asked:?}");
+        assert!(
+            unasked.positions >= asked.positions,
+            "{unasked:?} {asked:?}"
+        );
+        for unasked_plies in [0, 4] {
+            let stop = Arc::new(AtomicBool::new(false));
+            let report = solve(&puzzle, &with(unasked_plies), stop).unwrap();
+            assert_found(&puzzle, &report.outcome);
+        }
+    }
+}
+
 /// Positions a solve has encoded so far.
 fn encoded(mapped: &mut c4lab_dsat::Mapped) -> u64 {
     match mapped.progress() {
