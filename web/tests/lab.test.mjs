@@ -414,11 +414,11 @@ test('Solve root agrees with the native dsat on small roots, and Keep applies a 
 });
 
 test('Solve root races two searches as c4lab dsat does: the same winner, dead ends and diagram', async () => {
-  // the upstream root 66767765565543423224, every cell ?: the second search, let go at
-  // the first's 2,336 dead ends, finds a diagram after 5,266 of its own, which count
-  // twice, before the first reaches 2,336 + 2 x 5,266 (the SAT searches alone: the local
+  // the upstream root 56666644444335232221, every cell ?: the second search, let go at
+  // the first's 2,851 dead ends, finds a diagram after 3,740 of its own, which count
+  // twice, before the first reaches 2,851 + 2 x 3,740 (the SAT searches alone: the local
   // search that runs first has its own test)
-  const text = '???????\n?????Y?\n????YR?\n?R?YRYY\n?YRRRYR\n?YYRYRR\n';
+  const text = '???????\n???R?Y?\n?R?Y?R?\n?YYR?Y?\n?RRYYR?\nYRYRRY?\n';
   const native = nativeDsat(text, 'batsat', '--local-work', '0');
   assert.equal(native.verdict, 'found');
   assert.equal(native.winner, 1, 'the second search wins natively');
