@@ -373,26 +373,34 @@ impl Encoding {
         node.asked = ask;
         self.stats.positions += 1;
         let (cells, forced) = rule_cells(red, mask);
+        if cells != 0 && !forced {
+            // rule 3: the levels pick the move, so some level must be unique
+            let unique = self.circuit(cells)?.some_unique;
+            self.add(&[!r, unique])?;
+        }
+        let mut next = Vec::new();
+        for (cell, pick) in self.rule_moves(red, mask)? {
+            self.encode_move(red, mask, cell, (r, pick), ask, &mut next)?;
+        }
+        Ok(next)
+    }
+
+    /// The moves SPEC §2 lets Red make at (`red`, `mask`), each with the literal that
+    /// picks it: the block alone, whatever the levels (`None`), when Yellow threatens a
+    /// four; none when Red wins at once.
+    fn rule_moves(&mut self, red: u64, mask: u64) -> Result<Vec<(u64, Option<Lit>)>, SynthError> {
+        let (cells, forced) = rule_cells(red, mask);
         if cells == 0 {
             return Ok(Vec::new());
         }
-        let mut next = Vec::new();
         if forced {
-            // rule 2: the block is played whatever the levels
-            self.encode_move(red, mask, cells, (r, None), ask, &mut next)?;
-            return Ok(next);
+            return Ok(vec![(cells, None)]);
         }
-        let open = cells;
-        let circuit = self.circuit(open)?;
-        self.add(&[!r, circuit.some_unique])?;
-        for (x, pick) in circuit.pick.into_iter().enumerate() {
-            if pick == !self.truth {
-                continue;
-            }
-            let cell = open & c4lab_board::column_mask(x);
-            self.encode_move(red, mask, cell, (r, Some(pick)), ask, &mut next)?;
-        }
-        Ok(next)
+        let circuit = self.circuit(cells)?;
+        Ok((0..WIDTH)
+            .filter(|&x| circuit.pick[x] != !self.truth)
+            .map(|x| (cells & c4lab_board::column_mask(x), Some(circuit.pick[x])))
+            .collect())
     }
 
     /// The clauses of Red playing `cell` at the position with reachability `r`, when
@@ -441,19 +449,7 @@ impl Encoding {
             .get_mut(&key(red, mask))
             .expect("an encoded position")
             .asked = true;
-        let (cells, forced) = rule_cells(red, mask);
-        let moves: Vec<(u64, Option<Lit>)> = if cells == 0 {
-            Vec::new()
-        } else if forced {
-            vec![(cells, None)]
-        } else {
-            let circuit = self.circuit(cells)?;
-            (0..WIDTH)
-                .filter(|&x| circuit.pick[x] != !self.truth)
-                .map(|x| (cells & c4lab_board::column_mask(x), Some(circuit.pick[x])))
-                .collect()
-        };
-        for (cell, pick) in moves {
+        for (cell, pick) in self.rule_moves(red, mask)? {
             let playable = matches!(after_red_move(red, mask, cell), MoveOutcome::Children(_));
             if playable && !self.keeps_win(red, mask, cell) {
                 self.stats.pruned += 1;
