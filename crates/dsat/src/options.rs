@@ -55,8 +55,8 @@ pub struct Options {
     /// strong-solver nodes (0: no local search; it runs only with the strong-solver
     /// oracle). See [`LocalSearch`](crate::LocalSearch).
     pub local_work: u64,
-    /// The local search's random stream (see [`LocalSearch::new`](crate::LocalSearch::new); a race gives each
-    /// entrant its own).
+    /// The local search's random stream (see
+    /// [`LocalSearch::new`](crate::LocalSearch::new); a race gives each entrant its own).
     pub local_seed: u64,
     /// After a local search that found nothing, the SAT search's level variables try
     /// first the levels of its diagram with the fewest faults (where the backend takes
