@@ -65,7 +65,7 @@ pub struct SearchArgs {
     unasked_plies: u32,
     /// Work each search's local search may do (positions walked plus strong-solver
     /// nodes) before that search maps its root: one value for every search, or one per
-    /// search (by default 10,000,000 for the first, 50,000,000 for the others, whose
+    /// search (by default 25,000,000 for the first, 50,000,000 for the others, whose
     /// SAT search waits for the first's head start anyway). It repairs a diagram move
     /// by move with the strong solver as judge, and can find a diagram but never prove
     /// there is none; 0: none. Needs --oracle-nodes above 0.

@@ -105,10 +105,10 @@ impl Options {
 /// The default [`Options::unasked_plies`]: the last Red-to-move layers above the cut.
 pub const UNASKED_PLIES: u32 = 4;
 
-/// The default budget of the local search, in positions walked plus strong-solver
-/// nodes (a second or two on the
-/// development machine; see `docs/dsat.md`, "Local search first").
-pub const LOCAL_WORK: u64 = 10_000_000;
+/// The default budget of the local search (a race's first entrant's), in positions
+/// walked plus strong-solver nodes: one to three seconds on the development machine
+/// (see `docs/dsat.md`, "Local search first" and "25 M for the first search").
+pub const LOCAL_WORK: u64 = 25_000_000;
 
 /// The default local-search budget of a race's later entrants, whose SAT search waits
 /// for the first's release mark anyway (see `docs/dsat.md`, "A local search for every
