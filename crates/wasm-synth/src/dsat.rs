@@ -333,12 +333,14 @@ mod tests {
 
     #[test]
     fn a_held_entrant_waits_after_its_local_search_until_let_go() {
-        // a ply-18 root that stream 0 misses in a whole run (see c4lab-dsat's tests)
+        // a ply-18 root that stream 0 misses in a whole run of 10 M (see c4lab-dsat's
+        // tests; it finds it within the default 25 M)
         let moves = "656666454544535242";
         let root = c4lab_board::Position::from_moves(moves).unwrap();
         let grid =
             c4lab_steady::Diagram::from_root(&root, |_, _| c4lab_steady::Cell::Undecided).to_grid();
         let mut first = DsatSession::start(&grid, 16, 1e5, 1.0, 0.0, 0).unwrap();
+        first.set_local_work(1e7);
         first.hold_after_local();
         let held = run(first);
         assert_eq!(held.last().unwrap()["state"], "waiting");
