@@ -447,8 +447,8 @@ test('Solve root races two searches as c4lab dsat does: the same winner, dead en
 });
 
 test('Solve root runs a local search in each worker, as c4lab dsat does: the second\'s stream can win', async () => {
-  // the upstream root 656666454544535242, every cell ?: the first search's local search
-  // (stream 0) finds nothing within its budget, the second's (stream 1) finds a diagram
+  // the upstream root 656666454544535242, every cell ?: the second search's local search
+  // (stream 1) finds a diagram with less work than the first's (stream 0) needs
   const text = '???????\n???RRY?\n???YRR?\n???RYY?\n?Y?RYR?\n?YYRYR?\n';
   const native = nativeDsat(text, 'batsat');
   assert.equal(native.verdict, 'found');

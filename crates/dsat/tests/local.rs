@@ -235,7 +235,7 @@ fn in_a_race_every_local_search_runs_and_the_least_work_wins_exactly_again() {
     let run = || raced(&puzzle, &entrants);
     let first = run();
     // the second entrant's local search runs from the start on its own stream and finds
-    // it (the first's, on stream 0, finds nothing within its budget)
+    // it (the first's, on stream 0, needs more work for its own find)
     assert_eq!(first.winner, Some(1));
     let winner = &first.entrants[1].report;
     let diagram = found(&puzzle, winner);
