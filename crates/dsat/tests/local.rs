@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use c4lab_board::{Position, HEIGHT, WIDTH};
-use c4lab_dsat::{entrant, race, solve, Options, Outcome, RaceReport, Report};
+use c4lab_dsat::{entrant, race, solve, Options, Outcome, RaceReport, Report, LOCAL_WORK};
 use c4lab_steady::{Cell, Diagram, Verifier};
 
 mod common;
@@ -214,6 +214,12 @@ fn another_random_stream_finds_what_the_first_missed() {
     found(&puzzle, &first);
     assert!(!by_local_search(&first), "{:?}", first.local);
     assert!(first.local.work >= STREAM_WORK, "{:?}", first.local);
+    // the default budget of the first search (25 M) lets stream 0 find it, past 10 M
+    let longer = solved(&puzzle, &Options::default());
+    found(&puzzle, &longer);
+    assert!(by_local_search(&longer), "{:?}", longer.local);
+    assert!(longer.local.work >= STREAM_WORK, "{:?}", longer.local);
+    assert!(longer.local.work < LOCAL_WORK, "{:?}", longer.local);
     // stream 1 finds it, and again exactly so
     let next = solved(&puzzle, &on(1));
     let diagram = found(&puzzle, &next);
