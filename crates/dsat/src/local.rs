@@ -250,31 +250,44 @@ impl LocalSearch {
         None
     }
 
-    /// `levels` with the levels in use renumbered from 0 without gaps, when no cell is
-    /// pinned at a level (else unchanged): the rule compares levels only by order and
-    /// equality, so the diagram plays alike.
+    /// `levels` with the `?` cells' levels closed up without gaps: a level only `?`
+    /// cells hold moves down to just above the next lower level in use by a pinned cell
+    /// (or to 0), keeping the order of all levels and each pinned cell's. The rule
+    /// compares levels only by order and equality, so the diagram plays alike, and the
+    /// result is the twin the SAT search's symmetry breaking admits (`l` used by a `?`
+    /// cell implies `l - 1` used, unless either is pinned).
     fn renumbered(&self, levels: &[u8; 64]) -> [u8; 64] {
-        let mut out = *levels;
-        if self.free != self.empty {
-            return out;
-        }
+        let pinned = self.pinned_levels();
         let mut used = [false; 64];
         for b in bits(self.free) {
             used[usize::from(levels[b.trailing_zeros() as usize])] = true;
         }
         let mut rank = [0u8; 64];
         let mut next = 0u8;
-        for (l, u) in used.iter().enumerate() {
-            if *u {
-                rank[l] = next;
+        for l in 0..64u8 {
+            if pinned[usize::from(l)] {
+                rank[usize::from(l)] = l;
+                next = l + 1;
+            } else if used[usize::from(l)] {
+                rank[usize::from(l)] = next;
                 next += 1;
             }
         }
+        let mut out = *levels;
         for b in bits(self.free) {
             let i = b.trailing_zeros() as usize;
             out[i] = rank[usize::from(levels[i])];
         }
         out
+    }
+
+    /// The levels pinned cells hold, by level.
+    fn pinned_levels(&self) -> [bool; 64] {
+        let mut pinned = [false; 64];
+        for b in bits(self.empty & !self.free) {
+            pinned[usize::from(self.levels[b.trailing_zeros() as usize])] = true;
+        }
+        pinned
     }
 
     /// The diagram `levels` stand for at the `?` cells (pinned cells as given).
@@ -285,34 +298,42 @@ impl LocalSearch {
         })
     }
 
-    /// A winning diagram with fewer levels where two neighbouring levels can be merged
-    /// and it still wins (tried from the top, until no merge wins): the search uses
-    /// every level freely, and a diagram with fewer is easier to read. Only when no cell
-    /// is pinned at a level, whose order the merge would change.
+    /// A winning diagram with fewer levels: a level only `?` cells hold is merged into
+    /// the next lower level in use (a `?` cell's or a pinned cell's) where the diagram
+    /// still wins, tried from the top until no merge wins, the levels closed up after
+    /// each. The search uses every level freely, and a diagram with fewer is easier to
+    /// read; pinned cells keep their levels.
     fn merge_levels(&mut self, mut diagram: Diagram, verifier: &mut Verifier) -> Diagram {
-        if self.free != self.empty {
-            return diagram;
-        }
+        let pinned = self.pinned_levels();
         loop {
-            let top = self.levels();
-            let merged = (1..top).rev().find_map(|l| {
-                let candidate = Diagram::from_root(&self.root, |x, y| match diagram.cell(x, y) {
-                    Cell::Level(m) if m >= l => Cell::Level(m - 1),
-                    other => other,
-                });
-                verifier.verify(&candidate).is_win().then_some(candidate)
-            });
-            let Some(better) = merged else {
-                return diagram;
-            };
-            diagram = better;
-            for x in 0..WIDTH {
-                for y in 0..HEIGHT {
-                    if let Cell::Level(l) = diagram.cell(x, y) {
-                        self.levels[cell_bit(x, y).trailing_zeros() as usize] = l;
+            let mut in_use = [false; 64];
+            for b in bits(self.empty) {
+                in_use[usize::from(self.levels[b.trailing_zeros() as usize])] = true;
+            }
+            let merged = (1..64u8).rev().find_map(|l| {
+                if !in_use[usize::from(l)] || pinned[usize::from(l)] {
+                    return None;
+                }
+                let below = (0..l).rev().find(|&m| in_use[usize::from(m)])?;
+                let mut levels = self.levels;
+                for b in bits(self.free) {
+                    let i = b.trailing_zeros() as usize;
+                    if levels[i] == l {
+                        levels[i] = below;
                     }
                 }
-            }
+                let levels = self.renumbered(&levels);
+                let candidate = self.diagram_of(&levels);
+                verifier
+                    .verify(&candidate)
+                    .is_win()
+                    .then_some((levels, candidate))
+            });
+            let Some((levels, better)) = merged else {
+                return diagram;
+            };
+            self.levels = levels;
+            diagram = better;
         }
     }
 

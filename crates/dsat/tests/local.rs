@@ -135,6 +135,92 @@ fn pinned_cells_come_back_unchanged_and_a_run_repeats_itself() {
     }
 }
 
+/// The levels `puzzle`'s pinned cells hold, and those `found` gives its `?` cells.
+fn pinned_and_free_levels(puzzle: &Diagram, found: &Diagram) -> ([bool; 14], [bool; 14]) {
+    let (mut pinned, mut free) = ([false; 14], [false; 14]);
+    for x in 0..WIDTH {
+        for y in 0..HEIGHT {
+            match (puzzle.cell(x, y), found.cell(x, y)) {
+                (Cell::Level(l), _) => pinned[usize::from(l)] = true,
+                (Cell::Undecided, Cell::Level(l)) => free[usize::from(l)] = true,
+                _ => {}
+            }
+        }
+    }
+    (pinned, free)
+}
+
+#[test]
+fn with_cells_pinned_the_local_search_leaves_the_gap_free_twin_and_no_level_merges() {
+    // the example of the README (pinned 0 and 9s), and upstream roots with every other
+    // level cell pinned to upstream's level
+    let example = "9909999\n99R9999\n??Y?999\nYRY?R??\nYYYRR??\nRRRYYRY\n";
+    let mut puzzles = vec![Diagram::parse(example).unwrap().diagram];
+    for (i, d) in spread(18, 6).iter().enumerate() {
+        let mut half = d.clone();
+        for x in 0..WIDTH {
+            for y in 0..HEIGHT {
+                if (x + y + i) % 2 == 0 && matches!(d.cell(x, y), Cell::Level(_)) {
+                    half.set(x, y, Cell::Undecided);
+                }
+            }
+        }
+        puzzles.push(half);
+    }
+    let mut checked = 0;
+    for puzzle in &puzzles {
+        let report = solved(puzzle, &Options::default());
+        let diagram = found(puzzle, &report);
+        if !by_local_search(&report) {
+            continue;
+        }
+        checked += 1;
+        let (pinned, free) = pinned_and_free_levels(puzzle, &diagram);
+        // what the SAT search's symmetry breaking admits: a level only `?` cells hold
+        // has the level below it in use by a `?` cell, or pinned
+        for l in 1..10 {
+            if free[l] && !pinned[l] && !pinned[l - 1] {
+                assert!(
+                    free[l - 1],
+                    "level {l} without {}:\n{}",
+                    l - 1,
+                    diagram.to_grid()
+                );
+            }
+        }
+        // no level only `?` cells hold merges into the next lower level in use
+        for l in 1..10u8 {
+            if !free[usize::from(l)] || pinned[usize::from(l)] {
+                continue;
+            }
+            let Some(below) = (0..l)
+                .rev()
+                .find(|&m| free[usize::from(m)] || pinned[usize::from(m)])
+            else {
+                continue;
+            };
+            let mut merged = diagram.clone();
+            for x in 0..WIDTH {
+                for y in 0..HEIGHT {
+                    if puzzle.cell(x, y) == Cell::Undecided && diagram.cell(x, y) == Cell::Level(l)
+                    {
+                        merged.set(x, y, Cell::Level(below));
+                    }
+                }
+            }
+            assert!(
+                !Verifier::new().verify(&merged).is_win(),
+                "level {l} merges into {below}:\n{}",
+                diagram.to_grid()
+            );
+        }
+    }
+    assert!(
+        checked >= 1,
+        "the local search settled none of the pinned puzzles"
+    );
+}
+
 #[test]
 fn a_root_no_diagram_wins_goes_on_to_the_sat_search_which_says_unsat() {
     // Yellow's open three on the bottom row: no diagram stops both ends
