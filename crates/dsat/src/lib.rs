@@ -174,6 +174,7 @@ impl Mapping {
             .as_ref()
             .map_or(u64::MAX, |c| c.dead_ends());
         let mut over = local.work() >= ceiling;
+        local.set_budget(self.options.local_work);
         while local.work() < until && !local.ended() && !over {
             if self.stop.load(Ordering::Relaxed) {
                 self.early = Some(Outcome::Stopped);

@@ -112,6 +112,10 @@ pub struct LocalSearch {
     /// Set once a verified diagram is found, or once a fault-free diagram failed the
     /// verifier (an unanswered strong-solver question misled the walk): the search ends.
     ended: bool,
+    /// The work at which a walk stops, and the step it is in is dropped.
+    budget: u64,
+    /// Set once a walk stopped at the budget: no step runs after it.
+    spent: bool,
 }
 
 impl LocalSearch {
@@ -159,6 +163,8 @@ impl LocalSearch {
             fewest: usize::MAX,
             best: levels,
             ended: false,
+            budget: u64::MAX,
+            spent: false,
         }
     }
 
@@ -193,6 +199,18 @@ impl LocalSearch {
             .unwrap_or(1)
     }
 
+    /// Stops the search once its work reaches `work`: checked at every position a walk
+    /// visits, so the work ends past it by at most one position's strong-solver
+    /// questions; the step then running is dropped.
+    pub fn set_budget(&mut self, work: u64) {
+        self.budget = work;
+    }
+
+    /// True once a walk stopped at the budget (see [`LocalSearch::set_budget`]).
+    pub fn spent(&self) -> bool {
+        self.spent
+    }
+
     /// True once the search has nothing more to try (see [`LocalSearch::step`]).
     pub fn ended(&self) -> bool {
         self.ended
@@ -201,10 +219,13 @@ impl LocalSearch {
     /// One repair step; returns the diagram once one with no fault passes the verifier.
     /// `enc` must have the strong-solver oracle: without one every move looks sound.
     pub fn step(&mut self, enc: &mut Encoding) -> Option<Diagram> {
-        if self.ended {
+        if self.ended || self.spent {
             return None;
         }
         let faults = self.walk(enc, usize::MAX);
+        if self.spent {
+            return None;
+        }
         if faults < self.fewest {
             self.fewest = faults;
             self.best = self.levels;
@@ -240,7 +261,7 @@ impl LocalSearch {
         let chosen = if self.rng.one_in(NOISE_ONE_IN) {
             self.rng.below(changes.len())
         } else {
-            self.best_of(enc, &changes)
+            self.best_of(enc, &changes)?
         };
         for &(b, l) in &changes[chosen] {
             self.tabu
@@ -391,8 +412,9 @@ impl LocalSearch {
     }
 
     /// The index of the change leaving the fewest faults (ties at random), skipping
-    /// barred single-cell changes unless every change is barred.
-    fn best_of(&mut self, enc: &mut Encoding, changes: &[Vec<(u8, u8)>]) -> usize {
+    /// barred single-cell changes unless every change is barred; None once a walk
+    /// stopped at the budget.
+    fn best_of(&mut self, enc: &mut Encoding, changes: &[Vec<(u8, u8)>]) -> Option<usize> {
         let mut best: Vec<usize> = Vec::new();
         let mut fewest = usize::MAX;
         for (k, change) in changes.iter().enumerate() {
@@ -412,6 +434,9 @@ impl LocalSearch {
             for (&(b, _), &o) in change.iter().zip(&old).rev() {
                 self.levels[b as usize] = o;
             }
+            if self.spent {
+                return None;
+            }
             if faults < fewest {
                 fewest = faults;
                 best.clear();
@@ -421,9 +446,9 @@ impl LocalSearch {
             }
         }
         if best.is_empty() {
-            return self.rng.below(changes.len());
+            return Some(self.rng.below(changes.len()));
         }
-        best[self.rng.below(best.len())]
+        Some(best[self.rng.below(best.len())])
     }
 
     /// The level layer of the current levels.
@@ -459,6 +484,10 @@ impl LocalSearch {
         self.seen.insert(key(root.0, root.1));
         self.stack.push((root.0, root.1, usize::MAX));
         while let Some((red, mask, up)) = self.stack.pop() {
+            if self.work() >= self.budget {
+                self.spent = true;
+                break;
+            }
             let me = self.nodes.len();
             self.nodes.push((red, mask, up));
             self.walked += 1;
