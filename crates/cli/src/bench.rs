@@ -57,7 +57,7 @@ pub enum Bench {
         threads: Vec<usize>,
         /// Run each set this many times and report the fastest run (other processes on
         /// the machine only ever add time; node counts are the same every run).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, default_value_t = 1, value_parser = crate::solve::count_u32_arg)]
         repeat: u32,
         /// Another solver to run side by side, interleaved with this one, set by set
         /// (the program and its arguments, split at spaces). It reads one move sequence

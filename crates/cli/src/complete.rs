@@ -262,7 +262,7 @@ pub struct BenchComplete {
     #[arg(long, default_value_t = 18)]
     max_ply: u32,
     /// Give up a task after this many seconds.
-    #[arg(long, default_value_t = 20.0, value_parser = seconds_arg)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 20.0, value_parser = seconds_arg)]
     cap: f64,
     /// Also print one line per task on stderr (root, outcome, candidates, positions, clauses,
     /// cores, conflicts, time).
@@ -292,6 +292,12 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Upstream's diagrams (translated) whose roots hold a number of stones in `plies`.
 pub fn upstream_pool(path: &Path, plies: std::ops::RangeInclusive<u32>) -> Result<Vec<Diagram>> {
+    anyhow::ensure!(
+        plies.start() <= plies.end(),
+        "--min-ply {} is above --max-ply {}: no root has that many stones; give the smaller number to --min-ply",
+        plies.start(),
+        plies.end()
+    );
     let text = crate::bench::read_data(path, "--steady-states FILE")?;
     let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
     anyhow::ensure!(errors.is_empty(), "{}: {}", path.display(), errors[0]);
@@ -316,6 +322,9 @@ fn task(d: &Diagram, k: usize, i: usize, seed: u64) -> Diagram {
 
 /// Runs the benchmark and prints its table.
 pub fn bench(a: BenchComplete) -> Result<u8> {
+    if let Some(dir) = &a.write_grids {
+        crate::input::check_grid_dir(dir)?;
+    }
     let pool = upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
     let step = (pool.len() / a.tasks.max(1)).max(1);
     // every task must have k level cells to undecide, or its row would claim a k it never ran

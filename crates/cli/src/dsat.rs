@@ -140,29 +140,13 @@ impl RoundLog {
     }
 }
 
-/// `c4lab dsat`: one solve per entry of `widen_after`, side by side (see `c4lab_dsat::race`);
-/// `log_rounds` names a file for a line per round.
-pub fn dsat(
-    file: Option<&Path>,
-    json_out: bool,
-    max_seconds: Option<f64>,
-    options: Options,
+/// Refuses `--widen-after` and `--local-work` values that cannot go together (with each
+/// other, or with `--oracle-nodes`), naming the fix.
+pub(crate) fn check_searches(
     widen_after: &[u64],
     local_work: &[u64],
-    log_rounds: Option<&Path>,
-) -> Result<u8> {
-    if let (Some(file), Some(log)) = (file, log_rounds) {
-        if file != Path::new("-") && crate::files::same_file(file, log) {
-            bail!(
-                "--log-rounds {} is the diagram being solved; name another file for the round log",
-                log.display()
-            );
-        }
-    }
-    let input = read_diagram(file)?;
-    // refused before the description of the run, which would describe nothing
-    c4lab_synth::checked_root(&input.diagram)
-        .with_context(|| format!("{}: cannot solve this root", input.name))?;
+    oracle_nodes: u64,
+) -> Result<()> {
     if widen_after.is_empty() {
         bail!("--widen-after needs at least one value (0: the level budget grows only on proof)");
     }
@@ -180,6 +164,42 @@ pub fn dsat(
             flag_list(widen_after)
         );
     }
+    if oracle_nodes == 0 && local_work.iter().any(|&w| w > 0) {
+        bail!(
+            "--local-work {} needs the strong solver, which --oracle-nodes 0 turns off (without it every Red move would look sound): give --oracle-nodes above 0, or --local-work 0",
+            flag_list(local_work)
+        );
+    }
+    Ok(())
+}
+
+/// `c4lab dsat`: one solve per entry of `widen_after`, side by side (see `c4lab_dsat::race`);
+/// `log_rounds` names a file for a line per round.
+pub fn dsat(
+    file: Option<&Path>,
+    json_out: bool,
+    max_seconds: Option<f64>,
+    options: Options,
+    widen_after: &[u64],
+    local_work: &[u64],
+    log_rounds: Option<&Path>,
+) -> Result<u8> {
+    if log_rounds == Some(Path::new("-")) {
+        bail!("--log-rounds -: standard output carries the result; name a file for the round log");
+    }
+    if let (Some(file), Some(log)) = (file, log_rounds) {
+        if file != Path::new("-") && crate::files::same_file(file, log) {
+            bail!(
+                "--log-rounds {} is the diagram being solved; name another file for the round log",
+                log.display()
+            );
+        }
+    }
+    let input = read_diagram(file)?;
+    // refused before the description of the run, which would describe nothing
+    c4lab_synth::checked_root(&input.diagram)
+        .with_context(|| format!("{}: cannot solve this root", input.name))?;
+    check_searches(widen_after, local_work, options.oracle_nodes)?;
     // with every level open from the start no budget grows, so a search that differs
     // only in when its budget may grow unproved would never be let go: run the first
     let widen_after = if options.first_levels >= c4lab_synth::FREE_LEVELS {
@@ -205,8 +225,21 @@ pub fn dsat(
                 .enumerate()
                 .map(|(i, e)| format!("{}: {}", entrant_name(i), widen_note(e)))
                 .collect();
+            // (no local search without the strong solver, or with no `?` cell to repair)
+            let local_runs = input.diagram.undecided() > 0
+                && entrants
+                    .iter()
+                    .any(|e| e.local_work > 0 && e.oracle_nodes > 0);
+            let (local, counts) = if local_runs {
+                (
+                    ", each with a local search first (its own random streams)",
+                    "a diagram a local search finds with the least work counts, else ",
+                )
+            } else {
+                ("", "")
+            };
             format!(
-                "; {} searches side by side ({}), each with a local search first (its own random streams); a diagram a local search finds with the least work counts, else the SAT verdict with the lowest count of dead ends (from the first's start, a widening search's counting twice)",
+                "; {} searches side by side ({}){local}; {counts}the SAT verdict with the lowest count of dead ends counts (from the first's start, a widening search's counting twice)",
                 entrants.len(),
                 names.join("; ")
             )
@@ -321,9 +354,8 @@ pub fn dsat(
     )
     .context("cannot solve this root")?;
     bar.finish_and_clear();
-    if let Some(log) = round_log {
-        log.finish()?;
-    }
+    // a round log that could not be written costs the run no verdict: said at the end
+    let log_error = round_log.and_then(|log| log.finish().err());
     let seconds = start.elapsed().as_secs_f64();
     let setup_held = setup_held.load(Ordering::Relaxed);
     let setup_bytes = setup_held.saturating_sub(held_before);
@@ -390,6 +422,7 @@ pub fn dsat(
             j["diagram"] = json!(d.to_grid().lines().collect::<Vec<_>>());
         }
         outln!("{j}");
+        warn_log(log_error);
         return Ok(code);
     }
     let memory = match bytes_per_state {
@@ -507,7 +540,15 @@ pub fn dsat(
         Outcome::Budget => eprintln!("budget: the state budget (--max-states) or the round cap ran out; {counts}"),
         Outcome::Stopped => eprintln!("stopped; {counts}"),
     }
+    warn_log(log_error);
     Ok(code)
+}
+
+/// Says, after the verdict, that the round log could not be written.
+fn warn_log(error: Option<anyhow::Error>) {
+    if let Some(e) = error {
+        eprintln!("warning: {e:#}; the verdict stands, the log is incomplete");
+    }
 }
 
 #[cfg(test)]

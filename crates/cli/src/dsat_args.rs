@@ -48,7 +48,7 @@ pub struct SearchArgs {
     pub widen_after: Vec<u64>,
     /// Give up after mapping this many positions.
     #[arg(long, default_value_t = Options::default().max_states,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = crate::solve::count_u64_arg)]
     max_states: u64,
     /// SAT backend: `batsat` or `cadical`.
     #[arg(long, default_value = "batsat",
@@ -79,6 +79,11 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
+    /// Refuses flags that cannot go together, naming the fix (before any work starts).
+    pub fn check(&self) -> anyhow::Result<()> {
+        crate::dsat::check_searches(&self.widen_after, &self.local_work, self.oracle_nodes)
+    }
+
     /// The solve's options (each search of a race then takes its own `widen_after`,
     /// random stream and local-search budget: see `c4lab_dsat::entrant`).
     pub fn options(&self) -> Options {

@@ -25,7 +25,7 @@ pub struct BenchDsat {
     #[arg(long, default_value_t = 8, value_parser = crate::solve::count_arg)]
     roots: usize,
     /// Give up a root after this many seconds.
-    #[arg(long, default_value_t = 30.0, value_parser = crate::complete::seconds_arg)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 30.0, value_parser = crate::complete::seconds_arg)]
     cap: f64,
     #[command(flatten)]
     search: SearchArgs,
@@ -53,6 +53,11 @@ type Root = (String, u32, String);
 
 /// Runs `bench dsat` and prints its table (and, with a baseline, both builds' summaries).
 pub fn bench(a: BenchDsat) -> Result<u8> {
+    // the flags every root's `c4lab dsat` gets, refused here rather than once a root
+    a.search.check()?;
+    if let Some(dir) = &a.write_grids {
+        crate::input::check_grid_dir(dir)?;
+    }
     if let Some(b) = a.baseline.as_ref().filter(|b| !b.is_file()) {
         bail!(
             "--baseline {}: no such program (give the path of another c4lab build)",
@@ -282,10 +287,11 @@ fn run_root(exe: &Path, a: &BenchDsat, name: &str, grid: &str) -> Result<serde_j
     let out = child.wait_with_output()?;
     match serde_json::from_slice(&out.stdout) {
         Ok(j) => Ok(j),
+        // (the child's standard error is ours: its own message, if any, is above)
         Err(_) => bail!(
-            "{} dsat gave no JSON for {name} (exit {:?}; is it a c4lab build with dsat?)",
+            "{} dsat gave no JSON for {name} ({}); if the message above names a flag, this build may not know it",
             exe.display(),
-            out.status.code()
+            out.status
         ),
     }
 }

@@ -59,9 +59,21 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
     })
 }
 
+/// Refuses a `--write-grids` folder that is a file (before a benchmark reads its data).
+pub fn check_grid_dir(dir: &Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        anyhow::bail!(
+            "--write-grids {} is a file, not a folder: name a folder (it is created if missing)",
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
 /// Writes `diagram` as a level grid to `dir/name` (creating `dir`) and says so, for the
 /// benchmarks' `--write-grids`: each task becomes a file `c4lab` commands read back.
 pub fn write_grid(dir: &Path, name: &str, diagram: &Diagram) -> Result<()> {
+    check_grid_dir(dir)?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = dir.join(name);
     std::fs::write(&path, diagram.to_grid())

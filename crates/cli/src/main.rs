@@ -73,7 +73,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Give up once the search passes this many positions (a bound for pathological input).
-        #[arg(long, default_value_t = c4lab_steady::DEFAULT_BUDGET, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = c4lab_steady::DEFAULT_BUDGET, value_parser = crate::solve::count_u64_arg)]
         budget: u64,
     },
     /// Blank (set to 9) every cell that is not load-bearing, keeping the win.
@@ -126,7 +126,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Stop after this many seconds (exit 3, the deepest candidate reported).
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         max_seconds: Option<f64>,
         #[command(flatten)]
         search: complete::SearchArgs,
@@ -143,11 +143,13 @@ enum Command {
         #[command(flatten)]
         search: dsat_args::SearchArgs,
         /// Stop after this many seconds (exit 3).
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         max_seconds: Option<f64>,
         /// Write one JSON line per solve-verify round of each search to this file: the
         /// search, the round, the level budget it solved under, how it ended (refuted,
         /// too-few-levels, widened, verdict, stopped), the dead ends and positions so far.
+        /// A write error is reported as a warning after the verdict, which stands (with
+        /// its exit code).
         #[arg(long, value_name = "FILE")]
         log_rounds: Option<PathBuf>,
     },

@@ -107,13 +107,13 @@ pub struct TrainArgs {
     /// the float weights (48 MB at 16-bit indices, about 760 MB at 20; with --features
     /// columns 29 and 470 MB), so writing one every
     /// 10,000 steps can cost more than the training between them.
-    #[arg(long, default_value_t = 500_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 500_000, value_parser = crate::solve::count_u64_arg)]
     checkpoint_every: u64,
     /// Continue from the checkpoint (same --seed) up to --steps.
     #[arg(long)]
     resume: bool,
     /// Score the holdout every this many steps (shown on the progress bar).
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 10_000, value_parser = crate::solve::count_u64_arg)]
     eval_every: u64,
 }
 

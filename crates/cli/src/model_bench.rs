@@ -20,7 +20,7 @@ pub struct BenchModel {
     #[arg(long)]
     corpus: PathBuf,
     /// Training steps to time (at least 1).
-    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 20_000, value_parser = crate::solve::count_u64_arg)]
     steps: u64,
     /// Holdout positions for the optimal-move rate.
     #[arg(long, default_value_t = 200)]

@@ -1,6 +1,8 @@
 //! The `c4lab` binary as a script would use it: outputs, `--json`, exit codes (the
 //! diagram commands; the searches, the solver and the model have files of their own).
 
+use std::path::Path;
+
 mod common;
 use common::*;
 
@@ -256,7 +258,11 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let odd = std::env::temp_dir().join(format!("c4lab-odd-{}.txt", std::process::id()));
     std::fs::write(&odd, "9999999\n".repeat(5) + "999R999\n").unwrap();
     let odd_s = odd.display().to_string();
-    let cases: [(&[&str], &str); 30] = [
+    // a grid's comment line alone: no rows (not a share link)
+    let comment = std::env::temp_dir().join(format!("c4lab-comment-{}.txt", std::process::id()));
+    std::fs::write(&comment, "# my root\n\n").unwrap();
+    let comment_s = comment.display().to_string();
+    let cases: [(&[&str], &str); 38] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -312,6 +318,49 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (&["play", "examples/win.txt", "--you", "red"], "--you"),
         (&["play", "-", "--moves", "4"], "--no-input"),
         (&["dsat", odd_s.as_str()], ".txt: cannot solve this root"),
+        (&["dsat", comment_s.as_str()], "found 0 rows"),
+        (
+            &["dsat", "--max-seconds", "-1", "examples/complete.txt"],
+            "--max-seconds must be a positive number",
+        ),
+        (
+            &[
+                "dsat",
+                "--oracle-nodes",
+                "0",
+                "--local-work",
+                "100000",
+                "examples/complete.txt",
+            ],
+            "needs the strong solver",
+        ),
+        (
+            &["dsat", "--log-rounds", "-", "examples/complete.txt"],
+            "name a file for the round log",
+        ),
+        (
+            &["bench", "dsat", "--min-ply", "30", "--max-ply", "20"],
+            "--min-ply 30 is above --max-ply 20",
+        ),
+        (
+            &[
+                "bench",
+                "dsat",
+                "--grids",
+                "examples/complete.txt",
+                "--local-work",
+                "1,2,3",
+            ],
+            "--local-work has 3 values for 2 searches",
+        ),
+        (
+            &["bench", "dsat", "--write-grids", "examples/win.txt"],
+            "is a file, not a folder",
+        ),
+        (
+            &["bench", "complete", "--cap", "-1"],
+            "expected a positive number of seconds",
+        ),
         (&slots, "--slots"),
         (&opening, "--opening-min"),
         (&epsilon, "--epsilon"),
@@ -323,7 +372,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (&["bench", "verify", "--runs", "1001"], "--runs"),
         (
             &["dsat", "--max-states", "0", "examples/complete.txt"],
-            "--max-states",
+            "expected a whole number of at least 1",
         ),
         (
             &["dsat", "--widen-after", &widen_27, "examples/complete.txt"],
@@ -364,6 +413,8 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         let out = c4lab(args, "");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        // refused before any table header or result
+        assert!(out.stdout.is_empty(), "{args:?}: {}", stdout(&out));
         assert!(
             err.contains(named) && !err.contains("panicked"),
             "{args:?}: {err}"
@@ -473,6 +524,38 @@ fn the_round_log_may_not_overwrite_the_diagram_it_solves() {
     );
     assert_eq!(std::fs::read_to_string(&grid).unwrap(), text);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_round_log_that_cannot_be_written_costs_no_verdict() {
+    // a device that refuses every write (Linux)
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full here");
+        return;
+    }
+    let out = c4lab(
+        &[
+            "dsat",
+            "--local-work",
+            "0",
+            "--log-rounds",
+            "/dev/full",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    assert_exit(&out, 0);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: cannot write the round log /dev/full") && err.contains("found"),
+        "{err}"
+    );
+    assert_eq!(
+        stdout(&out).lines().count(),
+        6,
+        "the grid: {}",
+        stdout(&out)
+    );
 }
 
 #[test]

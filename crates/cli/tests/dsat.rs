@@ -242,6 +242,15 @@ fn dsat_tries_the_local_search_first_and_says_what_it_did() {
         said.contains("found by the local search: a diagram that verifies"),
         "{said}"
     );
+    assert!(said.contains("each with a local search first"), "{said}");
+    // the header claims a local search only where one runs
+    for flags in [["--local-work", "0"], ["--oracle-nodes", "0"]] {
+        let mut args = vec!["dsat"];
+        args.extend(flags);
+        args.push("examples/complete.txt");
+        let said = String::from_utf8_lossy(&c4lab(&args, "").stderr).into_owned();
+        assert!(!said.contains("local search"), "{flags:?}: {said}");
+    }
     // every search runs its own local search: the report says which found the diagram,
     // and what each did
     assert_eq!(local["local_found"], true, "{local}");

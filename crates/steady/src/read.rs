@@ -75,7 +75,10 @@ pub fn read_any(text: &str) -> Result<Read, ReadError> {
     let version_dot = t
         .find(|c: char| !c.is_ascii_digit())
         .is_some_and(|i| i > 0 && t[i..].starts_with('.'));
-    if one_line && (version_dot || t.contains('#')) {
+    // a grid's comment line (`#`, then no digit) alone is no link: it reads as a grid,
+    // which then says it has no rows, where a link fragment (`#1.`...) is a link
+    let comment = t.starts_with('#') && !t[1..].starts_with(|c: char| c.is_ascii_digit());
+    if one_line && !comment && (version_dot || t.contains('#')) {
         return match link::decode(t) {
             Ok(shared) => Ok(Read::Link(shared)),
             Err(e) if t.contains('#') || t.chars().count() != CELLS => Err(e.into()),
@@ -157,5 +160,18 @@ mod tests {
         assert!(e.to_string().contains("version"), "{e}");
         let e = read_any("not a diagram\n").unwrap_err();
         assert!(matches!(e, ReadError::Diagram(_)), "{e}");
+    }
+
+    #[test]
+    fn a_comment_alone_is_an_empty_grid_and_a_fragment_alone_a_link() {
+        for text in ["# my root\n\n", "#", "#\n", "# 1.44\n"] {
+            let e = read_any(text).unwrap_err();
+            assert!(matches!(e, ReadError::Diagram(_)), "{text:?}: {e}");
+        }
+        let want = Diagram::parse(WIN).unwrap().diagram;
+        let link = link::encode(&want, &[]).unwrap();
+        let read = read_any(&format!("#{link}")).unwrap();
+        assert_eq!(read.form(), "share link");
+        assert_eq!(read.diagram(), &want);
     }
 }
