@@ -206,11 +206,6 @@ impl LocalSearch {
         self.budget = work;
     }
 
-    /// True once a walk stopped at the budget (see [`LocalSearch::set_budget`]).
-    pub fn spent(&self) -> bool {
-        self.spent
-    }
-
     /// True once the search has nothing more to try (see [`LocalSearch::step`]).
     pub fn ended(&self) -> bool {
         self.ended
