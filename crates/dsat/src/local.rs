@@ -200,8 +200,9 @@ impl LocalSearch {
     }
 
     /// Stops the search once its work reaches `work`: checked at every position a walk
-    /// visits, so the work ends past it by at most one position's strong-solver
-    /// questions; the step then running is dropped.
+    /// visits, so the work ends past it by at most two positions' strong-solver
+    /// questions (the one a step repairs and the one a walk reached); the step then
+    /// running is dropped.
     pub fn set_budget(&mut self, work: u64) {
         self.budget = work;
     }
@@ -256,7 +257,12 @@ impl LocalSearch {
         let chosen = if self.rng.one_in(NOISE_ONE_IN) {
             self.rng.below(changes.len())
         } else {
-            self.best_of(enc, &changes)?
+            let Some(best) = self.best_of(enc, &changes) else {
+                // a walk stopped at the budget: the step is dropped, and not counted
+                self.steps -= 1;
+                return None;
+            };
+            best
         };
         for &(b, l) in &changes[chosen] {
             self.tabu

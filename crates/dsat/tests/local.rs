@@ -275,15 +275,15 @@ fn the_local_search_keeps_to_its_budget_and_zero_turns_it_off() {
     found(&puzzle, &tiny);
     assert!(tiny.local.steps <= 1, "{:?}", tiny.local);
     assert!(
-        tiny.local.work <= 1 + 8 * Options::default().oracle_nodes,
+        tiny.local.work <= 1 + 15 * Options::default().oracle_nodes,
         "{:?}",
         tiny.local
     );
     assert!(tiny.rounds > 0 || tiny.local.steps == 0);
-    // the budget holds within a step too: past it by at most one position's questions
-    // (one a Red move, each a few nodes over its own budget at most), even on the empty
-    // board, where each question is dearest (a single step there once took 17 M of work
-    // on a budget of 1)
+    // the budget holds within a step too: past it by at most two positions' questions
+    // (the position a step repairs and the one a walk reached; one a Red move, each a
+    // few nodes over its own budget at most), even on the empty board, where each
+    // question is dearest (a single step there once took 17 M of work on a budget of 1)
     let empty = open_root("");
     for budget in [1, 1_000_000] {
         let options = Options {
@@ -294,7 +294,7 @@ fn the_local_search_keeps_to_its_budget_and_zero_turns_it_off() {
         let report = solved(&empty, &options);
         assert_eq!(report.outcome, Outcome::Budget);
         assert!(
-            report.local.work <= budget + 8 * options.oracle_nodes,
+            report.local.work <= budget + 15 * options.oracle_nodes,
             "{budget}: {:?}",
             report.local
         );
