@@ -116,17 +116,24 @@ fn upstream_roots_are_found_by_the_local_search_with_levels_from_zero_and_no_gap
     }
 }
 
+/// `d` with every other level cell undecided (which half by `i`), the rest pinned to
+/// upstream's levels.
+fn half_pinned(d: &Diagram, i: usize) -> Diagram {
+    let mut half = d.clone();
+    for x in 0..WIDTH {
+        for y in 0..HEIGHT {
+            if (x + y + i).is_multiple_of(2) && matches!(d.cell(x, y), Cell::Level(_)) {
+                half.set(x, y, Cell::Undecided);
+            }
+        }
+    }
+    half
+}
+
 #[test]
 fn pinned_cells_come_back_unchanged_and_a_run_repeats_itself() {
     for (i, d) in spread(18, 4).iter().enumerate() {
-        let mut half = d.clone();
-        for x in 0..WIDTH {
-            for y in 0..HEIGHT {
-                if (x + y + i) % 2 == 0 && matches!(d.cell(x, y), Cell::Level(_)) {
-                    half.set(x, y, Cell::Undecided);
-                }
-            }
-        }
+        let half = half_pinned(d, i);
         let first = solved(&half, &Options::default());
         let second = solved(&half, &Options::default());
         let diagram = found(&half, &first);
@@ -157,15 +164,7 @@ fn with_cells_pinned_the_local_search_leaves_the_gap_free_twin_and_no_level_merg
     let example = "9909999\n99R9999\n??Y?999\nYRY?R??\nYYYRR??\nRRRYYRY\n";
     let mut puzzles = vec![Diagram::parse(example).unwrap().diagram];
     for (i, d) in spread(18, 6).iter().enumerate() {
-        let mut half = d.clone();
-        for x in 0..WIDTH {
-            for y in 0..HEIGHT {
-                if (x + y + i) % 2 == 0 && matches!(d.cell(x, y), Cell::Level(_)) {
-                    half.set(x, y, Cell::Undecided);
-                }
-            }
-        }
-        puzzles.push(half);
+        puzzles.push(half_pinned(d, i));
     }
     let mut checked = 0;
     for puzzle in &puzzles {
