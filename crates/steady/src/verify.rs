@@ -170,10 +170,7 @@ impl Verifier {
 
     /// Verifies a diagram from the root its stones describe.
     pub fn verify(&mut self, diagram: &Diagram) -> Verdict {
-        let undecided = diagram.undecided();
-        if undecided > 0 {
-            return Verdict::Incomplete { undecided };
-        }
+        // the root first: no level, decided or not, can mend a root that is not one
         let (red, yellow) = diagram.stones();
         let four = |p: Player| {
             if p == Player::Red {
@@ -198,6 +195,9 @@ impl Verifier {
             (Err(e), None) => Verdict::BadRoot {
                 // the verdict's name already says "bad root"
                 reason: e.to_string().trim_start_matches("bad root: ").to_string(),
+            },
+            (Ok(_), None) if diagram.undecided() > 0 => Verdict::Incomplete {
+                undecided: diagram.undecided(),
             },
             (Ok(root), None) => self.verify_root(&root.position, &diagram.levels()),
         }

@@ -69,6 +69,22 @@ fn no_verdict_cases() {
     assert!(
         matches!(v.verify(&counts), Verdict::BadRoot { reason } if reason.contains("counts must be equal"))
     );
+    // the root is judged before the undecided cells: deciding them could not help
+    let mut open_terminal = terminal.clone();
+    open_terminal.set(6, 0, Cell::Undecided);
+    assert_eq!(
+        v.verify(&open_terminal),
+        Verdict::RootTerminal {
+            winner: Player::Yellow
+        }
+    );
+    let mut open_floating = floating.clone();
+    open_floating.set(6, 0, Cell::Undecided);
+    assert!(
+        matches!(v.verify(&open_floating), Verdict::BadRoot { reason } if reason.contains("floats")),
+        "{:?}",
+        v.verify(&open_floating)
+    );
 
     let mut tiny = Verifier::with_budget(3);
     assert!(matches!(
