@@ -42,8 +42,9 @@ pub struct SearchArgs {
     /// (0: never ask). Moves proved not to keep it are ruled out before any candidate.
     #[arg(long, default_value_t = 100_000)]
     oracle_nodes: u64,
-    /// With `--learn tree`, and after --tree-after candidates: new positions encoded per
-    /// candidate at most (breadth first from the root), beyond its losing line.
+    /// With `--learn tree` (from the first candidate), or `--learn positions` from
+    /// --tree-after candidates on: new positions encoded per candidate at most (breadth
+    /// first from the root), beyond its losing line.
     #[arg(long, default_value_t = 512)]
     tree_cap: usize,
     /// With `--learn positions`: from this many candidates on, learn every position a
@@ -107,7 +108,9 @@ pub fn stop_flag(seconds: Option<f64>) -> Result<Arc<AtomicBool>> {
             .filter(|_| s > 0.0)
             .map(|d| d.max(Duration::from_nanos(1)))
             .with_context(|| {
-                format!("--max-seconds must be a positive number of seconds no larger than about 1.8e19, got {s}")
+                // (a huge value in full would run to hundreds of digits)
+                let got = if s.abs() < 1e15 { format!("{s}") } else { format!("{s:e}") };
+                format!("--max-seconds must be a positive number of seconds no larger than about 1.8e19, got {got}")
             })?;
         let flag = stop.clone();
         std::thread::spawn(move || {
@@ -164,8 +167,13 @@ pub fn complete(
             args.backend
         );
         if undecided > WIDE_SCOPE {
+            let or_cap = if max_seconds.is_none() {
+                " or set --max-seconds"
+            } else {
+                ""
+            };
             eprintln!(
-                "warning: {undecided} undecided cells is a wide scope: the search may run a long time; decide some cells or set --max-seconds"
+                "warning: {undecided} undecided cells is a wide scope: the search may run a long time; decide some cells{or_cap}"
             );
         }
     }

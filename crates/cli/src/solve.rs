@@ -55,7 +55,7 @@ pub fn count_arg(text: &str) -> Result<usize, String> {
 pub fn count_u64_arg(text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(n @ 1..) => Ok(n),
-        _ => Err("expected a whole number of at least 1".into()),
+        _ => Err("expected a whole number from 1 to 18446744073709551615".into()),
     }
 }
 

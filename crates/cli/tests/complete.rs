@@ -76,6 +76,8 @@ fn complete_exit_codes_and_json() {
         err.contains("wide scope") && err.contains("stopped"),
         "{err}"
     );
+    // the warning does not ask for the cap it was given
+    assert!(!err.contains("or set --max-seconds"), "{err}");
 
     // the stop is on time while whole-tree learning asks the strong solver about
     // hundreds of new positions (near the empty board none is answered): each question
