@@ -30,7 +30,7 @@ pub fn convert(file: Option<&Path>, to: Form) -> Result<u8> {
         Form::Json => d.to_json() + "\n",
         Form::Old => d
             .to_legacy()
-            .map_err(|e| anyhow!("cannot write the old language: {e}"))?,
+            .map_err(|e| anyhow!("{}: cannot write the old language: {e}", input.name))?,
         Form::Link => link::encode(d, &input.line).with_context(|| input.name.clone())? + "\n",
     };
     eprintln!("read: {}", input.form);

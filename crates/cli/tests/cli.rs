@@ -262,7 +262,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment = std::env::temp_dir().join(format!("c4lab-comment-{}.txt", std::process::id()));
     std::fs::write(&comment, "# my root\n\n").unwrap();
     let comment_s = comment.display().to_string();
-    let cases: [(&[&str], &str); 38] = [
+    let cases: [(&[&str], &str); 39] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -319,6 +319,10 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (&["play", "-", "--moves", "4"], "--no-input"),
         (&["dsat", odd_s.as_str()], ".txt: cannot solve this root"),
         (&["dsat", comment_s.as_str()], "found 0 rows"),
+        (
+            &["convert", "--to", "old", "examples/win.txt"],
+            "examples/win.txt: cannot write the old language: row 4",
+        ),
         (
             &["dsat", "--max-seconds", "-1", "examples/complete.txt"],
             "--max-seconds must be a positive number",

@@ -119,7 +119,10 @@ fn bench_dsat_runs_given_grids_against_a_baseline_build() {
     assert_eq!(refused.status.code(), Some(2));
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(said.contains("won.txt: no root to solve"), "{said}");
-    assert!(said.contains("already holds a four"), "{said}");
+    assert!(
+        said.contains("Yellow already has four in a row at the root"),
+        "{said}"
+    );
     assert!(
         refused.stdout.is_empty(),
         "{}",
@@ -563,7 +566,10 @@ fn dsat_exit_codes_and_json() {
     let refused = c4lab(&["dsat"], won);
     assert_eq!(refused.status.code(), Some(2));
     let said = String::from_utf8_lossy(&refused.stderr);
-    assert!(said.contains("the root already holds a four"), "{said}");
+    assert!(
+        said.contains("Yellow already has four in a row at the root"),
+        "{said}"
+    );
     assert!(!said.contains("undecided cells"), "{said}");
     // a level budget names one to ten levels
     let zero = c4lab(

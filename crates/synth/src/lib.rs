@@ -31,8 +31,12 @@ pub fn checked_root(diagram: &Diagram) -> Result<Position, SynthError> {
         .root()
         .map_err(|e| SynthError::Root(e.to_string()))?;
     let pos = root.position;
-    if has_four(pos.red()) || has_four(pos.yellow()) {
-        return Err(SynthError::Root("the root already holds a four".into()));
+    for (four, who) in [(pos.red(), "Red"), (pos.yellow(), "Yellow")] {
+        if has_four(four) {
+            return Err(SynthError::Root(format!(
+                "{who} already has four in a row at the root: there is no game to play"
+            )));
+        }
     }
     if pos.mask() == c4lab_board::BOARD_MASK {
         return Err(SynthError::Root("the board is full".into()));
