@@ -72,6 +72,44 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
+    /// Refuses settings that the chosen learning would never use, rather than ignore
+    /// them (a setting left at its default passes).
+    fn check(&self) -> Result<()> {
+        let d = Options::default();
+        let learn = Learn::parse(&self.learn).expect("clap checked the value");
+        if learn == Learn::Blocking {
+            let set = [
+                ("--tree-cap", self.tree_cap != d.tree_cap),
+                ("--tree-after", self.tree_after != d.tree_after),
+                ("--premap", self.premap != d.premap_plies),
+                ("--deepen-after", self.deepen_after != d.deepen_after),
+                ("--deepen-to", self.deepen_to != d.deepen_to_plies),
+                ("--lost-after", self.lost_after != d.lost_after),
+            ];
+            if let Some((flag, _)) = set.iter().find(|(_, changed)| *changed) {
+                anyhow::bail!(
+                    "{flag} has no effect with --learn blocking, which maps no position: leave it out, or learn positions or trees"
+                );
+            }
+        }
+        if learn == Learn::Tree && self.tree_after != d.tree_after {
+            anyhow::bail!(
+                "--tree-after applies with --learn positions only: --learn tree learns whole trees from the first candidate"
+            );
+        }
+        if self.lost_budget == 0 && self.lost_after != d.lost_after {
+            anyhow::bail!("--lost-after needs --lost-budget above 0, or no core is learnt");
+        }
+        if self.deepen_to != d.deepen_to_plies && self.deepen_to <= self.premap {
+            anyhow::bail!(
+                "--deepen-to {} is not deeper than --premap {}: nothing to deepen; give a deeper --deepen-to",
+                self.deepen_to,
+                self.premap
+            );
+        }
+        Ok(())
+    }
+
     fn options(&self) -> Options {
         Options {
             seed: self.seed,
@@ -149,6 +187,7 @@ pub fn complete(
     max_seconds: Option<f64>,
     args: &SearchArgs,
 ) -> Result<u8> {
+    args.check()?;
     let input = read_diagram(file)?;
     let diagram = input.diagram;
     let stop = stop_flag(max_seconds)?;
@@ -330,6 +369,7 @@ fn task(d: &Diagram, k: usize, i: usize, seed: u64) -> Diagram {
 
 /// Runs the benchmark and prints its table.
 pub fn bench(a: BenchComplete) -> Result<u8> {
+    a.search.check()?;
     if let Some(dir) = &a.write_grids {
         crate::input::check_grid_dir(dir)?;
     }

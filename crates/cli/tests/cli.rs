@@ -262,7 +262,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment = std::env::temp_dir().join(format!("c4lab-comment-{}.txt", std::process::id()));
     std::fs::write(&comment, "# my root\n\n").unwrap();
     let comment_s = comment.display().to_string();
-    let cases: [(&[&str], &str); 39] = [
+    let cases: [(&[&str], &str); 43] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -319,6 +319,44 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (&["play", "-", "--moves", "4"], "--no-input"),
         (&["dsat", odd_s.as_str()], ".txt: cannot solve this root"),
         (&["dsat", comment_s.as_str()], "found 0 rows"),
+        // settings the chosen learning never uses are refused, not ignored
+        (
+            &[
+                "complete",
+                "--learn",
+                "blocking",
+                "--premap",
+                "30",
+                "examples/complete.txt",
+            ],
+            "--premap has no effect with --learn blocking",
+        ),
+        (
+            &[
+                "complete",
+                "--learn",
+                "tree",
+                "--tree-after",
+                "5",
+                "examples/complete.txt",
+            ],
+            "--tree-after applies with --learn positions only",
+        ),
+        (
+            &["complete", "--lost-after", "500", "examples/complete.txt"],
+            "--lost-after needs --lost-budget above 0",
+        ),
+        (
+            &[
+                "complete",
+                "--premap",
+                "10",
+                "--deepen-to",
+                "2",
+                "examples/complete.txt",
+            ],
+            "--deepen-to 2 is not deeper than --premap 10",
+        ),
         (
             &["convert", "--to", "old", "examples/win.txt"],
             "examples/win.txt: cannot write the old language: row 4",
