@@ -159,6 +159,11 @@ impl Diagram {
                 .map(|i| i.to_string())
                 .collect();
             let note = match blank.len() {
+                // one long line: perhaps the 42 cells on one line, miscounted
+                0 if rows.len() == 1 && rows[0].chars().count() > WIDTH => format!(
+                    " (or the 42 cells on one line: this line has {})",
+                    rows[0].chars().count()
+                ),
                 0 => String::new(),
                 _ if rows.len() < HEIGHT => String::new(),
                 1 => format!(

@@ -160,6 +160,14 @@ mod tests {
         assert!(e.to_string().contains("version"), "{e}");
         let e = read_any("not a diagram\n").unwrap_err();
         assert!(matches!(e, ReadError::Diagram(_)), "{e}");
+        // a one-line grid a cell short or long says how many it has
+        let short = &WIN.replace('\n', "")[1..];
+        let e = read_any(short).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("42 cells on one line: this line has 41"),
+            "{e}"
+        );
     }
 
     #[test]
