@@ -40,7 +40,11 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
         let Some(d @ 1..=7) = ch.to_digit(10) else {
             bail!("--moves, move {}: {ch:?} is not a column 1-7", i + 1);
         };
-        step(&mut game, d as usize - 1, &mut out)?;
+        if let Err(e) = step(&mut game, d as usize - 1, &mut out) {
+            // the board the line got to, then why it cannot go on
+            show(&game, &mut out)?;
+            return Err(e);
+        }
     }
     show(&game, &mut out)?;
     if no_input {

@@ -120,6 +120,22 @@ fn play_prints_each_rule() {
             && !said.contains("Red plays"),
         "{said}"
     );
+    // moves past the end of the game: the board it ended on, then why no move follows
+    let over = c4lab(
+        &["play", "examples/win.txt", "--moves", "11", "--no-input"],
+        "",
+    );
+    assert_eq!(over.status.code(), Some(2));
+    let said = stdout(&over);
+    assert!(
+        said.contains("  1 2 3 4 5 6 7") && said.contains("Red wins"),
+        "{said}"
+    );
+    assert!(
+        String::from_utf8_lossy(&over.stderr).contains("Yellow move 2: no move can follow here"),
+        "{}",
+        String::from_utf8_lossy(&over.stderr)
+    );
     // a root that cannot be played is named with its source and the reason
     let won = "0000000\n0000000\nY000000\nY000000\nYR00000\nYRRR000\n";
     for (args, why) in [
