@@ -239,6 +239,10 @@ pub fn complete(
         Completion::Unsat => ("unsat", 1),
         Completion::Stopped => ("stopped", 3),
     };
+    // a diagram with no `?` cell was judged as it stands: say why it loses
+    let as_it_stands = matches!(done, Completion::Unsat)
+        .then(|| crate::verify::loss_as_it_stands(&diagram))
+        .flatten();
     if json_out {
         let mut j = json!({
             "verdict": verdict,
@@ -256,6 +260,9 @@ pub fn complete(
         if let Completion::Found { diagram, positions } = &done {
             j["diagram"] = json!(diagram.to_grid().lines().collect::<Vec<_>>());
             j["verified_positions"] = json!(positions);
+        }
+        if let Some(cx) = &as_it_stands {
+            j["loss"] = crate::verify::loss_json(cx);
         }
         if let Some((d, cx)) = &p.deepest {
             j["deepest"] = json!({
@@ -276,9 +283,15 @@ pub fn complete(
             out!("{}", diagram.to_grid());
             eprintln!("found: a completion that verifies as a win ({positions} positions searched); {summary}");
         }
-        Completion::Unsat => eprintln!(
-            "unsat: no completion of these fixed cells wins (the {undecided} ? cells over levels 0-9, every other cell as given); this says nothing of the root with other fixed cells; {summary}"
-        ),
+        Completion::Unsat => match &as_it_stands {
+            Some(cx) => eprintln!(
+                "unsat: with no ? cell the diagram is judged as it stands, and it loses: {}; {summary}",
+                describe_loss(cx)
+            ),
+            None => eprintln!(
+                "unsat: no completion of these fixed cells wins (the {undecided} ? cells over levels 0-9, every other cell as given); this says nothing of the root with other fixed cells; {summary}"
+            ),
+        },
         Completion::Stopped => {
             if let Some((d, cx)) = &p.deepest {
                 eprintln!("deepest candidate so far, lost by {}:", describe_loss(cx));

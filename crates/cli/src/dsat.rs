@@ -374,6 +374,10 @@ pub fn dsat(
     let bytes_per_state = (counted && positions > 0)
         .then(|| heap::peak().saturating_sub(setup_held) / positions as usize);
     let (name, code) = verdict(&report.outcome);
+    // a diagram with no `?` cell was solved as it stands: say why it loses
+    let as_it_stands = matches!(report.outcome, Outcome::Unsat)
+        .then(|| crate::verify::loss_as_it_stands(&input.diagram))
+        .flatten();
     let e = report.encoding;
     if json_out {
         let mut j = json!({
@@ -420,6 +424,9 @@ pub fn dsat(
         });
         if let Outcome::Found(d) = &report.outcome {
             j["diagram"] = json!(d.to_grid().lines().collect::<Vec<_>>());
+        }
+        if let (Outcome::Unsat, Some(cx)) = (&report.outcome, &as_it_stands) {
+            j["loss"] = crate::verify::loss_json(cx);
         }
         outln!("{j}");
         warn_log(log_error);
@@ -534,9 +541,15 @@ pub fn dsat(
             let how = if by_local { " by the local search" } else { "" };
             eprintln!("found{how}: a diagram that verifies as a win; {counts}");
         }
-        Outcome::Unsat => eprintln!(
-            "unsat: no diagram with these pinned cells (levels 0-9 for the ? cells) wins from this root; sound for the language, not independently audited; {counts}"
-        ),
+        Outcome::Unsat => match &as_it_stands {
+            Some(cx) => eprintln!(
+                "unsat: with no ? cell the diagram is solved as it stands, and it loses: {}; {counts}",
+                crate::verify::describe_loss(cx)
+            ),
+            None => eprintln!(
+                "unsat: no diagram with these pinned cells (levels 0-9 for the ? cells) wins from this root; sound for the language, not independently audited; {counts}"
+            ),
+        },
         Outcome::Budget => eprintln!("budget: the state budget (--max-states) or the round cap ran out; {counts}"),
         Outcome::Stopped => eprintln!("stopped; {counts}"),
     }

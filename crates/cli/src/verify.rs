@@ -44,6 +44,23 @@ pub fn describe_loss(c: &Counterexample) -> String {
     format!("{why} {line} (moves from the root, Red first)")
 }
 
+/// For a diagram with no `?` cell that does not win, the line it loses on: why a search
+/// that had nothing to decide says `unsat`.
+pub fn loss_as_it_stands(d: &c4lab_steady::Diagram) -> Option<Counterexample> {
+    if d.undecided() > 0 {
+        return None;
+    }
+    match Verifier::new().verify(d) {
+        Verdict::Loss { counterexample, .. } => Some(counterexample),
+        _ => None,
+    }
+}
+
+/// The JSON of a losing line: `line` (moves from the root) and `reason`.
+pub fn loss_json(c: &Counterexample) -> serde_json::Value {
+    json!({ "line": format_moves(&c.line), "reason": c.reason.name() })
+}
+
 /// "1 position" or "N positions".
 fn positions_text(n: u64) -> String {
     format!("{n} position{}", if n == 1 { "" } else { "s" })

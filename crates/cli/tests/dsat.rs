@@ -550,6 +550,26 @@ fn dsat_exit_codes_and_json() {
     assert!(said.contains("not independently audited"), "{said}");
     // no level budget is "the fewest that can win" when nothing wins
     assert!(!said.contains("can win"), "{said}");
+    // with no `?` cell there is nothing to decide: the losing line says why
+    for args in [
+        &["dsat", "examples/loss.txt"][..],
+        &["complete", "examples/loss.txt"],
+    ] {
+        let lost = c4lab(args, "");
+        assert_eq!(lost.status.code(), Some(1), "{args:?}");
+        let said = String::from_utf8_lossy(&lost.stderr);
+        assert!(
+            said.contains(
+                "as it stands, and it loses: no-move (no level unique; tied: 9) after 67711132"
+            ),
+            "{args:?}: {said}"
+        );
+        let mut json_args = args.to_vec();
+        json_args.insert(1, "--json");
+        let j: serde_json::Value = serde_json::from_slice(&c4lab(&json_args, "").stdout).unwrap();
+        assert_eq!(j["loss"]["line"], "67711132", "{j}");
+        assert_eq!(j["loss"]["reason"], "no-move", "{j}");
+    }
 
     let wide = "???????\n".repeat(6);
     let budget = c4lab(
