@@ -107,8 +107,25 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
     let start = Instant::now();
     let verdict = Verifier::with_budget(budget).verify(&input.diagram);
     let micros = start.elapsed().as_secs_f64() * 1e6;
+    // where the `?` cells are (rows from the top, as the grid is written)
+    let undecided_at: Vec<(usize, usize)> = (0..6)
+        .flat_map(|row| (0..7).map(move |col| (row, col)))
+        .filter(|&(row, col)| {
+            matches!(
+                input.diagram.cell(col, 5 - row),
+                c4lab_steady::Cell::Undecided
+            )
+        })
+        .map(|(row, col)| (row + 1, col + 1))
+        .collect();
     if json_out {
         let mut j = verdict.to_json();
+        if matches!(verdict, Verdict::Incomplete { .. }) {
+            j["undecided_at"] = json!(undecided_at
+                .iter()
+                .map(|&(row, column)| json!({ "row": row, "column": column }))
+                .collect::<Vec<_>>());
+        }
         j["input"] = json!(input.form);
         j["root"] = json!(root);
         j["microseconds"] = json!(micros.round());
@@ -127,6 +144,13 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
                 })
         );
         outln!("{} in {:.2} ms", verdict_text(&verdict), micros / 1000.0);
+        if matches!(verdict, Verdict::Incomplete { .. }) {
+            let at: Vec<String> = undecided_at
+                .iter()
+                .map(|(row, col)| format!("row {row} column {col}"))
+                .collect();
+            outln!("undecided (rows from the top): {}", at.join(", "));
+        }
     }
     Ok(exit_code(&verdict))
 }

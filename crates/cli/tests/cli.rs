@@ -31,6 +31,21 @@ fn verify_exit_codes_and_json() {
 
     let incomplete = c4lab(&["verify", "examples/incomplete.txt"], "");
     assert_eq!(incomplete.status.code(), Some(2));
+    // where the undecided cell is, rows from the top as the grid is written
+    assert!(
+        stdout(&incomplete).contains("undecided (rows from the top): row 3 column 1"),
+        "{}",
+        stdout(&incomplete)
+    );
+    let j: serde_json::Value = serde_json::from_str(&stdout(&c4lab(
+        &["verify", "--json", "examples/incomplete.txt"],
+        "",
+    )))
+    .unwrap();
+    assert_eq!(
+        j["undecided_at"],
+        serde_json::json!([{ "row": 3, "column": 1 }])
+    );
 
     let garbage = c4lab(&["verify", "-"], "not a diagram\n");
     assert_eq!(garbage.status.code(), Some(2));
