@@ -225,11 +225,7 @@ pub fn dsat(
                 .enumerate()
                 .map(|(i, e)| format!("{}: {}", entrant_name(i), widen_note(e)))
                 .collect();
-            // (no local search without the strong solver, or with no `?` cell to repair)
-            let local_runs = input.diagram.undecided() > 0
-                && entrants
-                    .iter()
-                    .any(|e| e.local_work > 0 && e.oracle_nodes > 0);
+            let local_runs = entrants.iter().any(|e| e.runs_local_search(&input.diagram));
             let (local, counts) = if local_runs {
                 (
                     ", each with a local search first (its own random streams)",

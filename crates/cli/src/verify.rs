@@ -107,8 +107,10 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
     let start = Instant::now();
     let verdict = Verifier::with_budget(budget).verify(&input.diagram);
     let micros = start.elapsed().as_secs_f64() * 1e6;
-    // where the `?` cells are (rows from the top, as the grid is written)
+    // where the `?` cells are (rows from the top, as the grid is written); only an
+    // incomplete verdict names them
     let undecided_at: Vec<(usize, usize)> = (0..6)
+        .take_while(|_| matches!(verdict, Verdict::Incomplete { .. }))
         .flat_map(|row| (0..7).map(move |col| (row, col)))
         .filter(|&(row, col)| {
             matches!(

@@ -105,8 +105,8 @@ pub fn start(
     stop: Arc<AtomicBool>,
 ) -> Result<Mapping, SynthError> {
     let root = checked_root(diagram)?;
-    // (a diagram with no `?` cell has nothing to repair: the SAT search settles it)
-    let local = (options.local_work > 0 && options.oracle_nodes > 0 && diagram.undecided() > 0)
+    let local = options
+        .runs_local_search(diagram)
         .then(|| Box::new(LocalSearch::new(diagram, root, options.local_seed)));
     let mut enc = open_encoding(diagram, &root, options, &stop, None)?;
     if options.oracle_nodes > 0 {

@@ -90,6 +90,13 @@ impl Default for Options {
 }
 
 impl Options {
+    /// True when a solve of `diagram` runs a local search first: it has a budget, the
+    /// strong solver to judge Red's moves (without it every move would look sound), and
+    /// a `?` cell to repair (with none, the SAT search settles the diagram as it stands).
+    pub fn runs_local_search(&self, diagram: &c4lab_steady::Diagram) -> bool {
+        self.local_work > 0 && self.oracle_nodes > 0 && diagram.undecided() > 0
+    }
+
     /// The plies mapped at first: `first_cut_plies`, or `widening_first_cut_plies` for a
     /// search whose level budget widens unproved, at most `cut_plies`.
     pub fn first_cut(&self) -> u32 {
