@@ -187,6 +187,12 @@ pub fn dsat(
     if log_rounds == Some(Path::new("-")) {
         bail!("--log-rounds -: standard output carries the result; name a file for the round log");
     }
+    if let Some(log) = log_rounds.filter(|log| crate::files::is_stdout(log)) {
+        bail!(
+            "--log-rounds {}: standard output goes there, and it carries the result; name another file for the round log",
+            log.display()
+        );
+    }
     if let (Some(file), Some(log)) = (file, log_rounds) {
         if file != Path::new("-") && crate::files::same_file(file, log) {
             bail!(

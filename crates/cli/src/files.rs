@@ -27,6 +27,31 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Whether `path` names the file standard output goes to (the terminal, a file it is
+/// redirected to, `/dev/stdout`), so that writing there would mix with the result. The
+/// null device does not count (nothing mixes there). Compares the files' identities
+/// without opening `path`, which for a FIFO would wait for a writer.
+#[cfg(unix)]
+pub fn is_stdout(path: &Path) -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() else {
+        return false;
+    };
+    let (Ok(out), Ok(named)) = (File::from(fd).metadata(), std::fs::metadata(path)) else {
+        return false;
+    };
+    let null = named.file_type().is_char_device()
+        && std::fs::metadata("/dev/null").is_ok_and(|n| n.rdev() == named.rdev());
+    (out.dev(), out.ino()) == (named.dev(), named.ino()) && !null
+}
+
+/// Whether `path` names the file standard output goes to (not checked off Unix).
+#[cfg(not(unix))]
+pub fn is_stdout(_path: &Path) -> bool {
+    false
+}
+
 /// A file to write: a regular file (or a new one) is written to `NAME.part` beside it
 /// and renamed into place at the end; a symbolic link's target is the file replaced (the
 /// link stays); a device or pipe (`/dev/null`) is written in place, as a shell

@@ -149,7 +149,7 @@ enum Command {
         /// search, the round, the level budget it solved under, how it ended (refuted,
         /// too-few-levels, widened, verdict, stopped), the dead ends and positions so far.
         /// A write error is reported as a warning after the verdict, which stands (with
-        /// its exit code).
+        /// its exit code). Not the file standard output goes to, which carries the result.
         #[arg(long, value_name = "FILE")]
         log_rounds: Option<PathBuf>,
     },

@@ -600,6 +600,56 @@ fn the_round_log_may_not_overwrite_the_diagram_it_solves() {
 }
 
 #[test]
+fn the_round_log_may_not_go_where_the_result_goes() {
+    // standard output as a pipe (the helper's): /dev/stdout is that pipe
+    let out = c4lab(
+        &[
+            "dsat",
+            "--log-rounds",
+            "/dev/stdout",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    assert_exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("standard output goes there"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout(&out), "");
+    // standard output redirected to a file, and the log named as that file
+    let dir = std::env::temp_dir().join(format!("c4lab-log-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let result = dir.join("result.txt");
+    let run = |log: &Path, out: std::fs::File| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+            .args(["dsat", "--local-work", "0", "--log-rounds"])
+            .arg(log)
+            .arg("examples/complete.txt")
+            .current_dir(repo())
+            .stdout(out)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap()
+    };
+    let out = run(&result, std::fs::File::create(&result).unwrap());
+    assert_exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("standard output goes there"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    // both thrown away: nothing mixes, so it runs
+    let null = Path::new("/dev/null");
+    if null.exists() {
+        let out = run(null, std::fs::File::create(null).unwrap());
+        assert_exit(&out, 0);
+    }
+}
+
+#[test]
 fn a_round_log_that_cannot_be_written_costs_no_verdict() {
     // a device that refuses every write (Linux)
     if !Path::new("/dev/full").exists() {
