@@ -348,8 +348,10 @@ fn main() -> ExitCode {
             if e.downcast_ref::<std::io::Error>()
                 .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) =>
         {
-            // the reader went away (`c4lab play ... | head`): not an error of ours
-            ExitCode::SUCCESS
+            // the reader went away (`c4lab play ... | head`): no message, but no success
+            // either (a failed check must not pass for one): the status of a program
+            // SIGPIPE stops, which Rust's runtime ignores
+            ExitCode::from(BROKEN_PIPE_EXIT)
         }
         Err(e) => {
             eprintln!("error: {}", message(&e));
@@ -357,6 +359,10 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// The exit status when standard output's reader goes away: 128 + SIGPIPE (13), what a
+/// shell reports for a program the signal stops.
+const BROKEN_PIPE_EXIT: u8 = 141;
 
 /// The error and its causes joined by ": ", leaving out a cause whose text the message
 /// already ends with (the library errors name their cause in their own text).

@@ -570,8 +570,9 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
     for (args, input) in &cases {
         let out = c4lab_into_closed_pipe(args, input);
         let err = String::from_utf8_lossy(&out.stderr);
-        // no panic on the failed write (exit 101) and no error message: the reader left
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        // no panic on the failed write (exit 101) and no error message: the reader left;
+        // and no success, which would let a failed check pass (`verify` of a loss)
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {err}");
         assert!(
             err.trim().is_empty() || args[0] == "convert",
             "{args:?}: {err}"
