@@ -122,6 +122,11 @@ pub(crate) fn examples(
     targets: Option<&Path>,
     source: CorpusSource,
 ) -> Result<Vec<Example>> {
+    // a sidecar of another corpus with as many rows passes the reader, and would be
+    // trained on or scored against as if it fitted (as `split` and `label` refuse it)
+    if let Some(targets) = targets {
+        c4lab_corpus::gate::require_clean(corpus, targets)?;
+    }
     let e = load_examples(corpus, targets, source.into())
         .with_context(|| format!("cannot load examples from {}", corpus.display()))?;
     if e.is_empty() {

@@ -474,6 +474,7 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     let short = format!("{d}/short.txt");
     std::fs::write(&short, first_rows(&hold, 10)).unwrap();
     let foreign = format!("{d}/foreign.txt");
+    let gated = format!("{d}/gated.c4m");
     std::fs::write(&foreign, first_rows(&corpus, 60)).unwrap();
     for (args, said) in [
         (
@@ -495,6 +496,34 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
             ],
             "among them ply-of",
         ),
+        (
+            vec![
+                "train",
+                "--load-corpus",
+                &foreign,
+                "--perply-targets",
+                &hold_t,
+                "--steps",
+                "10",
+                "--out",
+                &gated,
+            ],
+            "among them ply-of",
+        ),
+        (
+            vec![
+                "eval",
+                "--holdout-corpus",
+                &foreign,
+                "--holdout-targets",
+                &hold_t,
+                "--model",
+                &model,
+                "--games",
+                "0",
+            ],
+            "among them ply-of",
+        ),
     ] {
         let out = c4lab(&args, "");
         let err = String::from_utf8_lossy(&out.stderr);
@@ -508,6 +537,10 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         );
         assert!(err.contains(named.unwrap()), "{args:?}: {err}");
     }
+    assert!(
+        !std::path::Path::new(&gated).exists(),
+        "a model trained on a foreign sidecar"
+    );
     // bench model does not pick one of two training corpora by directory order
     let second = format!("{d}/train/corpus_301.txt");
     std::fs::copy(&corpus, &second).unwrap();
