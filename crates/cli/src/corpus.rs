@@ -419,6 +419,9 @@ pub fn run(cmd: Corpus) -> Result<u8> {
                         there.display()
                     );
                 }
+                // a folder that cannot be made fails now, not after the relabel
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
             }
             let t = Instant::now();
             let scope = Scope {
@@ -436,8 +439,6 @@ pub fn run(cmd: Corpus) -> Result<u8> {
                 slots as f64 / secs.max(1e-9)
             );
             if let Some(dir) = out {
-                std::fs::create_dir_all(&dir)
-                    .with_context(|| format!("cannot create {}", dir.display()))?;
                 // the sidecar first, as every writer of a corpus: a stop between the two
                 // leaves no corpus without its sidecar
                 write_sidecar(&dir.join("perply_targets.npz"), &labels)?;

@@ -463,6 +463,32 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         assert!(err.contains(said), "{args:?}: {err}");
         assert_eq!(std::fs::read(&hold).unwrap(), before);
     }
+    // a folder that cannot be made is named before the relabel (it used to be named
+    // after it, the whole table printed and the labels lost)
+    let under_file = format!("{hold}/relabelled");
+    let out = c4lab(
+        &[
+            "corpus",
+            "label",
+            &corpus,
+            "--rows",
+            "3",
+            "--out",
+            &under_file,
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot create") && err.contains(&under_file),
+        "{err}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "",
+        "no table before the error"
+    );
     // a corpus shorter than its sidecar is refused before any row is solved, and so is
     // a sidecar of another corpus with as many rows (it was relabelled, and measured
     // by overlap, as if it fitted): the gate runs on what they read
