@@ -468,6 +468,12 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             for (n, l) in &rep.malformed {
                 outln!("line {n}: malformed: {l:?}");
             }
+            if rep == c4lab_corpus::sums::SumsReport::default() {
+                outln!(
+                    "{}: lists no files: nothing verified",
+                    dir.join(c4lab_corpus::sums::SUMS_FILE).display()
+                );
+            }
             Ok(if rep.passed() { 0 } else { 1 })
         }
         Corpus::Overlap {

@@ -596,6 +596,18 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
 }
 
 #[test]
+fn a_checksum_file_that_lists_nothing_fails_by_name() {
+    let dir = std::env::temp_dir().join(format!("c4lab-sums-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("SHA256SUMS"), "").unwrap();
+    let out = c4lab(&["corpus", "verify-sums", dir.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("SHA256SUMS: lists no files"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bench_corpus_prints_a_row_per_teacher_and_the_time_for_the_full_corpus() {
     let out = c4lab(
         &[

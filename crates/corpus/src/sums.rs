@@ -68,8 +68,16 @@ pub fn published_files(dir: &Path) -> Result<Vec<String>, CorpusError> {
 
 /// Writes `dir/SHA256SUMS` over every published file; returns its lines.
 pub fn write_sums(dir: &Path) -> Result<Vec<String>, CorpusError> {
+    let files = published_files(dir)?;
+    if files.is_empty() {
+        // a checksum file that lists nothing would verify nothing
+        return Err(CorpusError::Invalid(format!(
+            "{} holds no files to list; run sums on the folder a corpus was written to",
+            dir.display()
+        )));
+    }
     let mut lines = Vec::new();
-    for rel in published_files(dir)? {
+    for rel in files {
         lines.push(format!("{}  {rel}", sha256_file(&dir.join(&rel))?));
     }
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();

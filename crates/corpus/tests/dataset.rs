@@ -231,6 +231,17 @@ fn split_refuses_its_own_folder_and_a_corpus_shorter_than_its_sidecar() {
 }
 
 #[test]
+fn a_folder_with_no_files_gets_no_checksum_file() {
+    let dir = common::scratch("sums-empty");
+    let e = write_sums(&dir).unwrap_err().to_string();
+    assert!(e.contains("holds no files to list"), "{e}");
+    assert!(
+        !dir.join("SHA256SUMS").exists(),
+        "an empty list verifies nothing"
+    );
+}
+
+#[test]
 fn sums_round_trip_and_detect_a_change() {
     let dir = common::scratch("sums");
     common::dataset(&dir, 50, 5, 3);
