@@ -185,7 +185,18 @@ pub fn generate_dataset(
     })?;
     progress.finish();
     w.finish(&train_npz)?;
-    finish_dataset(cfg, dir, KeySet::from_keys(keys), progress)
+    let finished = finish_dataset(cfg, dir, KeySet::from_keys(keys), progress);
+    if finished.is_err() {
+        // without its holdout, card and checksums a training corpus left behind would
+        // look finished (and a card of an earlier run there would describe other files)
+        for file in layout(dir, cfg.games)
+            .iter()
+            .chain([&dir.join("README.md")])
+        {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+    finished
 }
 
 /// Builds the holdout, the card and the checksums once the training files exist.

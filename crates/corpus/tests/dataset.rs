@@ -231,6 +231,21 @@ fn split_refuses_its_own_folder_and_a_corpus_shorter_than_its_sidecar() {
 }
 
 #[test]
+fn a_dataset_whose_holdout_fails_leaves_no_corpus_behind() {
+    let dir = common::scratch("no-holdout");
+    // 41 labelled slots: every holdout game shares a board with training
+    let mut cfg = common::dataset_config(20, 3, 5);
+    cfg.gen.slots = 41;
+    let e = generate_dataset(&cfg, &dir, &NoProgress)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("holdout games were disjoint"), "{e}");
+    for file in c4lab_corpus::dataset::layout(&dir, cfg.games) {
+        assert!(!file.exists(), "{} was left", file.display());
+    }
+}
+
+#[test]
 fn a_folder_with_no_files_gets_no_checksum_file() {
     let dir = common::scratch("sums-empty");
     let e = write_sums(&dir).unwrap_err().to_string();
