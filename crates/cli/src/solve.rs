@@ -1,6 +1,7 @@
 //! `c4lab solve`, `c4lab analyze` and `c4lab book`: the strong solver.
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -8,8 +9,6 @@ use anyhow::{bail, Context, Result};
 use c4lab_board::{format_moves, parse_moves, Position};
 use c4lab_solver::{build_book, Book, Solver};
 use serde_json::json;
-
-use crate::input::read_text;
 
 /// Table size for the command-line solver, in MiB, when not given.
 pub const DEFAULT_TABLE_MB: usize = 256;
@@ -129,8 +128,7 @@ pub fn played(word: &str) -> &str {
     }
 }
 
-/// Reads a position's move sequence: the first word of a line (so benchmark files with
-/// a score after the moves can be fed as they are); `-` is the empty board.
+/// Reads a position from its moves (`-` is the empty board), refusing a finished game.
 fn position(word: &str) -> Result<Position, String> {
     let word = played(word);
     let moves = parse_moves(word).map_err(|e| e.to_string())?;
@@ -147,45 +145,94 @@ fn position(word: &str) -> Result<Position, String> {
 
 /// `c4lab solve`: one line per position, `<moves> <score> <nodes> <microseconds>`.
 pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs) -> Result<u8> {
-    let text = read_text(file)?;
-    // a line ended by a lone carriage return (old Mac files, or a mixed file) would
-    // read as part of the next one
-    let text = c4lab_board::unified_lines(&text);
+    let (name, input): (String, Box<dyn BufRead>) = match file {
+        Some(p) if p != Path::new("-") => {
+            let f = File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
+            (p.display().to_string(), Box::new(BufReader::new(f)))
+        }
+        _ => (
+            "standard input".to_string(),
+            Box::new(std::io::stdin().lock()),
+        ),
+    };
     let mut s = solver(args.table_mb, args.threads, args.book.as_deref())?;
     let mut out = std::io::stdout().lock();
     let mut bad = 0;
-    for (n, line) in text.lines().enumerate() {
-        let word = line.split_whitespace().next().unwrap_or("");
-        if line.trim().is_empty() {
-            continue;
-        }
-        match position(word) {
-            Err(e) => {
-                bad += 1;
-                if json_out {
-                    writeln!(out, "{}", json!({"line": n + 1, "moves": word, "error": e}))?;
-                } else {
-                    writeln!(out, "{word} error: line {}: {e}", n + 1)?;
+    let mut n = 0;
+    // line by line as the input comes (a script may feed one position and wait for its
+    // score); a line ended by a lone carriage return (old Mac files, or a mixed file)
+    // is a line of its own, as `unified_lines` reads it
+    for chunk in input.split(b'\n') {
+        let chunk = chunk.with_context(|| format!("cannot read {name}"))?;
+        let chunk = chunk.strip_suffix(b"\r").unwrap_or(&chunk);
+        for piece in chunk.split(|&b| b == b'\r') {
+            n += 1;
+            let piece = if n == 1 {
+                piece.strip_prefix("\u{feff}".as_bytes()).unwrap_or(piece)
+            } else {
+                piece
+            };
+            let (word, found) = match std::str::from_utf8(piece) {
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => {
+                    let word = line.split_whitespace().next().unwrap_or("");
+                    (word.to_string(), line_position(line))
                 }
-            }
-            Ok(p) => {
-                s.reset_nodes();
-                let t = Instant::now();
-                let score = if weak { s.solve_weak(&p) } else { s.solve(&p) };
-                let us = t.elapsed().as_micros();
-                if json_out {
-                    writeln!(
-                        out,
-                        "{}",
-                        json!({"moves": word, "score": score, "nodes": s.nodes(), "microseconds": us})
-                    )?;
-                } else {
-                    writeln!(out, "{word} {score} {} {us}", s.nodes())?;
+                Err(_) => {
+                    let lossy = String::from_utf8_lossy(piece);
+                    let word = lossy.split_whitespace().next().unwrap_or("").to_string();
+                    (word, Err("the line is not UTF-8 text".to_string()))
+                }
+            };
+            match found {
+                Err(e) => {
+                    bad += 1;
+                    if json_out {
+                        writeln!(out, "{}", json!({"line": n, "moves": word, "error": e}))?;
+                    } else {
+                        writeln!(out, "{word} error: line {n}: {e}")?;
+                    }
+                }
+                Ok(p) => {
+                    s.reset_nodes();
+                    let t = Instant::now();
+                    let score = if weak { s.solve_weak(&p) } else { s.solve(&p) };
+                    let us = t.elapsed().as_micros();
+                    if json_out {
+                        writeln!(
+                            out,
+                            "{}",
+                            json!({"moves": word, "score": score, "nodes": s.nodes(), "microseconds": us})
+                        )?;
+                    } else {
+                        writeln!(out, "{word} {score} {} {us}", s.nodes())?;
+                    }
                 }
             }
         }
     }
     Ok(if bad > 0 { 2 } else { 0 })
+}
+
+/// The position a line of `solve`'s input names: its first word, which a score may
+/// follow (as in the benchmark sets) and nothing else, so that moves written with
+/// separators (`4 4 5 3`) are refused rather than read as their first move.
+fn line_position(line: &str) -> Result<Position, String> {
+    let mut words = line.split_whitespace();
+    let word = words.next().unwrap_or("");
+    let rest: Vec<&str> = words.collect();
+    let score_only = match rest.as_slice() {
+        [] => true,
+        [score] => score.parse::<i32>().is_ok(),
+        _ => false,
+    };
+    if !score_only {
+        return Err(format!(
+            "{:?} follows the moves, where only a score may (`<moves> [score]`); write the moves without separators, as 4453",
+            rest.join(" ")
+        ));
+    }
+    position(word)
 }
 
 /// `c4lab analyze`: the score of every column.

@@ -87,6 +87,66 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
 }
 
 #[test]
+fn solve_refuses_separated_moves_and_reads_each_line_as_it_comes() {
+    // moves with separators were read as their first move, a wrong answer with exit 0;
+    // a byte that is not UTF-8 cost the whole file; both are now one line's error
+    let input = b"4 4 5 3\n4453 -2\n\xff44\n4453 -2 extra\n12121\n";
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args(["solve", "--weak", "--table-mb", "16"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut feed = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut feed, input).unwrap();
+    drop(feed);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    assert!(
+        lines[0].starts_with("4 error: line 1: \"4 5 3\" follows the moves"),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("4453 -1 "), "{text}");
+    assert!(
+        lines[2].contains("line 3: the line is not UTF-8 text"),
+        "{text}"
+    );
+    assert!(lines[3].contains("line 4: \"-2 extra\" follows"), "{text}");
+    assert!(lines[4].starts_with("12121 "), "{text}");
+
+    // a script may feed one position and wait for its score before the next
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args(["solve", "--table-mb", "16"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut feed = child.stdin.take().unwrap();
+    let answers = std::io::BufReader::new(child.stdout.take().unwrap());
+    let (send, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufRead::lines(answers) {
+            let _ = send.send(line.unwrap());
+        }
+    });
+    for moves in ["2252576253462244111563365343671351441", "12121"] {
+        std::io::Write::write_all(&mut feed, format!("{moves}\n").as_bytes()).unwrap();
+        // (an answer held back until the input ends would never come: fail, not hang)
+        let line = lines.recv_timeout(std::time::Duration::from_secs(60));
+        if line.is_err() {
+            child.kill().unwrap();
+        }
+        let line = line.expect("the answer before the input ends");
+        assert!(line.starts_with(&format!("{moves} ")), "{line}");
+    }
+    drop(feed);
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
 fn analyze_scores_every_column() {
     // Red to move with three in the bottom row: column 4 wins at once
     let out = c4lab(&["analyze", "--json", "--table-mb", "16", "112233"], "");
