@@ -4,7 +4,7 @@
 use c4lab_board::Position;
 
 use crate::error::BenchError;
-use crate::{immediate_win_score, Score, Solver};
+use crate::{immediate_win_score, Score, Solver, CELLS};
 
 /// One benchmark position with its known exact score.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,10 +65,8 @@ pub fn parse_bench(text: &str) -> Result<Vec<BenchCase>, BenchError> {
             line,
             text: score.to_string(),
         })?;
-        // the side to move wins at best with its next stone, loses at worst to the
-        // opponent's next one (the solver's scale)
         let n = position.moves_played();
-        let (low, high) = (-immediate_win_score(n + 1), immediate_win_score(n));
+        let (low, high) = score_bounds(n);
         if !(low..=high).contains(&score) {
             return Err(BenchError::ScoreRange {
                 line,
@@ -85,6 +83,27 @@ pub fn parse_bench(text: &str) -> Result<Vec<BenchCase>, BenchError> {
         });
     }
     Ok(out)
+}
+
+/// The scores games from a position of `stones` stones can end with (the solver's
+/// scale): a four takes four stones of one side, so the side to move wins at best with
+/// the stone that makes its fourth, and loses at worst to the opponent's fourth; a win
+/// that would need a 43rd stone is no win (0 at best).
+pub fn score_bounds(stones: u32) -> (Score, Score) {
+    let own = stones / 2; // the side to move has played as many as the other, or one fewer
+    let theirs = stones - own;
+    // stones on the board before the move that makes a side's fourth, that side having
+    // `has` stones and moving after `first` more stones
+    let fourth_at =
+        |has: u32, first: u32| stones + first + 2 * (4u32.saturating_sub(has).max(1) - 1);
+    let score_at = |at: u32| {
+        if at < CELLS as u32 {
+            immediate_win_score(at)
+        } else {
+            0
+        }
+    };
+    (-score_at(fourth_at(theirs, 1)), score_at(fourth_at(own, 0)))
 }
 
 /// Solves every case after clearing the table, timing each search with `clock` (any
@@ -168,11 +187,26 @@ mod tests {
                 ..
             })
         ));
-        assert!(parse_bench("- 21\n4 -20").is_ok());
-        assert!(matches!(
-            parse_bench("- -22"),
-            Err(BenchError::ScoreRange { line: 1, .. })
-        ));
+        // a four takes four stones: from the empty board no game ends past 18 either way,
+        // nor after 4453 (it used to take 21 and -19)
+        assert!(parse_bench("- 18\n- -18\n4 -18\n4453 18\n4453 -18").is_ok());
+        for (line, bounds) in [
+            ("- 19", (-18, 18)),
+            ("- -19", (-18, 18)),
+            ("4453 19", (-18, 18)),
+        ] {
+            assert!(
+                matches!(
+                    parse_bench(line),
+                    Err(BenchError::ScoreRange { low, high, .. }) if (low, high) == bounds
+                ),
+                "{line}"
+            );
+        }
+        // late in the game the next stone bounds it, and a full board is a draw
+        assert_eq!(score_bounds(41), (0, 1));
+        assert_eq!(score_bounds(42), (0, 0));
+        assert_eq!(score_bounds(40), (-1, 1));
         // a lone word is neither read as a score nor as moves
         for lone in [" 1", "4453", "23622314"] {
             assert!(matches!(
