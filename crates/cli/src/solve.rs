@@ -111,12 +111,16 @@ pub fn solver(mb: usize, threads: usize, book: Option<&Path>) -> Result<Solver> 
     let mut s = Solver::new(mb << 20);
     s.set_threads(thread_count(threads));
     if let Some(path) = book {
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("cannot read the book {}", path.display()))?;
-        let b = Book::from_bytes(&bytes).with_context(|| format!("{}", path.display()))?;
-        s.set_book(Some(b));
+        s.set_book(Some(read_book(path)?));
     }
     Ok(s)
+}
+
+/// Reads an opening book made by `c4lab book`, refusing a damaged one.
+pub fn read_book(path: &Path) -> Result<Book> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read the book {}", path.display()))?;
+    Book::from_bytes(&bytes).with_context(|| format!("{}", path.display()))
 }
 
 /// A move sequence as given on a command line or a line of input: `-` (the benchmark

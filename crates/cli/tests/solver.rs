@@ -259,6 +259,40 @@ fn bench_solver_reports_the_fastest_of_repeated_runs_and_any_wrong_score() {
         stdout(&failed)
     );
     assert!(stdout(&failed).contains(&format!("first mismatch: {moves}")));
+    // under two thread counts the one wrong line is still one mismatch (it was two)
+    let both = c4lab(
+        &[
+            "bench",
+            "solver",
+            "--only",
+            "L3_R1",
+            "--table-mb",
+            "4",
+            "--sets",
+            &sets,
+            "--threads",
+            "1,2",
+        ],
+        "",
+    );
+    assert_eq!(both.status.code(), Some(1));
+    assert!(
+        stdout(&both).contains("| L3_R1 | 20 | 1 |"),
+        "{}",
+        stdout(&both)
+    );
+    // a book is read before any set is solved, and only goes with the empty board
+    let book = dir.join("missing-book.bin").display().to_string();
+    for (extra, said) in [
+        (&["--empty", "--book", &book][..], "cannot read the book"),
+        (&["--book", &book][..], "add --empty, or leave out --book"),
+    ] {
+        let base = ["bench", "solver", "--only", "L3_R1", "--sets", &sets];
+        let out = c4lab(&[&base[..], extra].concat(), "");
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(stdout(&out), "", "nothing solved before the error");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(said));
+    }
     assert_eq!(run("0").status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
