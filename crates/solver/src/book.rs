@@ -6,7 +6,7 @@
 //! increasing key order: the position's mirror-canonical key (`current + mask`, below
 //! 2^49) in the low 56 bits and the score as a signed byte in the top 8 bits; last, the
 //! SHA-256 of every byte before it, since a damaged score still reads as a score and
-//! would give wrong answers. Version 1, the same without the checksum, is still read.
+//! would give wrong answers. Version 1, the same without the checksum, is refused.
 
 use std::collections::HashSet;
 
@@ -19,7 +19,7 @@ use crate::{Score, Solver};
 
 const MAGIC: &[u8; 4] = b"C4BK";
 const VERSION: u8 = 2;
-/// The version without a checksum, still read.
+/// The version without a checksum, refused: a damaged entry in it cannot be told.
 const VERSION_UNCHECKED: u8 = 1;
 const HEADER: usize = 12;
 /// The SHA-256 at the end of a version 2 book.
@@ -106,9 +106,11 @@ impl Book {
         if bytes.len() < HEADER || &bytes[..4] != MAGIC {
             return Err(BookError::BadMagic);
         }
+        // a version 1 book has no checksum: a damaged score in it could not be told
+        // from a good one, and the solver would answer with it
         let checksum = match bytes[4] {
             VERSION => CHECKSUM,
-            VERSION_UNCHECKED => 0,
+            VERSION_UNCHECKED => return Err(BookError::Unchecked),
             v => return Err(BookError::BadVersion(v)),
         };
         let max_moves = bytes[5] as u32;
@@ -307,20 +309,17 @@ mod tests {
     }
 
     #[test]
-    fn reads_a_version_1_book_which_has_no_checksum() {
+    fn refuses_a_version_1_book_which_has_no_checksum() {
         let p = Position::from_moves("4453").unwrap();
         let book = Book::from_scores([(p, 3), (Position::new(), 1)]);
         let mut v = book.to_bytes();
         v.truncate(v.len() - CHECKSUM);
         v[4] = 1;
-        assert_eq!(Book::from_bytes(&v), Ok(book));
-        // and one with the checksum left on is the wrong length for version 1
-        let mut w = Book::from_scores([(p, 3)]).to_bytes();
-        w[4] = 1;
-        assert!(matches!(
-            Book::from_bytes(&w),
-            Err(BookError::BadLength { .. })
-        ));
+        // it used to be read, a damaged score and all
+        assert_eq!(Book::from_bytes(&v), Err(BookError::Unchecked));
+        assert!(BookError::Unchecked
+            .to_string()
+            .contains("rebuild it with `c4lab book`"));
     }
 
     #[test]

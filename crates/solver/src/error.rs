@@ -9,8 +9,11 @@ pub enum BookError {
     #[error("not a c4lab opening book (bad magic number); build one with `c4lab book`")]
     BadMagic,
     /// A format version this code does not read.
-    #[error("opening book format version {0} is not supported (expected 1 or 2); rebuild the book with `c4lab book`")]
+    #[error("opening book format version {0} is not supported (expected 2); rebuild the book with `c4lab book`")]
     BadVersion(u8),
+    /// A version 1 book, written before books carried a checksum.
+    #[error("opening book format version 1 carries no checksum, so a damaged entry in it cannot be told from a good one; rebuild it with `c4lab book`")]
+    Unchecked,
     /// The checksum at the end does not match the bytes before it.
     #[error("opening book's checksum does not match its contents, so the file is damaged; rebuild it with `c4lab book`")]
     BadChecksum,
