@@ -210,66 +210,60 @@ fn check_slots(
         let ply_ok = ply == -1 || (ply >= 0 && n.is_none_or(|_| want == Some(ply as usize)));
         if !ply_ok {
             let w = want.map_or("-1".to_string(), |w| format!("{w} or -1"));
-            rep.add(
+            rep.add_slot(
                 Kind::PlyOf,
                 r,
                 None,
                 slot,
-                format!("slot {s}: ply_of {ply}, expected {w}"),
+                format!("ply_of {ply}, expected {w}"),
             );
         }
         if !(0..=3).contains(&flag) {
-            rep.add(
+            rep.add_slot(
                 Kind::TeacherFlag,
                 r,
                 None,
                 slot,
-                format!("slot {s}: teacher flag {flag} is not 0..3"),
+                format!("teacher flag {flag} is not 0..3"),
             );
         } else if (flag == 0) != (ply < 0) {
-            let d = format!("slot {s}: teacher flag {flag} with ply_of {ply} (0 iff unlabelled)");
-            rep.add(Kind::TeacherFlag, r, None, slot, d);
+            let d = format!("teacher flag {flag} with ply_of {ply} (0 iff unlabelled)");
+            rep.add_slot(Kind::TeacherFlag, r, None, slot, d);
         }
         if t.iter().any(|v| !v.is_finite() || *v < 0.0) {
-            rep.add(
-                Kind::TargetValue,
-                r,
-                None,
-                slot,
-                format!("slot {s}: target {t:?}"),
-            );
+            rep.add_slot(Kind::TargetValue, r, None, slot, format!("target {t:?}"));
         }
         let sum: f64 = t.iter().map(|&v| v as f64).sum();
         row_sum += sum;
         if ply < 0 {
             if sum != 0.0 {
-                rep.add(
+                rep.add_slot(
                     Kind::TargetSum,
                     r,
                     None,
                     slot,
-                    format!("slot {s}: empty slot with mass {sum}"),
+                    format!("empty slot with mass {sum}"),
                 );
             }
             continue;
         }
         if (sum - 1.0).abs() > 1e-5 {
-            rep.add(
+            rep.add_slot(
                 Kind::TargetSum,
                 r,
                 None,
                 slot,
-                format!("slot {s}: target sums to {sum}"),
+                format!("target sums to {sum}"),
             );
         }
         let active = t.iter().filter(|&&v| v > 0.0).count();
         if flag as u8 == FLAG_ALPHABETA && !(active == 1 && t.contains(&1.0)) {
-            rep.add(
+            rep.add_slot(
                 Kind::OneHot,
                 r,
                 None,
                 slot,
-                format!("slot {s}: flag 2 target {t:?} is not one-hot"),
+                format!("flag 2 target {t:?} is not one-hot"),
             );
         }
         let mask = SlotLabel::mask_of_target(t);
@@ -281,19 +275,19 @@ fn check_slots(
         .target();
         let exact = flag as u8 == FLAG_BOUNDED || flag as u8 == FLAG_EXACT;
         if exact && t.iter().zip(even).any(|(a, b)| (a - b).abs() > 1e-6) {
-            let d = format!("slot {s}: flag {flag} target {t:?} is not spread evenly");
-            rep.add(Kind::Uneven, r, None, slot, d);
+            let d = format!("flag {flag} target {t:?} is not spread evenly");
+            rep.add_slot(Kind::Uneven, r, None, slot, d);
         }
         let board = boards.and_then(|b| b.get(ply as usize).copied().flatten());
         if let Some(b) = board {
             if let Some(x) = (0..WIDTH).find(|&x| t[x] > 0.0 && !b.can_play(x)) {
-                let d = format!("slot {s}: mass {} on full column {}", t[x], x + 1);
-                rep.add(Kind::TargetIllegal, r, Some(ply as usize), slot, d);
+                let d = format!("mass {} on full column {}", t[x], x + 1);
+                rep.add_slot(Kind::TargetIllegal, r, Some(ply as usize), slot, d);
             }
             let empty = CELLS as u32 - b.moves_played();
             if flag as u8 == FLAG_BOUNDED && empty > BOUNDED_EMPTY {
-                let d = format!("slot {s}: flag 1 at a board with {empty} empty cells (at most 7)");
-                rep.add(Kind::BoundedScope, r, Some(ply as usize), slot, d);
+                let d = format!("flag 1 at a board with {empty} empty cells (at most 7)");
+                rep.add_slot(Kind::BoundedScope, r, Some(ply as usize), slot, d);
             } else if flag as u8 == FLAG_BOUNDED
                 && mask != 0
                 && b.winner().is_none()
@@ -304,11 +298,11 @@ fn check_slots(
                 let best = mask_of(&solver.best_moves(&b));
                 if best != mask {
                     let d = format!(
-                        "slot {s}: flag 1 labels columns {} but the best moves are {}",
+                        "flag 1 labels columns {} but the best moves are {}",
                         columns(mask),
                         columns(best)
                     );
-                    rep.add(Kind::BestMoves, r, Some(ply as usize), slot, d);
+                    rep.add_slot(Kind::BestMoves, r, Some(ply as usize), slot, d);
                 }
             }
         }

@@ -102,8 +102,10 @@ pub struct Violation {
     pub row: Option<usize>,
     /// The ply (0-based).
     pub ply: Option<usize>,
-    /// The byte within the ply (0..9), or the slot for sidecar kinds.
+    /// The byte within the ply (0..9).
     pub byte: Option<usize>,
+    /// The sidecar slot (0 the newest ply), for sidecar kinds.
+    pub slot: Option<usize>,
     /// What is wrong.
     pub detail: String,
 }
@@ -118,6 +120,9 @@ impl fmt::Display for Violation {
         }
         if let Some(b) = self.byte {
             write!(f, ", byte {b}")?;
+        }
+        if let Some(s) = self.slot {
+            write!(f, ", slot {s}")?;
         }
         if self.row.is_some() {
             write!(f, ": ")?;
@@ -174,16 +179,45 @@ impl GateReport {
         byte: Option<usize>,
         detail: impl Into<String>,
     ) {
+        self.push(
+            kind,
+            Violation {
+                row,
+                ply,
+                byte,
+                slot: None,
+                detail: detail.into(),
+            },
+        );
+    }
+
+    /// Adds a violation of a sidecar slot.
+    pub(crate) fn add_slot(
+        &mut self,
+        kind: Kind,
+        row: Option<usize>,
+        ply: Option<usize>,
+        slot: Option<usize>,
+        detail: impl Into<String>,
+    ) {
+        self.push(
+            kind,
+            Violation {
+                row,
+                ply,
+                byte: None,
+                slot,
+                detail: detail.into(),
+            },
+        );
+    }
+
+    fn push(&mut self, kind: Kind, v: Violation) {
         let max = self.max_examples;
         let k = self.kinds.entry(kind).or_default();
         k.count += 1;
         if k.examples.len() < max {
-            k.examples.push(Violation {
-                row,
-                ply,
-                byte,
-                detail: detail.into(),
-            });
+            k.examples.push(v);
         }
     }
 }

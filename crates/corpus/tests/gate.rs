@@ -316,7 +316,12 @@ fn sidecar_corruptions() {
     // ply_of out of place
     let mut r = good.clone();
     r.ply_of[5 * s] -= 1;
-    expect(&f.gate(&corpus, Some(&r)), Kind::PlyOf, Some(5));
+    let rep = f.gate(&corpus, Some(&r));
+    expect(&rep, Kind::PlyOf, Some(5));
+    // named by its slot (it read "row 5, byte 0: slot 0: ...")
+    let v = &rep.kinds[&Kind::PlyOf].examples[0];
+    assert_eq!((v.slot, v.byte), (Some(0), None));
+    assert!(v.to_string().starts_with("row 5, slot 0: ply_of"), "{v}");
 
     // teacher flag 5, and flag 0 on a labelled slot
     let mut r = good.clone();
