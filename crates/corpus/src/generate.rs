@@ -132,6 +132,15 @@ impl GenConfig {
         if self.opening_min > self.opening_max {
             return bad("opening_min must not exceed opening_max");
         }
+        if self.opening_max > 41 {
+            return bad("opening_max must be at most 41: a game has at most 42 plies");
+        }
+        if self.teacher.mode == TeacherMode::AlphaBeta
+            && (self.teacher.depth == 0 || self.teacher.node_budget == 0)
+        {
+            // a search of no plies or no nodes labels nothing it searched
+            return bad("the alpha-beta teacher needs depth and node_budget of at least 1");
+        }
         if !(0.0..=1.0).contains(&self.epsilon) {
             return bad("epsilon must lie in 0..=1");
         }

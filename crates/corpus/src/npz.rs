@@ -133,6 +133,12 @@ impl NpzReader {
     /// Opens an archive, reads its central directory and locates every member's data.
     pub fn open(path: &Path) -> Result<NpzReader, SidecarError> {
         let file = File::open(path).map_err(io_at(path))?;
+        // (a folder opens, and then fails to seek with "Invalid argument")
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(io_at(path)(io::Error::other(
+                "a folder, not an .npz file; name the sidecar inside it (perply_targets.npz)",
+            )));
+        }
         let mut zip =
             ZipArchive::new(BufReader::new(file)).map_err(|e| zip_error(path, None, e))?;
         let names: Vec<String> = zip

@@ -27,8 +27,8 @@ pub fn sha256_file(path: &Path) -> Result<String, CorpusError> {
     Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// Every file under `dir` except `SHA256SUMS` itself and `.part` files (outputs not yet
-/// whole, left by a stopped run), as sorted `/`-separated paths.
+/// Every file (or symbolic link) under `dir` except `SHA256SUMS` itself and `.part`
+/// files (outputs not yet whole, left by a stopped run), as sorted `/`-separated paths.
 pub fn published_files(dir: &Path) -> Result<Vec<String>, CorpusError> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), CorpusError> {
         for e in std::fs::read_dir(dir).map_err(io_err(dir))? {
@@ -37,7 +37,9 @@ pub fn published_files(dir: &Path) -> Result<Vec<String>, CorpusError> {
             let ft = e.file_type().map_err(io_err(&p))?;
             if ft.is_dir() {
                 walk(root, &p, out)?;
-            } else if ft.is_file() {
+            } else if ft.is_file() || ft.is_symlink() {
+                // a link is named too: `verify-sums` must not pass a folder holding a
+                // file nobody checked (and `sums` refuses to list one)
                 // a line per file: a name that is not UTF-8 or holds a line break
                 // cannot be written so that `sha256sum -c` (or we) read it back
                 let rel: Option<Vec<&str>> = p
@@ -74,6 +76,15 @@ pub fn write_sums(dir: &Path) -> Result<Vec<String>, CorpusError> {
         return Err(CorpusError::Invalid(format!(
             "{} holds no files to list; run sums on the folder a corpus was written to",
             dir.display()
+        )));
+    }
+    if let Some(link) = files
+        .iter()
+        .find(|rel| std::fs::symlink_metadata(dir.join(rel)).is_ok_and(|m| m.is_symlink()))
+    {
+        return Err(CorpusError::Invalid(format!(
+            "{} is a symbolic link: a published folder holds its own files; copy the file in, or remove the link",
+            dir.join(link).display()
         )));
     }
     let mut lines = Vec::new();

@@ -65,8 +65,24 @@ fn shards_merge_to_the_single_run() {
     ] {
         same_files(&single, &merged, rel);
     }
-    // a missing shard is refused
+    // a missing shard is refused, and the last one missing is named by its games
     assert!(merge(&dirs[..2], &root.join("bad"), &NoProgress).is_err());
+    let e = merge(&dirs[1..], &root.join("bad"), &NoProgress).unwrap_err();
+    assert!(e.to_string().contains("games 100..150 are missing"), "{e}");
+    // a shard of another run is refused naming the setting that differs
+    let other = root.join("other");
+    let mut changed = cfg.clone();
+    changed.gen.epsilon = 0.25;
+    std::fs::create_dir_all(&other).unwrap();
+    generate_shard(&changed, 1, 3, &other, &NoProgress).unwrap();
+    let e = merge(
+        &[dirs[0].clone(), dirs[1].clone(), other],
+        &root.join("bad"),
+        &NoProgress,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("epsilon is 0.25 here"), "{e}");
     // a shard whose sidecar has another slot count than its settings is named, not merged
     // (its shard.txt without the checksums that would catch the change first, as an
     // older shard's)
@@ -348,6 +364,16 @@ fn sums_round_trip_and_detect_a_change() {
     std::fs::write(&sums, text.replace("  README.md", "  train/../README.md")).unwrap();
     assert!(verify_sums(&dir).unwrap().passed());
     write_sums(&dir).unwrap();
+    // a link nobody listed fails the check (it was passed over), and is not listed
+    let link = dir.join("train/linked.txt");
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    assert_eq!(
+        verify_sums(&dir).unwrap().unlisted,
+        vec!["train/linked.txt".to_string()]
+    );
+    let e = write_sums(&dir).unwrap_err().to_string();
+    assert!(e.contains("linked.txt is a symbolic link"), "{e}");
+    std::fs::remove_file(&link).unwrap();
     std::fs::remove_file(&outside).unwrap();
     // a file name with a line break cannot be listed: refused, naming it
     let odd = dir.join("two\nlines.txt");

@@ -183,3 +183,28 @@ fn random_moves_wait_for_epsilon_from() {
     }
     assert!(differ >= 10, "only {differ} of 12 games took random moves");
 }
+
+#[test]
+fn settings_no_game_or_teacher_can_honour_are_refused() {
+    let ok = common::fast_config(1);
+    assert!(ok.validate().is_ok());
+    let refused = |change: &dyn Fn(&mut c4lab_corpus::generate::GenConfig), said: &str| {
+        let mut cfg = ok.clone();
+        change(&mut cfg);
+        let e = cfg.validate().unwrap_err().to_string();
+        assert!(e.contains(said), "{e}");
+    };
+    // an opening past the board (the card recorded "50..=60 random opening plies")
+    refused(
+        &|c| (c.opening_min, c.opening_max) = (50, 60),
+        "opening_max must be at most 41",
+    );
+    // a search of no plies or no nodes, whose labels still said "alpha-beta search"
+    refused(&|c| c.teacher.depth = 0, "at least 1");
+    refused(&|c| c.teacher.node_budget = 0, "at least 1");
+    // the exact teacher searches to the end, whatever the depth setting
+    let mut exact = ok.clone();
+    exact.teacher.mode = TeacherMode::Exact;
+    exact.teacher.depth = 0;
+    assert!(exact.validate().is_ok());
+}
