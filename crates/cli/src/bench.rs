@@ -341,7 +341,8 @@ fn solver(
         head += " baseline µs | baseline nodes | baseline mismatches | baseline process s | speed-up (1st column) |";
         rule += " ---: | ---: | ---: | ---: | ---: |";
     }
-    // the book before any solving, which the empty-board rows come after
+    // the table and the book before any solving (the empty-board rows come last)
+    crate::solve::ensure_table_memory(mb << 20, 1)?;
     if let Some(b) = book {
         if !empty {
             bail!(

@@ -47,7 +47,7 @@ pub enum Corpus {
         /// unless --no-targets).
         targets: Option<PathBuf>,
         /// Check the transcript only.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "targets")]
         no_targets: bool,
         /// Examples listed per kind of violation.
         #[arg(long, default_value_t = 5)]
@@ -97,7 +97,7 @@ pub enum Corpus {
         /// The relabelling teacher (only `exact`).
         #[arg(long, value_enum, default_value_t = Teacher::Exact)]
         teacher: Teacher,
-        /// Relabel only the first ROWS rows.
+        /// Relabel only the first ROWS rows (with --out, only they are written).
         #[arg(long)]
         rows: Option<usize>,
         /// Skip slots whose board has fewer stones (exact solves near the empty board are slow without --book).
@@ -215,6 +215,21 @@ fn beside(corpus: &Path, given: Option<PathBuf>) -> Result<PathBuf> {
     Ok(given.unwrap_or_else(|| corpus.with_file_name("perply_targets.npz")))
 }
 
+/// The sidecar of `corpus` as [`beside`] finds it, refusing a default one that is not
+/// there with how to name it (`how`: the argument or flag that does).
+fn sidecar(corpus: &Path, given: Option<PathBuf>, how: &str) -> Result<PathBuf> {
+    let named = given.is_some();
+    let npz = beside(corpus, given)?;
+    if !named && !npz.exists() {
+        bail!(
+            "{} has no sidecar beside it ({} is not there); name its sidecar {how}",
+            corpus.display(),
+            npz.display()
+        );
+    }
+    Ok(npz)
+}
+
 fn parse_shard(s: &str) -> Result<(u64, u64)> {
     let (i, n) = s.split_once('/').context("--shard takes i/N, e.g. 0/4")?;
     let number = |t: &str| {
@@ -245,7 +260,7 @@ fn report_json(rep: &GateReport) -> serde_json::Value {
             let ex: Vec<serde_json::Value> = v
                 .examples
                 .iter()
-                .map(|e| serde_json::json!({"row": e.row, "ply": e.ply, "byte": e.byte, "detail": e.detail}))
+                .map(|e| serde_json::json!({"row": e.row, "ply": e.ply, "byte": e.byte, "slot": e.slot, "detail": e.detail}))
                 .collect();
             (k.name().to_string(), serde_json::json!({"count": v.count, "examples": ex}))
         })
@@ -353,7 +368,7 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             Ok(if rep.is_clean() { 0 } else { 1 })
         }
         Corpus::Stats { corpus, targets } => {
-            let st = stats::compute(&corpus, &beside(&corpus, targets)?)?;
+            let st = stats::compute(&corpus, &sidecar(&corpus, targets, "after the corpus")?)?;
             out!("{}", st.to_markdown());
             Ok(0)
         }
@@ -364,7 +379,13 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             seed,
             out,
         } => {
-            let (t, h) = dataset::split(&corpus, &beside(&corpus, targets)?, holdout, seed, &out)?;
+            let (t, h) = dataset::split(
+                &corpus,
+                &sidecar(&corpus, targets, "after the corpus")?,
+                holdout,
+                seed,
+                &out,
+            )?;
             let [train, train_npz, hold, hold_npz] = layout(&out, t as u64);
             let o = holdout::overlap((&train, &train_npz), (&hold, &hold_npz))?;
             outln!("train: {} ({t} rows)", train.display());
@@ -405,7 +426,7 @@ pub fn run(cmd: Corpus) -> Result<u8> {
                 ..bench_defaults()
             };
             let cfg = play.config()?;
-            let npz = beside(&corpus, targets)?;
+            let npz = sidecar(&corpus, targets, "after the corpus")?;
             if let Some(dir) = &out {
                 // refused before the hours of solving, not after
                 let written = [dir.join("corpus.txt"), dir.join("perply_targets.npz")];
@@ -483,7 +504,8 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             b_targets,
             expect_disjoint,
         } => {
-            let (an, bn) = (beside(&a, a_targets)?, beside(&b, b_targets)?);
+            let an = sidecar(&a, a_targets, "with --a-targets")?;
+            let bn = sidecar(&b, b_targets, "with --b-targets")?;
             // the labelled boards come from the sidecars' slots: one that belongs to
             // another corpus would measure the wrong boards without a word
             c4lab_corpus::gate::require_clean(&a, &an)?;

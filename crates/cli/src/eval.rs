@@ -87,7 +87,7 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
                 }
             }
             Err(e) => {
-                eprintln!("c4lab hint: {e}");
+                eprintln!("error: {e}");
                 code = 2;
             }
         }
@@ -137,6 +137,14 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
     let sample = sample_positions(&hold, a.positions, a.min_stones, a.seed);
     let raw_ag = agreement(&hold, |p| model.net_move(p));
     if sample.is_empty() {
+        if a.positions > 0 {
+            // said, not left out: no row at all read as a table cut short
+            outln!(
+                "| optimal-move rate (strong solver, {}+ stones) | - (no holdout position has {} stones or more) |",
+                a.min_stones,
+                a.min_stones
+            );
+        }
         outln!(
             "| the network alone (no tactical checks): agreement | {} |",
             pct(&raw_ag)

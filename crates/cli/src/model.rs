@@ -174,6 +174,14 @@ pub fn train(a: TrainArgs) -> Result<u8> {
             a.perply_targets.len()
         );
     }
+    if let Some(hold) = &a.holdout_corpus {
+        if a.load_corpus.iter().any(|c| same_file(c, hold)) {
+            eprintln!(
+                "warning: --holdout-corpus {} is also a training corpus: its agreement measures what the model memorised, not how it plays positions it never saw",
+                hold.display()
+            );
+        }
+    }
     let ckpt = a
         .checkpoint
         .clone()

@@ -331,8 +331,9 @@ pub fn book(depth: u32, out: &Path, mb: usize, threads: usize) -> Result<u8> {
     let bytes = b.to_bytes();
     output.finish(file, &bytes)?;
     outln!(
-        "book of depth {depth}: {} positions, {} bytes, written to {} in {:.1} s",
+        "book of depth {depth}: {} position{}, {} bytes, written to {} in {:.1} s",
         b.len(),
+        if b.len() == 1 { "" } else { "s" },
         bytes.len(),
         out.display(),
         t.elapsed().as_secs_f64()

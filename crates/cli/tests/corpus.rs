@@ -38,6 +38,27 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--no-targets"));
     assert_exit(&c4lab(&["corpus", "check", "--no-targets", &lone], ""), 0);
+    // commands that read the sidecar say where it was looked for and how to name it
+    let stats = c4lab(&["corpus", "stats", &lone], "");
+    assert_eq!(stats.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&stats.stderr).contains("has no sidecar beside it"),
+        "{}",
+        String::from_utf8_lossy(&stats.stderr)
+    );
+    // a sidecar named with --no-targets is refused, not ignored
+    let both = c4lab(&["corpus", "check", "--no-targets", &lone, &targets], "");
+    assert_eq!(both.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
+    // a folder named as the sidecar is said to be one (it read "Invalid argument")
+    let folder = c4lab(&["corpus", "check", &corpus, &format!("{d}/train")], "");
+    assert_ne!(folder.status.code(), Some(0));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&folder.stdout),
+        String::from_utf8_lossy(&folder.stderr)
+    );
+    assert!(said.contains("a folder, not an .npz file"), "{said}");
     std::fs::remove_file(&lone).unwrap();
     let model = format!("{d}/m.c4m");
     let diverging = format!("{d}/diverging.c4m");
@@ -566,6 +587,55 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     assert!(
         !std::path::Path::new(&gated).exists(),
         "a model trained on a foreign sidecar"
+    );
+    // a sample no holdout position can fill is said, not a row left out
+    let none = c4lab(
+        &[
+            "eval",
+            "--holdout-corpus",
+            &hold,
+            "--holdout-targets",
+            &hold_t,
+            "--model",
+            &model,
+            "--games",
+            "0",
+            "--min-stones",
+            "43",
+        ],
+        "",
+    );
+    assert_exit(&none, 0);
+    assert!(
+        stdout(&none).contains("no holdout position has 43 stones or more"),
+        "{}",
+        stdout(&none)
+    );
+    // a holdout that is the training corpus itself is warned about
+    let memorised = format!("{d}/memorised.c4m");
+    let same = c4lab(
+        &[
+            "train",
+            "--load-corpus",
+            &corpus,
+            "--perply-targets",
+            &targets,
+            "--holdout-corpus",
+            &corpus,
+            "--holdout-targets",
+            &targets,
+            "--steps",
+            "10",
+            "--out",
+            &memorised,
+        ],
+        "",
+    );
+    assert_exit(&same, 0);
+    assert!(
+        String::from_utf8_lossy(&same.stderr).contains("is also a training corpus"),
+        "{}",
+        String::from_utf8_lossy(&same.stderr)
     );
     // bench model does not pick one of two training corpora by directory order
     let second = format!("{d}/train/corpus_301.txt");

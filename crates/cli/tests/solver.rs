@@ -293,6 +293,13 @@ fn bench_solver_reports_the_fastest_of_repeated_runs_and_any_wrong_score() {
         assert_eq!(stdout(&out), "", "nothing solved before the error");
         assert!(String::from_utf8_lossy(&out.stderr).contains(said));
     }
+    // a table the machine cannot give is refused before the table's header
+    if table_refused_here() {
+        let base = ["bench", "solver", "--only", "L3_R1", "--sets", &sets];
+        let out = c4lab(&[&base[..], &["--table-mb", "65536"]].concat(), "");
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(stdout(&out), "", "no header before the error");
+    }
     assert_eq!(run("0").status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
