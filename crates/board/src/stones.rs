@@ -126,8 +126,9 @@ pub fn parse_stones(text: &str) -> Result<StoneGrid, StonesError> {
         .collect();
     if rows.len() != HEIGHT {
         return Err(StonesError::Shape(format!(
-            "found {} non-blank rows",
-            rows.len()
+            "found {} non-blank row{}",
+            rows.len(),
+            if rows.len() == 1 { "" } else { "s" }
         )));
     }
     let (mut red, mut yellow) = (0u64, 0u64);
@@ -205,6 +206,11 @@ mod tests {
         let e = parse_stones(over).unwrap_err().to_string();
         assert!(e.contains("moved after the game was over"), "{e}");
         assert!(matches!(parse_stones("RY?"), Err(StonesError::Shape(_))));
+        let e = parse_stones("RY?").unwrap_err().to_string();
+        assert!(
+            e.contains("found 1 non-blank row") && !e.contains("found 1 non-blank rows"),
+            "{e}"
+        );
         let bad = ".......\n.......\n.......\n.......\n.......\n..X....\n";
         assert_eq!(
             parse_stones(bad).unwrap_err(),

@@ -176,8 +176,9 @@ impl Diagram {
                 ),
             };
             return Err(DiagramError::Shape(format!(
-                "found {} rows{note}",
-                rows.len()
+                "found {} row{}{note}",
+                rows.len(),
+                if rows.len() == 1 { "" } else { "s" }
             )));
         }
         for (i, row) in rows.iter().enumerate() {

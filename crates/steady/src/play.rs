@@ -65,9 +65,11 @@ impl Status {
             Status::Undecided { columns } => {
                 let cols: Vec<String> = columns.iter().map(|c| (c + 1).to_string()).collect();
                 format!(
-                    "Red's move depends on the undecided (?) cell in column{} {}: give it a level to play on",
+                    "Red's move depends on the undecided (?) cell{} in column{} {}: give {} a level to play on",
                     if cols.len() == 1 { "" } else { "s" },
-                    cols.join(", ")
+                    if cols.len() == 1 { "" } else { "s" },
+                    cols.join(", "),
+                    if cols.len() == 1 { "it" } else { "them" }
                 )
             }
         }

@@ -320,4 +320,9 @@ fn a_row_of_blanks_too_many_is_named() {
         e.contains("found 7 rows") && e.contains("row 7 is seven spaces"),
         "{e}"
     );
+    let e = Diagram::parse("9909999\n").unwrap_err().to_string();
+    assert!(
+        e.contains("found 1 row") && !e.contains("found 1 rows"),
+        "{e}"
+    );
 }

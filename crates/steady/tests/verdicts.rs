@@ -214,7 +214,18 @@ fn play_stops_where_an_undecided_cell_would_choose() {
     assert_eq!(game.status(), &Status::Undecided { columns: vec![0] });
     assert!(game.log().is_empty());
     let said = game.status().describe();
-    assert!(said.contains("undecided (?) cell in column 1:"), "{said}");
+    assert!(
+        said.contains("undecided (?) cell in column 1: give it a level"),
+        "{said}"
+    );
+    let two = Status::Undecided {
+        columns: vec![0, 3],
+    }
+    .describe();
+    assert!(
+        two.contains("undecided (?) cells in columns 1, 4: give them a level"),
+        "{two}"
+    );
     let mut stopped = game.clone();
     let e = stopped.yellow(3).unwrap_err().to_string();
     assert!(e.contains("undecided (?) cell in column 1"), "{e}");
