@@ -1,7 +1,7 @@
 // The Lab's page: state, rendering and input. The engine (Rust compiled to WebAssembly)
 // answers every question about the game; verification runs in verify.worker.js.
 import init, * as engine from './pkg/c4lab_wasm.js';
-import { autoComplete } from './complete.js';
+import { autoComplete, REASONS } from './complete.js';
 import { wholeRoot } from './dsat.js';
 import { modelHint } from './model.js';
 import { hintText, solverHints } from './hints.js';
@@ -232,7 +232,6 @@ function say(text, error = false) {
 // ---- rendering --------------------------------------------------------------------
 
 const plural = (n, word) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
-const REASONS = { 'no-move': 'the diagram names no move', 'yellow-wins': 'Yellow wins', draw: 'the board fills: a draw' };
 
 function verdictText() {
   const v = state.verdict;
@@ -303,7 +302,16 @@ function render() {
       n.className = 'num';
       n.textContent = String(g + 1);
       c.append(n);
-      label += `counterexample move ${g + 1} (${g % 2 === 0 ? 'Red' : 'Yellow'}), level ${level}`;
+      // the level stays readable in a corner (a candidate's too: a long line would
+      // otherwise hide every level the status line says the board shows)
+      if (level !== '9') {
+        const u = document.createElement('span');
+        u.className = candidate ? 'under candidate' : 'under';
+        u.textContent = level;
+        c.append(u);
+      }
+      if (candidate) legend.add('candidate');
+      label += `counterexample move ${g + 1} (${g % 2 === 0 ? 'Red' : 'Yellow'}), ${candidate ? 'candidate ' : ''}level ${level}`;
       legend.add('ghost');
     } else {
       c.textContent = level === '9' ? '' : level;
@@ -382,7 +390,7 @@ function renderLegend(items) {
   };
   if (items.has('selected')) add('legend-selected', 'var(--accent)', state.mode === 'play' ? "Red's last move" : 'the cell the diagram selects');
   if (items.has('four')) add('legend-four', 'var(--win)', 'the winning four');
-  if (items.has('ghost')) add('legend-ghost', 'var(--muted)', 'faded numbered stones: the losing line');
+  if (items.has('ghost')) add('legend-ghost', 'var(--muted)', 'faded numbered stones: the losing line (the level in the corner)');
   if (items.has('candidate')) add('legend-candidate', 'var(--accent)', 'underlined: candidate levels for the ? cells (Fill ? or Solve root)');
 }
 
@@ -398,6 +406,8 @@ function renderLog(game) {
       : `Yellow ${m.column}`;
     ol.append(li);
   }
+  // the newest move in view (the box scrolls once the game outgrows it)
+  ol.scrollTop = ol.scrollHeight;
   const text = game.status_text.charAt(0).toUpperCase() + game.status_text.slice(1);
   $('#game-status').textContent = text + (game.error ? ` · ${game.error}` : '');
 }

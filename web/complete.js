@@ -4,6 +4,9 @@
 
 import { searchControls, searchWorker } from './search.js';
 
+/** How a losing line ends, in words, by the verifier's reason name. */
+export const REASONS = { 'no-move': 'the diagram names no move', 'yellow-wins': 'Yellow wins', draw: 'the board fills: a draw' };
+
 /**
  * Wires the auto-complete controls. `host` gives: grid() (the diagram as text),
  * levels() (the level layer), undecided() (the ? cells not under a root stone), keep(cells) (apply levels for the ? cells), starting(who) (a search starts: the other is set
@@ -37,7 +40,10 @@ export function autoComplete(host) {
 
   const fmt = (n) => n.toLocaleString('en');
   const count = (n, word) => `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
-  return {
+  // the status line's clock runs on between the engine's reports, which a long round
+  // (or the start-up) may hold back for many seconds
+  let runnable = false;
+  const panel = {
     /** The candidate to draw instead of the ? cells, and the line behind it, or null. */
     preview() {
       const r = search.report;
@@ -57,19 +63,24 @@ export function autoComplete(host) {
     },
     /** Updates the controls and the status line. */
     render(hasUndecided) {
+      runnable = hasUndecided;
       const r = search.report;
       controls.render(hasUndecided);
       // no report: clear the line once no search stands behind it
       if (!r) return controls.idle() ? status('') : undefined;
       if (!r.ok) return status(`Auto-complete refused: ${r.error}`);
       const counts = `${count(r.candidates, 'candidate')}, ${count(r.clauses, 'clause')}, ${count(r.positions, 'position')}`;
-      const deepest = r.deepest ? ` Deepest loss: ${r.deepest.reason} after ${r.deepest.line || 'nothing'} (drawn on the board).` : '';
-      const secs = (r.ms / 1000).toFixed(1);
+      const deepest = r.deepest ? ` Deepest loss: ${REASONS[r.deepest.reason] ?? r.deepest.reason} after ${r.deepest.line || 'nothing'} (drawn on the board).` : '';
+      const secs = ((search.elapsed() ?? r.ms) / 1000).toFixed(1);
       if (r.state === 'running') status(`Searching… ${counts}, ${secs} s.${deepest}`);
       else if (r.state === 'found') status(`Found a completion that verifies as a win (${count(r.positions_verified, 'position')} searched); ${counts}, ${secs} s. Keep it, or Discard.`);
-      else if (r.state === 'unsat') status(`No completion of these fixed cells wins: no levels 0–9 for the ${r.undecided} ? cells make a win with every other cell as it is (${counts}, ${secs} s). Other fixed cells might.`);
+      else if (r.state === 'unsat') status(`No completion of these fixed cells wins: no levels 0–9 for the ${r.undecided === 1 ? '? cell makes' : `${r.undecided} ? cells make`} a win with every other cell as it is (${counts}, ${secs} s). Other fixed cells might.`);
       else if (!r.candidates) status(`Stopped after ${secs} s, before the first candidate.`);
       else status(`Stopped after ${counts}, ${secs} s; the board shows the last candidate.${deepest} Discard to clear it.`);
     },
   };
+  setInterval(() => {
+    if (search.running) panel.render(runnable);
+  }, 1000);
+  return panel;
 }

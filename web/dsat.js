@@ -57,7 +57,10 @@ export function wholeRoot(host) {
     const least = r.least_levels ?? r.levels;
     return least > 1 ? `, and no diagram keeping them below level ${least - 1} wins` : '';
   };
-  return {
+  // the status line's clock runs on between the engine's reports, which a long round
+  // (or the start-up) may hold back for many seconds
+  let runnable = false;
+  const panel = {
     /** The found diagram's levels to draw instead of the ? cells, or null. */
     preview() {
       const r = search.report;
@@ -75,13 +78,14 @@ export function wholeRoot(host) {
     report: () => search.report,
     /** Updates the controls, the gauge and the status line. */
     render(hasRoot) {
+      runnable = hasRoot;
       const r = search.report;
       controls.render(hasRoot);
       ui.gauge.hidden = !(r && r.state === 'mapping');
       // no report: clear the line once no search stands behind it
       if (!r) return controls.idle() ? status('') : undefined;
       if (!r.ok) return status(`Solve root refused: ${r.error}`);
-      const secs = (r.ms / 1000).toFixed(1);
+      const secs = ((search.elapsed() ?? r.ms) / 1000).toFixed(1);
       const count = (n, word) => `${fmt(n)} ${word}${Number(n) === 1 ? '' : 's'}`;
       const counts = `${count(r.positions, 'position')}, ${count(r.conflicts ?? 0, 'dead end')}, ${count(r.settled ?? 0, 'settled variable')}`;
       const budget = firstLevels < 10 && r.levels ? `levels 0–${r.levels - 1}` : '';
@@ -134,4 +138,8 @@ export function wholeRoot(host) {
       }
     },
   };
+  setInterval(() => {
+    if (search.running) panel.render(runnable);
+  }, 1000);
+  return panel;
 }

@@ -6,7 +6,7 @@
  * whether a report ends the search; `changed()` runs after every report.
  */
 export function searchWorker(url, finished, changed) {
-  const s = { worker: null, id: 0, report: null, running: false, grid: null };
+  const s = { worker: null, id: 0, report: null, running: false, grid: null, t0: 0 };
   function end() {
     if (s.worker) s.worker.terminate();
     s.worker = null;
@@ -19,6 +19,7 @@ export function searchWorker(url, finished, changed) {
     s.report = null;
     s.running = true;
     s.grid = grid;
+    s.t0 = performance.now();
     s.worker = new Worker(url, { type: 'module' });
     s.worker.onmessage = (e) => {
       if (e.data.id !== id) return;
@@ -37,7 +38,8 @@ export function searchWorker(url, finished, changed) {
 }
 
 /**
- * What the controls drive, over a search's state `s` ({report, running, grid}):
+ * What the controls drive, over a search's state `s` ({report, running, grid, t0: when
+ * it started, on `performance.now()`'s clock}):
  * `end()` stops its workers, `start(grid, message)` starts it again, and `settle()`
  * (when given) may end a stopped search on a verdict it already has, returning true.
  */
@@ -49,12 +51,21 @@ export function searchHandle(s, end, start, settle = () => false) {
     get running() { return s.running; },
     /** The diagram the current or last search was started on. */
     get grid() { return s.grid; },
+    /**
+     * Milliseconds since the running search started (reports come between the engine's
+     * steps, which may take many seconds: the clock runs on between them), or null.
+     */
+    elapsed() { return s.running ? performance.now() - s.t0 : null; },
     start,
-    /** Stops a running search, keeping its last report marked stopped (or `empty`). */
+    /**
+     * Stops a running search, keeping its last report (or `empty`) marked stopped, with
+     * the time it ran until now (not until its last report).
+     */
     stop(empty = null) {
       if (!s.running || settle()) return;
+      const ms = performance.now() - s.t0;
       end();
-      s.report = s.report ? { ...s.report, state: 'stopped' } : empty;
+      s.report = s.report ? { ...s.report, state: 'stopped', ms } : empty && { ...empty, ms };
     },
     /** Ends the search and forgets its report. */
     discard() {

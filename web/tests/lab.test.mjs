@@ -39,8 +39,8 @@ after(async () => {
   server?.kill();
 });
 
-async function open(hash = '') {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+async function open(hash = '', viewport = { width: 1280, height: 860 }) {
+  const page = await browser.newPage({ viewport });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.errors = errors;
@@ -171,6 +171,25 @@ test('playing Yellow names the rule behind each Red move', async () => {
   assert.match(hints, /Red's last move keeps the win/);
   assert.ok((await page.locator('#board .cell.losing').count()) > 0);
   await page.screenshot({ path: join(shots, 'play-hints.png') });
+});
+
+test('a long game\'s log shows whole move numbers and keeps the newest move in view', async () => {
+  const page = await open('#1.655433534337221121.990*H90*D96579.71122', { width: 400, height: 800 });
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 10);
+  const log = await page.locator('#log').evaluate((ol) => {
+    // the widest marker a game can need, as the list draws it ("42. ")
+    const probe = document.createElement('span');
+    probe.style.font = getComputedStyle(ol.children[0]).font;
+    probe.textContent = '42.\u00a0';
+    document.body.append(probe);
+    const marker = probe.getBoundingClientRect().width;
+    probe.remove();
+    return { marker, room: parseFloat(getComputedStyle(ol).paddingLeft), top: ol.scrollTop, height: ol.clientHeight, full: ol.scrollHeight };
+  });
+  assert.ok(log.room > log.marker, `numbers clipped: ${log.room}px of room for ${log.marker}px`);
+  assert.ok(log.full > log.height, 'the log outgrows its box here');
+  assert.ok(log.top + log.height >= log.full - 2, `the newest move out of view: ${JSON.stringify(log)}`);
+  assert.deepEqual(page.errors, []);
 });
 
 test('an upstream diagram imports in the old language and verifies', async (t) => {
@@ -321,8 +340,16 @@ test('auto-complete says UNSAT for what no completion can win, and Stop ends a w
   assert.match(await page.locator('#fill-status').textContent(), /wide scope/);
   await page.waitForFunction(() => /^Searching… [1-9]/.test(document.querySelector('#fill-status').textContent), null, { timeout: 30_000 });
   assert.ok(await page.locator('#board .cell.candidate').count() > 0, 'the live candidate is drawn');
+  await page.waitForFunction(() => /Deepest loss/.test(document.querySelector('#fill-status').textContent), null, { timeout: 30_000 });
   await page.click('#fill-stop');
-  assert.match(await page.locator('#fill-status').textContent(), /^Stopped after/);
+  const stopped = await page.locator('#fill-status').textContent();
+  assert.match(stopped, /^Stopped after/);
+  assert.doesNotMatch(stopped, /Deepest loss: (no-move|draw|yellow-wins) /, 'how the line ends, in words');
+  // the losing line is drawn over the last candidate, whose levels stay readable (a long
+  // line hid every one of them)
+  const ghosts = await page.locator('#board .cell:has(.num)').evaluateAll((cs) => cs.map((c) => c.getAttribute('aria-label')));
+  assert.ok(ghosts.length > 0, 'the deepest line is drawn');
+  assert.ok(ghosts.every((l) => /candidate level \d/.test(l)), ghosts.join('; '));
   assert.equal(await page.locator('#fill-stop').isDisabled(), true);
   await page.click('#fill-discard');
   assert.equal(await page.locator('#board .cell.candidate').count(), 0);
@@ -761,7 +788,7 @@ test('Play on a root where Red names no move says there is nothing to judge', as
   const undecided = await open('#1.-.*Z?*L?');
   await undecided.click('nav button[data-mode="play"]');
   assert.match(await undecided.locator('#game-status').textContent(),
-    /^Red's move depends on the undecided \(\?\) cell in columns 1, 2, 3, 4, 5, 6, 7: give it a level to play on$/);
+    /^Red's move depends on the undecided \(\?\) cells in columns 1, 2, 3, 4, 5, 6, 7: give them a level to play on$/);
   assert.equal(await undecided.locator('#log li').count(), 0);
   await undecided.close();
   // a link whose Yellow line runs past such a stop opens cut there, and says so

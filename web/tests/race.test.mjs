@@ -315,3 +315,22 @@ test('an error ends the race and every worker; a new race forgets the old one\'s
   assert.equal(changes, before);
   assert.equal(race.report, null);
 });
+
+test('Stop says how long a search ran until Stop, not until its last report', async () => {
+  const { searchWorker } = await import('../search.js');
+  const search = searchWorker('complete.worker.js', (r) => r.state !== 'running', () => {});
+  search.start('grid', {});
+  assert.ok(search.elapsed() >= 0, 'a running search has a clock');
+  const worker = StandIn.made.at(-1);
+  worker.report({ state: 'running', candidates: 1, ms: 5 });
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  search.stop();
+  assert.equal(search.report.state, 'stopped');
+  assert.ok(search.report.ms >= 60, `stopped after ${search.report.ms} ms`);
+  assert.equal(search.elapsed(), null, 'no clock once stopped');
+  // stopped before any report: the time it ran, not 0
+  search.start('grid', {});
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  search.stop({ ok: true, state: 'stopped', ms: 0 });
+  assert.ok(search.report.ms >= 60, `stopped after ${search.report.ms} ms`);
+});
