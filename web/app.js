@@ -11,6 +11,8 @@ const W = 7, H = 6, N = 42;
 const LEVELS = '0123456789';
 const $ = (sel) => document.querySelector(sel);
 const call = (fn, ...args) => JSON.parse(fn(...args));
+/** The board's 42 cells in grid order (top row first), as `buildBoard` made them. */
+const boardCells = [];
 
 const state = {
   mode: 'levels',
@@ -141,7 +143,7 @@ function renderHints() {
   const game = lose.length ? call(engine.play, grid(), state.yellow) : null;
   if (game && game.ok) for (const x of lose) {
     const cell = drops(game.stones, String(x))[0];
-    if (cell !== undefined) $('#board').children[cell].classList.add('losing');
+    if (cell !== undefined) boardCells[cell].classList.add('losing');
   }
   if ($('#board .losing') && !$('#legend .legend-losing')) {
     const li = document.createElement('li');
@@ -158,6 +160,9 @@ function edited({ verify = true, first = false, keepHash = false } = {}) {
   if (state.yellow) {
     // the Yellow moves the changed diagram still answers: a link to the rest would not open
     const g = call(engine.play, grid(), state.yellow);
+    if (g.ok && g.yellow !== state.yellow) {
+      say(`Play's Yellow line ${state.yellow} was cut to ${g.yellow || 'nothing'}: the changed diagram no longer answers the rest as it did (Undo restores it).`);
+    }
     if (g.ok) state.yellow = g.yellow;
   }
   fill?.diagramChanged(grid());
@@ -256,7 +261,7 @@ function render() {
   if (!lab.ready) return;
   const stones = rootStones();
   const board = $('#board');
-  const cells = board.children;
+  const cells = boardCells;
   const legend = new Set();
   let shown = stones, ghost = [], selected = -1, four = [];
   const game = call(engine.play, grid(), state.mode === 'play' ? state.yellow : '');
@@ -325,6 +330,8 @@ function render() {
     c.title = label;
     c.setAttribute('aria-label', label);
   }
+  if (state.focus !== null && state.mode === 'levels') board.setAttribute('aria-activedescendant', `cell-${state.focus}`);
+  else board.removeAttribute('aria-activedescendant');
   renderLegend(legend);
   const [text, cls] = verdictText();
   const v = $('#verdict');
@@ -339,9 +346,23 @@ function render() {
     simp.disabled = true;
     simp.textContent = 'Simplify';
   }
-  // both searches refuse a root Red cannot play from: their buttons say so by being off
+  simp.title = !(state.simplify && state.simplify.ok)
+    ? 'Off: Simplify needs a diagram that verifies as a win'
+    : state.simplify.cleared === 0
+      ? 'Off: no cell can be blanked without losing the win'
+      : 'Blank (level 9) every cell that is not load-bearing, keeping the win';
+  // both searches refuse a root Red cannot play from: their buttons are off, and their
+  // titles say why
   const root = call(engine.position, state.root);
   const playable = root.ok && !root.over && root.to_move === 'Red' && root.stones.includes('.');
+  const rootOff = playable ? ''
+    : !root.ok || root.over || !root.stones.includes('.') ? 'the game at the root is over'
+      : 'Yellow is to move at the root; the diagram plays Red';
+  const fillOff = rootOff || (grid().includes('?') ? '' : 'no ? cells to fill: right-click cells (or press ?) to undecide them');
+  for (const [b, off] of [[$('#fill'), fillOff], [$('#dsat'), rootOff]]) {
+    b.dataset.base ??= b.title;
+    b.title = off ? `Off: ${off}. ${b.dataset.base}` : b.dataset.base;
+  }
   fill?.render(playable && grid().includes('?'));
   whole?.render(playable);
   // nothing to undo: the Undo buttons are off
@@ -468,12 +489,22 @@ function redo() {
 
 function buildBoard() {
   const board = $('#board');
-  for (let i = 0; i < N; i++) {
-    const c = document.createElement('div');
-    c.className = 'cell';
-    c.setAttribute('role', 'gridcell');
-    c.dataset.index = String(i);
-    board.append(c);
+  // rows for assistive technology (`display: contents` leaves the CSS grid as it was);
+  // the keyboard's focus ring is the grid's active descendant, so it is announced
+  for (let y = 0; y < H; y++) {
+    const row = document.createElement('div');
+    row.className = 'board-row';
+    row.setAttribute('role', 'row');
+    for (let x = 0; x < W; x++) {
+      const c = document.createElement('div');
+      c.className = 'cell';
+      c.id = `cell-${y * W + x}`;
+      c.setAttribute('role', 'gridcell');
+      c.dataset.index = String(y * W + x);
+      row.append(c);
+      boardCells.push(c);
+    }
+    board.append(row);
   }
   board.addEventListener('click', (e) => {
     const c = e.target.closest('.cell');
@@ -502,7 +533,7 @@ function buildBoard() {
     const x = Number(c.dataset.index) % W;
     const stones = state.mode === 'play' ? call(engine.play, grid(), state.yellow).stones : rootStones();
     const cell = drops(stones || rootStones(), String(x + 1))[0];
-    if (cell !== undefined) board.children[cell].classList.add('drop');
+    if (cell !== undefined) boardCells[cell].classList.add('drop');
   });
   board.addEventListener('mouseleave', () => { for (const d of board.querySelectorAll('.drop')) d.classList.remove('drop'); });
 }
@@ -566,13 +597,20 @@ function onKey(e) {
   }
 }
 
+/** Where the chosen theme is kept between visits. */
+const THEME_KEY = 'c4lab-theme';
+
 function wire() {
   for (const b of document.querySelectorAll('nav button')) b.addEventListener('click', () => setMode(b.dataset.mode));
+  // the theme chosen here is kept for the next visit (the system's otherwise)
+  const kept = localStorage.getItem(THEME_KEY);
+  if (kept === 'light' || kept === 'dark') document.documentElement.dataset.theme = kept;
   $('#theme').addEventListener('click', () => {
     const dark = document.documentElement.dataset.theme
       ? document.documentElement.dataset.theme === 'dark'
       : matchMedia('(prefers-color-scheme: dark)').matches;
     document.documentElement.dataset.theme = dark ? 'light' : 'dark';
+    localStorage.setItem(THEME_KEY, dark ? 'light' : 'dark');
   });
   $('#clear').addEventListener('click', () => editLevels(() => state.levels.fill('9')));
   $('#clear-undecided').addEventListener('click', () => editLevels(() => { state.levels = state.levels.map((l) => (l === '?' ? '9' : l)); }));
@@ -649,6 +687,12 @@ function loadHash({ undoable = false } = {}) {
   if (!h) {
     say(''); // an address cleared by hand: a refusal said before no longer applies
     return;
+  }
+  // a fragment that is no link at all would be read as a grid, and refused as one
+  if (!/^\d+(\.|%2E|$)/i.test(h)) {
+    say(`The share link was refused: #${h.length > 40 ? `${h.slice(0, 40)}…` : h} is no c4lab share link (one reads #1.<root>.<cells>, as Share link writes it).`, true);
+    lastHash = location.hash;
+    return false;
   }
   // always read as a link (a truncated one would otherwise be parsed as a grid)
   const r = call(engine.read_any, '#' + h);

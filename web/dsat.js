@@ -41,7 +41,9 @@ export function wholeRoot(host) {
     // near the empty board the map grows slowly (each position asks the strong solver)
     const stones = [...host.grid()].filter((c) => c === 'R' || c === 'Y').length;
     const wide = stones < 12 ? ` With ${stones} stone${stones === 1 ? '' : 's'} on the board that is a wide scope: mapping may take minutes and overflow the budget; Stop at any time, or add stones.` : '';
-    status(`Mapping every position Red could face down to ${CUT_PLIES} plies below the root; ${free} ? cell${free === 1 ? '' : 's'} free over ${over}, the others pinned.${wide}`);
+    // (the local search, when ticked, reports only once the engine has loaded)
+    const first = ui.local.checked ? 'A local search first, then mapping' : 'Mapping';
+    status(`${first} every position Red could face down to ${CUT_PLIES} plies below the root; ${free} ? cell${free === 1 ? '' : 's'} free over ${over}, the others pinned.${wide}`);
     host.render();
   }
   function status(text) {

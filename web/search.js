@@ -129,6 +129,9 @@ export function searchControls(search, ui, host, start, stopped = null) {
     /** Enables the buttons for the search's state (`runnable`: Run may start one). */
     render(runnable) {
       const r = search.report;
+      // a live region that changes every second while a search runs: screen readers
+      // hold it until the search ends, then read the outcome once
+      ui.status.setAttribute('aria-busy', String(search.running));
       ui.run.disabled = search.running || !runnable;
       ui.stop.disabled = !search.running;
       ui.keep.disabled = !(r && r.state === 'found');

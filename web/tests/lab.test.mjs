@@ -143,6 +143,9 @@ test('a losing diagram draws its counterexample line', async () => {
   const nums = (await ghosts.allTextContents()).map(Number).sort((a, b) => a - b);
   assert.deepEqual(nums, [1, 2, 3, 4, 5, 6, 7, 8]);
   assert.match(await page.locator('#legend').textContent(), /the losing line/);
+  // Simplify is off, and says why
+  assert.equal(await page.locator('#simplify').isDisabled(), true);
+  assert.match(await page.locator('#simplify').getAttribute('title'), /needs a diagram that verifies as a win/);
   await page.screenshot({ path: join(shots, 'levels-counterexample.png') });
 });
 
@@ -171,6 +174,17 @@ test('playing Yellow names the rule behind each Red move', async () => {
   assert.match(hints, /Red's last move keeps the win/);
   assert.ok((await page.locator('#board .cell.losing').count()) > 0);
   await page.screenshot({ path: join(shots, 'play-hints.png') });
+});
+
+test('an edit that cuts Play\'s Yellow line says so', async () => {
+  const page = await open('#1.655433534337221121.990*H90*D96579.71122');
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#undecide-all');
+  assert.match(await page.locator('#message').textContent(), /Yellow line 71122 was cut to nothing/);
+  await page.click('#undo-levels');
+  await page.click('nav button[data-mode="play"]');
+  assert.ok((await page.locator('#log li').count()) >= 10, 'Undo brings the line back');
+  assert.deepEqual(page.errors, []);
 });
 
 test('a long game\'s log shows whole move numbers and keeps the newest move in view', async () => {
@@ -232,6 +246,11 @@ test('keyboard only: arrows move the focus ring and a digit paints', async () =>
   await settled(page, n);
   assert.match(await cell(page, 4, 1).getAttribute('title'), /column 4, row 1: .*level 0/);
   assert.equal(await page.locator('#board .cell.focus').count(), 1);
+  // for a screen reader: six rows of seven cells, the focus ring the active descendant
+  assert.deepEqual(await page.$$eval('#board > [role="row"]', (rows) => rows.map((r) => r.querySelectorAll('[role="gridcell"]').length)), [7, 7, 7, 7, 7, 7]);
+  const active = await page.locator('#board').getAttribute('aria-activedescendant');
+  assert.equal(active, await page.locator('#board .cell.focus').getAttribute('id'));
+  assert.match(await page.locator(`#${active}`).getAttribute('aria-label'), /column 4, row 1: .*level 0/);
   n = await count(page);
   await page.keyboard.press('Backspace');
   await settled(page, n);
@@ -635,6 +654,19 @@ test('narrow screen and dark theme', async () => {
   await page.click('#theme');
   const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.notEqual(light, dark);
+  // a pressed button's text stays readable on the accent (white on it was 2.6:1)
+  const contrast = await page.locator('nav button[aria-pressed="true"]').evaluate((b) => {
+    const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+    const lum = (c) => rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const [a, b2] = [lum(getComputedStyle(b).color), lum(getComputedStyle(b).backgroundColor)];
+    return (Math.max(a, b2) + 0.05) / (Math.min(a, b2) + 0.05);
+  });
+  assert.ok(contrast >= 4.5, `contrast ${contrast.toFixed(2)}:1`);
+  // and the theme chosen is kept after a reload
+  await page.reload();
+  await page.waitForFunction(() => window.__lab && window.__lab.verdicts > 0);
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), dark);
   await page.screenshot({ path: join(shots, 'narrow-dark.png'), fullPage: true });
 });
 
@@ -674,6 +706,10 @@ test('odd input leaves the page saying what it did: truncated links, Yellow-to-m
   assert.match(await message(), /The share link was refused/);
   assert.doesNotMatch(await message(), /six rows/);
   assert.ok((await href(page)).endsWith('#1'), (await href(page)));
+  // a fragment that is no link at all is named as such, not as a grid of the wrong shape
+  const garbage = await open('#garbage');
+  assert.match(await garbage.locator('#message').textContent(), /#garbage is no c4lab share link/);
+  await garbage.close();
   // Share link then puts the diagram's own link there, as it says
   if (!(await page.locator('#io').evaluate((d) => d.open))) await page.locator('#io summary').click();
   await page.click('[data-export="link"]');
@@ -692,6 +728,11 @@ test('odd input leaves the page saying what it did: truncated links, Yellow-to-m
   await setMoves('4');
   await page.click('nav button[data-mode="play"]');
   await page.waitForFunction(() => /no hints here/.test(document.querySelector('#hints').textContent));
+  // the searches' buttons are off, and their titles say why
+  for (const id of ['#fill', '#dsat']) {
+    assert.equal(await page.locator(id).isDisabled(), true);
+    assert.match(await page.locator(id).getAttribute('title'), /^Off: Yellow is to move at the root/);
+  }
   // a full board (42 moves, no four) is refused as a root
   await setMoves('257771314744647214154617633623313656555222');
   assert.match(await message(), /the board is full/);
