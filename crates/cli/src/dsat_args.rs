@@ -108,7 +108,7 @@ impl SearchArgs {
     /// The settings in a few words, for a table's header.
     pub fn describe(&self) -> String {
         format!(
-            "cut {} plies ({} for a widening search) then {} after {} rounds, tree cap {}, first levels {}{}{}{}, widen after {}, at most {} positions, backend {}, oracle {} nodes ({} plies above the cut unasked), local search {} work",
+            "cut {} plies ({} for a widening search) then {} after {} rounds, tree cap {}, first levels {}{}{}{}, widen after {}, at most {} positions, backend {}, oracle {} nodes ({} plies above the cut unasked), local search {}",
             self.first_cut.min(self.cut),
             self.widening_first_cut.min(self.cut),
             self.cut,
@@ -123,14 +123,17 @@ impl SearchArgs {
             self.backend,
             self.oracle_nodes,
             self.unasked_plies,
-            if self.local_work.is_empty() {
+            if self.oracle_nodes == 0 {
+                // (it judges moves with the strong solver: none runs without it)
+                "off (--oracle-nodes 0)".to_string()
+            } else if self.local_work.is_empty() {
                 format!(
-                    "{},{}",
+                    "{},{} work",
                     c4lab_dsat::LOCAL_WORK,
                     c4lab_dsat::LATER_LOCAL_WORK
                 )
             } else {
-                flag_list(&self.local_work)
+                format!("{} work", flag_list(&self.local_work))
             },
         )
     }

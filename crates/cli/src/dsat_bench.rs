@@ -304,18 +304,22 @@ fn print_row(name: &str, ply: u32, j: &serde_json::Value, label: &str) -> Result
         j[k].as_u64()
             .map_or_else(|| "-".to_string(), |v| v.to_string())
     };
+    // per position only where the verdict's search encoded some (a diagram its local
+    // search found before any map has none, and another search's figure would mislead)
+    let encoded = num("positions") > 0.0;
+    let per_position = |text: String| if encoded { text } else { "-".to_string() };
     outln!(
-        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11.0} {:>8} {:>9} {:>9.0} {:>9.0} {:>7} {:>6} {:>3}{label}",
+        "{:<22} {:>4} {:>8} {:>9} {:>8} {:>11} {:>8} {:>9} {:>9.0} {:>9.0} {:>7} {:>6} {:>3}{label}",
         name,
         ply,
         j["verdict"].as_str().unwrap_or("?"),
         int("mapped"),
         int("pruned"),
-        num("clauses") / num("positions").max(1.0),
+        per_position(format!("{:.0}", num("clauses") / num("positions"))),
         j["setup_bytes"]
             .as_f64()
             .map_or_else(|| "-".to_string(), |b| format!("{:.1}", b / 1e6)),
-        int("bytes_per_state"),
+        per_position(int("bytes_per_state")),
         num("map_seconds") * 1e3,
         num("search_seconds") * 1e3,
         int("rounds"),

@@ -84,6 +84,29 @@ fn bench_dsat_runs_given_grids_against_a_baseline_build() {
             assert!(row.ends_with(build), "{text}");
         }
     }
+    assert!(
+        text.contains("local search 25000000,50000000 work"),
+        "{text}"
+    );
+    // without the strong solver no local search runs, and the header says so
+    let unjudged = c4lab(
+        &[
+            "bench",
+            "dsat",
+            "--cap",
+            "20",
+            "--oracle-nodes",
+            "0",
+            "--grids",
+            &grids[0],
+        ],
+        "",
+    );
+    assert!(
+        stdout(&unjudged).contains("local search off (--oracle-nodes 0)"),
+        "{}",
+        stdout(&unjudged)
+    );
     assert!(text.contains("\nthis build: found "), "{text}");
     assert!(text.contains("\nbaseline:   found "), "{text}");
     // (roots of 22 stones take well under a second: far from the cap)
