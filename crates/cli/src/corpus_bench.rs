@@ -30,15 +30,18 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
     if args.play.teacher != Teacher::Alphabeta {
         bail!("bench corpus times every teacher itself (a row each); leave out --teacher");
     }
+    if args.games == 0 {
+        bail!("--games 0: the alpha-beta row needs at least one game (a rate of none is no rate)");
+    }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    outln!("{TABLE_HEADER}");
+    // every row's settings checked (and a --book read) before the header
     let mut ab = args.play.clone();
     ab.teacher = Teacher::Alphabeta;
-    let mut runs = vec![run_bench(&ab.config()?, args.games)?];
+    let mut rows = vec![(ab.config()?, args.games, None)];
     if args.exact_games > 0 {
         let mut ex = args.play.clone();
         ex.teacher = Teacher::Exact;
-        runs.push(run_bench(&ex.config()?, args.exact_games)?);
+        rows.push((ex.config()?, args.exact_games, None));
     }
     let late_from = args.play.epsilon_from.max(EXACT_CHEAP_FROM_PLY);
     if args.late_games > 0 {
@@ -47,8 +50,19 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
         late.opening_min = 0;
         late.opening_max = 0;
         late.epsilon_from = late_from;
-        let mut r = run_bench(&late.config()?, args.late_games)?;
-        r.teacher = "exact, late random moves";
+        rows.push((
+            late.config()?,
+            args.late_games,
+            Some("exact, late random moves"),
+        ));
+    }
+    outln!("{TABLE_HEADER}");
+    let mut runs = Vec::new();
+    for (cfg, games, name) in &rows {
+        let mut r = run_bench(cfg, *games)?;
+        if let Some(name) = name {
+            r.teacher = name;
+        }
         runs.push(r);
     }
     for r in &runs {
@@ -56,18 +70,27 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
     }
     outln!();
     for r in &runs {
+        // a game a thread: fewer games than cores kept only that many busy
+        let busy = threads.min(r.games as usize).max(1);
         outln!(
-            "{}: 324,000 games would take {:.0} s on {threads} threads at this rate",
+            "{}: 324,000 games would take {:.0} s at this rate ({busy} thread{} busy; the machine has {threads})",
             r.teacher,
-            324_000.0 / r.games_per_s()
+            324_000.0 / r.games_per_s(),
+            if busy == 1 { "" } else { "s" }
         );
     }
+    let late = if args.late_games > 0 {
+        format!(
+            "; exact, late random moves: no opening, epsilon {} from ply {late_from}",
+            args.play.epsilon
+        )
+    } else {
+        String::new()
+    };
     outln!(
-        "(alpha-beta: depth {}, {} nodes; exact, late random moves: no opening, epsilon {} from ply {})",
+        "(alpha-beta: depth {}, {} nodes{late})",
         args.play.depth,
-        args.play.nodes,
-        args.play.epsilon,
-        late_from
+        args.play.nodes
     );
     if let Some(b) = peak_rss() {
         outln!("peak memory: {:.1} MiB", b as f64 / (1 << 20) as f64);

@@ -82,6 +82,19 @@ impl SelfPlay {
                 self.opening_max
             );
         }
+        if self.opening_max > 41 {
+            bail!(
+                "--opening-max {} is past the board: a game has at most 42 plies; give at most 41",
+                self.opening_max
+            );
+        }
+        if self.teacher == Teacher::Alphabeta && (self.depth == 0 || self.nodes == 0) {
+            bail!(
+                "--depth {} --nodes {}: the alpha-beta teacher searches at least one ply and one node; give both at least 1",
+                self.depth,
+                self.nodes
+            );
+        }
         if !(0.0..=1.0).contains(&self.epsilon) {
             bail!(
                 "--epsilon {} is not a probability: give a value from 0 to 1",

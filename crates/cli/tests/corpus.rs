@@ -705,6 +705,34 @@ fn bench_corpus_prints_a_row_per_teacher_and_the_time_for_the_full_corpus() {
         text.contains("alphabeta: 324,000 games would take "),
         "{text}"
     );
+    // the skipped late row is not described
+    assert!(!text.contains("late random moves"), "{text}");
+    // settings no teacher can honour are refused by flag before the table (they were
+    // refused after its header, by the library's setting names)
+    for (flags, said) in [
+        (&["--depth", "0"][..], "--depth 0 --nodes"),
+        (
+            &["--opening-min", "42", "--opening-max", "42"][..],
+            "--opening-max 42 is past the board",
+        ),
+        (&["--games", "0"][..], "--games 0"),
+    ] {
+        let out = c4lab(
+            &[
+                &["bench", "corpus", "--exact-games", "0", "--late-games", "0"][..],
+                flags,
+            ]
+            .concat(),
+            "",
+        );
+        assert_eq!(out.status.code(), Some(2), "{flags:?}");
+        assert_eq!(stdout(&out), "", "{flags:?}: no header before the error");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(said),
+            "{flags:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }
 
 #[cfg(unix)]

@@ -34,7 +34,7 @@ impl BenchReport {
     /// A Markdown table row: teacher, games, plies, labels, seconds, games/s, labels/s.
     pub fn table_row(&self) -> String {
         format!(
-            "| {} | {} | {} | {} (flag 1: {}, 2: {}, 3: {}) | {:.2} | {:.1} | {:.1} |",
+            "| {} | {} | {} | {} (flag 1: {}, 2: {}, 3: {}) | {} | {} | {} |",
             self.teacher,
             self.games,
             self.plies,
@@ -42,11 +42,21 @@ impl BenchReport {
             self.labels[1],
             self.labels[2],
             self.labels[3],
-            self.seconds,
-            self.games_per_s(),
-            self.labels_per_s()
+            significant(self.seconds),
+            significant(self.games_per_s()),
+            significant(self.labels_per_s())
         )
     }
+}
+
+/// `x` to three significant digits (whole numbers from 100 up): a fixed number of
+/// decimals printed a rate of 0.017 games/s as 0.0.
+pub fn significant(x: f64) -> String {
+    if !x.is_finite() || x == 0.0 {
+        return format!("{x}");
+    }
+    let decimals = (2 - x.abs().log10().floor() as i32).clamp(0, 9) as usize;
+    format!("{x:.decimals$}")
 }
 
 /// The header matching [`BenchReport::table_row`].
@@ -71,4 +81,18 @@ pub fn bench(cfg: &GenConfig, games: u64) -> Result<BenchReport, CorpusError> {
     })?;
     rep.seconds = t.elapsed().as_secs_f64();
     Ok(rep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::significant;
+
+    #[test]
+    fn small_rates_keep_their_digits() {
+        assert_eq!(significant(0.01733), "0.0173");
+        assert_eq!(significant(57.72), "57.7");
+        assert_eq!(significant(3.14159), "3.14");
+        assert_eq!(significant(12345.6), "12346");
+        assert_eq!(significant(0.0), "0");
+    }
 }
