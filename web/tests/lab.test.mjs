@@ -100,6 +100,14 @@ test('serve on a busy port or a foreign host says which flag to change', () => {
   const foreign = spawnSync(bin, ['serve', '--host', '192.0.2.1', '--port', '0'], { encoding: 'utf8', timeout: 10000 });
   assert.equal(foreign.status, 2, foreign.stderr);
   assert.match(foreign.stderr, /cannot listen on 192\.0\.2\.1:0: .*check --host/);
+  // a privileged port, as a user without the privilege: the port is named, not the host
+  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find(existsSync);
+  if (process.getuid?.() === 0 && setpriv) {
+    const low = spawnSync(setpriv, ['--reuid=65534', '--regid=65534', '--clear-groups', bin, 'serve', '--port', '80'], { encoding: 'utf8', timeout: 10000 });
+    if (low.status === 2 && /Permission denied/.test(low.stderr)) {
+      assert.match(low.stderr, /ports below 1024 need privileges/);
+    }
+  }
 });
 
 test('the page loads and gives a first verdict', async () => {

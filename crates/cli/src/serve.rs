@@ -60,6 +60,8 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
     let listener = TcpListener::bind(&addr).map_err(|e| {
         let hint = if e.kind() == std::io::ErrorKind::AddrInUse {
             " (another server is on that port: try --port, or --port 0 for any free one)"
+        } else if e.kind() == std::io::ErrorKind::PermissionDenied && port < 1024 {
+            " (ports below 1024 need privileges: try --port 8765, or --port 0 for any free one)"
         } else {
             " (check --host: an address of this machine, such as 127.0.0.1 or ::1)"
         };
