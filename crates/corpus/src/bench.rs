@@ -91,7 +91,7 @@ mod tests {
     fn small_rates_keep_their_digits() {
         assert_eq!(significant(0.01733), "0.0173");
         assert_eq!(significant(57.72), "57.7");
-        assert_eq!(significant(3.14159), "3.14");
+        assert_eq!(significant(4.56789), "4.57");
         assert_eq!(significant(12345.6), "12346");
         assert_eq!(significant(0.0), "0");
     }
