@@ -242,6 +242,25 @@ impl BaselineRun {
 }
 
 /// Runs `command` on `cases` (their move sequences on stdin) and reads its answers.
+/// Has the process `command` starts end when this one does (Linux: it gets SIGTERM),
+/// so that a bench killed mid-run leaves no solve running on for its whole cap (a
+/// shell's Ctrl-C reaches the children anyway; `kill` and job schedulers do not).
+pub(crate) fn ended_with_us(command: &mut std::process::Command) -> &mut std::process::Command {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: between fork and exec the closure only makes one system call, which
+        // touches no memory of this process
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+                Ok(())
+            });
+        }
+    }
+    command
+}
+
 fn run_baseline(command: &str, cases: &[c4lab_solver::BenchCase]) -> Result<BaselineRun> {
     use std::io::Write;
     use std::process::{Command, Stdio};
@@ -251,7 +270,7 @@ fn run_baseline(command: &str, cases: &[c4lab_solver::BenchCase]) -> Result<Base
         .context("--baseline is empty: give the program to run (and its arguments)")?;
     let input: String = cases.iter().map(|c| format!("{}\n", c.moves)).collect();
     let start = Instant::now();
-    let mut child = Command::new(program)
+    let mut child = ended_with_us(&mut Command::new(program))
         .args(words)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -622,3 +622,74 @@ fn dsat_exit_codes_and_json() {
     assert_eq!(zero.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&zero.stderr).contains("--first-levels"));
 }
+
+/// The processes whose parent is `pid` (Linux's /proc), with their state letter.
+#[cfg(target_os = "linux")]
+fn children_of(pid: u32) -> Vec<(u32, char)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // "pid (name) state ppid ...": the name may hold spaces, so read after its ')'
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(pid) {
+            if let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() {
+                out.push((child, fields[0].chars().next().unwrap_or('?')));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_bench_killed_mid_root_leaves_no_solve_running() {
+    use std::time::{Duration, Instant};
+    let dir = std::env::temp_dir().join(format!("c4lab-bench-kill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // the empty board, every cell free: a solve that runs to its cap
+    let grid = dir.join("wide.txt");
+    std::fs::write(&grid, "???????\n".repeat(6)).unwrap();
+    let mut bench = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args(["bench", "dsat", "--cap", "60", "--grids"])
+        .arg(&grid)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    let solve = loop {
+        if let Some(&(pid, _)) = children_of(bench.id()).first() {
+            break pid;
+        }
+        assert!(t.elapsed() < Duration::from_secs(20), "no solve started");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    bench.kill().unwrap();
+    bench.wait().unwrap();
+    // it used to run on, adopted, for the rest of its cap
+    let state = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| {
+                s.rsplit_once(')')
+                    .and_then(|(_, r)| r.trim_start().chars().next())
+            })
+    };
+    let t = Instant::now();
+    while matches!(state(solve), Some(s) if s != 'Z') {
+        if t.elapsed() > Duration::from_secs(10) {
+            // (not left running for its cap by the failing test either)
+            let _ = std::process::Command::new("kill")
+                .arg(solve.to_string())
+                .status();
+            panic!("the solve {solve} still runs after its bench was killed");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
