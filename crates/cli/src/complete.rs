@@ -175,9 +175,18 @@ fn progress_line(p: &Progress) -> String {
         String::new()
     };
     format!(
-        "{} candidates, {} clauses, {} positions{cores}, {} dead ends; {deepest}",
-        p.candidates, p.clauses, p.positions, p.conflicts
+        "{}, {}, {}{cores}, {}; {deepest}",
+        counted(p.candidates, "candidate"),
+        counted(p.clauses, "clause"),
+        counted(p.positions, "position"),
+        counted(p.conflicts, "dead end")
     )
+}
+
+/// `n word`, the word in the plural unless `n` is 1.
+fn counted(n: impl Into<u64>, word: &str) -> String {
+    let n = n.into();
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 /// `c4lab complete`.
@@ -275,8 +284,10 @@ pub fn complete(
         return Ok(code);
     }
     let summary = format!(
-        "{} candidates, {} clauses, {} positions encoded, {seconds:.2} s",
-        p.candidates, p.clauses, p.positions
+        "{}, {}, {} encoded, {seconds:.2} s",
+        counted(p.candidates, "candidate"),
+        counted(p.clauses, "clause"),
+        counted(p.positions, "position")
     );
     match &done {
         Completion::Found { diagram, positions } => {
@@ -533,7 +544,7 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::median;
+    use super::{counted, median};
 
     #[test]
     fn an_even_count_takes_the_mean_of_the_middle_two() {
@@ -541,5 +552,12 @@ mod tests {
         assert_eq!(median(&mut [4.0, 1.0]), 2.5);
         assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
         assert!(median(&mut []).is_nan());
+    }
+
+    #[test]
+    fn one_of_a_thing_reads_in_the_singular() {
+        // `complete` on a diagram with no ? cell printed "1 candidates"
+        assert_eq!(counted(1u64, "candidate"), "1 candidate");
+        assert_eq!(counted(0u64, "clause"), "0 clauses");
     }
 }
