@@ -40,9 +40,6 @@ export function autoComplete(host) {
 
   const fmt = (n) => n.toLocaleString('en');
   const count = (n, word) => `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
-  // the status line's clock runs on between the engine's reports, which a long round
-  // (or the start-up) may hold back for many seconds
-  let runnable = false;
   const panel = {
     /** The candidate to draw instead of the ? cells, and the line behind it, or null. */
     preview() {
@@ -63,7 +60,6 @@ export function autoComplete(host) {
     },
     /** Updates the controls and the status line. */
     render(hasUndecided) {
-      runnable = hasUndecided;
       const r = search.report;
       controls.render(hasUndecided);
       // no report: clear the line once no search stands behind it
@@ -79,8 +75,6 @@ export function autoComplete(host) {
       else status(`Stopped after ${counts}, ${secs} s; the board shows the last candidate.${deepest} Discard to clear it.`);
     },
   };
-  setInterval(() => {
-    if (search.running) panel.render(runnable);
-  }, 1000);
+  controls.tick((runnable) => panel.render(runnable));
   return panel;
 }

@@ -59,9 +59,6 @@ export function wholeRoot(host) {
     const least = r.least_levels ?? r.levels;
     return least > 1 ? `, and no diagram keeping them below level ${least - 1} wins` : '';
   };
-  // the status line's clock runs on between the engine's reports, which a long round
-  // (or the start-up) may hold back for many seconds
-  let runnable = false;
   const panel = {
     /** The found diagram's levels to draw instead of the ? cells, or null. */
     preview() {
@@ -80,7 +77,6 @@ export function wholeRoot(host) {
     report: () => search.report,
     /** Updates the controls, the gauge and the status line. */
     render(hasRoot) {
-      runnable = hasRoot;
       const r = search.report;
       controls.render(hasRoot);
       ui.gauge.hidden = !(r && r.state === 'mapping');
@@ -140,8 +136,6 @@ export function wholeRoot(host) {
       }
     },
   };
-  setInterval(() => {
-    if (search.running) panel.render(runnable);
-  }, 1000);
+  controls.tick((runnable) => panel.render(runnable));
   return panel;
 }

@@ -105,7 +105,19 @@ export function searchControls(search, ui, host, start, stopped = null) {
   // the next change of the diagram: `saidAt` is the diagram it was said for
   let asideSaid = false;
   let saidAt = null;
+  // what the last render was told, for the repaints between reports
+  let lastRunnable = false;
   return {
+    /**
+     * Calls `repaint(runnable)` every second while a search runs: the status line's
+     * clock runs on between the engine's reports, which a long round (or the start-up)
+     * may hold back for many seconds.
+     */
+    tick(repaint) {
+      setInterval(() => {
+        if (search.running) repaint(lastRunnable);
+      }, 1000);
+    },
     /** Call as a search starts: `host.starting(who)` sets the other search aside. */
     starting(who) {
       asideSaid = false;
@@ -128,6 +140,7 @@ export function searchControls(search, ui, host, start, stopped = null) {
     },
     /** Enables the buttons for the search's state (`runnable`: Run may start one). */
     render(runnable) {
+      lastRunnable = runnable;
       const r = search.report;
       // a live region that changes every second while a search runs: screen readers
       // hold it until the search ends, then read the outcome once
