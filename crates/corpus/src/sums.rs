@@ -102,7 +102,8 @@ pub fn write_sums(dir: &Path) -> Result<Vec<String>, CorpusError> {
 pub struct SumsReport {
     /// Files whose checksum matched.
     pub ok: Vec<String>,
-    /// Files listed whose checksum differs, or that cannot be read: (path, reason).
+    /// Files listed whose checksum differs, that cannot be read, or listed twice: (path,
+    /// reason).
     pub failed: Vec<(String, String)>,
     /// Published files that the checksum file does not list.
     pub unlisted: Vec<String>,
@@ -165,7 +166,15 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
             continue;
         }
         // (a name outside lists no file of the folder, though `..` may lead back to one)
-        listed.push(parts.join("/"));
+        let name = parts.join("/");
+        // a file listed twice is a list put together by hand or by appending: one of
+        // its lines is stale even when both checksums match today
+        if let Some(first) = listed.iter().position(|(n, _)| *n == name) {
+            let why = format!("listed again (first on line {})", listed[first].1);
+            rep.failed.push((rel, why));
+            continue;
+        }
+        listed.push((name, i + 1));
         match sha256_file(&dir.join(&rel)) {
             Ok(h) if h == hex => rep.ok.push(rel),
             Ok(h) => rep
@@ -175,7 +184,7 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
         }
     }
     for f in published_files(dir)? {
-        if !listed.contains(&f) {
+        if !listed.iter().any(|(n, _)| *n == f) {
             rep.unlisted.push(f);
         }
     }

@@ -321,6 +321,17 @@ fn sums_round_trip_and_detect_a_change() {
     std::fs::write(&sums, dotted).unwrap();
     let rep = verify_sums(&dir).unwrap();
     assert!(rep.passed(), "{rep:?}");
+    // a file listed twice fails, even with the same checksum each time (and spelt
+    // another way the second time)
+    let text = std::fs::read_to_string(&sums).unwrap();
+    let first = text.lines().next().unwrap();
+    let again = format!("{}{}", &first[..66], &first[68..]);
+    std::fs::write(&sums, format!("{text}{again}\n")).unwrap();
+    let rep = verify_sums(&dir).unwrap();
+    assert!(!rep.passed(), "{rep:?}");
+    assert_eq!(rep.failed.len(), 1, "{rep:?}");
+    assert_eq!(rep.failed[0].1, "listed again (first on line 1)", "{rep:?}");
+    std::fs::write(&sums, text).unwrap();
     // a listed name outside the folder fails, and is not read (it was followed)
     let outside = dir.parent().unwrap().join("outside.txt");
     std::fs::write(&outside, b"x").unwrap();
