@@ -394,6 +394,15 @@ fn task(d: &Diagram, k: usize, i: usize, seed: u64) -> Diagram {
     undecide(d, k, (k * 1000 + i) as u64 ^ seed)
 }
 
+/// A header's note when a sample asked for more upstream diagrams than the plies hold.
+pub(crate) fn all_there_are(taken: usize, asked: usize) -> String {
+    if taken < asked {
+        format!(" (all there are; {asked} asked)")
+    } else {
+        String::new()
+    }
+}
+
 /// Runs the benchmark and prints its table.
 pub fn bench(a: BenchComplete) -> Result<u8> {
     a.search.check()?;
@@ -444,10 +453,11 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         return Ok(0);
     }
     outln!(
-        "auto-complete: {} upstream diagrams of ply {}-{}, backend {}, learn {}, seed {}, cap {} s; medians and maxima over the tasks found",
+        "auto-complete: {} upstream diagrams of ply {}-{}{}, backend {}, learn {}, seed {}, cap {} s; medians and maxima over the tasks found",
         pool.len().min(a.tasks),
         a.min_ply,
         a.max_ply,
+        all_there_are(pool.len(), a.tasks),
         a.search.backend,
         a.search.learn,
         seeds

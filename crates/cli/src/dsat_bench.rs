@@ -74,8 +74,11 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     }
     let source = if a.grids.is_empty() {
         format!(
-            "upstream roots of ply {}-{}, every level cell ?",
-            a.min_ply, a.max_ply
+            "{} upstream roots of ply {}-{}{}, every level cell ?",
+            roots.len(),
+            a.min_ply,
+            a.max_ply,
+            crate::complete::all_there_are(roots.len(), a.roots)
         )
     } else {
         format!("{} grids as given", roots.len())

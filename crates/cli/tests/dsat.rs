@@ -205,17 +205,27 @@ fn bench_dsat_runs_roots_side_by_side_in_order_and_sums_them_up() {
     );
     // the search flags reach each root's solve: a state budget of five runs out (the
     // SAT search's: the local search, which maps nothing, is turned off)
-    let tight = bench(&["--roots", "1", "--max-states", "5", "--local-work", "0"]);
+    // (asked for more roots than there are, it runs and says how many there are)
+    let tight = bench(&["--roots", "500", "--max-states", "5", "--local-work", "0"]);
     let text = stdout(&tight);
+    let header = text.lines().next().unwrap_or_default();
+    assert!(header.contains("at most 5 positions"), "{text}");
+    let rows: Vec<&str> = text
+        .lines()
+        .skip(2)
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert!(rows.len() > 4 && rows.len() < 500, "{text}");
+    let all = format!(
+        "dsat: {} upstream roots of ply 22-42 (all there are; 500 asked)",
+        rows.len()
+    );
+    assert!(header.starts_with(&all), "{text}");
     assert!(
-        text.lines()
-            .next()
-            .unwrap_or_default()
-            .contains("at most 5 positions"),
+        rows.iter()
+            .all(|r| r.split_whitespace().nth(2) == Some("budget")),
         "{text}"
     );
-    let row = text.lines().nth(2).unwrap_or_default();
-    assert_eq!(row.split_whitespace().nth(2), Some("budget"), "{text}");
 }
 
 /// The diagram of a `dsat --json` report verifies as a win.
