@@ -2,7 +2,7 @@
 // `c4lab serve`. Run by scripts/test after the engine and the binary are built.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -100,6 +100,10 @@ test('serve on a busy port or a foreign host says which flag to change', () => {
   const foreign = spawnSync(bin, ['serve', '--host', '192.0.2.1', '--port', '0'], { encoding: 'utf8', timeout: 10000 });
   assert.equal(foreign.status, 2, foreign.stderr);
   assert.match(foreign.stderr, /cannot listen on 192\.0\.2\.1:0: .*check --host/);
+  // a port given with the host is named as such, not taken for an IPv6 address
+  const withPort = spawnSync(bin, ['serve', '--host', '127.0.0.1:9999'], { encoding: 'utf8', timeout: 10000 });
+  assert.equal(withPort.status, 2, withPort.stderr);
+  assert.match(withPort.stderr, /--host 127\.0\.0\.1:9999 holds a port: .*\(--host 127\.0\.0\.1 --port 9999\)/);
   // a privileged port, as a user without the privilege: the port is named, not the host
   const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find(existsSync);
   if (process.getuid?.() === 0 && setpriv) {
@@ -107,6 +111,30 @@ test('serve on a busy port or a foreign host says which flag to change', () => {
     if (low.status === 2 && /Permission denied/.test(low.stderr)) {
       assert.match(low.stderr, /ports below 1024 need privileges/);
     }
+  }
+});
+
+test('serve --open says so when no browser could be opened', async () => {
+  // an xdg-open (open on macOS) that fails, as it does on a machine without a browser
+  const dir = mkdtempSync(join(tmpdir(), 'c4lab-opener-'));
+  for (const name of ['xdg-open', 'open']) {
+    writeFileSync(join(dir, name), '#!/bin/sh\nexit 3\n', { mode: 0o755 });
+  }
+  const child = spawn(bin, ['serve', '--port', '0', '--open'], { env: { ...process.env, PATH: `${dir}:${process.env.PATH}` } });
+  let stderr = '';
+  try {
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no word of the failed opener in 10 s: ${stderr}`)), 10000);
+      child.stderr.on('data', (d) => {
+        stderr += d;
+        if (/could not open a browser .*yourself\n/.test(stderr)) { clearTimeout(timer); resolve(); }
+      });
+      child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`serve ended (${code}): ${stderr}`)); });
+    });
+    assert.match(stderr, /could not open a browser \((xdg-)?open ended with exit status: 3\); open http:\/\/127\.0\.0\.1:\d+\/ yourself/);
+  } finally {
+    child.kill();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -51,12 +51,7 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
     if !ENGINE_BUILT {
         bail!("this binary was built without the Lab's WebAssembly engine; build it and the server with scripts/lab");
     }
-    // an IPv6 host (`::1`) goes in brackets before the port
-    let addr = if host.contains(':') && !host.starts_with('[') {
-        format!("[{host}]:{port}")
-    } else {
-        format!("{host}:{port}")
-    };
+    let addr = listen_address(host, port)?;
     let listener = TcpListener::bind(&addr).map_err(|e| {
         let hint = if e.kind() == std::io::ErrorKind::AddrInUse {
             " (another server is on that port: try --port, or --port 0 for any free one)"
@@ -86,12 +81,27 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
         } else {
             "xdg-open"
         };
-        if let Err(e) = std::process::Command::new(opener).arg(&url).spawn() {
-            eprintln!("could not open a browser ({opener}: {e}); open {url} yourself");
-        }
+        open_browser(opener, &url);
     }
     accept(listener);
     Ok(0)
+}
+
+/// The address to bind for `--host host --port port`: an IPv6 address (`::1`) goes in
+/// brackets before the port; a host that already holds a port is refused, since it
+/// would read as an IPv6 address and fail to bind with a message about the address.
+fn listen_address(host: &str, port: u16) -> Result<String> {
+    if let Ok(with_port) = host.parse::<SocketAddr>() {
+        bail!(
+            "--host {host} holds a port: give the address alone and the port to --port (--host {} --port {})",
+            with_port.ip(),
+            with_port.port()
+        );
+    }
+    Ok(match host.parse::<IpAddr>() {
+        Ok(IpAddr::V6(ip)) => format!("[{ip}]:{port}"),
+        _ => format!("{host}:{port}"),
+    })
 }
 
 /// The address to show for `bound`: a wildcard address (`0.0.0.0`, `::`) is no page
@@ -102,6 +112,30 @@ fn page_address(bound: SocketAddr) -> SocketAddr {
         IpAddr::V4(ip) if ip.is_unspecified() => (Ipv4Addr::LOCALHOST, bound.port()).into(),
         IpAddr::V6(ip) if ip.is_unspecified() => (Ipv6Addr::LOCALHOST, bound.port()).into(),
         _ => bound,
+    }
+}
+
+/// Asks `opener` to open `url` in a browser, and says so when it cannot: it is not
+/// there, or it ends with a failure (xdg-open without a browser to start), which it does
+/// while the server runs, so a thread waits for it.
+fn open_browser(opener: &'static str, url: &str) {
+    let failed = move |why: String, url: &str| {
+        eprintln!("could not open a browser ({opener} {why}); open {url} yourself");
+    };
+    match std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .spawn()
+    {
+        Ok(mut child) => {
+            let url = url.to_string();
+            std::thread::spawn(move || match child.wait() {
+                Ok(status) if !status.success() => failed(format!("ended with {status}"), &url),
+                Ok(_) => {}
+                Err(e) => failed(format!("could not be waited for: {e}"), &url),
+            });
+        }
+        Err(e) => failed(format!("could not start: {e}"), url),
     }
 }
 

@@ -240,3 +240,18 @@ fn a_wildcard_address_is_shown_as_loopback() {
     assert_eq!(shown("[::]:8765"), "[::1]:8765");
     assert_eq!(shown("192.0.2.7:80"), "192.0.2.7:80");
 }
+
+#[test]
+fn a_host_is_bound_as_given_and_one_with_a_port_is_refused() {
+    assert_eq!(listen_address("127.0.0.1", 80).unwrap(), "127.0.0.1:80");
+    assert_eq!(listen_address("::1", 80).unwrap(), "[::1]:80");
+    assert_eq!(listen_address("localhost", 80).unwrap(), "localhost:80");
+    for (host, fix) in [
+        ("127.0.0.1:9999", "--host 127.0.0.1 --port 9999"),
+        ("[::1]:9999", "--host ::1 --port 9999"),
+    ] {
+        let e = listen_address(host, 80).unwrap_err().to_string();
+        assert!(e.contains(&format!("--host {host} holds a port")), "{e}");
+        assert!(e.contains(fix), "{e}");
+    }
+}
