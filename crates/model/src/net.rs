@@ -49,7 +49,7 @@ fn table_vec<T>(n: usize, values: impl Iterator<Item = T>) -> Vec<T> {
 pub const MODEL_MAGIC: &[u8; 8] = b"C4GF256M";
 /// The file format's version: 2 ends with the SHA-256 of the bytes before it.
 const VERSION: u32 = 2;
-/// The version without the checksum, still read.
+/// The version without the checksum, refused by name.
 const VERSION_UNCHECKED: u32 = 1;
 /// The bytes of the SHA-256 a model or checkpoint file ends with.
 pub(crate) const CHECKSUM: usize = 32;
@@ -174,15 +174,20 @@ impl Model {
             return Err(bad("it does not start with the c4lab model magic".into()));
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        let checksum = match version {
-            VERSION => CHECKSUM,
-            VERSION_UNCHECKED => 0,
+        match version {
+            VERSION => {}
+            VERSION_UNCHECKED => {
+                return Err(bad(format!(
+                    "version {VERSION_UNCHECKED}, written before model files carried a checksum, so a damaged weight in it cannot be told from a good one; train it again with `c4lab train`"
+                )))
+            }
             _ => {
                 return Err(bad(format!(
-                "version {version}; this program reads versions {VERSION_UNCHECKED} and {VERSION}"
-            )))
+                    "version {version}; this program reads version {VERSION}"
+                )))
             }
-        };
+        }
+        let checksum = CHECKSUM;
         let n = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
         let (bits, set) = layout_of(n).ok_or_else(|| {
             let range = |set| {
@@ -206,7 +211,7 @@ impl Model {
                 16 + 2 * n + checksum
             )));
         }
-        if checksum > 0 && !sealed(bytes) {
+        if !sealed(bytes) {
             return Err(bad(
                 "its checksum does not match its contents, so the file is damaged; train it again or use another copy".into(),
             ));
