@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Result};
 use c4lab_board::format_moves;
 use c4lab_steady::{simplify as simplify_diagram, Counterexample, LossReason, Verdict, Verifier};
 use serde_json::json;
@@ -161,13 +161,26 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
 pub fn simplify(file: Option<&Path>, dry_run: bool, json_out: bool) -> Result<u8> {
     let input = read_diagram(file)?;
     let mut verifier = Verifier::new();
-    let s = simplify_diagram(&input.diagram, &mut verifier).with_context(|| input.name.clone())?;
+    let s = match simplify_diagram(&input.diagram, &mut verifier) {
+        Ok(s) => s,
+        // the verifier's own words say what to fix: the losing line, the `?` cells
+        Err(e) => {
+            let verdict = Verifier::new().verify(&input.diagram);
+            bail!("{}: {e} ({})", input.name, verdict_text(&verdict));
+        }
+    };
     let n = s.cleared.len();
+    // rows from the top, as the grid is written and as `verify` names undecided cells
+    let at: Vec<(usize, usize)> = s.cleared.iter().map(|&(x, y)| (6 - y, x + 1)).collect();
+    let listed = at
+        .iter()
+        .map(|(row, col)| format!("row {row} column {col}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     if json_out {
-        let cells: Vec<String> = s
-            .cleared
+        let cells: Vec<serde_json::Value> = at
             .iter()
-            .map(|(x, y)| format!("c{}r{}", x + 1, y + 1))
+            .map(|&(row, column)| json!({ "row": row, "column": column }))
             .collect();
         let mut j = json!({ "cleared": n, "cells": cells, "dry_run": dry_run });
         if !dry_run {
@@ -181,10 +194,22 @@ pub fn simplify(file: Option<&Path>, dry_run: bool, json_out: bool) -> Result<u8
         out!("{}", s.diagram.to_grid());
         eprintln!("already minimal: no cell can be blanked without losing the win");
     } else if dry_run {
-        outln!("simplify would clear {n} cells (set them to 9); the diagram keeps its win");
+        let (what, them) = if n == 1 {
+            ("1 cell".to_string(), "it")
+        } else {
+            (format!("{n} cells"), "them")
+        };
+        outln!("simplify would clear {what} (set {them} to 9; rows from the top: {listed}); the diagram keeps its win");
     } else {
         out!("{}", s.diagram.to_grid());
-        eprintln!("cleared {n} cells; the diagram still verifies as a win");
+        let what = if n == 1 {
+            "1 cell".to_string()
+        } else {
+            format!("{n} cells")
+        };
+        eprintln!(
+            "cleared {what} (rows from the top: {listed}); the diagram still verifies as a win"
+        );
     }
     Ok(0)
 }

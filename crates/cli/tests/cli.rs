@@ -90,7 +90,8 @@ fn simplify_reports_before_it_applies() {
     grid.replace_range(6..7, "8");
     let dry = c4lab(&["simplify", "--dry-run"], &grid);
     assert!(
-        stdout(&dry).contains("would clear 1 cells"),
+        stdout(&dry)
+            .contains("would clear 1 cell (set it to 9; rows from the top: row 1 column 7)"),
         "{}",
         stdout(&dry)
     );
@@ -98,6 +99,28 @@ fn simplify_reports_before_it_applies() {
     assert_eq!(
         stdout(&done),
         std::fs::read_to_string(repo().join("examples/win.txt")).unwrap()
+    );
+    let said = String::from_utf8_lossy(&done.stderr);
+    assert!(
+        said.contains("cleared 1 cell (rows from the top: row 1 column 7)"),
+        "{said}"
+    );
+    // --json names the cell as `verify --json` names undecided ones: rows from the top
+    let json = c4lab(&["simplify", "--json", "--dry-run"], &grid);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(
+        j["cells"],
+        serde_json::json!([{ "row": 1, "column": 7 }]),
+        "{j}"
+    );
+    assert_eq!(j["cleared"], 1, "{j}");
+    // a losing diagram is refused with the verifier's reason: the line that beats it
+    let loss = c4lab(&["simplify", "examples/loss.txt"], "");
+    assert_eq!(loss.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&loss.stderr);
+    assert!(
+        said.contains("this one is `loss`: fix that first (loss: no-move (no level unique; tied: 9) after 67711132"),
+        "{said}"
     );
 }
 
