@@ -139,6 +139,19 @@ impl NpzReader {
                 "a folder, not an .npz file; name the sidecar inside it (perply_targets.npz)",
             )));
         }
+        // a zip reader finds an archive after any prefix (as a self-extracting one has),
+        // but numpy.load tells an .npz by its first bytes and refuses such a file: one
+        // the gate passed would then fail the user's own loader
+        let mut head = [0u8; 4];
+        let read = (&file).take(4).read(&mut head).map_err(io_at(path))?;
+        if read == 4 && head != *b"PK\x03\x04" && head != *b"PK\x05\x06" {
+            return Err(damaged(
+                path,
+                None,
+                "it does not start as a zip archive does (PK\\x03\\x04), so numpy.load would refuse it: bytes come before the archive; write the sidecar again".into(),
+            ));
+        }
+        (&file).seek(SeekFrom::Start(0)).map_err(io_at(path))?;
         let mut zip =
             ZipArchive::new(BufReader::new(file)).map_err(|e| zip_error(path, None, e))?;
         let names: Vec<String> = zip

@@ -266,6 +266,11 @@ fn damaged_archives_give_typed_errors() {
         bad.as_path()
     };
 
+    // bytes before the archive: a zip reader would find it, numpy.load refuses it
+    let e = read_err(with(&[b"junk".as_slice(), &bytes].concat()));
+    names(&e, &bad, None);
+    assert!(e.to_string().contains("numpy.load would refuse it"), "{e}");
+
     // every truncation fails cleanly; losing the end record is a container error
     for cut in 0..bytes.len() {
         let e = read_err(with(&bytes[..cut]));
