@@ -83,13 +83,14 @@ impl Output {
     }
 
     /// Opens the file the bytes go to first (the `.part` file, or the device itself).
-    /// Until the write ends, Ctrl-C removes the `.part` file before the program ends.
+    /// Until the write ends, Ctrl-C (or SIGTERM, SIGHUP) removes the `.part` file before
+    /// the program ends.
     pub fn create(&self) -> Result<File> {
         let opened = match &self.part {
             Some(part) => {
                 handle_interrupt();
                 // a FIFO left under the part file's name would block the create, and with
-                // it the Ctrl-C handler, which waits for the lock held here
+                // it the signal handler, which waits for the lock held here
                 if std::fs::symlink_metadata(part).is_ok_and(|m| !m.is_file()) {
                     anyhow::bail!(
                         "cannot write {}: {} exists and is no regular file; remove it",
@@ -118,8 +119,8 @@ impl Output {
         });
         let written = match &self.part {
             Some(part) => {
-                // renamed under the lock, so Ctrl-C removes the part file or finds it
-                // renamed, never a rename on the way
+                // renamed under the lock, so a stopping signal removes the part file or
+                // finds it renamed, never a rename on the way
                 let mut parts = parts();
                 let renamed = written.and_then(|_| std::fs::rename(part, &self.target));
                 if renamed.is_err() {
@@ -140,9 +141,9 @@ impl Output {
     }
 }
 
-/// The `.part` files being written, removed by Ctrl-C. Creating or renaming one holds
-/// the lock, which the Ctrl-C handler takes for good, so it sees every file and races no
-/// rename.
+/// The `.part` files being written, removed by a stopping signal. Creating or renaming
+/// one holds the lock, which the signal handler takes for good, so it sees every file
+/// and races no rename.
 static PARTS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 fn parts() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
@@ -151,33 +152,58 @@ fn parts() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 }
 
 /// Libraries' own removers of the `.part` files they write (the corpus writers'), run
-/// by Ctrl-C too.
+/// by a stopping signal too.
 static REMOVERS: Mutex<Vec<fn()>> = Mutex::new(Vec::new());
 
-/// Installs, once, the Ctrl-C handler that removes every `.part` file being written and
-/// then ends the program by the signal, as it would have without the handler (a shell
-/// loop stops on it). Commands that stop on Ctrl-C themselves (`complete`, `dsat`)
-/// install their own handler first and write no `.part` file; this one then stays out.
+/// Installs, once, the handler that, on Ctrl-C (SIGINT), SIGTERM (`kill`, a job
+/// scheduler's time limit) or SIGHUP (a closed terminal), removes every `.part` file
+/// being written and then ends the program by that signal, as it would have without the
+/// handler (a shell loop stops on it). Commands that stop on Ctrl-C themselves
+/// (`complete`, `dsat`) write no `.part` file and never install it.
 fn handle_interrupt() {
     static INSTALLED: Once = Once::new();
     INSTALLED.call_once(|| {
+        #[cfg(unix)]
+        {
+            use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+            let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+            else {
+                return;
+            };
+            let _ = std::thread::Builder::new()
+                .name("signals".into())
+                .spawn(move || {
+                    if let Some(signal) = signals.forever().next() {
+                        remove_parts();
+                        // the default action of these three ends the process by the signal
+                        let _ = signal_hook::low_level::emulate_default_handler(signal);
+                        std::process::exit(128 + signal);
+                    }
+                });
+        }
+        #[cfg(not(unix))]
         let _ = ctrlc::set_handler(|| {
-            let list = parts();
-            for p in list.iter() {
-                let _ = std::fs::remove_file(p);
-            }
-            for remove in REMOVERS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-                remove();
-            }
-            // no writer creates or renames a part file from here on
-            std::mem::forget(list);
-            end_by_interrupt();
+            remove_parts();
+            std::process::exit(130)
         });
     });
 }
 
-/// Has Ctrl-C run `remove`, a library's remover of the `.part` files it is writing, as
-/// well.
+/// Removes the `.part` files being written, and holds the lock for good: no writer
+/// creates or renames a part file from here on.
+fn remove_parts() {
+    let list = parts();
+    for p in list.iter() {
+        let _ = std::fs::remove_file(p);
+    }
+    for remove in REMOVERS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        remove();
+    }
+    std::mem::forget(list);
+}
+
+/// Has a stopping signal (see `handle_interrupt`) run `remove`, a library's remover of
+/// the `.part` files it is writing, as well.
 pub fn remove_on_interrupt(remove: fn()) {
     handle_interrupt();
     let mut removers = REMOVERS.lock().unwrap_or_else(|e| e.into_inner());
@@ -185,19 +211,6 @@ pub fn remove_on_interrupt(remove: fn()) {
     if !removers.contains(&remove) {
         removers.push(remove);
     }
-}
-
-/// Ends the program by SIGINT with its default meaning, so the caller sees a program
-/// killed by the signal (exit 130 where that cannot be done).
-fn end_by_interrupt() -> ! {
-    #[cfg(unix)]
-    // SAFETY: resetting a signal's disposition and raising it in this process touches no
-    // memory of ours; the default disposition of SIGINT ends the process
-    unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_DFL);
-        libc::raise(libc::SIGINT);
-    }
-    std::process::exit(130)
 }
 
 /// The file a chain of symbolic links at `path` ends at (`path` itself when it is no

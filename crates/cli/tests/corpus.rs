@@ -737,7 +737,7 @@ fn bench_corpus_prints_a_row_per_teacher_and_the_time_for_the_full_corpus() {
 
 #[cfg(unix)]
 #[test]
-fn a_corpus_run_stopped_by_ctrl_c_leaves_no_part_file() {
+fn a_corpus_run_stopped_by_ctrl_c_sigterm_or_sighup_leaves_no_part_file() {
     let dir = std::env::temp_dir().join(format!("c4lab-corpus-stop-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     fn parts(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
@@ -752,28 +752,35 @@ fn a_corpus_run_stopped_by_ctrl_c_leaves_no_part_file() {
         }
         found
     }
-    // far more games than the test waits for, so the stop lands while they are written
-    let writing = std::cell::RefCell::new(Vec::new());
-    interrupt_once(
-        &[
-            "corpus",
-            "generate",
-            "--games",
-            "1000000",
-            "--out",
-            dir.to_str().unwrap(),
-        ],
-        || {
-            *writing.borrow_mut() = parts(&dir);
-            !writing.borrow().is_empty()
-        },
-        "the corpus to be written",
-    );
-    let writing = writing.into_inner();
-    assert_eq!(
-        parts(&dir),
-        Vec::<std::path::PathBuf>::new(),
-        "the .part files are removed ({writing:?} were being written)"
-    );
+    // far more games than the test waits for, so the stop lands while they are written;
+    // SIGTERM is how `kill` and a job scheduler's time limit stop a run (it left the
+    // files behind), SIGHUP a closed terminal
+    for (name, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
+        let _ = std::fs::remove_dir_all(&dir);
+        let writing = std::cell::RefCell::new(Vec::new());
+        stop_once(
+            name,
+            number,
+            &[
+                "corpus",
+                "generate",
+                "--games",
+                "1000000",
+                "--out",
+                dir.to_str().unwrap(),
+            ],
+            || {
+                *writing.borrow_mut() = parts(&dir);
+                !writing.borrow().is_empty()
+            },
+            "the corpus to be written",
+        );
+        let writing = writing.into_inner();
+        assert_eq!(
+            parts(&dir),
+            Vec::<std::path::PathBuf>::new(),
+            "SIG{name}: the .part files are removed ({writing:?} were being written)"
+        );
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

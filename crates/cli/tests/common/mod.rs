@@ -79,6 +79,11 @@ pub fn stdout(o: &Output) -> String {
 /// so a shell loop stops on it.
 #[cfg(unix)]
 pub fn interrupt_once(args: &[&str], ready: impl Fn() -> bool, what: &str) {
+    stop_once("INT", 2, args, ready, what);
+}
+
+/// As [`interrupt_once`], with the signal given by name and number (`TERM`, 15).
+pub fn stop_once(name: &str, number: i32, args: &[&str], ready: impl Fn() -> bool, what: &str) {
     use std::os::unix::process::ExitStatusExt;
     use std::time::{Duration, Instant};
     let mut child = Command::new(env!("CARGO_BIN_EXE_c4lab"))
@@ -98,14 +103,14 @@ pub fn interrupt_once(args: &[&str], ready: impl Fn() -> bool, what: &str) {
     }
     let sent = ok
         && Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
+            .args([&format!("-{name}"), &child.id().to_string()])
             .status()
             .is_ok_and(|s| s.success());
     if !sent {
         let _ = child.kill();
         let _ = child.wait();
-        panic!("waited 30 s for {what}, or could not send SIGINT");
+        panic!("waited 30 s for {what}, or could not send SIG{name}");
     }
     let status = child.wait().unwrap();
-    assert_eq!(status.signal(), Some(2), "{status:?}");
+    assert_eq!(status.signal(), Some(number), "{status:?}");
 }
