@@ -644,7 +644,8 @@ function wire() {
   $('#set-stones').addEventListener('click', () => {
     const p = call(engine.position_from_stones, $('#stones').value);
     if (!p.ok) return say(p.error, true);
-    if (setRoot(p.moves)) say(`Root loaded from stones; a legal order is ${p.moves || 'the empty board'}.`);
+    // (with Yellow to move, setRoot's own word stands: a root needs one more stone)
+    if (setRoot(p.moves) && p.to_move === 'Red') say(`Root loaded from stones; a legal order is ${p.moves || 'the empty board'}.`);
   });
   $('#import').addEventListener('click', () => {
     // (a link pasted from a mail or chat may be percent-encoded: the engine reads it so)

@@ -342,6 +342,14 @@ test('position mode: stones only, and illegal input is named', async () => {
   await page.fill('#stones', '.......\n.......\n.......\n.......\n...R...\n..Y....\n');
   await page.click('#set-stones');
   assert.match(await page.locator('#message').textContent(), /floats above an empty cell/);
+  // Yellow to move: taken as the moves box takes it, with the word that Red needs the move
+  // (it was refused: "the counts must be equal")
+  await page.fill('#stones', '.......\n.......\n.......\n.......\n.......\n...R...\n');
+  n = await count(page);
+  await page.click('#set-stones');
+  await settled(page, n);
+  assert.match(await page.locator('#message').textContent(), /Yellow is to move here: add one more stone/);
+  assert.equal(await page.locator('#moves').getAttribute('placeholder'), '4');
 });
 
 test('auto-complete fills the ? cells of an upstream diagram, and Keep applies them', async (t) => {
