@@ -144,15 +144,17 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
         // `sha256sum` run on `find .` lists `./train/x`, and `train/../x` is `x`: the
         // name as the folder's walk spells it
         let mut parts: Vec<&str> = Vec::new();
+        // a name that leaves the folder (absolute, or more `..` than folders) names no
+        // file of it, whatever it leads to
+        let mut leaves = rel.starts_with('/');
         for part in rel.split('/') {
             match part {
                 "" | "." => {}
-                ".." => {
-                    parts.pop();
-                }
+                ".." => leaves |= parts.pop().is_none(),
                 p => parts.push(p),
             }
         }
+        let name = parts.join("/");
         // a checksum file from elsewhere may name files outside the dataset, by name or
         // through a link: they are no part of it, and reading them would pass a
         // dataset that lacks its own (a name that does not resolve fails below)
@@ -161,12 +163,14 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
             _ => false,
         };
         if outside {
+            // a link in the folder is listed by its name: it fails here, and once
+            if !leaves {
+                listed.push((name, i + 1));
+            }
             let why = format!("names a file outside {}", dir.display());
             rep.failed.push((rel, why));
             continue;
         }
-        // (a name outside lists no file of the folder, though `..` may lead back to one)
-        let name = parts.join("/");
         // a file listed twice is a list put together by hand or by appending: one of
         // its lines is stale even when both checksums match today
         if let Some(first) = listed.iter().position(|(n, _)| *n == name) {

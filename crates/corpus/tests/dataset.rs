@@ -368,6 +368,8 @@ fn sums_round_trip_and_detect_a_change() {
     let rep = verify_sums(&dir).unwrap();
     assert_eq!(rep.failed.len(), 1, "{rep:?}");
     assert!(rep.failed[0].1.contains("outside"), "{rep:?}");
+    // (it is listed: it fails once, not also as a file nobody listed)
+    assert!(rep.unlisted.is_empty(), "{rep:?}");
     std::fs::remove_file(&card).unwrap();
     std::fs::write(&card, kept).unwrap();
     write_sums(&dir).unwrap();
