@@ -94,9 +94,9 @@ pub enum Corpus {
         corpus: PathBuf,
         /// Its sidecar (default: perply_targets.npz beside the corpus).
         targets: Option<PathBuf>,
-        /// The relabelling teacher (only `exact`).
-        #[arg(long, value_enum, default_value_t = Teacher::Exact)]
-        teacher: Teacher,
+        /// The relabelling teacher (the source's flag; `exact` is the only one).
+        #[arg(long, value_enum, default_value_t = Relabeller::Exact)]
+        teacher: Relabeller,
         /// Relabel only the first ROWS rows (with --out, only they are written).
         #[arg(long)]
         rows: Option<usize>,
@@ -275,6 +275,22 @@ fn report_json(rep: &GateReport) -> serde_json::Value {
     })
 }
 
+/// The teachers `corpus label` relabels with: the exact solver alone (a relabel is a
+/// check against exact values), so `--help` offers no other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Relabeller {
+    /// The full exact solver at every ply (flag 3).
+    Exact,
+}
+
+impl From<Relabeller> for Teacher {
+    fn from(r: Relabeller) -> Teacher {
+        match r {
+            Relabeller::Exact => Teacher::Exact,
+        }
+    }
+}
+
 /// Runs a corpus command; returns the exit code (0 ok, 1 failed check).
 pub fn run(cmd: Corpus) -> Result<u8> {
     // a stopped writer leaves no `.part` file behind
@@ -416,11 +432,8 @@ pub fn run(cmd: Corpus) -> Result<u8> {
             table_mb,
             book,
         } => {
-            if teacher != Teacher::Exact {
-                bail!("corpus label relabels with the exact teacher only (--teacher exact)");
-            }
             let play = SelfPlay {
-                teacher,
+                teacher: teacher.into(),
                 table_mb,
                 book,
                 ..bench_defaults()

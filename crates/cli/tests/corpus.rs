@@ -474,6 +474,12 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
             vec![corpus.as_str(), "--rows", "3"],
             "already holds a corpus",
         ),
+        // the one teacher a relabel takes is the only one its help offers (alphabeta
+        // was offered, then refused)
+        (
+            vec![corpus.as_str(), "--teacher", "alphabeta"],
+            "[possible values: exact]",
+        ),
     ] {
         let mut full = vec!["corpus", "label"];
         full.extend(&args);
