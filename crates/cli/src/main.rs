@@ -10,7 +10,7 @@
 macro_rules! out {
     ($($arg:tt)+) => {{
         use std::io::Write as _;
-        write!(std::io::stdout(), $($arg)+)?
+        write!(std::io::stdout(), $($arg)+).map_err(crate::StdoutError)?
     }};
 }
 
@@ -18,11 +18,11 @@ macro_rules! out {
 macro_rules! outln {
     () => {{
         use std::io::Write as _;
-        writeln!(std::io::stdout())?
+        writeln!(std::io::stdout()).map_err(crate::StdoutError)?
     }};
     ($($arg:tt)+) => {{
         use std::io::Write as _;
-        writeln!(std::io::stdout(), $($arg)+)?
+        writeln!(std::io::stdout(), $($arg)+).map_err(crate::StdoutError)?
     }};
 }
 
@@ -148,8 +148,9 @@ enum Command {
         /// Write one JSON line per solve-verify round of each search to this file: the
         /// search, the round, the level budget it solved under, how it ended (refuted,
         /// too-few-levels, widened, verdict, stopped), the dead ends and positions so far.
-        /// A write error is reported as a warning after the verdict, which stands (with
-        /// its exit code). Not the file standard output goes to, which carries the result.
+        /// A file that cannot be created is refused before the search; a write that fails
+        /// later is a warning after the verdict, which stands (with its exit code). Not
+        /// the file standard output goes to, which carries the result.
         #[arg(long, value_name = "FILE")]
         log_rounds: Option<PathBuf>,
     },
@@ -346,7 +347,9 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e)
-            if e.downcast_ref::<std::io::Error>()
+            if e.downcast_ref::<StdoutError>()
+                .map(|out| &out.0)
+                .or_else(|| e.downcast_ref::<std::io::Error>())
                 .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) =>
         {
             // the reader went away (`c4lab play ... | head`): no message, but no success
@@ -358,6 +361,23 @@ fn main() -> ExitCode {
             eprintln!("error: {}", message(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+/// A failed write of a command's output (`out!`, `outln!`), named as one: a full disk
+/// under `> file` otherwise read as a bare "No space left on device".
+#[derive(Debug)]
+struct StdoutError(std::io::Error);
+
+impl std::fmt::Display for StdoutError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write standard output: {}", self.0)
+    }
+}
+
+impl std::error::Error for StdoutError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
     }
 }
 

@@ -602,6 +602,22 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
         );
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+    // a full disk under `> file` is named as a failed write of the output (it read as a
+    // bare "No space left on device"), exit 2
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+            .args(["verify", "--json", "examples/loss.txt"])
+            .current_dir(repo())
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.starts_with("error: cannot write standard output: No space left on device"),
+            "{err}"
+        );
+    }
 }
 
 #[test]
