@@ -261,6 +261,16 @@ pub(crate) fn ended_with_us(command: &mut std::process::Command) -> &mut std::pr
     command
 }
 
+/// Whether `program` names a file, as a path (one with a `/`) or on `PATH`, as a
+/// process start would find it.
+fn program_exists(program: &str) -> bool {
+    if program.contains('/') {
+        return std::path::Path::new(program).is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
 fn run_baseline(command: &str, cases: &[c4lab_solver::BenchCase]) -> Result<BaselineRun> {
     use std::io::Write;
     use std::process::{Command, Stdio};
@@ -345,6 +355,16 @@ fn solver(
     book: Option<&std::path::Path>,
     baseline: Option<&str>,
 ) -> Result<u8> {
+    // a baseline that cannot start is named before the table, not after the first set
+    if let Some(cmd) = baseline {
+        let program = cmd
+            .split_whitespace()
+            .next()
+            .context("--baseline is empty: give the program to run (and its arguments)")?;
+        if !program_exists(program) {
+            bail!("--baseline: no program {program} (give the path of a solver, or a program on PATH)");
+        }
+    }
     let threads: Vec<usize> = threads
         .iter()
         .map(|&t| crate::solve::thread_count(t))

@@ -360,10 +360,18 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
         wrong >= exact && exact > 0,
         "{wrong} wrong, {exact} scores beyond ±1"
     );
-    // a program that cannot be started is a clear error, not a table
-    let missing = run("/nonexistent/solver");
-    assert_exit(&missing, 2);
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot start /nonexistent/solver"));
+    // a program that is not there is a clear error before the table (it came after the
+    // header and the first set's run)
+    for name in ["/nonexistent/solver", "no-such-solver-on-path"] {
+        let missing = run(name);
+        assert_exit(&missing, 2);
+        let err = String::from_utf8_lossy(&missing.stderr);
+        assert!(
+            err.contains(&format!("--baseline: no program {name}")),
+            "{err}"
+        );
+        assert_eq!(String::from_utf8_lossy(&missing.stdout), "", "no table");
+    }
     // one that fails without reading its input, or answers nothing, is no baseline run
     // (its broken pipe once ended the bench with exit 0 and no row)
     // (`true` may exit before or after its input is written: either error will do)
