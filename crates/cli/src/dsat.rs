@@ -237,6 +237,12 @@ pub fn dsat(
                     ", each with a local search first (its own random streams)",
                     "a diagram a local search finds with the least work counts, else ",
                 )
+            } else if options.oracle_nodes == 0 {
+                // (the default budgets give way: every move would look sound to it)
+                (
+                    ", no local search (it needs the strong solver: --oracle-nodes 0)",
+                    "",
+                )
             } else {
                 ("", "")
             };

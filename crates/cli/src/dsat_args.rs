@@ -8,7 +8,8 @@ pub struct SearchArgs {
     /// Map positions down to this many plies below the root (the deepest cut).
     #[arg(long, default_value_t = Options::default().cut_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
     cut: u32,
-    /// Map only this many plies at first; deepen to --cut after --deepen-after rounds.
+    /// Map only this many plies at first; deepen to --cut after --deepen-after rounds
+    /// (a value past --cut maps to --cut from the start).
     #[arg(long, default_value_t = Options::default().first_cut_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
     first_cut: u32,
     /// The same for a search with a non-zero --widen-after (the second of the default
@@ -68,7 +69,8 @@ pub struct SearchArgs {
     /// search (by default 25,000,000 for the first, 50,000,000 for the others, whose
     /// SAT search waits for the first's head start anyway). It repairs a diagram move
     /// by move with the strong solver as judge, and can find a diagram but never prove
-    /// there is none; 0: none. Needs --oracle-nodes above 0.
+    /// there is none; 0: none. Needs --oracle-nodes above 0 (with --oracle-nodes 0 and
+    /// no --local-work, none runs).
     #[arg(long, value_delimiter = ',')]
     pub local_work: Vec<u64>,
     /// Start no SAT search from the levels of the diagram its local search left with

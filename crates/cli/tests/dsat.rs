@@ -285,7 +285,14 @@ fn dsat_tries_the_local_search_first_and_says_what_it_did() {
         args.extend(flags);
         args.push("examples/complete.txt");
         let said = String::from_utf8_lossy(&c4lab(&args, "").stderr).into_owned();
-        assert!(!said.contains("local search"), "{flags:?}: {said}");
+        let first = said.lines().next().unwrap_or_default();
+        assert!(!first.contains("with a local search"), "{flags:?}: {said}");
+        // and says why none runs where its default budget gave way
+        assert_eq!(
+            first.contains("no local search (it needs the strong solver: --oracle-nodes 0)"),
+            flags[0] == "--oracle-nodes",
+            "{flags:?}: {said}"
+        );
     }
     // every search runs its own local search: the report says which found the diagram,
     // and what each did
