@@ -30,17 +30,27 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
         // the diagram takes the whole of standard input, leaving no moves to read
         bail!("with the diagram on standard input (-) the moves cannot come from it too: give the diagram as a file, or the moves with --moves and --no-input");
     }
+    // a script's bad entry is refused before any move is played or printed
+    let script: Vec<usize> = moves
+        .trim()
+        .chars()
+        .enumerate()
+        .map(|(i, ch)| match ch.to_digit(10) {
+            Some(d @ 1..=7) => Ok(d as usize - 1),
+            _ => Err(anyhow::anyhow!(
+                "--moves, move {}: {ch:?} is not a column 1-7",
+                i + 1
+            )),
+        })
+        .collect::<Result<_>>()?;
     let input = read_diagram(Some(file))?;
     let mut game = Game::replay(&input.diagram, &input.line).with_context(|| input.name.clone())?;
     let mut out = std::io::stdout().lock();
     for m in game.log() {
         writeln!(out, "{}", describe(m))?;
     }
-    for (i, ch) in moves.trim().chars().enumerate() {
-        let Some(d @ 1..=7) = ch.to_digit(10) else {
-            bail!("--moves, move {}: {ch:?} is not a column 1-7", i + 1);
-        };
-        if let Err(e) = step(&mut game, d as usize - 1, &mut out) {
+    for column in script {
+        if let Err(e) = step(&mut game, column, &mut out) {
             // the board the line got to, then why it cannot go on
             show(&game, &mut out)?;
             return Err(e);

@@ -126,6 +126,18 @@ fn simplify_reports_before_it_applies() {
 
 #[test]
 fn play_prints_each_rule() {
+    // a bad --moves entry is refused before Red's first move is printed
+    let bad = c4lab(
+        &["play", "examples/win.txt", "--moves", "29", "--no-input"],
+        "",
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(stdout(&bad), "", "no move before the error");
+    let said = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        said.contains("--moves, move 2: '9' is not a column 1-7"),
+        "{said}"
+    );
     let out = c4lab(&["play", "examples/win.txt"], "x\n2\nu\n1\n");
     let text = stdout(&out);
     assert!(
