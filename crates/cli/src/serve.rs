@@ -91,16 +91,24 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
 /// brackets before the port; a host that already holds a port is refused, since it
 /// would read as an IPv6 address and fail to bind with a message about the address.
 fn listen_address(host: &str, port: u16) -> Result<String> {
-    if let Ok(with_port) = host.parse::<SocketAddr>() {
-        bail!(
-            "--host {host} holds a port: give the address alone and the port to --port (--host {} --port {})",
-            with_port.ip(),
-            with_port.port()
-        );
+    // `127.0.0.1:9999`, `[::1]:9999`, or a name with one colon and a number after it
+    let with_port = host
+        .parse::<SocketAddr>()
+        .ok()
+        .map(|a| (a.ip().to_string(), a.port()))
+        .or_else(|| {
+            let (name, port) = host.rsplit_once(':')?;
+            let port = port.parse::<u16>().ok()?;
+            (!name.contains(':')).then(|| (name.to_string(), port))
+        });
+    if let Some((name, given)) = with_port {
+        bail!("--host {host} holds a port: give the address alone and the port to --port (--host {name} --port {given})");
     }
-    Ok(match host.parse::<IpAddr>() {
-        Ok(IpAddr::V6(ip)) => format!("[{ip}]:{port}"),
-        _ => format!("{host}:{port}"),
+    // any other colon is an IPv6 address's (`::1`, `fe80::1%eth0`)
+    Ok(if host.contains(':') && !host.starts_with('[') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
     })
 }
 

@@ -177,6 +177,11 @@ pub fn simplify(file: Option<&Path>, dry_run: bool, json_out: bool) -> Result<u8
         .map(|(row, col)| format!("row {row} column {col}"))
         .collect::<Vec<_>>()
         .join(", ");
+    let what = if n == 1 {
+        "1 cell".to_string()
+    } else {
+        format!("{n} cells")
+    };
     if json_out {
         let cells: Vec<serde_json::Value> = at
             .iter()
@@ -194,19 +199,10 @@ pub fn simplify(file: Option<&Path>, dry_run: bool, json_out: bool) -> Result<u8
         out!("{}", s.diagram.to_grid());
         eprintln!("already minimal: no cell can be blanked without losing the win");
     } else if dry_run {
-        let (what, them) = if n == 1 {
-            ("1 cell".to_string(), "it")
-        } else {
-            (format!("{n} cells"), "them")
-        };
+        let them = if n == 1 { "it" } else { "them" };
         outln!("simplify would clear {what} (set {them} to 9; rows from the top: {listed}); the diagram keeps its win");
     } else {
         out!("{}", s.diagram.to_grid());
-        let what = if n == 1 {
-            "1 cell".to_string()
-        } else {
-            format!("{n} cells")
-        };
         eprintln!(
             "cleared {what} (rows from the top: {listed}); the diagram still verifies as a win"
         );

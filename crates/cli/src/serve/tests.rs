@@ -246,9 +246,15 @@ fn a_host_is_bound_as_given_and_one_with_a_port_is_refused() {
     assert_eq!(listen_address("127.0.0.1", 80).unwrap(), "127.0.0.1:80");
     assert_eq!(listen_address("::1", 80).unwrap(), "[::1]:80");
     assert_eq!(listen_address("localhost", 80).unwrap(), "localhost:80");
+    assert_eq!(listen_address("[::1]", 80).unwrap(), "[::1]:80");
+    assert_eq!(
+        listen_address("fe80::1%eth0", 80).unwrap(),
+        "[fe80::1%eth0]:80"
+    );
     for (host, fix) in [
         ("127.0.0.1:9999", "--host 127.0.0.1 --port 9999"),
         ("[::1]:9999", "--host ::1 --port 9999"),
+        ("localhost:9999", "--host localhost --port 9999"),
     ] {
         let e = listen_address(host, 80).unwrap_err().to_string();
         assert!(e.contains(&format!("--host {host} holds a port")), "{e}");
