@@ -182,7 +182,8 @@ fn play_prints_each_rule() {
         "{said}"
     );
     assert!(
-        String::from_utf8_lossy(&over.stderr).contains("Yellow move 2: no move can follow here"),
+        String::from_utf8_lossy(&over.stderr)
+            .contains("Yellow's move 2 (column 1): no move can follow here"),
         "{}",
         String::from_utf8_lossy(&over.stderr)
     );

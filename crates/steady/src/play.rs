@@ -15,15 +15,17 @@ pub enum PlayError {
     #[error("the root already holds a four: there is no game to play")]
     RootTerminal,
     /// The game has ended, or stopped at an undecided cell.
-    #[error("Yellow move {ply}: no move can follow here ({status})")]
+    #[error("Yellow's move {ply} (column {column}): no move can follow here ({status})")]
     Over {
         /// 1-based index of the refused Yellow move.
         ply: usize,
+        /// Its column, 1-based as given.
+        column: usize,
         /// How it ended.
         status: String,
     },
     /// A column outside 1..7 or a full one.
-    #[error("Yellow move {ply}: column {column} cannot be played (columns are 1-7 and must not be full)")]
+    #[error("Yellow's move {ply}: column {column} cannot be played (columns are 1-7 and must not be full)")]
     Column {
         /// 1-based index of the refused Yellow move.
         ply: usize,
@@ -148,6 +150,7 @@ impl Game {
         if self.status != Status::YellowToMove {
             return Err(PlayError::Over {
                 ply,
+                column: x + 1,
                 status: self.status.describe(),
             });
         }

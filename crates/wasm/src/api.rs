@@ -152,7 +152,10 @@ pub fn play(grid: &str, yellow: &str) -> String {
             '1'..='7' => game
                 .yellow(ch as usize - '1' as usize)
                 .map_err(|e| e.to_string()),
-            _ => Err(format!("Yellow move {}: {ch:?} is not a column 1-7", i + 1)),
+            _ => Err(format!(
+                "Yellow's move {}: {ch:?} is not a column 1-7",
+                i + 1
+            )),
         };
         if let Err(e) = played {
             error = json!(e);
@@ -231,7 +234,10 @@ fn parse_line(text: &str) -> Result<Vec<u8>, String> {
         .enumerate()
         .map(|(i, c)| match c {
             '1'..='7' => Ok(c as u8 - b'1'),
-            _ => Err(format!("Yellow move {}: {c:?} is not a column 1-7", i + 1)),
+            _ => Err(format!(
+                "Yellow's move {}: {c:?} is not a column 1-7",
+                i + 1
+            )),
         })
         .collect()
 }
