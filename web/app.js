@@ -430,7 +430,11 @@ function renderLog(game) {
   // the newest move in view (the box scrolls once the game outgrows it)
   ol.scrollTop = ol.scrollHeight;
   const text = game.status_text.charAt(0).toUpperCase() + game.status_text.slice(1);
-  $('#game-status').textContent = text + (game.error ? ` · ${game.error}` : '');
+  // Red's reply first: the status line is the live region a screen reader announces,
+  // and the log above it is not
+  const last = game.log[game.log.length - 1];
+  const reply = last && last.player === 'Red' && last.column && game.log.length > 1 ? `Red played ${last.column}. ` : '';
+  $('#game-status').textContent = reply + text + (game.error ? ` · ${game.error}` : '');
 }
 
 // ---- input -----------------------------------------------------------------------
@@ -561,7 +565,7 @@ function onKey(e) {
   // (Cmd on a Mac); the browser keeps every other shortcut, and these too where there
   // is nothing to undo or redo
   if (e.ctrlKey || e.metaKey || e.altKey) {
-    if (e.altKey || state.mode !== 'levels') return;
+    if (e.altKey || state.mode === 'position') return;
     // the letter the layout gives; on a layout whose letters are not Latin (Cyrillic,
     // Greek...), the keys where US Z and Y sit; a Latin layout's other keys (Dvorak's
     // `;` where US has Z) are no shortcut
@@ -569,6 +573,12 @@ function onKey(e) {
     const otherScript = /^\p{L}$/u.test(e.key) && !/\p{Script=Latin}/u.test(e.key);
     const key = latin ? e.key.toLowerCase() : otherScript ? { KeyZ: 'z', KeyY: 'y' }[e.code] : undefined;
     const redoKey = (key === 'y' && !e.shiftKey) || (key === 'z' && e.shiftKey);
+    // in Play, Ctrl+Z takes back Yellow's last move, as Backspace does (left to the
+    // browser, it undid a text box's paste and took the focus there)
+    if (state.mode === 'play') {
+      if (key === 'z' && !e.shiftKey && state.yellow) { e.preventDefault(); undo(); }
+      return;
+    }
     if (redoKey && state.future.length) { e.preventDefault(); redo(); }
     else if (key === 'z' && !e.shiftKey && state.history.length) { e.preventDefault(); undo(); }
     return;

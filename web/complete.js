@@ -28,9 +28,12 @@ export function autoComplete(host) {
     controls.starting('fill');
     search.start(host.grid(), { seed: seed++ });
     const wide = undecided > 20 ? ` That is a wide scope: it may run long; Stop at any time.` : '';
-    status(`Searching levels 0–9 for ${undecided} undecided cell${undecided === 1 ? '' : 's'}; every other cell stays fixed.${wide}`);
+    startText = `Searching levels 0–9 for ${undecided} undecided cell${undecided === 1 ? '' : 's'}; every other cell stays fixed.${wide}`;
+    status(startText);
     host.render();
   }
+  // what the start said: it stands, with the clock, until the engine's first report
+  let startText = '';
   function status(text) {
     ui.status.textContent = text;
   }
@@ -62,7 +65,9 @@ export function autoComplete(host) {
     render(hasUndecided) {
       const r = search.report;
       controls.render(hasUndecided);
-      // no report: clear the line once no search stands behind it
+      // no report: the start's words and the clock while it runs, else clear the line
+      // once no search stands behind it
+      if (!r && search.running) return status(`${startText} (${(search.elapsed() / 1000).toFixed(1)} s)`);
       if (!r) return controls.idle() ? status('') : undefined;
       if (!r.ok) return status(`Auto-complete refused: ${r.error}`);
       const counts = `${count(r.candidates, 'candidate')}, ${count(r.clauses, 'clause')}, ${count(r.positions, 'position')}`;

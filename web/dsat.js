@@ -43,14 +43,17 @@ export function wholeRoot(host) {
     const wide = stones < 12 ? ` With ${stones} stone${stones === 1 ? '' : 's'} on the board that is a wide scope: mapping may take minutes and overflow the budget; Stop at any time, or add stones.` : '';
     // (the local search, when ticked, reports only once the engine has loaded)
     const first = ui.local.checked ? 'A local search first, then mapping' : 'Mapping';
-    status(`${first} every position Red could face down to ${CUT_PLIES} plies below the root; ${free} ? cell${free === 1 ? '' : 's'} free over ${over}, the others pinned.${wide}`);
+    startText = `${first} every position Red could face down to ${CUT_PLIES} plies below the root; ${free} ? cell${free === 1 ? '' : 's'} free over ${over}, the others pinned.${wide}`;
+    status(startText);
     host.render();
   }
+  // what the start said: it stands, with the clock, until the engine's first report
+  let startText = '';
   function status(text) {
     ui.status.textContent = text;
   }
 
-  const controls = searchControls(search, ui, host, start, { ok: true, state: 'stopped', positions: 0, ms: 0 });
+  const controls = searchControls(search, ui, host, start, { ok: true, state: 'stopped', positions: 0, ms: 0, before_report: true });
 
   const fmt = (n) => Number(n).toLocaleString('en');
   // what is proved about the levels of a found diagram (a budget that grew after its
@@ -80,7 +83,10 @@ export function wholeRoot(host) {
       const r = search.report;
       controls.render(hasRoot);
       ui.gauge.hidden = !(r && r.state === 'mapping');
-      // no report: clear the line once no search stands behind it
+      // no report: the start's words and the clock while it runs (near the empty board
+      // the first report may take seconds), else clear the line once no search stands
+      // behind it
+      if (!r && search.running) return status(`${startText} (${(search.elapsed() / 1000).toFixed(1)} s)`);
       if (!r) return controls.idle() ? status('') : undefined;
       if (!r.ok) return status(`Solve root refused: ${r.error}`);
       const secs = ((search.elapsed() ?? r.ms) / 1000).toFixed(1);
@@ -95,6 +101,7 @@ export function wholeRoot(host) {
       switch (r.state) {
         case 'mapping':
           if (r.local_budget != null) {
+            ui.gauge.setAttribute('aria-label', "Share of the local search's work budget spent");
             ui.gauge.max = r.local_budget;
             ui.gauge.value = r.local_work;
             const faults = r.local_faults == null ? '' : `, ${count(r.local_faults, 'fault')} at fewest`;
@@ -102,6 +109,7 @@ export function wholeRoot(host) {
             const whose = r.waiting_on ? 'The first search has a verdict; the second search\'s local search, which would win with a diagram, runs on to its budget: ' : 'Local search before mapping: ';
             return status(`${whose}${count(r.local_steps, 'repair step')}${faults}, ${fmt(r.local_work)} of ${fmt(r.local_budget)} units of work (${secs} s).`);
           }
+          ui.gauge.setAttribute('aria-label', 'Share of the state budget mapped');
           ui.gauge.max = r.max_states;
           ui.gauge.value = r.positions;
           return status(`Mapping: ${fmt(r.positions)} of the ${fmt(r.max_states)} positions the browser's budget allows (${secs} s).`);
@@ -132,6 +140,12 @@ export function wholeRoot(host) {
             ? `Out of budget after ${secs} s: the map needs more than ${fmt(BROWSER_MAX_STATES)} positions, the browser's memory budget. Pin some cells, or run c4lab dsat natively.`
             : `Out of budget after ${secs} s: ${fmt(r.round)} rounds without a verdict, the engine's cap (${counts}). Pin some cells, or run c4lab dsat natively.`);
         default:
+          // stopped in a local search (nothing mapped yet: say what it did), before the
+          // engine's first report, or in the SAT search
+          if (r.local_budget != null) {
+            return status(`Stopped after ${secs} s, in the local search before mapping: ${count(r.local_steps, 'repair step')}, ${fmt(r.local_work)} of ${fmt(r.local_budget)} units of work.`);
+          }
+          if (r.before_report) return status(`Stopped after ${secs} s, before the engine's first report.`);
           return status(`Stopped after ${secs} s (${counts}).`);
       }
     },

@@ -194,15 +194,28 @@ test('playing Yellow names the rule behind each Red move', async () => {
   await cell(page, 1, 4).click(); // column 1
   const log = await page.locator('#log li').allTextContents();
   assert.deepEqual(log.slice(1), ['Yellow 1', 'Red 7 · win']);
-  assert.match(await page.locator('#game-status').textContent(), /Red wins/);
+  // Red's reply is in the status line, the live region a screen reader announces
+  assert.match(await page.locator('#game-status').textContent(), /^Red played 7\. Red wins/);
   assert.equal(await page.locator('#board .cell.four').count(), 4);
   assert.match(await page.locator('#legend').textContent(), /the winning four/);
   await page.screenshot({ path: join(shots, 'play.png') });
+  // a move after the end names its count and its column (the count read as a column)
+  await page.keyboard.press('4');
+  assert.match(await page.locator('#message').textContent(), /Yellow's move 2 \(column 4\): no move can follow here \(Red wins\)/);
   // the solver judges Red's winning move
   await page.waitForFunction(() => /keeps the win/.test(document.querySelector('#hints').textContent));
   await page.keyboard.press('Backspace');
   assert.equal(await page.locator('#log li').count(), 1);
   await page.keyboard.press('7'); // the only block of Red's four
+  assert.equal(await page.locator('#log li').nth(1).textContent(), 'Yellow 7');
+  assert.match(await page.locator('#game-status').textContent(), /^Red played \d\. Yellow to move/);
+  // Ctrl+Z takes the move back as Backspace does (the browser's own undo emptied the
+  // Import box), then Yellow plays 7 again
+  const box = await page.locator('#io-text').inputValue();
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.locator('#log li').count(), 1);
+  assert.equal(await page.locator('#io-text').inputValue(), box);
+  await page.keyboard.press('7');
   assert.equal(await page.locator('#log li').nth(1).textContent(), 'Yellow 7');
   // Yellow to move again: the solver marks the losing replies (this root is a Red win, so all lose)
   await page.waitForFunction(() => /Yellow moves that lose: /.test(document.querySelector('#hints').textContent));
@@ -597,6 +610,20 @@ test('a dsat session stops mid-call at the ceiling the page shares with it', asy
   assert.deepEqual(page.errors, []);
 });
 
+test('Solve root says what its local search did when stopped there, and runs a clock from the start', async () => {
+  const page = await open();
+  await emptyBoardAllUndecided(page);
+  await page.click('#dsat');
+  // the start's words stand with a clock until the first report (seconds near the empty board)
+  assert.match(await page.locator('#dsat-status').textContent(), /^A local search first, then mapping every position .* \(\d+\.\d s\)$/);
+  await page.waitForFunction(() => /^Local search before mapping: /.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
+  assert.equal(await page.locator('#dsat-gauge').getAttribute('aria-label'), "Share of the local search's work budget spent");
+  await page.click('#dsat-stop');
+  // (it said "0 positions, 0 dead ends": the local search's work was lost)
+  assert.match(await page.locator('#dsat-status').textContent(), /^Stopped after [0-9.]+ s, in the local search before mapping: [\d,]+ repair steps?, [\d,]+ of 25,000,000 units of work\.$/);
+  assert.deepEqual(page.errors, []);
+});
+
 test('Solve root shows its mapping gauge on a wide root and stops at once', async () => {
   const page = await open();
   await emptyBoardAllUndecided(page);
@@ -605,6 +632,7 @@ test('Solve root shows its mapping gauge on a wide root and stops at once', asyn
   assert.equal(await page.locator('#dsat-gauge').isVisible(), true);
   const gauge = await page.evaluate(() => [document.querySelector('#dsat-gauge').value, document.querySelector('#dsat-gauge').max]);
   assert.ok(gauge[0] > 0 && gauge[1] === 300000, `gauge ${gauge}`);
+  assert.equal(await page.locator('#dsat-gauge').getAttribute('aria-label'), 'Share of the state budget mapped');
   await page.click('#dsat-stop');
   assert.match(await page.locator('#dsat-status').textContent(), /^Stopped after/);
   assert.equal(await page.locator('#dsat-gauge').isVisible(), false);
