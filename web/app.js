@@ -324,8 +324,12 @@ function render() {
       if (candidate) { c.classList.add('candidate'); legend.add('candidate'); }
       label += level === '?' ? 'undecided' : candidate ? `candidate level ${level} (undecided)` : `level ${level}`;
     }
-    if (i === selected) { c.classList.add('selected'); legend.add('selected'); }
-    if (four.includes(i)) { c.classList.add('four'); legend.add('four'); }
+    if (i === selected) {
+      c.classList.add('selected');
+      legend.add('selected');
+      label += state.mode === 'play' ? ", Red's last move" : ', the cell the diagram selects';
+    }
+    if (four.includes(i)) { c.classList.add('four'); legend.add('four'); label += ', in the winning four'; }
     if (i === state.focus && state.mode === 'levels') c.classList.add('focus');
     c.title = label;
     c.setAttribute('aria-label', label);

@@ -198,6 +198,12 @@ test('playing Yellow names the rule behind each Red move', async () => {
   assert.match(await page.locator('#game-status').textContent(), /^Red played 7\. Red wins/);
   assert.equal(await page.locator('#board .cell.four').count(), 4);
   assert.match(await page.locator('#legend').textContent(), /the winning four/);
+  // Red's winning move keeps the last move's ring (the legend names it) beside the four's,
+  // and says both to a screen reader
+  const winning = page.locator('#board .cell.selected.four');
+  assert.equal(await winning.count(), 1);
+  assert.match(await winning.getAttribute('aria-label'), /column 7, .*Red's last move, in the winning four$/);
+  assert.match(await winning.evaluate((c) => getComputedStyle(c).boxShadow), /,/);
   await page.screenshot({ path: join(shots, 'play.png') });
   // a move after the end names its count and its column (the count read as a column)
   await page.keyboard.press('4');
