@@ -333,7 +333,7 @@ pub struct BenchComplete {
     #[arg(long, default_value_t = 18)]
     max_ply: u32,
     /// Give up a task after this many seconds.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 20.0, value_parser = seconds_arg)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 20.0, value_parser = seconds_arg)]
     cap: f64,
     /// Also print one line per task on stderr (root, outcome, candidates, positions, clauses,
     /// cores, conflicts, time).

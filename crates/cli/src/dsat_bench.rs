@@ -25,7 +25,7 @@ pub struct BenchDsat {
     #[arg(long, default_value_t = 8, value_parser = crate::solve::count_arg)]
     roots: usize,
     /// Give up a root after this many seconds.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 30.0, value_parser = crate::complete::seconds_arg)]
+    #[arg(long, allow_hyphen_values = true, default_value_t = 30.0, value_parser = crate::complete::seconds_arg)]
     cap: f64,
     #[command(flatten)]
     search: SearchArgs,

@@ -329,7 +329,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment = std::env::temp_dir().join(format!("c4lab-comment-{}.txt", std::process::id()));
     std::fs::write(&comment, "# my root\n\n").unwrap();
     let comment_s = comment.display().to_string();
-    let cases: [(&[&str], &str); 43] = [
+    let cases: [(&[&str], &str); 45] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -468,6 +468,15 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         ),
         (
             &["bench", "complete", "--cap", "-1"],
+            "expected a positive number of seconds",
+        ),
+        // (a minus sign before a word was taken for a flag: "unexpected argument '-i'")
+        (
+            &["dsat", "--max-seconds", "-inf", "examples/complete.txt"],
+            "--max-seconds must be a positive number",
+        ),
+        (
+            &["bench", "dsat", "--cap", "-inf"],
             "expected a positive number of seconds",
         ),
         (&slots, "--slots"),
