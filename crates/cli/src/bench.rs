@@ -290,7 +290,29 @@ fn run_baseline(command: &str, cases: &[c4lab_solver::BenchCase]) -> Result<Base
     let mut stdin = child.stdin.take().expect("piped");
     // written from a thread so that a baseline writing as it reads cannot deadlock
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output()?;
+    // read up to a bound: a baseline that writes without end (`yes`) would fill the
+    // memory; a line per position is far below it
+    let cap = cases.len() * 256 + 4096;
+    let mut stdout = Vec::new();
+    let mut pipe = child.stdout.take().expect("piped");
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(&mut pipe, cap as u64 + 1),
+        &mut stdout,
+    )?;
+    if stdout.len() > cap {
+        let _ = child.kill();
+        let _ = child.wait();
+        bail!(
+            "--baseline: {program} wrote more than {cap} bytes for {} positions; one line each is expected",
+            cases.len()
+        );
+    }
+    drop(pipe);
+    let out = std::process::Output {
+        status: child.wait()?,
+        stdout,
+        stderr: Vec::new(),
+    };
     let wall = start.elapsed().as_secs_f64();
     let written = writer
         .join()
@@ -477,6 +499,8 @@ fn solver(
             first = first.or(r.first_mismatch);
         }
         failed |= mismatches > 0;
+        // a baseline with wrong scores fails the bench too: its speed-up compares nothing
+        failed |= theirs.as_ref().is_some_and(|b| b.mismatches > 0);
         if let Some(b) = theirs {
             let n = b.positions.max(1) as f64;
             let micros = b.micros / n;

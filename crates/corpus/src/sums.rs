@@ -27,8 +27,9 @@ pub fn sha256_file(path: &Path) -> Result<String, CorpusError> {
     Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// Every file (or symbolic link) under `dir` except `SHA256SUMS` itself and `.part`
-/// files (outputs not yet whole, left by a stopped run), as sorted `/`-separated paths.
+/// Every file (a symbolic link, FIFO or device too) under `dir` except `SHA256SUMS`
+/// itself and `.part` files (outputs not yet whole, left by a stopped run), as sorted
+/// `/`-separated paths.
 pub fn published_files(dir: &Path) -> Result<Vec<String>, CorpusError> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), CorpusError> {
         for e in std::fs::read_dir(dir).map_err(io_err(dir))? {
@@ -37,9 +38,9 @@ pub fn published_files(dir: &Path) -> Result<Vec<String>, CorpusError> {
             let ft = e.file_type().map_err(io_err(&p))?;
             if ft.is_dir() {
                 walk(root, &p, out)?;
-            } else if ft.is_file() || ft.is_symlink() {
-                // a link is named too: `verify-sums` must not pass a folder holding a
-                // file nobody checked (and `sums` refuses to list one)
+            } else {
+                // a link, a FIFO or a device is named too: `verify-sums` must not pass a
+                // folder holding a file nobody checked (and `sums` refuses to list one)
                 // a line per file: a name that is not UTF-8 or holds a line break
                 // cannot be written so that `sha256sum -c` (or we) read it back
                 let rel: Option<Vec<&str>> = p
@@ -85,6 +86,16 @@ pub fn write_sums(dir: &Path) -> Result<Vec<String>, CorpusError> {
         return Err(CorpusError::Invalid(format!(
             "{} is a symbolic link: a published folder holds its own files; copy the file in, or remove the link",
             dir.join(link).display()
+        )));
+    }
+    // (reading a FIFO would wait for a writer for ever)
+    if let Some(odd) = files
+        .iter()
+        .find(|rel| std::fs::metadata(dir.join(rel)).is_ok_and(|m| !m.is_file()))
+    {
+        return Err(CorpusError::Invalid(format!(
+            "{} is no regular file (a FIFO, socket or device): a published folder holds files only; remove it",
+            dir.join(odd).display()
         )));
     }
     let mut lines = Vec::new();
@@ -179,6 +190,13 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
             continue;
         }
         listed.push((name, i + 1));
+        // a FIFO would be waited on for ever, a device read without end
+        if std::fs::metadata(dir.join(&rel)).is_ok_and(|m| !m.is_file()) {
+            let why =
+                "is no regular file (a FIFO, socket or device), so it is not read".to_string();
+            rep.failed.push((rel, why));
+            continue;
+        }
         match sha256_file(&dir.join(&rel)) {
             Ok(h) if h == hex => rep.ok.push(rel),
             Ok(h) => rep

@@ -388,6 +388,28 @@ fn sums_round_trip_and_detect_a_change() {
     assert!(e.contains("linked.txt is a symbolic link"), "{e}");
     std::fs::remove_file(&link).unwrap();
     std::fs::remove_file(&outside).unwrap();
+    // a FIFO is not read (it waited for a writer for ever): unlisted, it is named as
+    // such, listed it fails, and `sums` refuses to list it
+    let fifo = dir.join("train/pipe");
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        assert_eq!(
+            verify_sums(&dir).unwrap().unlisted,
+            vec!["train/pipe".to_string()]
+        );
+        let e = write_sums(&dir).unwrap_err().to_string();
+        assert!(e.contains("pipe is no regular file"), "{e}");
+        let text = std::fs::read_to_string(&sums).unwrap();
+        std::fs::write(&sums, format!("{text}{}  train/pipe\n", "0".repeat(64))).unwrap();
+        let rep = verify_sums(&dir).unwrap();
+        assert_eq!(rep.failed.len(), 1, "{rep:?}");
+        assert!(rep.failed[0].1.contains("is no regular file"), "{rep:?}");
+        std::fs::remove_file(&fifo).unwrap();
+        write_sums(&dir).unwrap();
+    }
     // a file name with a line break cannot be listed: refused, naming it
     let odd = dir.join("two\nlines.txt");
     std::fs::write(&odd, b"x").unwrap();
