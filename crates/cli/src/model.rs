@@ -58,9 +58,10 @@ pub struct TrainArgs {
     /// Gradient steps.
     #[arg(long, default_value_t = 100_000)]
     steps: u64,
-    /// Examples per step (each moves the weights by lr / batch times its gradient).
-    #[arg(long, default_value_t = 16)]
-    batch: usize,
+    /// Examples per step (each moves the weights by lr / batch times its gradient), at
+    /// most 1,048,576 (a million take about a second a step).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    batch: u64,
     /// Context in transcript bytes. The source's sequence model read this many bytes;
     /// this model reads only the current position (one ply, 10 bytes), so --ctx must be
     /// at least 10 and changes nothing else.
@@ -182,6 +183,17 @@ pub fn train(a: TrainArgs) -> Result<u8> {
             );
         }
     }
+    // the default checkpoint goes beside --out: beside a device it would be a new file
+    // in /dev (train --out /dev/null wrote /dev/null.ckpt)
+    if a.checkpoint.is_none()
+        && std::fs::metadata(&a.out).is_ok_and(|m| !m.is_file() && !m.is_dir())
+    {
+        bail!(
+            "--out {} is no regular file (a device or FIFO), so the checkpoint cannot go beside it as {}.ckpt; name one with --checkpoint",
+            a.out.display(),
+            a.out.display()
+        );
+    }
     let ckpt = a
         .checkpoint
         .clone()
@@ -224,7 +236,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     )?;
     let config = TrainConfig {
         steps: a.steps,
-        batch: a.batch,
+        batch: a.batch as usize,
         lr: a.lr,
         seed: a.seed,
         soft_w: a.soft_w,
@@ -297,10 +309,17 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         } else {
             "no checkpoint was written: train again".to_string()
         };
+        // the step size, or a loss weight raised from its default, makes the steps
+        let mut fixes = vec![format!("a lower --lr (now {:?})", a.lr)];
+        for (flag, w, default) in [("--soft-w", a.soft_w, 1.0), ("--hard-w", a.hard_w, 0.5)] {
+            if w > default {
+                fixes.push(format!("a lower {flag} (now {w:?})"));
+            }
+        }
         bail!(
-            "training diverged by step {}: {what}; {kept} with a lower --lr (now {:?})",
+            "training diverged by step {}: {what}; {kept} with {}",
             t.step,
-            a.lr
+            fixes.join(" or ")
         )
     };
     // the checkpoint file holds good weights once this run resumed from it or wrote it

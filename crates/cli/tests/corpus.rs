@@ -438,6 +438,25 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
             "training diverged",
             "no checkpoint was written: train again with a lower --lr (now 1e38)",
         ),
+        // a loss weight raised far from its default is named beside the step size (the
+        // step size alone was blamed)
+        (
+            vec!["--out", &diverging, "--soft-w", "1e38", "--steps", "50"],
+            "training diverged",
+            "with a lower --lr (now 0.5) or a lower --soft-w (now 1e38)",
+        ),
+        // a device as --out leaves the checkpoint nowhere to go by default
+        (
+            vec!["--out", "/dev/null"],
+            "--out /dev/null is no regular file",
+            "name one with --checkpoint",
+        ),
+        // a batch no run could finish is refused (it ran silently, for weeks a step)
+        (
+            vec!["--out", &diverging, "--batch", "1000000000000"],
+            "1..=1048576",
+            "",
+        ),
     ] {
         let mut args = vec![
             "train",
