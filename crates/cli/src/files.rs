@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, Once};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 /// Whether two paths name the same file (the one to write may not exist yet: its folder
 /// is resolved instead).
@@ -211,6 +211,41 @@ pub fn remove_on_interrupt(remove: fn()) {
     if !removers.contains(&remove) {
         removers.push(remove);
     }
+}
+
+/// Checks that `path` (named `what`) can be written, leaving any file there untouched
+/// and none behind where there was none; a file already there must be empty or start
+/// with `kind`'s magic (a model is written over a model, never over a corpus or a card).
+pub fn writable(path: &Path, what: &str, kind: (&[u8], &str)) -> Result<()> {
+    if path.is_dir() {
+        bail!(
+            "{what} {} is a directory; name a file to write",
+            path.display()
+        );
+    }
+    if path.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) {
+        use std::io::Read as _;
+        let mut head = vec![0u8; kind.0.len()];
+        let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head));
+        if read.is_err() || head != kind.0 {
+            bail!(
+                "{what} {} already holds a file that is no c4lab {}; name a new file, or remove that one first",
+                path.display(),
+                kind.1
+            );
+        }
+    }
+    // (a dangling symbolic link counts as there: removing it would lose the link)
+    let existed = path.symlink_metadata().is_ok();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .with_context(|| format!("{what}: cannot write {}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 /// The file a chain of symbolic links at `path` ends at (`path` itself when it is no

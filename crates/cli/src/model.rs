@@ -223,13 +223,13 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         }
     }
     // said before the corpus is read and the model trained, not after
-    writable(&a.out, "--out", (c4lab_model::MODEL_MAGIC, "model"))?;
+    crate::files::writable(&a.out, "--out", (c4lab_model::MODEL_MAGIC, "model"))?;
     let ckpt_flag = if a.checkpoint.is_some() {
         "--checkpoint"
     } else {
         "the checkpoint (--out with .ckpt; set it with --checkpoint)"
     };
-    writable(
+    crate::files::writable(
         &ckpt,
         ckpt_flag,
         (c4lab_model::CHECKPOINT_MAGIC, "checkpoint"),
@@ -384,41 +384,6 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         );
     }
     Ok(0)
-}
-
-/// Checks that `path` (named `what`) can be written, leaving any file there untouched
-/// and none behind where there was none; a file already there must be empty or start
-/// with `kind`'s magic (a model is written over a model, never over a corpus or a card).
-fn writable(path: &Path, what: &str, kind: (&[u8; 8], &str)) -> Result<()> {
-    if path.is_dir() {
-        bail!(
-            "{what} {} is a directory; name a file to write",
-            path.display()
-        );
-    }
-    if path.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) {
-        use std::io::Read as _;
-        let mut head = [0u8; 8];
-        let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head));
-        if read.is_err() || &head != kind.0 {
-            bail!(
-                "{what} {} already holds a file that is no c4lab {}; name a new file, or remove that one first",
-                path.display(),
-                kind.1
-            );
-        }
-    }
-    // (a dangling symbolic link counts as there: removing it would lose the link)
-    let existed = path.symlink_metadata().is_ok();
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-        .with_context(|| format!("{what}: cannot write {}", path.display()))?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
 }
 
 /// Writes `bytes` through a `.part` file renamed into place (see [`Output`]), so an

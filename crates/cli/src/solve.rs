@@ -312,6 +312,9 @@ pub fn book(depth: u32, out: &Path, mb: usize, threads: usize) -> Result<u8> {
             out.join("book.bin").display()
         );
     }
+    // a file already there is written over only when it is a book (it replaced a
+    // diagram, say, without a word)
+    crate::files::writable(out, "--out", (c4lab_solver::BOOK_MAGIC, "book"))?;
     let output = crate::files::Output::new(out);
     // the table first: a size the machine cannot give leaves no empty part file behind
     let mut s = solver(mb, threads, None)?;

@@ -404,6 +404,21 @@ fn book_refuses_a_directory_before_solving() {
         "{err}"
     );
     assert!(!err.contains("positions solved"), "{err}");
+    // nor is a file that is no book written over (a diagram was replaced without a word)
+    let kept = std::env::temp_dir().join(format!("c4lab-not-a-book-{}.txt", std::process::id()));
+    std::fs::write(&kept, "9909999\n").unwrap();
+    let out = c4lab(
+        &["book", "--depth", "1", "--out", kept.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("already holds a file that is no c4lab book"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "9909999\n");
+    std::fs::remove_file(&kept).ok();
 }
 
 #[cfg(unix)]

@@ -17,7 +17,9 @@ use crate::error::BookError;
 use crate::search::canonical;
 use crate::{Score, Solver};
 
-const MAGIC: &[u8; 4] = b"C4BK";
+/// What a book file starts with, before its version.
+pub const BOOK_MAGIC: &[u8; 4] = b"C4BK";
+const MAGIC: &[u8; 4] = BOOK_MAGIC;
 const VERSION: u8 = 2;
 /// The version without a checksum, refused: a damaged entry in it cannot be told.
 const VERSION_UNCHECKED: u8 = 1;

@@ -34,7 +34,7 @@ mod solver;
 mod table;
 
 pub use bench::{parse_bench, run_bench, BenchCase, BenchReport};
-pub use book::{build_book, Book};
+pub use book::{build_book, Book, BOOK_MAGIC};
 pub use error::{BenchError, BookError};
 pub use heuristic::search_move;
 #[cfg(feature = "parallel")]
