@@ -59,7 +59,7 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
     let model = load_model(path)?;
     let mut code = 0;
     // written, not printed, so a reader that goes away (`| head`) ends the command
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::stdout();
     for moves in positions {
         // `-` is the empty board, as for `solve`, and is printed as given
         let played = crate::solve::played(moves);

@@ -381,6 +381,29 @@ impl std::error::Error for StdoutError {
     }
 }
 
+/// Standard output, locked, for commands that write line by line: a failed write
+/// names standard output (as `out!` does) and keeps its kind, so a closed pipe still
+/// ends the command quietly.
+pub struct Stdout(std::io::StdoutLock<'static>);
+
+/// Standard output, locked (see [`Stdout`]).
+pub fn stdout() -> Stdout {
+    Stdout(std::io::stdout().lock())
+}
+
+impl std::io::Write for Stdout {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.write(bytes).map_err(named_stdout)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().map_err(named_stdout)
+    }
+}
+
+fn named_stdout(e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), StdoutError(e))
+}
+
 /// The exit status when standard output's reader goes away: 128 + SIGPIPE (13), what a
 /// shell reports for a program the signal stops.
 const BROKEN_PIPE_EXIT: u8 = 141;

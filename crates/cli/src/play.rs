@@ -45,7 +45,7 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
         .collect::<Result<_>>()?;
     let input = read_diagram(Some(file))?;
     let mut game = Game::replay(&input.diagram, &input.line).with_context(|| input.name.clone())?;
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::stdout();
     for m in game.log() {
         writeln!(out, "{}", describe(m))?;
     }
@@ -154,7 +154,7 @@ fn move_and_judge(pos: &mut Position, x: usize, who: &str) -> Option<String> {
 pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Result<u8> {
     let model = crate::model::load_model(path)?;
     let mut pos = Position::new();
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::stdout();
     let yours = if you == Colour::Red { 0 } else { 1 };
     // --moves is a script: a bad entry in it is an error (exit 2), as in the diagram game,
     // where a bad line typed at the prompt only asks again

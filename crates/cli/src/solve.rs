@@ -160,7 +160,7 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
         ),
     };
     let mut s = solver(args.table_mb, args.threads, args.book.as_deref())?;
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::stdout();
     let mut bad = 0;
     let mut n = 0;
     // line by line as the input comes (a script may feed one position and wait for its

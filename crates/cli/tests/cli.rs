@@ -626,18 +626,33 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
     }
     // a full disk under `> file` is named as a failed write of the output (it read as a
     // bare "No space left on device"), exit 2
-    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
-            .args(["verify", "--json", "examples/loss.txt"])
+    // (also where a command writes line by line: play, solve)
+    let commands: [&[&str]; 3] = [
+        &["verify", "--json", "examples/loss.txt"],
+        &["play", "examples/win.txt", "--moves", "1", "--no-input"],
+        &["solve", "-"],
+    ];
+    for args in commands {
+        let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+            break;
+        };
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+            .args(args)
             .current_dir(repo())
+            .stdin(std::process::Stdio::piped())
             .stdout(full)
-            .output()
+            .stderr(std::process::Stdio::piped())
+            .spawn()
             .unwrap();
+        use std::io::Write as _;
+        // (a command that reads no input may have ended already)
+        let _ = child.stdin.take().unwrap().write_all(b"444444\n");
+        let out = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(
             err.starts_with("error: cannot write standard output: No space left on device"),
-            "{err}"
+            "{args:?}: {err}"
         );
     }
 }
