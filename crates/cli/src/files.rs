@@ -34,8 +34,24 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 #[cfg(unix)]
 pub fn is_stdout(path: &Path) -> bool {
     use std::os::fd::AsFd;
+    is_stream(path, std::io::stdout().as_fd())
+}
+
+/// Whether `path` names the file standard input comes from (`/dev/stdin`, the file it
+/// is redirected from), so that reading it would take the input meant for later; the
+/// null device does not count.
+#[cfg(unix)]
+pub fn is_stdin(path: &Path) -> bool {
+    use std::os::fd::AsFd;
+    is_stream(path, std::io::stdin().as_fd())
+}
+
+/// Whether `path` is the file behind `stream`, the null device aside (see
+/// [`is_stdout`]).
+#[cfg(unix)]
+fn is_stream(path: &Path, stream: std::os::fd::BorrowedFd<'_>) -> bool {
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() else {
+    let Ok(fd) = stream.try_clone_to_owned() else {
         return false;
     };
     let (Ok(out), Ok(named)) = (File::from(fd).metadata(), std::fs::metadata(path)) else {
@@ -49,6 +65,12 @@ pub fn is_stdout(path: &Path) -> bool {
 /// Whether `path` names the file standard output goes to (not checked off Unix).
 #[cfg(not(unix))]
 pub fn is_stdout(_path: &Path) -> bool {
+    false
+}
+
+/// Whether `path` names the file standard input comes from (not checked off Unix).
+#[cfg(not(unix))]
+pub fn is_stdin(_path: &Path) -> bool {
     false
 }
 

@@ -26,9 +26,9 @@ fn describe(m: &Played) -> String {
 
 /// `c4lab play`.
 pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
-    if file == Path::new("-") && !no_input {
+    if (file == Path::new("-") || crate::files::is_stdin(file)) && !no_input {
         // the diagram takes the whole of standard input, leaving no moves to read
-        bail!("with the diagram on standard input (-) the moves cannot come from it too: give the diagram as a file, or the moves with --moves and --no-input");
+        bail!("with the diagram on standard input ({}) the moves cannot come from it too: give the diagram as a file, or the moves with --moves and --no-input", file.display());
     }
     // a script's bad entry is refused before any move is played or printed
     let script: Vec<usize> = moves

@@ -126,6 +126,18 @@ fn simplify_reports_before_it_applies() {
 
 #[test]
 fn play_prints_each_rule() {
+    // a diagram on standard input leaves no moves to read from it, however it is named
+    // (`/dev/stdin` read the diagram's own rows back as moves, exit 0)
+    let grid = std::fs::read_to_string(repo().join("examples/win.txt")).unwrap();
+    for name in ["-", "/dev/stdin"] {
+        let out = c4lab(&["play", name], &grid);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("the moves cannot come from it too"),
+            "{name}: {said}"
+        );
+    }
     // a bad --moves entry is refused before Red's first move is printed
     let bad = c4lab(
         &["play", "examples/win.txt", "--moves", "29", "--no-input"],
