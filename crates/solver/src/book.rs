@@ -146,8 +146,18 @@ impl Book {
             if !sorted || !valid_key(key, max_moves) {
                 return Err(BookError::BadKey { index });
             }
-            if !(-21..=21).contains(&score) {
-                return Err(BookError::BadScore { index, score });
+            // no game from the position can end with a score outside its bounds (a four
+            // takes four stones of a side): a book with one was made wrong
+            let stones = key_stones(key).map_or(0, |(stones, _)| stones);
+            let (low, high) = crate::bench::score_bounds(stones);
+            if !(low..=high).contains(&Score::from(score)) {
+                return Err(BookError::BadScore {
+                    index,
+                    score,
+                    stones,
+                    low,
+                    high,
+                });
             }
             keys.push(key);
             scores.push(score);
@@ -163,21 +173,27 @@ impl Book {
 /// True when `key` encodes a position with at most `max_moves` stones in which the
 /// side to move has the right number of stones.
 fn valid_key(key: u64, max_moves: u32) -> bool {
+    key_stones(key).is_some_and(|(stones, current)| stones <= max_moves && current == stones / 2)
+}
+
+/// The stones on the board of the position `key` encodes, and the side to move's;
+/// None when no position has this key.
+fn key_stones(key: u64) -> Option<(u32, u32)> {
     if key & !KEY_MASK != 0 {
-        return false;
+        return None;
     }
     let (mut stones, mut current) = (0u32, 0u32);
     for x in 0..WIDTH {
         let col = (key >> (7 * x)) & 127;
         // a column of height h holds 2^h - 1 + (current's stones), below 2^(h+1) - 1
         if col == 127 {
-            return false;
+            return None;
         }
         let h = 63 - (col + 1).leading_zeros();
         stones += h;
         current += (col + 1 - (1 << h)).count_ones();
     }
-    stones <= max_moves && current == stones / 2
+    Some((stones, current))
 }
 
 /// Solves every position reachable from `root` in at most `depth` moves (stopping
@@ -276,6 +292,25 @@ mod tests {
             Book::from_bytes(&resealed(v)),
             Err(BookError::BadScore { index: 1, .. })
         ));
+        // within -21..=21 but past what a game from the empty board can end with (a
+        // crafted book passed with it)
+        let mut v = Book::from_scores([(Position::new(), 1)]).to_bytes();
+        v[HEADER + 7] = (-20i8) as u8;
+        let e = Book::from_bytes(&resealed(v)).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                BookError::BadScore {
+                    index: 0,
+                    score: -20,
+                    stones: 0,
+                    low: -18,
+                    high: 18
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("outside -18..=18"), "{e}");
         let mut v = good.clone();
         v[HEADER + 8..HEADER + 16].copy_from_slice(&[0; 8]); // duplicate of entry 0
         assert_eq!(

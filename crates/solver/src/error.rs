@@ -34,13 +34,19 @@ pub enum BookError {
         /// The 0-based entry index.
         index: usize,
     },
-    /// An entry's score is outside the game's score range.
-    #[error("opening book entry {index} has score {score}, outside -21..=21; the file is corrupt")]
+    /// An entry's score is one no game from its position can end with.
+    #[error("opening book entry {index} has score {score}, outside {low}..={high}, the scores a game from its position ({stones} stones) can end with; the file is corrupt")]
     BadScore {
         /// The 0-based entry index.
         index: usize,
         /// The score found.
         score: i8,
+        /// The stones on the board.
+        stones: u32,
+        /// The lowest score possible there.
+        low: i32,
+        /// The highest.
+        high: i32,
     },
 }
 
