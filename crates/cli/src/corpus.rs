@@ -293,8 +293,16 @@ impl From<Relabeller> for Teacher {
 
 /// Runs a corpus command; returns the exit code (0 ok, 1 failed check).
 pub fn run(cmd: Corpus) -> Result<u8> {
-    // a stopped writer leaves no `.part` file behind
+    // a stopped writer leaves no `.part` file behind, nor does a failed one (a full disk)
     crate::files::remove_on_interrupt(c4lab_corpus::remove_parts_being_written);
+    let ran = run_command(cmd);
+    if ran.is_err() {
+        c4lab_corpus::remove_parts_being_written();
+    }
+    ran
+}
+
+fn run_command(cmd: Corpus) -> Result<u8> {
     match cmd {
         Corpus::Generate {
             games,

@@ -809,3 +809,68 @@ fn a_corpus_run_stopped_by_ctrl_c_sigterm_or_sighup_leaves_no_part_file() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A corpus write that fails (here a file-size limit, as a full disk would) ends with
+/// one error naming the file, and leaves no `.part` file (they were left, and the npz
+/// writer's own clean-up printed a second, raw error before it).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_corpus_write_that_fails_leaves_no_part_file_and_says_so_once() {
+    use std::os::unix::process::CommandExt;
+    let dir = std::env::temp_dir().join(format!("c4lab-corpus-full-{}", std::process::id()));
+    let mut failed_in = Vec::new();
+    // 64 KiB stops the transcript, 128 KiB the sidecar after it
+    for kib in [64u64, 128] {
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"));
+        command.args([
+            "corpus",
+            "generate",
+            "--games",
+            "300",
+            "--holdout",
+            "5",
+            "--out",
+        ]);
+        command.arg(&dir);
+        // SAFETY: between fork and exec only async-signal-safe calls: the file-size limit
+        // of the child and SIGXFSZ ignored (so a write past it fails, not kills)
+        unsafe {
+            command.pre_exec(move || {
+                let limit = libc::rlimit {
+                    rlim_cur: kib * 1024,
+                    rlim_max: kib * 1024,
+                };
+                libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+        let out = command.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{kib} KiB: {err}");
+        let errors: Vec<&str> = err.lines().filter(|l| l.contains("rror")).collect();
+        assert_eq!(errors.len(), 1, "{kib} KiB: {err}");
+        assert!(
+            errors[0].starts_with("error: ") && errors[0].contains("File too large"),
+            "{err}"
+        );
+        failed_in.push(errors[0].to_string());
+        let mut parts = Vec::new();
+        for sub in ["", "train", "holdout"] {
+            for e in std::fs::read_dir(dir.join(sub))
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                if e.path().extension().is_some_and(|x| x == "part") {
+                    parts.push(e.path());
+                }
+            }
+        }
+        assert!(parts.is_empty(), "{kib} KiB: left {parts:?}");
+    }
+    assert!(failed_in[0].contains("corpus_300.txt"), "{failed_in:?}");
+    assert!(failed_in[1].contains("perply_targets.npz"), "{failed_in:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}

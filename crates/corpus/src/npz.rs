@@ -16,6 +16,8 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use flate2::bufread::DeflateDecoder;
 use zip::result::ZipError;
@@ -64,7 +66,81 @@ fn zip_error(path: &Path, member: Option<&str>, e: ZipError) -> SidecarError {
 /// Writes an `.npz` archive member by member, streaming each.
 pub struct NpzWriter {
     path: PathBuf,
-    zip: ZipWriter<BufWriter<File>>,
+    /// None once finished.
+    zip: Option<ZipWriter<ArchiveFile>>,
+    /// Set when the writer is dropped unfinished (see [`ArchiveFile`]).
+    discard: Arc<AtomicBool>,
+}
+
+/// The archive's file, which takes no more bytes once `discard` is set (by a failed
+/// write, or by the writer dropped unfinished): the zip writer's own drop finalises an
+/// unfinished archive, writing to the file again (on a full disk, failing again) and
+/// printing that failure on standard error, past the error the caller reports. The
+/// `.part` file it would finish is no archive anyway.
+struct ArchiveFile {
+    file: BufWriter<File>,
+    discard: Arc<AtomicBool>,
+    /// The position in the file, kept so that a discarding file still answers seeks as
+    /// the zip writer's bookkeeping expects (sizes are worked out from positions).
+    at: u64,
+    /// The furthest position written.
+    end: u64,
+}
+
+impl ArchiveFile {
+    fn failed<T>(&self, result: io::Result<T>) -> io::Result<T> {
+        if result.is_err() {
+            self.discard.store(true, Ordering::Relaxed);
+        }
+        result
+    }
+}
+
+impl Write for ArchiveFile {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let written = if self.discard.load(Ordering::Relaxed) {
+            bytes.len()
+        } else {
+            let written = self.file.write(bytes);
+            self.failed(written)?
+        };
+        self.at += written as u64;
+        self.end = self.end.max(self.at);
+        Ok(written)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        if self.discard.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let flushed = self.file.flush();
+        self.failed(flushed)
+    }
+}
+
+impl Seek for ArchiveFile {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        self.at = if self.discard.load(Ordering::Relaxed) {
+            let from = |base: u64, by: i64| base.saturating_add_signed(by);
+            match to {
+                SeekFrom::Start(at) => at,
+                SeekFrom::Current(by) => from(self.at, by),
+                SeekFrom::End(by) => from(self.end, by),
+            }
+        } else {
+            let at = self.file.seek(to);
+            self.failed(at)?
+        };
+        self.end = self.end.max(self.at);
+        Ok(self.at)
+    }
+}
+
+impl Drop for NpzWriter {
+    fn drop(&mut self) {
+        if self.zip.is_some() {
+            self.discard.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 impl NpzWriter {
@@ -72,9 +148,17 @@ impl NpzWriter {
     /// renames it into place.
     pub fn create(path: &Path) -> Result<NpzWriter, SidecarError> {
         let file = crate::part::create(path).map_err(io_at(path))?;
+        let discard = Arc::new(AtomicBool::new(false));
+        let file = ArchiveFile {
+            file: BufWriter::with_capacity(1 << 20, file),
+            discard: discard.clone(),
+            at: 0,
+            end: 0,
+        };
         Ok(NpzWriter {
             path: path.to_path_buf(),
-            zip: ZipWriter::new(BufWriter::with_capacity(1 << 20, file)),
+            zip: Some(ZipWriter::new(file)),
+            discard,
         })
     }
 
@@ -84,18 +168,16 @@ impl NpzWriter {
         let options = SimpleFileOptions::DEFAULT
             .compression_method(CompressionMethod::Stored)
             .large_file(data_len.saturating_add(HEADER_ROOM) >= ZIP64_BYTES_THR);
-        self.zip
-            .start_file(name, options)
+        let zip = self.zip.as_mut().expect("not finished");
+        zip.start_file(name, options)
             .map_err(|e| zip_error(&self.path, Some(name), e))?;
-        Ok(&mut self.zip)
+        Ok(zip)
     }
 
     /// Closes the last member, writes the central directory and flushes the file.
-    pub fn finish(self) -> Result<(), SidecarError> {
-        let mut out = self
-            .zip
-            .finish()
-            .map_err(|e| zip_error(&self.path, None, e))?;
+    pub fn finish(mut self) -> Result<(), SidecarError> {
+        let zip = self.zip.take().expect("not finished");
+        let mut out = zip.finish().map_err(|e| zip_error(&self.path, None, e))?;
         out.flush().map_err(io_at(&self.path))?;
         drop(out);
         crate::part::commit(&self.path).map_err(io_at(&self.path))
