@@ -140,7 +140,8 @@ impl Diagram {
         let rows: Vec<&str> = text
             .lines()
             .filter(|l| !l.trim().is_empty() || l.chars().count() == WIDTH)
-            .filter(|l| !l.starts_with('#'))
+            // a comment may be indented ('#' is no cell in either language)
+            .filter(|l| !l.trim_start().starts_with('#'))
             .collect();
         let (diagram, language) = Self::from_rows(&rows)?;
         Ok(ParsedDiagram {

@@ -124,6 +124,8 @@ mod tests {
             commented.replace('\n', "\r\n"),
             format!("\u{feff}{WIN}"),
             WIN.replace('\n', ""),
+            // an indented comment is a comment too (it was counted as a seventh row)
+            format!("  # indented\n{WIN}"),
         ] {
             let read = read_any(&text).unwrap();
             assert_eq!(read.form(), "level grid", "{text:?}");
