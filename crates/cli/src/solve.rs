@@ -191,6 +191,9 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
             match found {
                 Err(e) => {
                     bad += 1;
+                    // a bad line is named, not copied out whole (a 10 MB line, or bytes
+                    // that are no text, came back in full)
+                    let word = shown(&word);
                     if json_out {
                         writeln!(out, "{}", json!({"line": n, "moves": word, "error": e}))?;
                     } else {
@@ -342,4 +345,14 @@ pub fn book(depth: u32, out: &Path, mb: usize, threads: usize) -> Result<u8> {
         t.elapsed().as_secs_f64()
     );
     Ok(0)
+}
+
+/// A bad line's first word as an error names it: control characters escaped, cut
+/// after 40 characters.
+fn shown(word: &str) -> String {
+    let mut out: String = word.chars().take(40).flat_map(char::escape_debug).collect();
+    if word.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
 }

@@ -90,7 +90,14 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
 fn solve_refuses_separated_moves_and_reads_each_line_as_it_comes() {
     // moves with separators were read as their first move, a wrong answer with exit 0;
     // a byte that is not UTF-8 cost the whole file; both are now one line's error
-    let input = b"4 4 5 3\n4453 -2\n\xff44\n4453 -2 extra\n12121\n";
+    // (and a long bad line is named by its start, not copied out whole)
+    let long = "1".repeat(5000);
+    let input = [
+        &b"4 4 5 3\n4453 -2\n\xff44\n4453 -2 extra\n12121\n"[..],
+        long.as_bytes(),
+        b"\n",
+    ]
+    .concat();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
         .args(["solve", "--weak", "--table-mb", "16"])
         .stdin(std::process::Stdio::piped())
@@ -98,13 +105,19 @@ fn solve_refuses_separated_moves_and_reads_each_line_as_it_comes() {
         .spawn()
         .unwrap();
     let mut feed = child.stdin.take().unwrap();
-    std::io::Write::write_all(&mut feed, input).unwrap();
+    std::io::Write::write_all(&mut feed, &input).unwrap();
     drop(feed);
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 5, "{text}");
+    assert_eq!(lines.len(), 6, "{text}");
+    assert!(
+        lines[5].starts_with(&format!("{}… error: line 6: ", &long[..40])),
+        "{}",
+        lines[5]
+    );
+    assert!(lines[5].len() < 200, "{}", lines[5]);
     assert!(
         lines[0].starts_with("4 error: line 1: \"4 5 3\" follows the moves"),
         "{text}"
