@@ -100,8 +100,8 @@ pub enum Corpus {
         /// Relabel only the first ROWS rows (with --out, only they are written).
         #[arg(long)]
         rows: Option<usize>,
-        /// Skip slots whose board has fewer stones (exact solves near the empty board are slow without --book).
-        #[arg(long, default_value_t = 12)]
+        /// Skip slots whose board has fewer stones (exact solves near the empty board are slow without --book); 0 to 42.
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=42))]
         min_stones: u32,
         /// Slots with fewer than --min-stones stones keep their original label and flag (else they are left empty).
         #[arg(long)]
