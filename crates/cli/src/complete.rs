@@ -450,6 +450,15 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
                 crate::input::write_grid(dir, &name, &task(d, k, i, seed))?;
             }
         }
+        if pool.len() < a.tasks {
+            eprintln!(
+                "wrote the tasks of {} upstream diagrams of ply {}-{}{}",
+                pool.len(),
+                a.min_ply,
+                a.max_ply,
+                all_there_are(pool.len(), a.tasks)
+            );
+        }
         return Ok(0);
     }
     outln!(

@@ -70,6 +70,15 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
         given_roots(&a.grids)?
     };
     if a.write_grids.is_some() {
+        let written = roots.len();
+        if written < a.roots {
+            eprintln!(
+                "wrote {written} upstream roots of ply {}-{}{}",
+                a.min_ply,
+                a.max_ply,
+                crate::complete::all_there_are(written, a.roots)
+            );
+        }
         return Ok(0);
     }
     let source = if a.grids.is_empty() {
@@ -182,8 +191,8 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     })
 }
 
-/// Upstream's roots of the chosen plies, taken evenly, every level cell `?` (written out
-/// and left out of the list with `--write-grids`).
+/// Upstream's roots of the chosen plies, taken evenly, every level cell `?` (also written
+/// out with `--write-grids`).
 fn upstream_roots(a: &BenchDsat) -> Result<Vec<Root>> {
     use c4lab_steady::Cell;
     let pool = crate::complete::upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
@@ -200,7 +209,6 @@ fn upstream_roots(a: &BenchDsat) -> Result<Vec<Root>> {
         let name = c4lab_board::format_moves(&root.order);
         if let Some(dir) = &a.write_grids {
             crate::input::write_grid(dir, &format!("{name}.txt"), &puzzle)?;
-            continue;
         }
         roots.push((name, root.position.moves_played(), puzzle.to_grid()));
     }

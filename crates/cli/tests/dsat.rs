@@ -39,6 +39,19 @@ fn bench_dsat_writes_its_roots_as_grids_for_other_tools() {
         assert!(text.contains("incomplete"), "{text}");
     }
     std::fs::remove_dir_all(&dir).ok();
+    // more roots asked than the plies hold: all of them written, and said so
+    let flags = ["--min-ply", "22", "--roots", "500", "--write-grids"];
+    let out = bench_dsat(&states, &[&flags[..], &[dir.to_str().unwrap()]].concat());
+    assert_exit(&out, 0);
+    let written = std::fs::read_dir(&dir).unwrap().count();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(&format!(
+            "wrote {written} upstream roots of ply 22-42 (all there are; 500 asked)"
+        )),
+        "{said}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
