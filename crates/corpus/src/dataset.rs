@@ -351,6 +351,22 @@ pub fn merge(
     for s in shards {
         let p = s.join(SHARD_FILE);
         let text = std::fs::read_to_string(&p).map_err(io_err(&p))?;
+        // a key given twice leaves which value counts to the reader: the file was edited
+        let mut seen: Vec<(&str, usize)> = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let Some((k, _)) = line.split_once('=') else {
+                continue;
+            };
+            let k = k.trim();
+            if let Some((_, first)) = seen.iter().find(|(s, _)| *s == k) {
+                return Err(CorpusError::Invalid(format!(
+                    "{}: {k} is given twice (lines {first} and {}); the file was edited: generate the shard again",
+                    p.display(),
+                    i + 1
+                )));
+            }
+            seen.push((k, i + 1));
+        }
         let get = |k| {
             kv(&text, k).ok_or_else(|| CorpusError::Invalid(format!("{}: no {k}", p.display())))
         };
