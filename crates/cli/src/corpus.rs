@@ -311,6 +311,11 @@ fn run_command(cmd: Corpus) -> Result<u8> {
             shard,
             play,
         } => {
+            // the alpha-beta teacher solves exactly only near the end of a game, where an
+            // opening book holds nothing: a book given with it is never read
+            if play.teacher == Teacher::Alphabeta && play.book.is_some() {
+                bail!("--book speeds up the exact teacher only: the alpha-beta teacher (the default) never reads it; add --teacher exact, or leave out --book");
+            }
             let cfg = DatasetConfig {
                 gen: play.config()?,
                 games,

@@ -319,6 +319,8 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let opening = generate("--opening-min", "40");
     let epsilon = generate("--epsilon", "1.5");
     let bounded = generate("--bounded-empty", "9");
+    // (the book is checked for the teacher before it is read: this one is not there)
+    let unread_book = generate("--book", "no-such-book.bin");
     let holdout = generate("--holdout", "18446744073709551615");
     let widen_27 = vec!["0"; 27].join(",");
     let all_slots = [
@@ -341,7 +343,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment = std::env::temp_dir().join(format!("c4lab-comment-{}.txt", std::process::id()));
     std::fs::write(&comment, "# my root\n\n").unwrap();
     let comment_s = comment.display().to_string();
-    let cases: [(&[&str], &str); 45] = [
+    let cases: [(&[&str], &str); 46] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -498,6 +500,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (&book, "--depth"),
         (&["verify", "--budget", "0", "examples/win.txt"], "--budget"),
         (&holdout, "at most 1000000000 games"),
+        (&unread_book, "--book speeds up the exact teacher only"),
         (&all_slots, "no holdout game can be board-disjoint"),
         (&["bench", "verify", "--runs", "1001"], "--runs"),
         (
