@@ -251,7 +251,24 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // help and version go to standard output, whose failure (a full disk) is no
+        // success; a usage error goes to standard error with clap's status, 2
+        Err(e) => {
+            let code = e.exit_code();
+            return match e.print() {
+                Err(failed) if failed.kind() == std::io::ErrorKind::BrokenPipe => {
+                    ExitCode::from(BROKEN_PIPE_EXIT)
+                }
+                Err(failed) if code == 0 => {
+                    eprintln!("error: cannot write standard output: {failed}");
+                    ExitCode::from(2)
+                }
+                _ => ExitCode::from(code as u8),
+            };
+        }
+    };
     let result = match cli.command {
         Command::Verify { file, json, budget } => verify::verify(file.as_deref(), json, budget),
         Command::Simplify {

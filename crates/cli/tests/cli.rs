@@ -616,6 +616,7 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
         (vec!["convert", "--to", "link"], &grid),
         (vec!["simplify", "--dry-run"], &grid),
         (vec!["analyze", "4444"], ""),
+        (vec!["--help"], ""),
     ];
     if upstream.join("branches.txt").exists() {
         let args = [
@@ -641,8 +642,10 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
     }
     // a full disk under `> file` is named as a failed write of the output (it read as a
     // bare "No space left on device"), exit 2
-    // (also where a command writes line by line: play, solve)
-    let commands: [&[&str]; 3] = [
+    // (also where a command writes line by line: play, solve; and help, which exited 0)
+    let commands: [&[&str]; 5] = [
+        &["--help"],
+        &["verify", "--help"],
         &["verify", "--json", "examples/loss.txt"],
         &["play", "examples/win.txt", "--moves", "1", "--no-input"],
         &["solve", "-"],
