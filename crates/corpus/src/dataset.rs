@@ -26,6 +26,7 @@ use crate::generate::{play_game, run_games, CorpusWriter, GenConfig, Progress, S
 use crate::holdout::{self, generate_holdout, labelled_keys, KeySet};
 use crate::part;
 use crate::reader::RowReader;
+use crate::shard_meta::{keys_once, kv, kv_text};
 use crate::sidecar::{read_labels, write_sidecar, Labels};
 use crate::stats;
 use crate::sums::{sha256_file, write_sums};
@@ -330,17 +331,6 @@ pub fn generate_shard(
 const CORPUS_SUM: &str = "corpus_sha256";
 const TARGETS_SUM: &str = "targets_sha256";
 
-fn kv_text<'a>(text: &'a str, key: &str) -> Option<&'a str> {
-    text.lines()
-        .filter_map(|l| l.split_once('='))
-        .find(|(k, _)| k.trim() == key)
-        .map(|(_, v)| v.trim())
-}
-
-fn kv(text: &str, key: &str) -> Option<u64> {
-    kv_text(text, key).and_then(|v| v.parse().ok())
-}
-
 /// Merges shard directories (any order) into the published layout under `dir`.
 pub fn merge(
     shards: &[PathBuf],
@@ -351,22 +341,7 @@ pub fn merge(
     for s in shards {
         let p = s.join(SHARD_FILE);
         let text = std::fs::read_to_string(&p).map_err(io_err(&p))?;
-        // a key given twice leaves which value counts to the reader: the file was edited
-        let mut seen: Vec<(&str, usize)> = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            let Some((k, _)) = line.split_once('=') else {
-                continue;
-            };
-            let k = k.trim();
-            if let Some((_, first)) = seen.iter().find(|(s, _)| *s == k) {
-                return Err(CorpusError::Invalid(format!(
-                    "{}: {k} is given twice (lines {first} and {}); the file was edited: generate the shard again",
-                    p.display(),
-                    i + 1
-                )));
-            }
-            seen.push((k, i + 1));
-        }
+        keys_once(&text, &p)?;
         let get = |k| {
             kv(&text, k).ok_or_else(|| CorpusError::Invalid(format!("{}: no {k}", p.display())))
         };

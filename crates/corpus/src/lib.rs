@@ -19,6 +19,7 @@ pub mod npz;
 mod part;
 pub mod reader;
 pub mod rng;
+mod shard_meta;
 pub mod sidecar;
 pub mod stats;
 pub mod sums;
