@@ -1,7 +1,9 @@
-// The Lab's page: state, rendering and input. The engine (Rust compiled to WebAssembly)
-// answers every question about the game; verification runs in verify.worker.js.
+// The Lab's page: state, rendering and input; board.js draws the board. The engine (Rust
+// compiled to WebAssembly) answers every question about the game; verification runs in
+// verify.worker.js.
 import init, * as engine from './pkg/c4lab_wasm.js';
-import { autoComplete, REASONS } from './complete.js';
+import { autoComplete } from './complete.js';
+import { drops, paintCells, redCell, renderLegend, renderLog, verdictText } from './board.js';
 import { wholeRoot } from './dsat.js';
 import { modelHint } from './model.js';
 import { hintText, solverHints } from './hints.js';
@@ -49,20 +51,6 @@ function grid() {
     if (i % W === W - 1) s += '\n';
   }
   return s;
-}
-
-/** Cells (grid indices) where each move of `line` lands, dropped onto `stones`. */
-function drops(stones, line) {
-  const height = Array(W).fill(0);
-  for (let i = 0; i < N; i++) if (stones[i] !== '.') height[i % W] = Math.max(height[i % W], H - Math.floor(i / W));
-  const cells = [];
-  for (const ch of line) {
-    const x = ch.charCodeAt(0) - 49;
-    if (x < 0 || x >= W || height[x] >= H) break;
-    cells.push((H - 1 - height[x]) * W + x);
-    height[x]++;
-  }
-  return cells;
 }
 
 // ---- worker ---------------------------------------------------------------------
@@ -236,33 +224,10 @@ function say(text, error = false) {
 
 // ---- rendering --------------------------------------------------------------------
 
-const plural = (n, word) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
-
-function verdictText() {
-  const v = state.verdict;
-  if (!v) return ['Verifying…', ''];
-  if (!v.ok) return [v.error, 'loss'];
-  switch (v.verdict) {
-    case 'win': return [`Win: Red makes four on every line (${plural(v.positions, 'position')} searched).`, 'win'];
-    case 'loss': {
-      const tied = v.tied && v.tied.length ? ` (tied levels: ${v.tied.join(', ')})` : '';
-      const line = v.line ? `after ${v.line}` : 'at the root';
-      return [`Loss: ${REASONS[v.reason]}${tied} ${line}.${v.line && state.mode !== 'play' ? ' The numbered ghost stones show the line.' : ''}`, 'loss'];
-    }
-    case 'incomplete': return [`Incomplete: ${v.undecided} undecided cell${v.undecided === 1 ? '' : 's'} (?); no verdict until they are decided.`, ''];
-    case 'root-terminal': return [`The root already holds a four (${v.winner}): there is nothing to verify.`, 'loss'];
-    case 'bad-root': return [`Bad root: ${v.message}`, 'loss'];
-    case 'budget': return [`Gave up after ${plural(v.positions, 'position')}.`, ''];
-  }
-  return ['', ''];
-}
-
 function render() {
   if (!lab.ready) return;
   const stones = rootStones();
   const board = $('#board');
-  const cells = boardCells;
-  const legend = new Set();
   let shown = stones, ghost = [], selected = -1, four = [];
   const game = call(engine.play, grid(), state.mode === 'play' ? state.yellow : '');
   if (game.ok) {
@@ -281,63 +246,11 @@ function render() {
   } else if (state.mode !== 'play' && state.verdict && state.verdict.verdict === 'loss') {
     ghost = drops(stones, state.verdict.line);
   }
-  for (let i = 0; i < N; i++) {
-    const c = cells[i];
-    const x = i % W, y = H - Math.floor(i / W);
-    const candidate = preview && state.levels[i] === '?' && stones[i] === '.';
-    const level = candidate ? preview.cells[i] : state.levels[i];
-    const stone = shown[i];
-    const g = ghost.indexOf(i);
-    c.className = 'cell';
-    c.textContent = '';
-    let label = `column ${x + 1}, row ${y}: `;
-    if (stone !== '.') {
-      c.classList.add('stone-' + stone);
-      label += (stone === 'R' ? 'Red' : 'Yellow') + ' stone';
-      if (stones[i] === '.') { // played after the root: the level stays underneath
-        const u = document.createElement('span');
-        u.className = 'under';
-        u.textContent = level === '9' ? '' : level;
-        c.append(u);
-        label += `, level ${level} underneath`;
-      }
-    } else if (g >= 0) {
-      c.classList.add(g % 2 === 0 ? 'ghost-R' : 'ghost-Y');
-      const n = document.createElement('span');
-      n.className = 'num';
-      n.textContent = String(g + 1);
-      c.append(n);
-      // the level stays readable in a corner (a candidate's too: a long line would
-      // otherwise hide every level the status line says the board shows)
-      if (level !== '9') {
-        const u = document.createElement('span');
-        u.className = candidate ? 'under candidate' : 'under';
-        u.textContent = level;
-        c.append(u);
-      }
-      if (candidate) legend.add('candidate');
-      label += `counterexample move ${g + 1} (${g % 2 === 0 ? 'Red' : 'Yellow'}), ${candidate ? 'candidate ' : ''}level ${level}`;
-      legend.add('ghost');
-    } else {
-      c.textContent = level === '9' ? '' : level;
-      if (level === '?') c.classList.add('undecided');
-      if (candidate) { c.classList.add('candidate'); legend.add('candidate'); }
-      label += level === '?' ? 'undecided' : candidate ? `candidate level ${level} (undecided)` : `level ${level}`;
-    }
-    if (i === selected) {
-      c.classList.add('selected');
-      legend.add('selected');
-      label += state.mode === 'play' ? ", Red's last move" : ', the cell the diagram selects';
-    }
-    if (four.includes(i)) { c.classList.add('four'); legend.add('four'); label += ', in the winning four'; }
-    if (i === state.focus && state.mode === 'levels') c.classList.add('focus');
-    c.title = label;
-    c.setAttribute('aria-label', label);
-  }
+  const legend = paintCells(boardCells, { stones, shown, levels: state.levels, ghost, preview, selected, four, focus: state.focus, mode: state.mode });
   if (state.focus !== null && state.mode === 'levels') board.setAttribute('aria-activedescendant', `cell-${state.focus}`);
   else board.removeAttribute('aria-activedescendant');
-  renderLegend(legend);
-  const [text, cls] = verdictText();
+  renderLegend($('#legend'), legend, state.mode);
+  const [text, cls] = verdictText(state.verdict, state.mode);
   const v = $('#verdict');
   v.textContent = text;
   v.className = cls;
@@ -375,7 +288,7 @@ function render() {
   $('#undo-levels').disabled = state.history.length === 0;
   $('#redo-levels').disabled = state.future.length === 0;
   $('#undo-position').disabled = !state.root;
-  renderLog(game);
+  renderLog($('#log'), $('#game-status'), game);
   if (state.mode === 'play' && lab.hintsFor !== state.root + '|' + state.yellow + '|' + grid()) {
     lab.hintsFor = state.root + '|' + state.yellow + '|' + grid();
     requestHints(game);
@@ -392,54 +305,6 @@ function render() {
   }
 }
 let shownRoot = null;
-
-function redCell(rootStones, game) {
-  // the cell of Red's latest move: the last stone of the replayed line
-  const line = game.log.filter((m) => m.column).map((m) => String(m.column)).join('');
-  const cells = drops(rootStones, line);
-  const reds = game.log.filter((m) => m.column).map((m, k) => (m.player === 'Red' ? cells[k] : -1)).filter((c) => c >= 0);
-  return reds.length ? reds[reds.length - 1] : -1;
-}
-
-function renderLegend(items) {
-  const ul = $('#legend');
-  ul.textContent = '';
-  const add = (cls, color, text) => {
-    const li = document.createElement('li');
-    li.className = cls;
-    const s = document.createElement('span');
-    s.className = 'swatch';
-    s.style.boxShadow = `0 0 0 3px ${color}`;
-    li.append(s, text);
-    ul.append(li);
-  };
-  if (items.has('selected')) add('legend-selected', 'var(--accent)', state.mode === 'play' ? "Red's last move" : 'the cell the diagram selects');
-  if (items.has('four')) add('legend-four', 'var(--win)', 'the winning four');
-  if (items.has('ghost')) add('legend-ghost', 'var(--muted)', 'faded numbered stones: the losing line (the level in the corner)');
-  if (items.has('candidate')) add('legend-candidate', 'var(--accent)', 'underlined: candidate levels for the ? cells (Fill ? or Solve root)');
-}
-
-function renderLog(game) {
-  const ol = $('#log');
-  ol.textContent = '';
-  if (!game.ok) { $('#game-status').textContent = game.error; return; }
-  for (const m of game.log) {
-    const li = document.createElement('li');
-    li.className = m.player === 'Red' ? 'red' : 'yellow';
-    li.textContent = m.player === 'Red'
-      ? (m.column ? `Red ${m.column} · ${m.rule.text}` : `Red: ${m.rule.text}`)
-      : `Yellow ${m.column}`;
-    ol.append(li);
-  }
-  // the newest move in view (the box scrolls once the game outgrows it)
-  ol.scrollTop = ol.scrollHeight;
-  const text = game.status_text.charAt(0).toUpperCase() + game.status_text.slice(1);
-  // Red's reply first: the status line is the live region a screen reader announces,
-  // and the log above it is not
-  const last = game.log[game.log.length - 1];
-  const reply = last && last.player === 'Red' && last.column && game.log.length > 1 ? `Red played ${last.column}. ` : '';
-  $('#game-status').textContent = reply + text + (game.error ? ` · ${game.error}` : '');
-}
 
 // ---- input -----------------------------------------------------------------------
 

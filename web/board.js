@@ -1,0 +1,154 @@
+// How the Lab draws what it knows: the board's cells, the legend under it, the verdict
+// line and Play's move log. Pure drawing: app.js holds the state and passes it in.
+import { REASONS } from './complete.js';
+
+const W = 7, H = 6, N = 42;
+
+/** `n` and `word`, plural unless `n` is one (`1 position`, `2,048 positions`). */
+export const plural = (n, word) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
+
+/** Cells (grid indices) where each move of `line` lands, dropped onto `stones`. */
+export function drops(stones, line) {
+  const height = Array(W).fill(0);
+  for (let i = 0; i < N; i++) if (stones[i] !== '.') height[i % W] = Math.max(height[i % W], H - Math.floor(i / W));
+  const cells = [];
+  for (const ch of line) {
+    const x = ch.charCodeAt(0) - 49;
+    if (x < 0 || x >= W || height[x] >= H) break;
+    cells.push((H - 1 - height[x]) * W + x);
+    height[x]++;
+  }
+  return cells;
+}
+
+/** The cell of Red's latest move in a played `game`: the last Red stone of its line. */
+export function redCell(rootStones, game) {
+  const line = game.log.filter((m) => m.column).map((m) => String(m.column)).join('');
+  const cells = drops(rootStones, line);
+  const reds = game.log.filter((m) => m.column).map((m, k) => (m.player === 'Red' ? cells[k] : -1)).filter((c) => c >= 0);
+  return reds.length ? reds[reds.length - 1] : -1;
+}
+
+/** The verdict line for verifier answer `v` (null while verifying): [text, class]. */
+export function verdictText(v, mode) {
+  if (!v) return ['Verifying…', ''];
+  if (!v.ok) return [v.error, 'loss'];
+  switch (v.verdict) {
+    case 'win': return [`Win: Red makes four on every line (${plural(v.positions, 'position')} searched).`, 'win'];
+    case 'loss': {
+      const tied = v.tied && v.tied.length ? ` (tied levels: ${v.tied.join(', ')})` : '';
+      const line = v.line ? `after ${v.line}` : 'at the root';
+      return [`Loss: ${REASONS[v.reason]}${tied} ${line}.${v.line && mode !== 'play' ? ' The numbered ghost stones show the line.' : ''}`, 'loss'];
+    }
+    case 'incomplete': return [`Incomplete: ${v.undecided} undecided cell${v.undecided === 1 ? '' : 's'} (?); no verdict until they are decided.`, ''];
+    case 'root-terminal': return [`The root already holds a four (${v.winner}): there is nothing to verify.`, 'loss'];
+    case 'bad-root': return [`Bad root: ${v.message}`, 'loss'];
+    case 'budget': return [`Gave up after ${plural(v.positions, 'position')}.`, ''];
+  }
+  return ['', ''];
+}
+
+/**
+ * Draws the 42 `cells` (grid order) and gives each its label. `view` holds the root's
+ * `stones`, the stones `shown` (the game's in Play), the `levels`, the counterexample's
+ * `ghost` cells, a search's `preview` (its candidate levels), the `selected` cell, the
+ * winning `four`, the keyboard `focus` and the `mode`. Returns what the legend must name.
+ */
+export function paintCells(cells, view) {
+  const { stones, shown, levels, ghost, preview, selected, four, focus, mode } = view;
+  const legend = new Set();
+  for (let i = 0; i < N; i++) {
+    const c = cells[i];
+    const x = i % W, y = H - Math.floor(i / W);
+    const candidate = preview && levels[i] === '?' && stones[i] === '.';
+    const level = candidate ? preview.cells[i] : levels[i];
+    const stone = shown[i];
+    const g = ghost.indexOf(i);
+    c.className = 'cell';
+    c.textContent = '';
+    let label = `column ${x + 1}, row ${y}: `;
+    if (stone !== '.') {
+      c.classList.add('stone-' + stone);
+      label += (stone === 'R' ? 'Red' : 'Yellow') + ' stone';
+      if (stones[i] === '.') { // played after the root: the level stays underneath
+        const u = document.createElement('span');
+        u.className = 'under';
+        u.textContent = level === '9' ? '' : level;
+        c.append(u);
+        label += `, level ${level} underneath`;
+      }
+    } else if (g >= 0) {
+      c.classList.add(g % 2 === 0 ? 'ghost-R' : 'ghost-Y');
+      const n = document.createElement('span');
+      n.className = 'num';
+      n.textContent = String(g + 1);
+      c.append(n);
+      // the level stays readable in a corner (a candidate's too: a long line would
+      // otherwise hide every level the status line says the board shows)
+      if (level !== '9') {
+        const u = document.createElement('span');
+        u.className = candidate ? 'under candidate' : 'under';
+        u.textContent = level;
+        c.append(u);
+      }
+      if (candidate) legend.add('candidate');
+      label += `counterexample move ${g + 1} (${g % 2 === 0 ? 'Red' : 'Yellow'}), ${candidate ? 'candidate ' : ''}level ${level}`;
+      legend.add('ghost');
+    } else {
+      c.textContent = level === '9' ? '' : level;
+      if (level === '?') c.classList.add('undecided');
+      if (candidate) { c.classList.add('candidate'); legend.add('candidate'); }
+      label += level === '?' ? 'undecided' : candidate ? `candidate level ${level} (undecided)` : `level ${level}`;
+    }
+    if (i === selected) {
+      c.classList.add('selected');
+      legend.add('selected');
+      label += mode === 'play' ? ", Red's last move" : ', the cell the diagram selects';
+    }
+    if (four.includes(i)) { c.classList.add('four'); legend.add('four'); label += ', in the winning four'; }
+    if (i === focus && mode === 'levels') c.classList.add('focus');
+    c.title = label;
+    c.setAttribute('aria-label', label);
+  }
+  return legend;
+}
+
+/** Fills the legend list `ul` with the `items` the board shows. */
+export function renderLegend(ul, items, mode) {
+  ul.textContent = '';
+  const add = (cls, color, text) => {
+    const li = document.createElement('li');
+    li.className = cls;
+    const s = document.createElement('span');
+    s.className = 'swatch';
+    s.style.boxShadow = `0 0 0 3px ${color}`;
+    li.append(s, text);
+    ul.append(li);
+  };
+  if (items.has('selected')) add('legend-selected', 'var(--accent)', mode === 'play' ? "Red's last move" : 'the cell the diagram selects');
+  if (items.has('four')) add('legend-four', 'var(--win)', 'the winning four');
+  if (items.has('ghost')) add('legend-ghost', 'var(--muted)', 'faded numbered stones: the losing line (the level in the corner)');
+  if (items.has('candidate')) add('legend-candidate', 'var(--accent)', 'underlined: candidate levels for the ? cells (Fill ? or Solve root)');
+}
+
+/** Writes Play's move log into `ol` and the game's state into the live region `status`. */
+export function renderLog(ol, status, game) {
+  ol.textContent = '';
+  if (!game.ok) { status.textContent = game.error; return; }
+  for (const m of game.log) {
+    const li = document.createElement('li');
+    li.className = m.player === 'Red' ? 'red' : 'yellow';
+    li.textContent = m.player === 'Red'
+      ? (m.column ? `Red ${m.column} · ${m.rule.text}` : `Red: ${m.rule.text}`)
+      : `Yellow ${m.column}`;
+    ol.append(li);
+  }
+  // the newest move in view (the box scrolls once the game outgrows it)
+  ol.scrollTop = ol.scrollHeight;
+  const text = game.status_text.charAt(0).toUpperCase() + game.status_text.slice(1);
+  // Red's reply first: the status line is the live region a screen reader announces,
+  // and the log above it is not
+  const last = game.log[game.log.length - 1];
+  const reply = last && last.player === 'Red' && last.column && game.log.length > 1 ? `Red played ${last.column}. ` : '';
+  status.textContent = reply + text + (game.error ? ` · ${game.error}` : '');
+}
