@@ -29,7 +29,7 @@ pub struct BenchDsat {
     cap: f64,
     #[command(flatten)]
     search: SearchArgs,
-    /// Only write each root's diagram (every level cell `?`) to DIR/<root>.txt and stop,
+    /// Only write each root's diagram (every level cell `?`) to DIR/ROOT.txt and stop,
     /// for other tools (the browser-engine comparison, web/tests/bench-dsat.mjs).
     #[arg(long, value_name = "DIR")]
     write_grids: Option<std::path::PathBuf>,

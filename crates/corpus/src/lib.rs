@@ -6,7 +6,7 @@
 //! Module map: [`transcript`] (codec), [`sidecar`] and [`npz`] (targets), [`teacher`]
 //! and [`generate`] (self-play), [`gate`] (`corpus check`), [`holdout`] (disjoint
 //! holdout and overlap), [`sums`], [`stats`], [`label`], [`dataset`] (published
-//! layout, shards and merge), [`bench`].
+//! layout, shards and merge), [`mod@bench`].
 
 pub mod bench;
 pub mod dataset;
