@@ -80,7 +80,9 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
                     m => m,
                 };
                 if json {
-                    writeln!(out, r#"{{"moves":"{moves}",{}"#, &h.to_json()[1..])?;
+                    let mut j = h.to_json();
+                    j["moves"] = moves.into();
+                    writeln!(out, "{j}")?;
                 } else {
                     let col = h.column.map_or("-".to_string(), |x| (x + 1).to_string());
                     writeln!(out, "{moves} {col}")?;

@@ -84,17 +84,14 @@ pub struct Hint {
 
 impl Hint {
     /// `{"column": 1-7 or null, "scores": [number or "full", ...]}`, columns 1-based, the
-    /// form `c4lab hint --json` and the Lab's engine both print.
-    pub fn to_json(&self) -> String {
-        let column = self
-            .column
-            .map_or("null".to_string(), |x| (x + 1).to_string());
-        let scores: Vec<String> = self
+    /// form `c4lab hint --json` and the Lab's engine both print (each adds its own keys).
+    pub fn to_json(&self) -> serde_json::Value {
+        let scores: Vec<serde_json::Value> = self
             .scores
             .iter()
-            .map(|s| s.map_or("\"full\"".to_string(), |v| v.to_string()))
+            .map(|s| s.map_or_else(|| "full".into(), serde_json::Value::from))
             .collect();
-        format!(r#"{{"column":{column},"scores":[{}]}}"#, scores.join(","))
+        serde_json::json!({ "column": self.column.map(|x| x + 1), "scores": scores })
     }
 }
 

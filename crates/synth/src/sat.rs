@@ -95,8 +95,10 @@ pub fn open(name: &str, stop: Arc<AtomicBool>) -> Result<Box<dyn Backend>, Synth
     }
 }
 
-fn backend_error(e: anyhow::Error) -> SynthError {
-    SynthError::Backend(e.to_string())
+/// A SAT backend's error (rustsat reports them as `anyhow::Error`), its causes kept in
+/// the message (`{:#}`).
+fn backend_error(e: impl std::fmt::Display) -> SynthError {
+    SynthError::Backend(format!("{e:#}"))
 }
 
 /// The outcome of a call; an interrupted call was stopped by the flag or else by the

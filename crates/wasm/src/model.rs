@@ -51,8 +51,9 @@ pub fn model_move(moves: &str) -> String {
     MODEL.with(|cell| match cell.borrow().as_ref() {
         None => fail("no model is loaded"),
         Some(m) => {
-            let hint = m.hint(&p).to_json();
-            format!(r#"{{"ok":true,{}"#, &hint[1..])
+            let mut hint = m.hint(&p).to_json();
+            hint["ok"] = true.into();
+            hint.to_string()
         }
     })
 }
