@@ -177,6 +177,7 @@ const snapshot = () => ({ levels: state.levels.slice(), root: state.root, yellow
 function editLevels(change) {
   say(''); // a message about an earlier action no longer applies
   const prev = { levels: state.levels.slice(), root: state.root, yellow: state.yellow };
+  const replies = redReplies();
   change();
   // an edit that changed nothing (Clear on a clear board) leaves no Undo step
   if (state.levels.join('') === prev.levels.join('') && state.root === prev.root && state.yellow === prev.yellow) {
@@ -184,7 +185,30 @@ function editLevels(change) {
     return;
   }
   remember(prev);
+  if (state.yellow && state.yellow === prev.yellow && state.root === prev.root) cutAtChangedReply(replies);
   edited();
+}
+/** Red's moves (columns; null where the game stopped) in Play's line with the diagram now. */
+function redReplies() {
+  const g = call(engine.play, grid(), state.yellow);
+  return g.ok ? g.log.filter((m) => m.player === 'Red').map((m) => m.column ?? null) : null;
+}
+/**
+ * After an edit: Play's Yellow line was played against Red's old `before` replies, so it
+ * is cut after the Yellow move whose reply changed (to nothing when Red's first move did).
+ */
+function cutAtChangedReply(before) {
+  const after = redReplies();
+  if (!before || !after) return;
+  const k = before.findIndex((c, i) => after[i] !== c);
+  // (a changed answer to the line's last move cuts nothing: the log shows it)
+  if (k < 0 || k >= state.yellow.length) return;
+  const was = state.yellow;
+  state.yellow = was.slice(0, k);
+  const what = k === 0 ? "Red's first move" : `Red's answer to Yellow's move ${k}`;
+  const now = after[k] ? `column ${after[k]}` : 'no move';
+  const then = before[k] ? `column ${before[k]}` : 'no move';
+  say(`Play's Yellow line ${was} was cut to ${state.yellow || 'nothing'}: with the changed diagram ${what} is ${now}, not ${then} (Undo restores it).`);
 }
 function paint(i, level) {
   if (rootStones()[i] !== '.') return say(`That cell holds a root stone; switch to Position mode to change the root.`, true);

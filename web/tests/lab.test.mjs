@@ -242,6 +242,27 @@ test('an edit that cuts Play\'s Yellow line says so', async () => {
   assert.deepEqual(page.errors, []);
 });
 
+test('an edit that changes Red\'s answers cuts Play\'s Yellow line where they change', async () => {
+  // the line is still playable after each edit, but Red answers it otherwise: it was
+  // kept whole and silently meant another game
+  const page = await open('#1.5753556341.40310029911*A9403952993109409529.1243');
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#palette button[data-level="0"]');
+  await page.click('#cell-16');
+  assert.match(await page.locator('#message').textContent(),
+    /Yellow line 1243 was cut to 12: with the changed diagram Red's answer to Yellow's move 2 is column 6, not column 2 \(Undo restores it\)/);
+  assert.ok((await page.evaluate(() => location.hash)).endsWith('.12'));
+  await page.click('#undo-levels');
+  assert.ok((await page.evaluate(() => location.hash)).endsWith('.1243'), 'Undo brings the line back');
+  await page.click('#palette button[data-level="9"]');
+  await page.click('#cell-34');
+  assert.match(await page.locator('#message').textContent(),
+    /Yellow line 1243 was cut to nothing: with the changed diagram Red's first move is column 3, not column 7/);
+  await page.click('nav button[data-mode="play"]');
+  assert.equal(await page.locator('#log li').count(), 1);
+  assert.deepEqual(page.errors, []);
+});
+
 test('a long game\'s log shows whole move numbers and keeps the newest move in view', async () => {
   const page = await open('#1.655433534337221121.990*H90*D96579.71122', { width: 400, height: 800 });
   await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 10);
