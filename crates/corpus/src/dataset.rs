@@ -26,7 +26,7 @@ use crate::generate::{play_game, run_games, CorpusWriter, GenConfig, Progress, S
 use crate::holdout::{self, generate_holdout, labelled_keys, KeySet};
 use crate::part;
 use crate::reader::RowReader;
-use crate::shard_meta::{keys_once, kv, kv_text};
+use crate::shard_meta::{keys_once, kv_number, kv_text};
 use crate::sidecar::{read_labels, write_sidecar, Labels};
 use crate::stats;
 use crate::sums::{sha256_file, write_sums};
@@ -342,9 +342,7 @@ pub fn merge(
         let p = s.join(SHARD_FILE);
         let text = std::fs::read_to_string(&p).map_err(io_err(&p))?;
         keys_once(&text, &p)?;
-        let get = |k| {
-            kv(&text, k).ok_or_else(|| CorpusError::Invalid(format!("{}: no {k}", p.display())))
-        };
+        let get = |k| kv_number(&text, k, &p);
         let (first, end) = (get("first_game")?, get("end_game")?);
         if end < first {
             return Err(CorpusError::Invalid(format!(
@@ -353,8 +351,12 @@ pub fn merge(
             )));
         }
         let (games, hold, count) = (get("games")?, get("holdout")?, get("shard_count")?);
-        let gen = GenConfig::from_kv(&text)
-            .map_err(|e| CorpusError::Invalid(format!("{}: {e}", p.display())))?;
+        let gen = GenConfig::from_kv(&text).map_err(|e| {
+            CorpusError::Invalid(format!(
+                "{}: {e}; the file was edited: generate the shard again",
+                p.display()
+            ))
+        })?;
         metas.push((first, end, games, hold, count, gen.to_kv(), gen, s.clone()));
     }
     metas.sort_by_key(|m| m.0);

@@ -91,32 +91,34 @@ impl GenConfig {
         )
     }
 
-    /// Reads the settings written by [`GenConfig::to_kv`] (other keys are ignored).
-    pub fn from_kv(text: &str) -> Result<GenConfig, String> {
+    /// Reads the settings written by [`GenConfig::to_kv`] (other keys are ignored); a
+    /// value that does not parse is named with its line.
+    pub fn from_kv(text: &str) -> Result<GenConfig, CorpusError> {
         let mut c = GenConfig::default();
-        for line in text.lines() {
+        for (i, line) in text.lines().enumerate() {
             let Some((k, v)) = line.split_once('=') else {
                 continue;
             };
             let (k, v) = (k.trim(), v.trim());
-            let bad = |_| format!("bad value {v:?} for {k}");
+            let bad = |what: &str| {
+                CorpusError::Invalid(format!("line {}: {k} = {v:?} is not {what}", i + 1))
+            };
+            let number = |_| bad("a whole number");
             match k {
-                "seed" => c.seed = v.parse().map_err(bad)?,
-                "slots" => c.slots = v.parse().map_err(bad)?,
+                "seed" => c.seed = v.parse().map_err(number)?,
+                "slots" => c.slots = v.parse().map_err(number)?,
                 "teacher" => {
-                    c.teacher.mode =
-                        TeacherMode::parse(v).ok_or_else(|| format!("unknown teacher {v:?}"))?
+                    c.teacher.mode = TeacherMode::parse(v)
+                        .ok_or_else(|| bad("a teacher (alphabeta or exact)"))?
                 }
-                "depth" => c.teacher.depth = v.parse().map_err(bad)?,
-                "node_budget" => c.teacher.node_budget = v.parse().map_err(bad)?,
-                "bounded_empty" => c.teacher.bounded_empty = v.parse().map_err(bad)?,
-                "opening_min" => c.opening_min = v.parse().map_err(bad)?,
-                "opening_max" => c.opening_max = v.parse().map_err(bad)?,
-                "epsilon" => c.epsilon = v.parse().map_err(|_| format!("bad epsilon {v:?}"))?,
-                "epsilon_from" => c.epsilon_from = v.parse().map_err(bad)?,
-                "random_ties" => {
-                    c.random_ties = v.parse().map_err(|_| format!("bad random_ties {v:?}"))?
-                }
+                "depth" => c.teacher.depth = v.parse().map_err(number)?,
+                "node_budget" => c.teacher.node_budget = v.parse().map_err(number)?,
+                "bounded_empty" => c.teacher.bounded_empty = v.parse().map_err(number)?,
+                "opening_min" => c.opening_min = v.parse().map_err(number)?,
+                "opening_max" => c.opening_max = v.parse().map_err(number)?,
+                "epsilon" => c.epsilon = v.parse().map_err(|_| bad("a number"))?,
+                "epsilon_from" => c.epsilon_from = v.parse().map_err(number)?,
+                "random_ties" => c.random_ties = v.parse().map_err(|_| bad("true or false"))?,
                 _ => {}
             }
         }

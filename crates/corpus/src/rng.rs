@@ -1,5 +1,8 @@
 //! A small seeded random stream (SplitMix64): every game draws from its own stream,
 //! derived from (seed, stream, game index), so results never depend on scheduling.
+//! Written out rather than taken from a crate so that the sequence, which a corpus's
+//! reproducibility (and its checksums) rests on, is fixed by this file, not by a
+//! dependency's version.
 
 /// A SplitMix64 generator.
 #[derive(Debug, Clone)]

@@ -13,9 +13,28 @@ pub(crate) fn kv_text<'a>(text: &'a str, key: &str) -> Option<&'a str> {
         .map(|(_, v)| v.trim())
 }
 
-/// The value of `key` as a number.
-pub(crate) fn kv(text: &str, key: &str) -> Option<u64> {
-    kv_text(text, key).and_then(|v| v.parse().ok())
+/// The value of `key` as a whole number; a missing key or a value that is not one is
+/// refused naming the file, the line and the fix.
+pub(crate) fn kv_number(text: &str, key: &str, path: &Path) -> Result<u64, CorpusError> {
+    let found = text
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| l.split_once('=').map(|(k, v)| (i, k, v)))
+        .find(|(_, k, _)| k.trim() == key);
+    let Some((i, _, v)) = found else {
+        return Err(CorpusError::Invalid(format!(
+            "{}: no {key} line; the file was cut short or edited: generate the shard again",
+            path.display()
+        )));
+    };
+    v.trim().parse().map_err(|_| {
+        CorpusError::Invalid(format!(
+            "{}: line {}: {key} = {:?} is not a whole number; the file was edited: generate the shard again",
+            path.display(),
+            i + 1,
+            v.trim()
+        ))
+    })
 }
 
 /// Refuses a key given twice: which value counts would be left to the reader, and

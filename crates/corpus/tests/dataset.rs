@@ -134,6 +134,42 @@ fn shards_merge_to_the_single_run() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("games is given twice (lines"), "{e}");
+    // a value that is not a number is named as one, with its line (it was "no games");
+    // a missing key and a teacher that is not one say so and how to mend it
+    let line = kept.lines().position(|l| l.starts_with("games")).unwrap() + 1;
+    let edits = [
+        (
+            "games = ",
+            "games = many",
+            format!("line {line}: games = \"many\" is not a whole number"),
+        ),
+        ("games = ", "gaems = ", "no games line".to_string()),
+        (
+            "teacher = ",
+            "teacher = oracle",
+            "teacher = \"oracle\" is not a teacher (alphabeta or exact)".to_string(),
+        ),
+    ];
+    for (key, edit, said) in edits {
+        let text: Vec<String> = kept
+            .lines()
+            .map(|l| {
+                if l.starts_with(key) {
+                    edit.to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect();
+        std::fs::write(dirs[2].join("shard.txt"), text.join("\n") + "\n").unwrap();
+        let e = merge(&dirs, &root.join("bad"), &NoProgress)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&said) && e.contains("generate the shard again"),
+            "{e}"
+        );
+    }
     std::fs::write(dirs[2].join("shard.txt"), kept).unwrap();
     let corpus = dirs[0].join("corpus.txt"); // shard 2, games 100..150
     let mut rows: Vec<Vec<u8>> = std::fs::read(&corpus)
