@@ -291,7 +291,12 @@ impl Trainer {
                 "the checkpoint was trained with --seed {seed}; resume it with the same seed"
             )));
         }
-        let net = Network::from_bytes(weights).ok_or_else(|| bad("wrong weight count"))?;
+        let net = Network::from_bytes(weights).ok_or_else(|| {
+            bad(&format!(
+                "its {} bytes of weights fit no table layout (--index-bits 16-20 with --features threats or columns), so the file is damaged or not a checkpoint; resume from another checkpoint or train afresh",
+                weights.len()
+            ))
+        })?;
         if let Some(i) = net.first_non_finite() {
             return Err(bad(&format!(
                 "weight {i} is not a finite number, so the file is damaged; resume from another checkpoint or train afresh"

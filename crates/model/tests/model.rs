@@ -248,8 +248,18 @@ fn training_is_deterministic_and_resumes_exactly() {
         e.to_string().contains("weight 1000 is not a finite number"),
         "{e}"
     );
-    // a checkpoint written before the checksum resumes as it did
+    // a cut-off checkpoint (a copy that stopped short) is named as one, with its size
     let full = half.checkpoint();
+    let cut = &full[..full.len() - 32 - 4 * 3];
+    let e = Trainer::resume(config(400), cut).err().expect("refused");
+    assert!(
+        e.to_string().contains(&format!(
+            "its {} bytes of weights fit no table layout",
+            cut.len() - 32
+        )) && e.to_string().contains("train afresh"),
+        "{e}"
+    );
+    // a checkpoint written before the checksum resumes as it did
     let old = &full[..full.len() - 32];
     let mut resumed = Trainer::resume(config(400), old).unwrap();
     assert_eq!(resumed.step, 200);
