@@ -27,6 +27,7 @@ fn levels(tied: &[u8]) -> String {
         .join(", ")
 }
 
+/// A losing verdict's reason in words, with its line (`yellow-wins after 4453`).
 pub fn describe_loss(c: &Counterexample) -> String {
     let why = match &c.reason {
         LossReason::NoMove { tied } if tied.is_empty() => {

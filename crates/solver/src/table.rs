@@ -60,9 +60,8 @@ pub(crate) struct Table {
     store: Vec<Bucket>,
     start: usize,
     len: usize,
-    /// log2 of the largest power of two not above the bucket count.
-    bits: u32,
-    /// Bits of the stored key remainder.
+    /// Bits of the stored key remainder: 49 less log2 of the largest power of two not
+    /// above the bucket count.
     rem_bits: u32,
     /// Bits of the generation field.
     gen_bits: u32,
@@ -85,7 +84,6 @@ impl Table {
             store,
             start,
             len,
-            bits,
             rem_bits,
             gen_bits,
             gen: 1,
@@ -198,10 +196,10 @@ impl Table {
         b[slot].store(encode(lo, hi, mv, w) | tag, Relaxed);
     }
 
-    /// The number of bucket-index bits (for tests and reports).
-    #[allow(dead_code)]
-    pub fn index_bits(&self) -> u32 {
-        self.bits
+    /// The number of bucket-index bits (the tests check the sizing with it).
+    #[cfg(test)]
+    fn index_bits(&self) -> u32 {
+        KEY_BITS - self.rem_bits
     }
 }
 
