@@ -35,6 +35,12 @@ pub const fn column_mask(x: usize) -> u64 {
     ((1u64 << HEIGHT) - 1) << (x as u32 * STRIDE)
 }
 
+/// The column (0..6) of a cell's bit (the lowest set bit of `cell`).
+#[inline]
+pub const fn column_of(cell: u64) -> usize {
+    (cell.trailing_zeros() / STRIDE) as usize
+}
+
 /// True when the stones `b` hold a four in a row in any direction.
 #[inline]
 pub const fn has_four(b: u64) -> bool {

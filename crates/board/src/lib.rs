@@ -13,10 +13,10 @@ mod stones;
 mod text;
 
 pub use bits::{
-    cell_bit, column_mask, has_four, mirror_bits, winning_cells, BOARD_MASK, BOTTOM_MASK,
+    cell_bit, column_mask, column_of, has_four, mirror_bits, winning_cells, BOARD_MASK, BOTTOM_MASK,
 };
 pub use error::{MoveError, StonesError};
-pub use moves::{format_moves, parse_moves};
+pub use moves::{format_moves, parse_columns, parse_moves};
 pub use position::{Player, Position};
 pub use stones::{parse_stones, StoneGrid};
 pub use text::unified_lines;

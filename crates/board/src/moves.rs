@@ -32,6 +32,18 @@ pub fn parse_moves(text: &str) -> Result<Vec<u8>, MoveError> {
     Ok(out)
 }
 
+/// Reads column digits 1-7 into 0-based columns without playing them (a caller that
+/// plays them judges each move; [`parse_moves`] does both). Whitespace is not skipped.
+pub fn parse_columns(text: &str) -> Result<Vec<u8>, MoveError> {
+    text.chars()
+        .enumerate()
+        .map(|(i, ch)| match ch.to_digit(10) {
+            Some(d @ 1..=7) => Ok(d as u8 - 1),
+            _ => Err(MoveError::BadChar { ply: i + 1, ch }),
+        })
+        .collect()
+}
+
 /// Formats 0-based columns as a move sequence of digits 1-7.
 pub fn format_moves(columns: &[u8]) -> String {
     columns

@@ -31,18 +31,11 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
         bail!("with the diagram on standard input ({}) the moves cannot come from it too: give the diagram as a file, or the moves with --moves and --no-input", file.display());
     }
     // a script's bad entry is refused before any move is played or printed
-    let script: Vec<usize> = moves
-        .trim()
-        .chars()
-        .enumerate()
-        .map(|(i, ch)| match ch.to_digit(10) {
-            Some(d @ 1..=7) => Ok(d as usize - 1),
-            _ => Err(anyhow::anyhow!(
-                "--moves, move {}: {ch:?} is not a column 1-7",
-                i + 1
-            )),
-        })
-        .collect::<Result<_>>()?;
+    let script: Vec<usize> = c4lab_board::parse_columns(moves.trim())
+        .map_err(|e| anyhow::anyhow!("--moves, {e}"))?
+        .into_iter()
+        .map(usize::from)
+        .collect();
     let input = read_diagram(Some(file))?;
     let mut game = Game::replay(&input.diagram, &input.line).with_context(|| input.name.clone())?;
     let mut out = crate::stdout();
@@ -158,14 +151,8 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
     let yours = if you == Colour::Red { 0 } else { 1 };
     // --moves is a script: a bad entry in it is an error (exit 2), as in the diagram game,
     // where a bad line typed at the prompt only asks again
+    c4lab_board::parse_columns(moves.trim()).map_err(|e| anyhow::anyhow!("--moves, {e}"))?;
     let script: Vec<char> = moves.trim().chars().collect();
-    if let Some((i, c)) = script
-        .iter()
-        .enumerate()
-        .find(|(_, c)| !matches!(c, '1'..='7'))
-    {
-        bail!("--moves, move {}: {c:?} is not a column 1-7", i + 1);
-    }
     let mut typed = script.into_iter().enumerate();
     // moves of the script left once the game is over are an error, as in the diagram game
     let over = |typed: &mut dyn Iterator<Item = (usize, char)>, end: &str| match typed.next() {

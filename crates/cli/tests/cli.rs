@@ -147,7 +147,7 @@ fn play_prints_each_rule() {
     assert_eq!(stdout(&bad), "", "no move before the error");
     let said = String::from_utf8_lossy(&bad.stderr);
     assert!(
-        said.contains("--moves, move 2: '9' is not a column 1-7"),
+        said.contains("--moves, move 2: '9' is not a column; write columns as digits 1-7"),
         "{said}"
     );
     let out = c4lab(&["play", "examples/win.txt"], "x\n2\nu\n1\n");

@@ -308,7 +308,8 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     let out = play_red("4x9");
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("--moves, move 2: 'x' is not a column 1-7"),
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--moves, move 2: 'x' is not a column; write columns as digits 1-7"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

@@ -2,7 +2,7 @@
 //! among before its scores are read. Every test is a few shifts, ANDs and ORs of the
 //! board's bit sets (no float, no search beyond the opponent's next reply).
 
-use c4lab_board::{winning_cells, Position, BOARD_MASK, CELLS, WIDTH};
+use c4lab_board::{column_of, winning_cells, Position, BOARD_MASK, CELLS, WIDTH};
 
 /// Columns in the order ties are broken: the centre first.
 pub const CENTRE_ORDER: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
@@ -31,12 +31,6 @@ pub fn legal_columns(pos: &Position) -> u8 {
 #[inline(always)]
 fn next_playable(playable: u64, cell: u64) -> u64 {
     (playable ^ cell) | ((cell << 1) & BOARD_MASK)
-}
-
-/// The column of a cell's bit.
-#[inline(always)]
-fn column_of(cell: u64) -> usize {
-    cell.trailing_zeros() as usize / (c4lab_board::HEIGHT + 1)
 }
 
 /// True when the defender, to move among `playable` cells with `stones` stones on the

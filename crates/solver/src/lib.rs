@@ -35,6 +35,7 @@ mod table;
 
 pub use bench::{parse_bench, run_bench, BenchCase, BenchReport};
 pub use book::{build_book, Book, BOOK_MAGIC};
+use c4lab_board::Position;
 pub use error::{BenchError, BookError};
 pub use heuristic::search_move;
 #[cfg(feature = "parallel")]
@@ -52,6 +53,29 @@ pub(crate) const CELLS: i32 = 42;
 #[inline]
 pub fn immediate_win_score(moves: u32) -> Score {
     (CELLS + 1 - moves as i32) / 2
+}
+
+/// What playing a column comes to before any search (see [`column_move`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnMove {
+    /// The column is full.
+    Full,
+    /// The move makes four: its score.
+    Wins(Score),
+    /// The position after the move, to be solved; the move scores minus its score.
+    Child(Position),
+}
+
+/// Playing column `x` in `pos`: a full column, an immediate win, or the child to solve
+/// (every way of scoring columns, one solver or several, shares this).
+pub fn column_move(pos: &Position, x: usize) -> ColumnMove {
+    if !pos.can_play(x) {
+        ColumnMove::Full
+    } else if pos.is_winning_move(x) {
+        ColumnMove::Wins(immediate_win_score(pos.moves_played()))
+    } else {
+        ColumnMove::Child(pos.after(x))
+    }
 }
 
 /// The column search order from the centre outwards.

@@ -4,22 +4,17 @@ use c4lab_board::{Position, WIDTH};
 use rayon::prelude::*;
 
 use crate::book::{book_positions, Book};
-use crate::{immediate_win_score, Score, Solver};
+use crate::{column_move, ColumnMove, Score, Solver};
 
 /// [`Solver::analyze`] with one thread per column, each with a table of
 /// `table_bytes_per_thread` bytes.
 pub fn analyze_parallel(pos: &Position, table_bytes_per_thread: usize) -> [Option<Score>; WIDTH] {
     let v: Vec<Option<Score>> = (0..WIDTH)
         .into_par_iter()
-        .map(|x| {
-            if !pos.can_play(x) {
-                None
-            } else if pos.is_winning_move(x) {
-                Some(immediate_win_score(pos.moves_played()))
-            } else {
-                let mut s = Solver::new(table_bytes_per_thread);
-                Some(-s.solve(&pos.after(x)))
-            }
+        .map(|x| match column_move(pos, x) {
+            ColumnMove::Full => None,
+            ColumnMove::Wins(score) => Some(score),
+            ColumnMove::Child(child) => Some(-Solver::new(table_bytes_per_thread).solve(&child)),
         })
         .collect();
     let mut out = [None; WIDTH];

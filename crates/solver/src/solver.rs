@@ -9,7 +9,7 @@ use crate::search::Search;
 #[cfg(feature = "parallel")]
 use crate::shared::Shared;
 use crate::table::Table;
-use crate::{immediate_win_score, Score, CELLS};
+use crate::{column_move, immediate_win_score, ColumnMove, Score, CELLS};
 
 /// The most memory given to the table of positions near the end of the game, which
 /// should stay in the processor's cache.
@@ -343,13 +343,11 @@ impl Solver {
 
     /// The score of playing column `x` in `pos`, `None` when the column is full.
     pub fn column_score(&mut self, pos: &Position, x: usize) -> Option<Score> {
-        if !pos.can_play(x) {
-            return None;
+        match column_move(pos, x) {
+            ColumnMove::Full => None,
+            ColumnMove::Wins(score) => Some(score),
+            ColumnMove::Child(child) => Some(-self.solve(&child)),
         }
-        if pos.is_winning_move(x) {
-            return Some(immediate_win_score(pos.moves_played()));
-        }
-        Some(-self.solve(&pos.after(x)))
     }
 
     /// Every column achieving the best score (empty only for a full board).

@@ -1,6 +1,6 @@
 //! Red's decision at a position (SPEC §2): win, else block, else the lowest unique level.
 
-use c4lab_board::{winning_cells, Position, BOARD_MASK, BOTTOM_MASK, HEIGHT};
+use c4lab_board::{column_of, winning_cells, Position, BOARD_MASK, BOTTOM_MASK};
 
 use crate::Levels;
 
@@ -121,12 +121,6 @@ pub(crate) fn choose_without_win(own: u64, mask: u64, playable: u64, levels: &Le
         Some((cell, level)) => Choice::Level(cell, level),
         None => Choice::NoMove,
     }
-}
-
-/// The column of a single cell bit.
-#[inline]
-pub(crate) fn column_of(cell: u64) -> usize {
-    cell.trailing_zeros() as usize / (HEIGHT + 1)
 }
 
 /// Red's decision at `pos` (the side to move follows the diagram), with its rule.

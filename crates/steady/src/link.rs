@@ -172,16 +172,7 @@ fn replayed(diagram: &Diagram, mut line: Vec<u8>) -> Result<Vec<u8>, LinkError> 
 }
 
 fn parse_line(text: &str) -> Result<Vec<u8>, LinkError> {
-    text.chars()
-        .enumerate()
-        .map(|(i, ch)| match ch {
-            '1'..='7' => Ok(ch as u8 - b'1'),
-            _ => Err(LinkError::Line(format!(
-                "move {}: {ch:?} is not a column 1-7",
-                i + 1
-            ))),
-        })
-        .collect()
+    c4lab_board::parse_columns(text).map_err(|e| LinkError::Line(e.to_string()))
 }
 
 /// Expands the cell part into exactly `want` level cells.

@@ -1,6 +1,6 @@
 //! Playing Yellow against a diagram: Red's replies are derived from it move by move.
 
-use c4lab_board::{cell_bit, Player, Position, HEIGHT, WIDTH};
+use c4lab_board::{cell_bit, column_mask, Player, Position, HEIGHT, WIDTH};
 use thiserror::Error;
 
 use crate::{decide, Cell, Diagram, Levels, RootError, Rule};
@@ -196,7 +196,7 @@ impl Game {
         let open = self.position.playable() & self.undecided;
         if open != 0 && matches!(decision.rule, Rule::Level { .. } | Rule::NoMove { .. }) {
             let columns = (0..WIDTH as u8)
-                .filter(|&x| open & cell_column(x as usize) != 0)
+                .filter(|&x| open & column_mask(x as usize) != 0)
                 .collect();
             self.status = Status::Undecided { columns };
             return;
@@ -255,9 +255,4 @@ impl Game {
     pub fn status(&self) -> &Status {
         &self.status
     }
-}
-
-/// Every cell of column `x` as a bitboard.
-fn cell_column(x: usize) -> u64 {
-    (0..HEIGHT).fold(0, |m, y| m | cell_bit(x, y))
 }

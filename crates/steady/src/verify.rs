@@ -5,9 +5,10 @@ use c4lab_board::{
     has_four, winning_cells, Player, Position, StonesError, BOARD_MASK, BOTTOM_MASK,
 };
 
-use crate::agent::{choose_without_win, column_of, Choice};
+use crate::agent::{choose_without_win, Choice};
 use crate::keyset::KeySet;
 use crate::{Diagram, Levels, RootError};
+use c4lab_board::column_of;
 
 /// The node budget: a bound for pathological input, never hit by a real diagram.
 pub const DEFAULT_BUDGET: u64 = 5_000_000;

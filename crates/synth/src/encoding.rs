@@ -18,9 +18,10 @@ mod circuit;
 mod moves;
 mod oracle;
 use crate::SynthError;
+use c4lab_board::column_of;
 use circuit::Circuit;
 pub use moves::{after_red_move, key, playable, MoveOutcome};
-use moves::{column_of, each_cell, leads_to, rule_cells, tops};
+use moves::{each_cell, leads_to, rule_cells, tops};
 pub(crate) use oracle::Oracle;
 
 /// Levels a search may give an undecided cell: `0`..`9`.

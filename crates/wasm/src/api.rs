@@ -1,6 +1,9 @@
 //! The exported functions. Each is a thin JSON wrapper over an engine crate.
 
-use c4lab_board::{format_moves, parse_moves, parse_stones, Player, Position, HEIGHT, WIDTH};
+use c4lab_board::{
+    format_moves, parse_moves, parse_stones, MoveError, Player, Position, HEIGHT, WIDTH,
+};
+use c4lab_solver::{column_move, ColumnMove};
 use c4lab_steady::play::{Game, Status};
 use c4lab_steady::{link, simplify as simplify_diagram, Diagram, Read, ReadError, Rule, Verifier};
 use serde_json::{json, Value};
@@ -20,17 +23,9 @@ fn flat(d: &Diagram) -> String {
     d.cells().iter().map(|c| c.to_char()).collect()
 }
 
-/// The stones of a position in grid order: `R`, `Y` or `.`.
+/// The stones of a position in grid order: `R`, `Y` or `.`, on one line.
 fn stones_of(p: &Position) -> String {
-    (0..HEIGHT)
-        .rev()
-        .flat_map(|y| (0..WIDTH).map(move |x| (x, y)))
-        .map(|(x, y)| match p.stone(x, y) {
-            Some(Player::Red) => 'R',
-            Some(Player::Yellow) => 'Y',
-            None => '.',
-        })
-        .collect()
+    p.to_grid().replace('\n', "")
 }
 
 /// The engine's version.
@@ -147,14 +142,15 @@ pub fn play(grid: &str, yellow: &str) -> String {
         Err(e) => return fail(e),
     };
     let mut error = Value::Null;
+    // the moves before a bad entry are played, so the board shows how far the line got
     for (i, ch) in yellow.chars().enumerate() {
         let played = match ch {
             '1'..='7' => game
                 .yellow(ch as usize - '1' as usize)
                 .map_err(|e| e.to_string()),
             _ => Err(format!(
-                "Yellow's move {}: {ch:?} is not a column 1-7",
-                i + 1
+                "Yellow's {}",
+                MoveError::BadChar { ply: i + 1, ch }
             )),
         };
         if let Err(e) = played {
@@ -230,16 +226,7 @@ pub fn link_encode(grid: &str, yellow: &str) -> String {
 }
 
 fn parse_line(text: &str) -> Result<Vec<u8>, String> {
-    text.chars()
-        .enumerate()
-        .map(|(i, c)| match c {
-            '1'..='7' => Ok(c as u8 - b'1'),
-            _ => Err(format!(
-                "Yellow's move {}: {c:?} is not a column 1-7",
-                i + 1
-            )),
-        })
-        .collect()
+    c4lab_board::parse_columns(text).map_err(|e| format!("Yellow's {e}"))
 }
 
 /// The diagram in another form (`grid`, `json`, `old`): `{ok, text}`.
@@ -314,26 +301,20 @@ pub fn analyze(moves: &str, node_budget: f64) -> String {
         Ok(q) => q,
         Err(e) => return fail(e),
     };
-    let scores: Vec<Value> = (0..WIDTH)
-        .map(|x| {
-            if !p.can_play(x) {
-                return json!("full");
-            }
-            if p.is_winning_move(x) {
-                return json!(c4lab_solver::immediate_win_score(p.moves_played()));
-            }
-            let child = p.after(x);
-            if child.is_full() {
-                return json!(0);
-            }
-            SOLVER.with(
-                |s| match s.borrow_mut().solve_with_budget(&child, budget).exact() {
-                    Some(score) => json!(-score),
-                    None => json!("unknown"),
-                },
-            )
-        })
-        .collect();
+    let scores: Vec<Value> =
+        (0..WIDTH)
+            .map(|x| match column_move(&p, x) {
+                ColumnMove::Full => json!("full"),
+                ColumnMove::Wins(score) => json!(score),
+                ColumnMove::Child(child) if child.is_full() => json!(0),
+                ColumnMove::Child(child) => SOLVER.with(|s| {
+                    match s.borrow_mut().solve_with_budget(&child, budget).exact() {
+                        Some(score) => json!(-score),
+                        None => json!("unknown"),
+                    }
+                }),
+            })
+            .collect();
     json!({"ok": true, "scores": scores, "to_move": p.to_move().name()}).to_string()
 }
 

@@ -355,9 +355,10 @@ mod tests {
     use c4lab_board::{column_mask, Position, HEIGHT, WIDTH};
     use c4lab_steady::{Cell, Diagram};
 
-    use super::super::{column_of, Encoding, FREE_LEVELS};
+    use super::super::{Encoding, FREE_LEVELS};
     use super::Circuit;
     use crate::sat::{self, Lit, SatOutcome};
+    use c4lab_board::column_of;
 
     /// Whether some model satisfies `assumptions` and `extra`.
     fn admits(enc: &mut Encoding, assumptions: &[Lit], extra: Lit) -> bool {

@@ -1,7 +1,7 @@
 //! The move rules the encoding needs, on Pons bitboards (Red's stones, occupied cells):
 //! which cells SPEC §2 lets Red play, and what a Red move and Yellow's replies lead to.
 
-use c4lab_board::{winning_cells, BOARD_MASK, BOTTOM_MASK, HEIGHT};
+use c4lab_board::{winning_cells, BOARD_MASK, BOTTOM_MASK};
 
 /// What Red's move leads to, one ply of Yellow later.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,11 +113,6 @@ pub(super) fn each_cell(mut cells: u64) -> impl Iterator<Item = u64> {
         cells ^= cell;
         (cell != 0).then_some(cell)
     })
-}
-
-/// The column of a one-cell mask.
-pub(super) fn column_of(cell: u64) -> usize {
-    cell.trailing_zeros() as usize / (HEIGHT + 1)
 }
 
 #[cfg(test)]
