@@ -11,26 +11,26 @@
 //! ```
 //!
 //! A shard directory holds `corpus.txt`, `perply_targets.npz` and `shard.txt` (the
-//! settings and its block of game indices). Merging concatenates shards in index
-//! order and then builds the holdout, card and checksums exactly as a single run
-//! does, so the merged dataset is byte-identical to a single run with the same seed.
+//! settings and its block of game indices; see `shard.rs`). Merging concatenates shards
+//! in index order and then builds the holdout, card and checksums exactly as a single
+//! run does, so the merged dataset is byte-identical to a single run with the same seed.
 
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::{io_err, CorpusError};
 use crate::gate;
-use crate::generate::{play_game, run_games, CorpusWriter, GenConfig, Progress, STREAM_TRAIN};
+use crate::generate::{run_games, CorpusWriter, GenConfig, Progress, STREAM_TRAIN};
 use crate::holdout::{self, generate_holdout, labelled_keys, KeySet};
 use crate::part;
 use crate::reader::RowReader;
-use crate::shard_meta::{keys_once, kv_number, kv_text};
 use crate::sidecar::{read_labels, write_sidecar, Labels};
 use crate::stats;
-use crate::sums::{sha256_file, write_sums};
-use crate::teacher::{Teacher, TeacherMode};
+use crate::sums::write_sums;
+use crate::teacher::TeacherMode;
+
+pub use crate::shard::{generate_shard, merge, shard_range};
 
 /// The shard metadata file.
 pub const SHARD_FILE: &str = "shard.txt";
@@ -107,7 +107,7 @@ pub fn layout(dir: &Path, games: u64) -> [PathBuf; 4] {
     ]
 }
 
-fn keys_of(labels: &Labels, moves_of_row: &mut dyn FnMut(usize) -> Vec<u8>) -> Vec<u64> {
+pub(crate) fn keys_of(labels: &Labels, moves_of_row: &mut dyn FnMut(usize) -> Vec<u8>) -> Vec<u64> {
     let mut keys = Vec::new();
     for (i, row) in labels.rows().enumerate() {
         keys.extend(labelled_keys(&moves_of_row(i), row));
@@ -117,18 +117,18 @@ fn keys_of(labels: &Labels, moves_of_row: &mut dyn FnMut(usize) -> Vec<u8>) -> V
 
 /// What a dataset operation writes besides the training files.
 #[derive(Clone, Copy)]
-struct Writes {
+pub(crate) struct Writes {
     /// The holdout files (not written when no row is held out).
-    holdout: bool,
+    pub(crate) holdout: bool,
     /// The dataset card, README.md (`split` writes none).
-    card: bool,
+    pub(crate) card: bool,
 }
 
 /// Refuses a folder holding files other than those a dataset of `games` training rows
 /// writes: its checksums would list them beside the new dataset (an earlier run's
 /// `corpus_320k.txt` beside this run's `corpus_40k.txt`, or its holdout beside a run
 /// that holds none out, say).
-fn refuse_strays(dir: &Path, games: u64, writes: Writes) -> Result<(), CorpusError> {
+pub(crate) fn refuse_strays(dir: &Path, games: u64, writes: Writes) -> Result<(), CorpusError> {
     if !dir.is_dir() {
         return Ok(());
     }
@@ -201,7 +201,7 @@ pub fn generate_dataset(
 }
 
 /// Builds the holdout, the card and the checksums once the training files exist.
-fn finish_dataset(
+pub(crate) fn finish_dataset(
     cfg: &DatasetConfig,
     dir: &Path,
     train_keys: KeySet,
@@ -280,256 +280,6 @@ fn card_header(cfg: &DatasetConfig) -> String {
         efrom = g.epsilon_from,
         ties = g.random_ties,
     )
-}
-
-/// Shard `i` of `n` (0-based) covers game indices `[i*G/n, (i+1)*G/n)`.
-pub fn shard_range(games: u64, i: u64, n: u64) -> std::ops::Range<u64> {
-    let at = |k: u64| (games as u128 * k as u128 / n as u128) as u64;
-    at(i)..at(i + 1)
-}
-
-/// Generates shard `i` of `n` into `dir` (`corpus.txt`, `perply_targets.npz`,
-/// `shard.txt`); the holdout is built by [`merge`].
-pub fn generate_shard(
-    cfg: &DatasetConfig,
-    i: u64,
-    n: u64,
-    dir: &Path,
-    progress: &dyn Progress,
-) -> Result<u64, CorpusError> {
-    if n == 0 || i >= n {
-        return Err(CorpusError::Invalid(format!(
-            "shard {i}/{n}: need 0 <= i < N"
-        )));
-    }
-    cfg.validate()?;
-    let range = shard_range(cfg.games, i, n);
-    let mut w = CorpusWriter::create(&dir.join("corpus.txt"), cfg.gen.slots)?;
-    progress.start("train", range.end - range.start);
-    run_games(&cfg.gen, STREAM_TRAIN, range.clone(), progress, |_, g| {
-        w.push(&g)
-    })?;
-    progress.finish();
-    w.finish(&dir.join("perply_targets.npz"))?;
-    let (corpus, npz) = (dir.join("corpus.txt"), dir.join("perply_targets.npz"));
-    let meta = format!(
-        "{}games = {}\nholdout = {}\nshard_index = {i}\nshard_count = {n}\nfirst_game = {}\nend_game = {}\n{CORPUS_SUM} = {}\n{TARGETS_SUM} = {}\n",
-        cfg.gen.to_kv(),
-        cfg.games,
-        cfg.holdout,
-        range.start,
-        range.end,
-        sha256_file(&corpus)?,
-        sha256_file(&npz)?
-    );
-    let p = dir.join(SHARD_FILE);
-    part::write(&p, meta)?;
-    Ok(range.end - range.start)
-}
-
-/// The shard.txt keys of the shard's data files' SHA-256.
-const CORPUS_SUM: &str = "corpus_sha256";
-const TARGETS_SUM: &str = "targets_sha256";
-
-/// Merges shard directories (any order) into the published layout under `dir`.
-pub fn merge(
-    shards: &[PathBuf],
-    dir: &Path,
-    progress: &dyn Progress,
-) -> Result<DatasetSummary, CorpusError> {
-    let mut metas = Vec::new();
-    for s in shards {
-        let p = s.join(SHARD_FILE);
-        let text = std::fs::read_to_string(&p).map_err(io_err(&p))?;
-        keys_once(&text, &p)?;
-        let get = |k| kv_number(&text, k, &p);
-        let (first, end) = (get("first_game")?, get("end_game")?);
-        if end < first {
-            return Err(CorpusError::Invalid(format!(
-                "{}: end_game {end} is before first_game {first}",
-                p.display()
-            )));
-        }
-        let (games, hold, count) = (get("games")?, get("holdout")?, get("shard_count")?);
-        let gen = GenConfig::from_kv(&text).map_err(|e| {
-            CorpusError::Invalid(format!(
-                "{}: {e}; the file was edited: generate the shard again",
-                p.display()
-            ))
-        })?;
-        metas.push((first, end, games, hold, count, gen.to_kv(), gen, s.clone()));
-    }
-    metas.sort_by_key(|m| m.0);
-    let Some(head) = metas.first().cloned() else {
-        return Err(CorpusError::Invalid("no shard given".into()));
-    };
-    let mut expect = 0;
-    for m in &metas {
-        if (m.2, m.3, m.4, &m.5) != (head.2, head.3, head.4, &head.5) {
-            // name the first setting that differs, with both values
-            let counts = [
-                ("games", m.2, head.2),
-                ("holdout", m.3, head.3),
-                ("shard_count", m.4, head.4),
-            ];
-            let differs = counts
-                .iter()
-                .find(|(_, a, b)| a != b)
-                .map(|(k, a, b)| (k.to_string(), a.to_string(), b.to_string()))
-                .or_else(|| {
-                    m.5.lines()
-                        .zip(head.5.lines())
-                        .find(|(a, b)| a != b)
-                        .map(|(a, b)| {
-                            let (k, va) = a.split_once('=').unwrap_or((a, ""));
-                            let vb = b.split_once('=').map_or("", |(_, v)| v);
-                            (
-                                k.trim().to_string(),
-                                va.trim().to_string(),
-                                vb.trim().to_string(),
-                            )
-                        })
-                });
-            let (k, here, there) = differs.unwrap_or_default();
-            return Err(CorpusError::Invalid(format!(
-                "{}: settings differ from the other shards ({k} is {here} here, {there} in {}); merge shards of one run",
-                m.7.display(),
-                head.7.display()
-            )));
-        }
-        if m.0 != expect {
-            return Err(CorpusError::Invalid(format!(
-                "shards leave a gap or overlap at game {expect} ({} starts at {})",
-                m.7.display(),
-                m.0
-            )));
-        }
-        expect = m.1;
-    }
-    if expect != head.2 {
-        return Err(CorpusError::Invalid(format!(
-            "the shards cover games 0..{expect} of {}: the shards of games {expect}..{} are missing; give every shard of the {} the run made",
-            head.2, head.2, head.4
-        )));
-    }
-    let cfg = DatasetConfig {
-        gen: head.6.clone(),
-        games: head.2,
-        holdout: head.3,
-    };
-    cfg.validate()
-        .map_err(|e| CorpusError::Invalid(format!("{}: {e}", head.7.join(SHARD_FILE).display())))?;
-    let [train, train_npz, ..] = layout(dir, cfg.games);
-    let inputs: Vec<PathBuf> = metas
-        .iter()
-        .flat_map(|m| [m.7.join("corpus.txt"), m.7.join("perply_targets.npz")])
-        .collect();
-    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-    refuse_overwrite(&inputs, &[&train, &train_npz])?;
-    let writes = Writes {
-        holdout: cfg.holdout > 0,
-        card: true,
-    };
-    refuse_strays(dir, cfg.games, writes)?;
-    // every shard is read and checked before anything is written: a refused merge
-    // leaves no output behind
-    let mut labels = Labels::new(cfg.gen.slots);
-    let mut keys = Vec::new();
-    let mut teacher = Teacher::new(&cfg.gen.teacher);
-    for m in &metas {
-        let (c, npz) = (m.7.join("corpus.txt"), m.7.join("perply_targets.npz"));
-        let meta = m.7.join(SHARD_FILE);
-        let text = std::fs::read_to_string(&meta).map_err(io_err(&meta))?;
-        for (key, file) in [(CORPUS_SUM, &c), (TARGETS_SUM, &npz)] {
-            let Some(want) = kv_text(&text, key) else {
-                continue; // a shard written before the checksums were
-            };
-            if sha256_file(file)? != want {
-                return Err(CorpusError::Invalid(format!(
-                    "{}: its checksum differs from the {key} its {SHARD_FILE} records: the file was changed after the shard was made; generate the shard again",
-                    file.display()
-                )));
-            }
-        }
-        let part = read_labels(&npz)?;
-        if part.slots() != cfg.gen.slots {
-            return Err(CorpusError::Invalid(format!(
-                "{}: {} slots a row, but the shard's settings say slots = {}",
-                npz.display(),
-                part.slots(),
-                cfg.gen.slots
-            )));
-        }
-        let mut rows = RowReader::open(&c)?;
-        let mut moves = Vec::with_capacity(part.len());
-        while let Some(g) = rows.next_game()? {
-            moves.push(g.moves);
-        }
-        if moves.len() != part.len() || part.len() as u64 != m.1 - m.0 {
-            return Err(CorpusError::Invalid(format!(
-                "{}: {} rows, sidecar {}, expected {}",
-                m.7.display(),
-                moves.len(),
-                part.len(),
-                m.1 - m.0
-            )));
-        }
-        // the exact teacher's games cost seconds to minutes each to play again; the
-        // checksums above cover its shards
-        if cfg.gen.teacher.mode == TeacherMode::AlphaBeta {
-            same_as_settings(&m.7, &cfg.gen, m.0, &moves, &part, &mut teacher)?;
-        }
-        keys.extend(keys_of(&part, &mut |i| std::mem::take(&mut moves[i])));
-        labels.extend(&part);
-    }
-    if let Some(d) = train.parent() {
-        std::fs::create_dir_all(d).map_err(io_err(d))?;
-    }
-    let mut out = BufWriter::new(part::create(&train).map_err(io_err(&train))?);
-    for m in &metas {
-        let c = m.7.join("corpus.txt");
-        let mut f = File::open(&c).map_err(io_err(&c))?;
-        io::copy(&mut f, &mut out).map_err(io_err(&train))?;
-    }
-    out.flush().map_err(io_err(&train))?;
-    drop(out);
-    write_sidecar(&train_npz, &labels)?;
-    part::commit(&train).map_err(io_err(&train))?;
-    finish_dataset(&cfg, dir, KeySet::from_keys(keys), progress)
-}
-
-/// Checks a shard against its `shard.txt`, the only word on how it was made: its first
-/// and last games are generated again (each a pure function of the settings and its
-/// index) and must equal the shard's rows, moves and labels. A shard made with other
-/// settings, or whose files were changed or swapped, would otherwise be merged into a
-/// dataset whose card names settings it was not made with.
-fn same_as_settings(
-    shard: &Path,
-    gen: &GenConfig,
-    first_game: u64,
-    moves: &[Vec<u8>],
-    labels: &Labels,
-    teacher: &mut Teacher,
-) -> Result<(), CorpusError> {
-    let last = moves.len().saturating_sub(1);
-    let rows = if moves.is_empty() {
-        vec![]
-    } else {
-        vec![0, last]
-    };
-    for row in rows {
-        let index = first_game + row as u64;
-        let g = play_game(gen, STREAM_TRAIN, index, teacher);
-        let mut want = Labels::new(gen.slots);
-        want.push_row(&g.slots);
-        if g.moves != moves[row] || want.row(0) != labels.row(row) {
-            return Err(CorpusError::Invalid(format!(
-                "{}: row {row} is not game {index} as the settings in its {SHARD_FILE} generate it; the shard was made with other settings, or its files were changed: generate it again with `corpus generate --shard`",
-                shard.display()
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// Refuses an output that is one of the inputs: files are written from the start, so

@@ -6,7 +6,7 @@
 //! Module map: [`transcript`] (codec), [`sidecar`] and [`npz`] (targets), [`teacher`]
 //! and [`generate`] (self-play), [`gate`] (`corpus check`), [`holdout`] (disjoint
 //! holdout and overlap), [`sums`], [`stats`], [`label`], [`dataset`] (published
-//! layout, shards and merge), [`mod@bench`].
+//! layout, and a run's shards and their merge), [`mod@bench`].
 
 pub mod bench;
 pub mod dataset;
@@ -19,7 +19,7 @@ pub mod npz;
 mod part;
 pub mod reader;
 pub mod rng;
-mod shard_meta;
+mod shard;
 pub mod sidecar;
 pub mod stats;
 pub mod sums;

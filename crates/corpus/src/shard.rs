@@ -1,0 +1,324 @@
+//! A shard: a block of a run's games generated on its own (`corpus generate --shard`),
+//! its `shard.txt` (the settings, the block of game indices, its files' checksums), and
+//! the merge of a run's shards into the published layout, byte-identical to the same
+//! run made at once.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::dataset::{
+    finish_dataset, keys_of, layout, refuse_overwrite, refuse_strays, DatasetConfig,
+    DatasetSummary, Writes, SHARD_FILE,
+};
+use crate::error::{io_err, CorpusError};
+use crate::generate::{play_game, run_games, CorpusWriter, GenConfig, Progress, STREAM_TRAIN};
+use crate::holdout::KeySet;
+use crate::part;
+use crate::reader::RowReader;
+use crate::sidecar::{read_labels, write_sidecar, Labels};
+use crate::sums::sha256_file;
+use crate::teacher::{Teacher, TeacherMode};
+
+/// Shard `i` of `n` (0-based) covers game indices `[i*G/n, (i+1)*G/n)`.
+pub fn shard_range(games: u64, i: u64, n: u64) -> std::ops::Range<u64> {
+    let at = |k: u64| (games as u128 * k as u128 / n as u128) as u64;
+    at(i)..at(i + 1)
+}
+
+/// Generates shard `i` of `n` into `dir` (`corpus.txt`, `perply_targets.npz`,
+/// `shard.txt`); the holdout is built by [`merge`].
+pub fn generate_shard(
+    cfg: &DatasetConfig,
+    i: u64,
+    n: u64,
+    dir: &Path,
+    progress: &dyn Progress,
+) -> Result<u64, CorpusError> {
+    if n == 0 || i >= n {
+        return Err(CorpusError::Invalid(format!(
+            "shard {i}/{n}: need 0 <= i < N"
+        )));
+    }
+    cfg.validate()?;
+    let range = shard_range(cfg.games, i, n);
+    let mut w = CorpusWriter::create(&dir.join("corpus.txt"), cfg.gen.slots)?;
+    progress.start("train", range.end - range.start);
+    run_games(&cfg.gen, STREAM_TRAIN, range.clone(), progress, |_, g| {
+        w.push(&g)
+    })?;
+    progress.finish();
+    w.finish(&dir.join("perply_targets.npz"))?;
+    let (corpus, npz) = (dir.join("corpus.txt"), dir.join("perply_targets.npz"));
+    let meta = format!(
+        "{}games = {}\nholdout = {}\nshard_index = {i}\nshard_count = {n}\nfirst_game = {}\nend_game = {}\n{CORPUS_SUM} = {}\n{TARGETS_SUM} = {}\n",
+        cfg.gen.to_kv(),
+        cfg.games,
+        cfg.holdout,
+        range.start,
+        range.end,
+        sha256_file(&corpus)?,
+        sha256_file(&npz)?
+    );
+    let p = dir.join(SHARD_FILE);
+    part::write(&p, meta)?;
+    Ok(range.end - range.start)
+}
+
+/// The shard.txt keys of the shard's data files' SHA-256.
+const CORPUS_SUM: &str = "corpus_sha256";
+const TARGETS_SUM: &str = "targets_sha256";
+
+/// Merges shard directories (any order) into the published layout under `dir`.
+pub fn merge(
+    shards: &[PathBuf],
+    dir: &Path,
+    progress: &dyn Progress,
+) -> Result<DatasetSummary, CorpusError> {
+    let mut metas = Vec::new();
+    for s in shards {
+        let p = s.join(SHARD_FILE);
+        let text = std::fs::read_to_string(&p).map_err(io_err(&p))?;
+        keys_once(&text, &p)?;
+        let get = |k| kv_number(&text, k, &p);
+        let (first, end) = (get("first_game")?, get("end_game")?);
+        if end < first {
+            return Err(CorpusError::Invalid(format!(
+                "{}: end_game {end} is before first_game {first}",
+                p.display()
+            )));
+        }
+        let (games, hold, count) = (get("games")?, get("holdout")?, get("shard_count")?);
+        let gen = GenConfig::from_kv(&text).map_err(|e| {
+            CorpusError::Invalid(format!(
+                "{}: {e}; the file was edited: generate the shard again",
+                p.display()
+            ))
+        })?;
+        metas.push((first, end, games, hold, count, gen.to_kv(), gen, s.clone()));
+    }
+    metas.sort_by_key(|m| m.0);
+    let Some(head) = metas.first().cloned() else {
+        return Err(CorpusError::Invalid("no shard given".into()));
+    };
+    let mut expect = 0;
+    for m in &metas {
+        if (m.2, m.3, m.4, &m.5) != (head.2, head.3, head.4, &head.5) {
+            // name the first setting that differs, with both values
+            let counts = [
+                ("games", m.2, head.2),
+                ("holdout", m.3, head.3),
+                ("shard_count", m.4, head.4),
+            ];
+            let differs = counts
+                .iter()
+                .find(|(_, a, b)| a != b)
+                .map(|(k, a, b)| (k.to_string(), a.to_string(), b.to_string()))
+                .or_else(|| {
+                    m.5.lines()
+                        .zip(head.5.lines())
+                        .find(|(a, b)| a != b)
+                        .map(|(a, b)| {
+                            let (k, va) = a.split_once('=').unwrap_or((a, ""));
+                            let vb = b.split_once('=').map_or("", |(_, v)| v);
+                            (
+                                k.trim().to_string(),
+                                va.trim().to_string(),
+                                vb.trim().to_string(),
+                            )
+                        })
+                });
+            let (k, here, there) = differs.unwrap_or_default();
+            return Err(CorpusError::Invalid(format!(
+                "{}: settings differ from the other shards ({k} is {here} here, {there} in {}); merge shards of one run",
+                m.7.display(),
+                head.7.display()
+            )));
+        }
+        if m.0 != expect {
+            return Err(CorpusError::Invalid(format!(
+                "shards leave a gap or overlap at game {expect} ({} starts at {})",
+                m.7.display(),
+                m.0
+            )));
+        }
+        expect = m.1;
+    }
+    if expect != head.2 {
+        return Err(CorpusError::Invalid(format!(
+            "the shards cover games 0..{expect} of {}: the shards of games {expect}..{} are missing; give every shard of the {} the run made",
+            head.2, head.2, head.4
+        )));
+    }
+    let cfg = DatasetConfig {
+        gen: head.6.clone(),
+        games: head.2,
+        holdout: head.3,
+    };
+    cfg.validate()
+        .map_err(|e| CorpusError::Invalid(format!("{}: {e}", head.7.join(SHARD_FILE).display())))?;
+    let [train, train_npz, ..] = layout(dir, cfg.games);
+    let inputs: Vec<PathBuf> = metas
+        .iter()
+        .flat_map(|m| [m.7.join("corpus.txt"), m.7.join("perply_targets.npz")])
+        .collect();
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    refuse_overwrite(&inputs, &[&train, &train_npz])?;
+    let writes = Writes {
+        holdout: cfg.holdout > 0,
+        card: true,
+    };
+    refuse_strays(dir, cfg.games, writes)?;
+    // every shard is read and checked before anything is written: a refused merge
+    // leaves no output behind
+    let mut labels = Labels::new(cfg.gen.slots);
+    let mut keys = Vec::new();
+    let mut teacher = Teacher::new(&cfg.gen.teacher);
+    for m in &metas {
+        let (c, npz) = (m.7.join("corpus.txt"), m.7.join("perply_targets.npz"));
+        let meta = m.7.join(SHARD_FILE);
+        let text = std::fs::read_to_string(&meta).map_err(io_err(&meta))?;
+        for (key, file) in [(CORPUS_SUM, &c), (TARGETS_SUM, &npz)] {
+            let Some(want) = kv_text(&text, key) else {
+                continue; // a shard written before the checksums were
+            };
+            if sha256_file(file)? != want {
+                return Err(CorpusError::Invalid(format!(
+                    "{}: its checksum differs from the {key} its {SHARD_FILE} records: the file was changed after the shard was made; generate the shard again",
+                    file.display()
+                )));
+            }
+        }
+        let part = read_labels(&npz)?;
+        if part.slots() != cfg.gen.slots {
+            return Err(CorpusError::Invalid(format!(
+                "{}: {} slots a row, but the shard's settings say slots = {}",
+                npz.display(),
+                part.slots(),
+                cfg.gen.slots
+            )));
+        }
+        let mut rows = RowReader::open(&c)?;
+        let mut moves = Vec::with_capacity(part.len());
+        while let Some(g) = rows.next_game()? {
+            moves.push(g.moves);
+        }
+        if moves.len() != part.len() || part.len() as u64 != m.1 - m.0 {
+            return Err(CorpusError::Invalid(format!(
+                "{}: {} rows, sidecar {}, expected {}",
+                m.7.display(),
+                moves.len(),
+                part.len(),
+                m.1 - m.0
+            )));
+        }
+        // the exact teacher's games cost seconds to minutes each to play again; the
+        // checksums above cover its shards
+        if cfg.gen.teacher.mode == TeacherMode::AlphaBeta {
+            same_as_settings(&m.7, &cfg.gen, m.0, &moves, &part, &mut teacher)?;
+        }
+        keys.extend(keys_of(&part, &mut |i| std::mem::take(&mut moves[i])));
+        labels.extend(&part);
+    }
+    if let Some(d) = train.parent() {
+        std::fs::create_dir_all(d).map_err(io_err(d))?;
+    }
+    let mut out = BufWriter::new(part::create(&train).map_err(io_err(&train))?);
+    for m in &metas {
+        let c = m.7.join("corpus.txt");
+        let mut f = File::open(&c).map_err(io_err(&c))?;
+        io::copy(&mut f, &mut out).map_err(io_err(&train))?;
+    }
+    out.flush().map_err(io_err(&train))?;
+    drop(out);
+    write_sidecar(&train_npz, &labels)?;
+    part::commit(&train).map_err(io_err(&train))?;
+    finish_dataset(&cfg, dir, KeySet::from_keys(keys), progress)
+}
+
+/// Checks a shard against its `shard.txt`, the only word on how it was made: its first
+/// and last games are generated again (each a pure function of the settings and its
+/// index) and must equal the shard's rows, moves and labels. A shard made with other
+/// settings, or whose files were changed or swapped, would otherwise be merged into a
+/// dataset whose card names settings it was not made with.
+fn same_as_settings(
+    shard: &Path,
+    gen: &GenConfig,
+    first_game: u64,
+    moves: &[Vec<u8>],
+    labels: &Labels,
+    teacher: &mut Teacher,
+) -> Result<(), CorpusError> {
+    let last = moves.len().saturating_sub(1);
+    let rows = if moves.is_empty() {
+        vec![]
+    } else {
+        vec![0, last]
+    };
+    for row in rows {
+        let index = first_game + row as u64;
+        let g = play_game(gen, STREAM_TRAIN, index, teacher);
+        let mut want = Labels::new(gen.slots);
+        want.push_row(&g.slots);
+        if g.moves != moves[row] || want.row(0) != labels.row(row) {
+            return Err(CorpusError::Invalid(format!(
+                "{}: row {row} is not game {index} as the settings in its {SHARD_FILE} generate it; the shard was made with other settings, or its files were changed: generate it again with `corpus generate --shard`",
+                shard.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The value of `key` (its first line), trimmed.
+fn kv_text<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines()
+        .filter_map(|l| l.split_once('='))
+        .find(|(k, _)| k.trim() == key)
+        .map(|(_, v)| v.trim())
+}
+
+/// The value of `key` as a whole number; a missing key or a value that is not one is
+/// refused naming the file, the line and the fix.
+fn kv_number(text: &str, key: &str, path: &Path) -> Result<u64, CorpusError> {
+    let found = text
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| l.split_once('=').map(|(k, v)| (i, k, v)))
+        .find(|(_, k, _)| k.trim() == key);
+    let Some((i, _, v)) = found else {
+        return Err(CorpusError::Invalid(format!(
+            "{}: no {key} line; the file was cut short or edited: generate the shard again",
+            path.display()
+        )));
+    };
+    v.trim().parse().map_err(|_| {
+        CorpusError::Invalid(format!(
+            "{}: line {}: {key} = {:?} is not a whole number; the file was edited: generate the shard again",
+            path.display(),
+            i + 1,
+            v.trim()
+        ))
+    })
+}
+
+/// Refuses a key given twice: which value counts would be left to the reader, and
+/// the file was edited after it was written.
+fn keys_once(text: &str, path: &Path) -> Result<(), CorpusError> {
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some((k, _)) = line.split_once('=') else {
+            continue;
+        };
+        let k = k.trim();
+        if let Some((_, first)) = seen.iter().find(|(s, _)| *s == k) {
+            return Err(CorpusError::Invalid(format!(
+                "{}: {k} is given twice (lines {first} and {}); the file was edited: generate the shard again",
+                path.display(),
+                i + 1
+            )));
+        }
+        seen.push((k, i + 1));
+    }
+    Ok(())
+}
