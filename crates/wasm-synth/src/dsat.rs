@@ -70,14 +70,16 @@ impl DsatSession {
             ));
         }
         let first_levels = first_levels as u8;
+        // so is a state budget that is no count of positions (it fell back to the default)
+        if !(max_states.is_finite() && max_states >= 1.0) {
+            return Err(format!(
+                "a state budget of {max_states}: give a positive number of positions"
+            ));
+        }
         let d = diagram(grid)?;
         let base = Options {
             cut_plies,
-            max_states: if max_states.is_finite() && max_states >= 1.0 {
-                max_states as u64
-            } else {
-                Options::default().max_states
-            },
+            max_states: max_states as u64,
             backend: "batsat".into(),
             first_levels,
             ..Options::default()
@@ -297,6 +299,11 @@ mod tests {
             assert!(e.is_some_and(|e| e.contains("from 1 to 10")), "{bad}");
         }
         assert!(DsatSession::start(grid, 16, 1e5, 10.0, 0.0, 0).is_ok());
+        // a state budget that counts no positions is refused, not replaced by the default
+        for bad in [0.0, -5.0, f64::NAN, f64::INFINITY] {
+            let e = DsatSession::start(grid, 16, bad, 1.0, 0.0, 0).err();
+            assert!(e.is_some_and(|e| e.contains("a state budget of")), "{bad}");
+        }
     }
 
     /// Steps a session to its end; the reports, the last one final.

@@ -53,13 +53,13 @@ impl CompleteSession {
     /// Starts a search over the `?` cells of `grid`, seeded by `seed`; a bad grid throws
     /// its error message.
     pub fn start(grid: &str, seed: f64) -> Result<CompleteSession, String> {
+        // a number from the page: refused when it is no seed, rather than replaced by 1
+        if !(seed.is_finite() && seed >= 0.0 && seed.fract() == 0.0) {
+            return Err(format!("a seed of {seed}: give a whole number from 0"));
+        }
         let d = diagram(grid)?;
         let options = Options {
-            seed: if seed.is_finite() && seed >= 0.0 {
-                seed as u64
-            } else {
-                1
-            },
+            seed: seed as u64,
             backend: "batsat".into(),
             ..Options::default()
         };
