@@ -259,7 +259,11 @@ pub fn dsat(
         eprintln!(
             "{} undecided cells (?) over levels 0-9{}, every other cell pinned; mapping to {} plies below the root, {} after {} rounds (at most {} positions), up to {} positions of each failed candidate's tree learnt, backend {}{side_by_side}",
             input.diagram.undecided(),
-            budget_note(&options),
+            if input.diagram.undecided() > 0 {
+                budget_note(&options)
+            } else {
+                String::new()
+            },
             entrants[0].first_cut(),
             options.cut_plies,
             options.deepen_after,
@@ -451,7 +455,9 @@ pub fn dsat(
         ),
         None => "memory not counted (CaDiCaL allocates outside Rust's heap), ".to_string(),
     };
-    let levels = if options.first_levels < c4lab_synth::FREE_LEVELS {
+    // (with no `?` cell there is no budget to speak of)
+    let levels = if options.first_levels < c4lab_synth::FREE_LEVELS && input.diagram.undecided() > 0
+    {
         levels_note(&report.outcome, report.levels, report.least_levels)
     } else {
         String::new()

@@ -623,6 +623,15 @@ fn dsat_exit_codes_and_json() {
         assert_eq!(j["loss"]["line"], "67711132", "{j}");
         assert_eq!(j["loss"]["reason"], "no-move", "{j}");
     }
+    // a diagram with no `?` cell that wins is found as it stands, with no level budget
+    // named (it said "level budget 0-0 ... (the fewest that can win)")
+    let whole = c4lab(&["dsat", "examples/win.txt"], "");
+    assert_eq!(whole.status.code(), Some(0));
+    let said = String::from_utf8_lossy(&whole.stderr);
+    assert!(
+        said.contains("found") && !said.contains("level budget 0-") && !said.contains("first 0-0"),
+        "{said}"
+    );
 
     let wide = "???????\n".repeat(6);
     let budget = c4lab(
