@@ -37,12 +37,36 @@ pub fn describe_loss(c: &Counterexample) -> String {
         LossReason::YellowWins => "yellow-wins".into(),
         LossReason::Draw => "draw".into(),
     };
-    let line = if c.line.is_empty() {
-        "at the root".to_string()
+    if c.line.is_empty() {
+        return format!("{why} at the root");
+    }
+    format!(
+        "{why} after {} (moves from the root, Red first)",
+        format_moves(&c.line)
+    )
+}
+
+/// Yellow's moves of a losing line (every second move, from the second): what
+/// `c4lab play --moves` takes to replay it.
+fn yellow_moves(c: &Counterexample) -> String {
+    format_moves(
+        &c.line
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .copied()
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// A file name as a shell reads it: bare when it holds only safe characters, else quoted.
+fn shell_word(name: &str) -> String {
+    let safe = |ch: char| ch.is_ascii_alphanumeric() || "._/-+,:@%".contains(ch);
+    if !name.is_empty() && name.chars().all(safe) {
+        name.to_string()
     } else {
-        format!("after {}", format_moves(&c.line))
-    };
-    format!("{why} {line} (moves from the root, Red first)")
+        format!("'{}'", name.replace('\'', r"'\''"))
+    }
 }
 
 /// For a diagram with no `?` cell that does not win, the line it loses on: why a search
@@ -129,6 +153,9 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
                 .map(|&(row, column)| json!({ "row": row, "column": column }))
                 .collect::<Vec<_>>());
         }
+        if let Verdict::Loss { counterexample, .. } = &verdict {
+            j["yellow"] = json!(yellow_moves(counterexample));
+        }
         j["input"] = json!(input.form);
         j["root"] = json!(root);
         j["microseconds"] = json!(micros.round());
@@ -147,6 +174,18 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
                 })
         );
         outln!("{} in {:.2} ms", verdict_text(&verdict), micros / 1000.0);
+        // the command that replays the line (play takes Yellow's moves; a link's own
+        // line would be played before them, so none is offered for one)
+        if let Verdict::Loss { counterexample, .. } = &verdict {
+            let yellow = yellow_moves(counterexample);
+            if !yellow.is_empty() && input.line.is_empty() {
+                let file = match file {
+                    Some(p) if p != Path::new("-") => shell_word(&input.name),
+                    _ => "FILE".to_string(),
+                };
+                outln!("replay: c4lab play {file} --moves {yellow} (Yellow's moves of the line)");
+            }
+        }
         if matches!(verdict, Verdict::Incomplete { .. }) {
             let at: Vec<String> = undecided_at
                 .iter()

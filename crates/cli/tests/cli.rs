@@ -19,15 +19,33 @@ fn verify_exit_codes_and_json() {
     assert_eq!(j["reason"], "no-move");
     assert_eq!(j["line"], "67711132");
     assert_eq!(j["tied"], serde_json::json!([9]));
+    // Yellow's moves of the line, and the command that replays it
+    assert_eq!(j["yellow"], "7112");
+    let said = stdout(&c4lab(&["verify", "examples/loss.txt"], ""));
+    assert!(
+        said.contains("replay: c4lab play examples/loss.txt --moves 7112 (Yellow's moves"),
+        "{said}"
+    );
+    let replayed = c4lab(
+        &["play", "examples/loss.txt", "--moves", "7112", "--no-input"],
+        "",
+    );
+    assert!(
+        stdout(&replayed).contains("names no move"),
+        "{}",
+        stdout(&replayed)
+    );
 
     // the empty board with one level everywhere: no unique level at the root
     let flat = c4lab(&["verify", "-"], &"9999999\n".repeat(6));
     assert_eq!(flat.status.code(), Some(1));
     assert!(
-        stdout(&flat).contains("[1 position searched]"),
+        stdout(&flat).contains("tied: 9) at the root [1 position searched]"),
         "{}",
         stdout(&flat)
     );
+    // (no moves to replay at the root)
+    assert!(!stdout(&flat).contains("replay"), "{}", stdout(&flat));
 
     let incomplete = c4lab(&["verify", "examples/incomplete.txt"], "");
     assert_eq!(incomplete.status.code(), Some(2));
