@@ -35,6 +35,15 @@ pub const fn column_mask(x: usize) -> u64 {
     ((1u64 << HEIGHT) - 1) << (x as u32 * STRIDE)
 }
 
+/// The one-cell masks of `cells`, lowest first.
+pub fn each_cell(mut cells: u64) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        let cell = cells & cells.wrapping_neg();
+        cells ^= cell;
+        (cell != 0).then_some(cell)
+    })
+}
+
 /// The column (0..6) of a cell's bit (the lowest set bit of `cell`).
 #[inline]
 pub const fn column_of(cell: u64) -> usize {

@@ -13,7 +13,8 @@ mod stones;
 mod text;
 
 pub use bits::{
-    cell_bit, column_mask, column_of, has_four, mirror_bits, winning_cells, BOARD_MASK, BOTTOM_MASK,
+    cell_bit, column_mask, column_of, each_cell, has_four, mirror_bits, winning_cells, BOARD_MASK,
+    BOTTOM_MASK,
 };
 pub use error::{MoveError, StonesError};
 pub use moves::{format_moves, parse_columns, parse_moves};

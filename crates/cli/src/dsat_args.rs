@@ -23,6 +23,11 @@ pub struct SearchArgs {
     /// losing line (breadth first from the root; 0: the losing line only).
     #[arg(long, default_value_t = Options::default().tree_cap)]
     tree_cap: usize,
+    /// After a candidate fails: also encode the paths from the root to this many of the
+    /// positions where it goes wrong (no move, or one the strong solver rules out),
+    /// wherever in its tree they lie, the nearest the root first (0: none).
+    #[arg(long, default_value_t = Options::default().fault_paths)]
+    fault_paths: usize,
     /// Level budget: `?` cells first take levels below this only, one more level each
     /// time no diagram fits (1, the default: a diagram the first SAT search finds has the
     /// fewest levels, one the local search finds may have more; 10: every level from
@@ -95,6 +100,7 @@ impl SearchArgs {
             widening_first_cut_plies: self.widening_first_cut,
             deepen_after: self.deepen_after,
             tree_cap: self.tree_cap,
+            fault_paths: self.fault_paths,
             first_levels: self.first_levels,
             compact_levels: !self.level_gaps,
             levels_on_demand: !self.build_all_levels,
@@ -110,12 +116,13 @@ impl SearchArgs {
     /// The settings in a few words, for a table's header.
     pub fn describe(&self) -> String {
         format!(
-            "cut {} plies ({} for a widening search) then {} after {} rounds, tree cap {}, first levels {}{}{}{}, widen after {}, at most {} positions, backend {}, oracle {} nodes ({} plies above the cut unasked), local search {}",
+            "cut {} plies ({} for a widening search) then {} after {} rounds, tree cap {}, fault paths {}, first levels {}{}{}{}, widen after {}, at most {} positions, backend {}, oracle {} nodes ({} plies above the cut unasked), local search {}",
             self.first_cut.min(self.cut),
             self.widening_first_cut.min(self.cut),
             self.cut,
             self.deepen_after,
             self.tree_cap,
+            self.fault_paths,
             self.first_levels,
             if self.level_gaps { ", level gaps allowed" } else { "" },
             if self.build_all_levels { ", every level built from the start" } else { "" },
@@ -165,6 +172,9 @@ impl SearchArgs {
                 "--widening-first-cut".to_string(),
                 self.widening_first_cut.to_string(),
             ]);
+        }
+        if self.fault_paths != Options::default().fault_paths {
+            args.extend(["--fault-paths".to_string(), self.fault_paths.to_string()]);
         }
         if self.unasked_plies != Options::default().unasked_plies {
             args.extend([

@@ -12,12 +12,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 mod answers;
+mod faults;
 mod local;
 mod options;
 mod race;
 mod report;
 pub use local::LocalSearch;
-pub use options::{entrant, Options, LATER_LOCAL_WORK, LOCAL_WORK, UNASKED_PLIES};
+pub use options::{entrant, Options, FAULT_PATHS, LATER_LOCAL_WORK, LOCAL_WORK, UNASKED_PLIES};
 pub use race::{dead_end_weight, race, Entrant, RaceReport};
 pub use report::{LocalStats, Outcome, Progress, Report, RoundEnd};
 
@@ -539,6 +540,9 @@ impl Mapped {
                     self.enc.encode(pos.current(), pos.mask())?;
                 }
                 learn_tree(&mut self.enc, &candidate, self.options.tree_cap)?;
+                if self.options.fault_paths > 0 {
+                    faults::learn_fault_paths(&mut self.enc, &candidate, self.options.fault_paths)?;
+                }
             }
             other => {
                 return Err(SynthError::Internal(format!(

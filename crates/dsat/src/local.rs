@@ -22,7 +22,7 @@
 //! No SAT solver is involved, so this can only find a diagram, never prove there is
 //! none: the SAT search runs after it (see `docs/dsat.md`, "Local search first").
 
-use c4lab_board::{cell_bit, has_four, winning_cells, Position, BOARD_MASK, HEIGHT, WIDTH};
+use c4lab_board::{cell_bit, each_cell, winning_cells, Position, HEIGHT, WIDTH};
 use c4lab_steady::agent::{choose, Choice};
 use c4lab_steady::{Cell, Diagram, Levels, Verifier};
 use c4lab_synth::encoding::{key, playable};
@@ -30,6 +30,7 @@ use c4lab_synth::Encoding;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::answers::Answers;
+use crate::faults::no_reply_ends_it;
 use crate::FREE_LEVELS;
 
 /// Positions one walk may visit; a tree larger than this counts as one more fault.
@@ -193,7 +194,7 @@ impl LocalSearch {
     /// The smallest level budget that admits the current levels: one above the highest
     /// level a `?` cell holds.
     pub fn levels(&self) -> u8 {
-        bits(self.free)
+        each_cell(self.free)
             .map(|b| self.levels[b.trailing_zeros() as usize] + 1)
             .max()
             .unwrap_or(1)
@@ -281,7 +282,7 @@ impl LocalSearch {
     fn renumbered(&self, levels: &[u8; 64]) -> [u8; 64] {
         let pinned = self.pinned_levels();
         let mut used = [false; 64];
-        for b in bits(self.free) {
+        for b in each_cell(self.free) {
             used[usize::from(levels[b.trailing_zeros() as usize])] = true;
         }
         let mut rank = [0u8; 64];
@@ -296,7 +297,7 @@ impl LocalSearch {
             }
         }
         let mut out = *levels;
-        for b in bits(self.free) {
+        for b in each_cell(self.free) {
             let i = b.trailing_zeros() as usize;
             out[i] = rank[usize::from(levels[i])];
         }
@@ -306,7 +307,7 @@ impl LocalSearch {
     /// The levels pinned cells hold, by level.
     fn pinned_levels(&self) -> [bool; 64] {
         let mut pinned = [false; 64];
-        for b in bits(self.empty & !self.free) {
+        for b in each_cell(self.empty & !self.free) {
             pinned[usize::from(self.levels[b.trailing_zeros() as usize])] = true;
         }
         pinned
@@ -329,7 +330,7 @@ impl LocalSearch {
         let pinned = self.pinned_levels();
         loop {
             let mut in_use = [false; 64];
-            for b in bits(self.empty) {
+            for b in each_cell(self.empty) {
                 in_use[usize::from(self.levels[b.trailing_zeros() as usize])] = true;
             }
             let merged = (1..64u8).rev().find_map(|l| {
@@ -338,7 +339,7 @@ impl LocalSearch {
                 }
                 let below = (0..l).rev().find(|&m| in_use[usize::from(m)])?;
                 let mut levels = self.levels;
-                for b in bits(self.free) {
+                for b in each_cell(self.free) {
                     let i = b.trailing_zeros() as usize;
                     if levels[i] == l {
                         levels[i] = below;
@@ -373,7 +374,7 @@ impl LocalSearch {
     fn repairs(&mut self, enc: &mut Encoding, red: u64, mask: u64) -> Vec<Vec<(u8, u8)>> {
         let playable = playable(mask);
         let mut out = Vec::new();
-        for b in bits(playable & self.free) {
+        for b in each_cell(playable & self.free) {
             let i = b.trailing_zeros() as usize;
             let old = self.levels[i];
             for l in (0..FREE_LEVELS).filter(|&l| l != old) {
@@ -393,13 +394,13 @@ impl LocalSearch {
         }
         // no single change will do: a winning cell made the lowest level held once,
         // the other playable cells at or below it raised above it
-        for w in bits(playable & self.free) {
+        for w in each_cell(playable & self.free) {
             if !self.keeps(enc, red, mask, w) {
                 continue;
             }
             for l in 0..FREE_LEVELS - 1 {
                 let mut change = vec![(w.trailing_zeros() as u8, l)];
-                for o in bits(playable & self.free & !w) {
+                for o in each_cell(playable & self.free & !w) {
                     let i = o.trailing_zeros() as usize;
                     if self.levels[i] <= l {
                         let raised = l + 1 + self.rng.below(usize::from(FREE_LEVELS - l - 1)) as u8;
@@ -455,7 +456,7 @@ impl LocalSearch {
     /// The level layer of the current levels.
     fn layer(&self) -> Levels {
         let mut masks = [0u64; c4lab_steady::LEVELS];
-        for b in bits(self.empty) {
+        for b in each_cell(self.empty) {
             masks[usize::from(self.levels[b.trailing_zeros() as usize])] |= b;
         }
         Levels::from_masks(masks)
@@ -501,7 +502,7 @@ impl LocalSearch {
                 Choice::Block(cell) | Choice::Level(cell, _)
                     if self.keeps(enc, red, mask, cell) =>
                 {
-                    self.sound_after(red, mask, cell).then_some(cell)
+                    no_reply_ends_it(red, mask, cell).then_some(cell)
                 }
                 _ => None,
             };
@@ -516,7 +517,7 @@ impl LocalSearch {
                 }
             };
             let (red2, mask2) = (red | cell, mask | cell);
-            for y in bits(playable(mask2)) {
+            for y in each_cell(playable(mask2)) {
                 if self.seen.insert(key(red2, mask2 | y)) {
                     self.stack.push((red2, mask2 | y, me));
                 }
@@ -524,13 +525,6 @@ impl LocalSearch {
         }
         self.stack.clear();
         self.faults.len()
-    }
-
-    /// False when a Yellow reply to Red playing `cell` wins or fills the board (an
-    /// unanswered oracle question let the move through).
-    fn sound_after(&self, red: u64, mask: u64, cell: u64) -> bool {
-        let (red2, mask2) = (red | cell, mask | cell);
-        bits(playable(mask2)).all(|y| !has_four((mask2 ^ red2) | y) && mask2 | y != BOARD_MASK)
     }
 
     /// At a fault, the move the walk goes on with: the winning move (a forced block if
@@ -546,8 +540,8 @@ impl LocalSearch {
         let threats = winning_cells(mask ^ red, mask) & playable;
         let cells = if threats != 0 { threats } else { playable };
         let mut best: Option<(u8, u64)> = None;
-        for c in bits(cells) {
-            if self.keeps(enc, red, mask, c) && self.sound_after(red, mask, c) {
+        for c in each_cell(cells) {
+            if self.keeps(enc, red, mask, c) && no_reply_ends_it(red, mask, c) {
                 let l = level_of(levels, c);
                 if best.is_none_or(|(bl, _)| l < bl) {
                     best = Some((l, c));
@@ -570,15 +564,4 @@ fn level_of(levels: &Levels, cell: u64) -> u8 {
     (0..c4lab_steady::LEVELS as u8)
         .find(|&l| levels.mask(l) & cell != 0)
         .unwrap_or(u8::MAX)
-}
-
-/// The set bits of `b`, lowest first, each as a one-bit mask.
-fn bits(mut b: u64) -> impl Iterator<Item = u64> {
-    std::iter::from_fn(move || {
-        (b != 0).then(|| {
-            let low = b & b.wrapping_neg();
-            b ^= low;
-            low
-        })
-    })
 }

@@ -32,6 +32,11 @@ pub struct Options {
     /// up to this many more of the positions it reaches, the nearest the root first
     /// (0: the losing line only).
     pub tree_cap: usize,
+    /// Fault-directed learning: after a refuted candidate, also encode the paths from
+    /// the root to this many of the positions where it goes wrong, the nearest the root
+    /// first (0: none). See `docs/dsat.md`, "Learning the paths to a candidate's
+    /// faults".
+    pub fault_paths: usize,
     /// Level budget: undecided cells first take levels below this only; each time the
     /// solver proves no diagram within the budget, it grows by one, up to all ten
     /// levels (10 or more: no budget), so `unsat` always covers levels 0..9. The
@@ -78,6 +83,7 @@ impl Default for Options {
             oracle_nodes: 100_000,
             unasked_plies: UNASKED_PLIES,
             tree_cap: 512,
+            fault_paths: FAULT_PATHS,
             first_levels: 1,
             compact_levels: true,
             levels_on_demand: true,
@@ -108,6 +114,9 @@ impl Options {
         first.min(self.cut_plies)
     }
 }
+
+/// The default [`Options::fault_paths`].
+pub const FAULT_PATHS: usize = 16;
 
 /// The default [`Options::unasked_plies`]: the last Red-to-move layers above the cut.
 pub const UNASKED_PLIES: u32 = 4;

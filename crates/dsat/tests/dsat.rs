@@ -283,6 +283,7 @@ fn a_failed_candidate_teaches_its_tree_up_to_the_cap() {
             let opts = Options {
                 first_cut_plies: 2,
                 tree_cap: cap,
+                fault_paths: 0,
                 ..sat_only()
             };
             let mut mapped = map(&puzzle, &opts, Arc::new(AtomicBool::new(false))).unwrap();

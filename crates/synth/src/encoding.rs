@@ -19,9 +19,10 @@ mod moves;
 mod oracle;
 use crate::SynthError;
 use c4lab_board::column_of;
+use c4lab_board::each_cell;
 use circuit::Circuit;
 pub use moves::{after_red_move, key, playable, MoveOutcome};
-use moves::{each_cell, leads_to, rule_cells, tops};
+use moves::{leads_to, rule_cells, tops};
 pub(crate) use oracle::Oracle;
 
 /// Levels a search may give an undecided cell: `0`..`9`.

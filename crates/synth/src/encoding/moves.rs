@@ -1,7 +1,7 @@
 //! The move rules the encoding needs, on Pons bitboards (Red's stones, occupied cells):
 //! which cells SPEC §2 lets Red play, and what a Red move and Yellow's replies lead to.
 
-use c4lab_board::{winning_cells, BOARD_MASK, BOTTOM_MASK};
+use c4lab_board::{each_cell, winning_cells, BOARD_MASK, BOTTOM_MASK};
 
 /// What Red's move leads to, one ply of Yellow later.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,15 +104,6 @@ pub(super) fn rule_cells(red: u64, mask: u64) -> (u64, bool) {
 /// one; below an empty column lies the unused bit above the previous column).
 pub(super) fn tops(mask: u64) -> u64 {
     ((mask + BOTTOM_MASK) >> 1) & mask
-}
-
-/// The one-cell masks of `cells`, lowest first.
-pub(super) fn each_cell(mut cells: u64) -> impl Iterator<Item = u64> {
-    std::iter::from_fn(move || {
-        let cell = cells & cells.wrapping_neg();
-        cells ^= cell;
-        (cell != 0).then_some(cell)
-    })
 }
 
 #[cfg(test)]
