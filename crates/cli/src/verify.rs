@@ -59,11 +59,17 @@ fn yellow_moves(c: &Counterexample) -> String {
     )
 }
 
-/// A file name as a shell reads it: bare when it holds only safe characters, else quoted.
+/// A file name as a shell and a command's options read it: bare when it holds only
+/// safe characters, else quoted, and after `./` when it starts with `-` (an option).
 fn shell_word(name: &str) -> String {
+    let name = if name.starts_with('-') {
+        format!("./{name}")
+    } else {
+        name.to_string()
+    };
     let safe = |ch: char| ch.is_ascii_alphanumeric() || "._/-+,:@%".contains(ch);
     if !name.is_empty() && name.chars().all(safe) {
-        name.to_string()
+        name
     } else {
         format!("'{}'", name.replace('\'', r"'\''"))
     }
@@ -174,16 +180,20 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
                 })
         );
         outln!("{} in {:.2} ms", verdict_text(&verdict), micros / 1000.0);
-        // the command that replays the line (play takes Yellow's moves; a link's own
-        // line would be played before them, so none is offered for one)
+        // the command that replays the line (play takes Yellow's moves; it plays a
+        // link's own Yellow line before them, so a link with one goes through a grid)
         if let Verdict::Loss { counterexample, .. } = &verdict {
             let yellow = yellow_moves(counterexample);
-            if !yellow.is_empty() && input.line.is_empty() {
-                let file = match file {
-                    Some(p) if p != Path::new("-") => shell_word(&input.name),
-                    _ => "FILE".to_string(),
-                };
+            let file = match file {
+                Some(p) if p != Path::new("-") => shell_word(&input.name),
+                _ => "FILE".to_string(),
+            };
+            if yellow.is_empty() {
+                // (lost at the root or after Red's first move: nothing for Yellow to play)
+            } else if input.line.is_empty() {
                 outln!("replay: c4lab play {file} --moves {yellow} (Yellow's moves of the line)");
+            } else {
+                outln!("replay: c4lab convert --to grid {file} > grid.txt; c4lab play grid.txt --moves {yellow} (the link's own Yellow line would be played first)");
             }
         }
         if matches!(verdict, Verdict::Incomplete { .. }) {
@@ -248,4 +258,19 @@ pub fn simplify(file: Option<&Path>, dry_run: bool, json_out: bool) -> Result<u8
         );
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+
+    #[test]
+    fn a_file_name_is_written_as_a_shell_and_play_read_it() {
+        assert_eq!(shell_word("examples/loss.txt"), "examples/loss.txt");
+        assert_eq!(shell_word("my loss.txt"), "'my loss.txt'");
+        assert_eq!(shell_word("it's.txt"), r"'it'\''s.txt'");
+        // a name that starts with `-` would be read as an option
+        assert_eq!(shell_word("-dash.txt"), "./-dash.txt");
+        assert_eq!(shell_word("-a b.txt"), "'./-a b.txt'");
+    }
 }

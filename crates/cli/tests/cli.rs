@@ -35,6 +35,17 @@ fn verify_exit_codes_and_json() {
         "{}",
         stdout(&replayed)
     );
+    // a share link with a Yellow line of its own (play would play that first) is
+    // replayed through a grid
+    let link = stdout(&c4lab(
+        &["convert", "--to", "link", "examples/loss.txt"],
+        "",
+    ));
+    let said = stdout(&c4lab(&["verify", "-"], &format!("{}.7\n", link.trim())));
+    assert!(
+        said.contains("replay: c4lab convert --to grid FILE > grid.txt; c4lab play grid.txt --moves 7112 (the link's own Yellow line"),
+        "{said}"
+    );
 
     // the empty board with one level everywhere: no unique level at the root
     let flat = c4lab(&["verify", "-"], &"9999999\n".repeat(6));
