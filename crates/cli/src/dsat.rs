@@ -257,7 +257,7 @@ pub fn dsat(
             String::new()
         };
         eprintln!(
-            "{} undecided cells (?) over levels 0-9{}, every other cell pinned; mapping to {} plies below the root, {} after {} rounds (at most {} positions), up to {} positions of each failed candidate's tree and the paths to {} of its faults learnt, backend {}{side_by_side}",
+            "{} undecided cells (?) over levels 0-9{}, every other cell pinned; mapping to {} plies below the root, {} after {} rounds (at most {} positions), up to {} positions of each failed candidate's tree and {} learnt, backend {}{side_by_side}",
             input.diagram.undecided(),
             if input.diagram.undecided() > 0 {
                 budget_note(&options)
@@ -269,7 +269,10 @@ pub fn dsat(
             options.deepen_after,
             options.max_states,
             options.tree_cap,
-            options.fault_paths,
+            match options.fault_paths {
+                0 => "no paths to its faults".to_string(),
+                n => format!("the paths to at most {n} of its faults (the nearest first)"),
+            },
             options.backend
         );
     }
