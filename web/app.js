@@ -188,10 +188,17 @@ function editLevels(change) {
   if (state.yellow && state.yellow === prev.yellow && state.root === prev.root) cutAtChangedReply(replies);
   edited();
 }
-/** Red's moves (columns; null where the game stopped) in Play's line with the diagram now. */
+/**
+ * Red's moves in Play's line with the diagram now: each `{column, text}`, the column
+ * null where Red makes none (no level unique, or a move that turns on a `?` cell), the
+ * text saying why.
+ */
 function redReplies() {
   const g = call(engine.play, grid(), state.yellow);
-  return g.ok ? g.log.filter((m) => m.player === 'Red').map((m) => m.column ?? null) : null;
+  if (!g.ok) return null;
+  const replies = g.log.filter((m) => m.player === 'Red').map((m) => ({ column: m.column ?? null, text: m.rule.text }));
+  if (g.status === 'undecided') replies.push({ column: null, text: g.status_text });
+  return replies;
 }
 /**
  * After an edit: Play's Yellow line was played against Red's old `before` replies, so it
@@ -200,15 +207,15 @@ function redReplies() {
 function cutAtChangedReply(before) {
   const after = redReplies();
   if (!before || !after) return;
-  const k = before.findIndex((c, i) => after[i] !== c);
+  const k = before.findIndex((r, i) => after[i]?.column !== r.column);
   // (a changed answer to the line's last move cuts nothing: the log shows it)
   if (k < 0 || k >= state.yellow.length) return;
   const was = state.yellow;
   state.yellow = was.slice(0, k);
   const what = k === 0 ? "Red's first move" : `Red's answer to Yellow's move ${k}`;
-  const now = after[k] ? `column ${after[k]}` : 'no move';
-  const then = before[k] ? `column ${before[k]}` : 'no move';
-  say(`Play's Yellow line ${was} was cut to ${state.yellow || 'nothing'}: with the changed diagram ${what} is ${now}, not ${then} (Undo restores it).`);
+  // a move Red no longer makes is named by the rule that stops it (a ? cell, no level)
+  const named = (r) => (r?.column ? `column ${r.column}` : r ? `none (${r.text})` : 'none');
+  say(`Play's Yellow line ${was} was cut to ${state.yellow || 'nothing'}: with the changed diagram ${what} is ${named(after[k])}, not ${named(before[k])} (Undo restores it).`);
 }
 function paint(i, level) {
   if (rootStones()[i] !== '.') return say(`That cell holds a root stone; switch to Position mode to change the root.`, true);
