@@ -177,7 +177,7 @@ const snapshot = () => ({ levels: state.levels.slice(), root: state.root, yellow
 function editLevels(change) {
   say(''); // a message about an earlier action no longer applies
   const prev = { levels: state.levels.slice(), root: state.root, yellow: state.yellow };
-  const replies = redReplies();
+  const replies = state.yellow ? redReplies() : null; // (no line in Play: nothing to compare)
   change();
   // an edit that changed nothing (Clear on a clear board) leaves no Undo step
   if (state.levels.join('') === prev.levels.join('') && state.root === prev.root && state.yellow === prev.yellow) {
