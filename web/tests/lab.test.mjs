@@ -171,6 +171,9 @@ test('painting levels changes the verdict', async () => {
 
 test('a losing diagram draws its counterexample line', async () => {
   const page = await open();
+  // the same 42 cells on one line are read as that form, not as a grid
+  await importText(page, LOSS.split('\n').filter((l) => l.trim() && !l.startsWith('#')).join(''));
+  assert.match(await page.locator('#message').textContent(), /Read: 42 cells on one line/);
   await importText(page, LOSS);
   assert.match(await page.locator('#message').textContent(), /Read: level grid/);
   assert.match(await verdict(page), /Loss: the diagram names no move \(tied levels: 9\) after 67711132/);

@@ -50,7 +50,7 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
             line: shared.line,
             name,
         },
-        Read::Grid(parsed) => Input {
+        Read::Grid(parsed) | Read::Line(parsed) => Input {
             diagram: parsed.diagram,
             form,
             line: vec![],

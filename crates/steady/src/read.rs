@@ -18,6 +18,8 @@ pub enum Read {
     Link(Shared),
     /// A grid (either language) or upstream's JSON.
     Grid(ParsedDiagram),
+    /// A grid's 42 cells on one line (either language).
+    Line(ParsedDiagram),
 }
 
 impl Read {
@@ -31,6 +33,10 @@ impl Read {
                 (false, Language::Legacy) => "old seven-marker grid",
                 (false, Language::Levels) => "level grid",
             },
+            Read::Line(p) => match p.language {
+                Language::Legacy => "old seven-marker grid on one line",
+                Language::Levels => "42 cells on one line",
+            },
         }
     }
 
@@ -38,7 +44,7 @@ impl Read {
     pub fn diagram(&self) -> &Diagram {
         match self {
             Read::Link(s) => &s.diagram,
-            Read::Grid(p) => &p.diagram,
+            Read::Grid(p) | Read::Line(p) => &p.diagram,
         }
     }
 }
@@ -84,11 +90,16 @@ pub fn read_any(text: &str) -> Result<Read, ReadError> {
             Err(e) if t.contains('#') || t.chars().count() != CELLS => Err(e.into()),
             // the link's error, should the cells not read as a grid either
             Err(e) => Diagram::parse(&unflattened(t))
-                .map(Read::Grid)
+                .map(Read::Line)
                 .map_err(|_| e.into()),
         };
     }
-    Ok(Read::Grid(Diagram::parse(&unflattened(&text))?))
+    let rows = unflattened(&text);
+    let parsed = Diagram::parse(&rows)?;
+    Ok(match rows {
+        Cow::Owned(_) => Read::Line(parsed),
+        Cow::Borrowed(_) => Read::Grid(parsed),
+    })
 }
 
 /// Reads a grid, or its 42 cells on one line (no share link): the form the Lab's engine
@@ -123,7 +134,6 @@ mod tests {
             commented.replace('\n', "\r"),
             commented.replace('\n', "\r\n"),
             format!("\u{feff}{WIN}"),
-            WIN.replace('\n', ""),
             // an indented comment is a comment too (it was counted as a seventh row)
             format!("  # indented\n{WIN}"),
         ] {
@@ -131,10 +141,14 @@ mod tests {
             assert_eq!(read.form(), "level grid", "{text:?}");
             assert_eq!(read.diagram(), &want, "{text:?}");
         }
+        // the 42 cells on one line are named as that form
+        let read = read_any(&WIN.replace('\n', "")).unwrap();
+        assert_eq!(read.form(), "42 cells on one line");
+        assert_eq!(read.diagram(), &want);
         // an old grid of 42 cells on one line that starts like a link (`1.`)
         let old = "1......\n2......\n1......\n2......\n1......\n212....\n";
         let read = read_any(&old.replace('\n', "")).unwrap();
-        assert_eq!(read.form(), "old seven-marker grid");
+        assert_eq!(read.form(), "old seven-marker grid on one line");
         // a link reads as a link, with or without the address before it, and
         // percent-encoded as a mail may carry it
         let link = link::encode(&want, &[]).unwrap();

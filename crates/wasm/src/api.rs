@@ -49,7 +49,7 @@ pub fn read_any(text: &str) -> String {
     // a link keeps the root's move order it carries; a grid's is derived from its stones
     let (diagram, root, line, dropped) = match read {
         Read::Link(s) => (s.diagram, s.root, s.line, s.dropped),
-        Read::Grid(p) => match p.diagram.root() {
+        Read::Grid(p) | Read::Line(p) => match p.diagram.root() {
             Ok(r) => (p.diagram, r.order, Vec::new(), 0),
             Err(e) => return fail(e),
         },
