@@ -183,8 +183,8 @@ fn progress_line(p: &Progress) -> String {
     )
 }
 
-/// `n word`, the word in the plural unless `n` is 1.
-fn counted(n: impl Into<u64>, word: &str) -> String {
+/// `n word`, the word in the plural (an `s` added) unless `n` is 1.
+pub(crate) fn counted(n: impl Into<u64>, word: &str) -> String {
     let n = n.into();
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }

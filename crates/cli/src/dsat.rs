@@ -12,7 +12,7 @@ use c4lab_dsat::{Options, Outcome, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
-use crate::complete::stop_flag;
+use crate::complete::{counted, stop_flag};
 use crate::dsat_args::flag_list;
 use crate::heap;
 use crate::input::read_diagram;
@@ -257,18 +257,18 @@ pub fn dsat(
             String::new()
         };
         eprintln!(
-            "{} undecided cells (?) over levels 0-9{}, every other cell pinned; mapping to {} plies below the root, {} after {} rounds (at most {} positions), up to {} positions of each failed candidate's tree and {} learnt, backend {}{side_by_side}",
-            input.diagram.undecided(),
+            "{} (?) over levels 0-9{}, every other cell pinned; mapping to {} below the root, {} after {} (at most {}), up to {} of each failed candidate's tree and {} learnt, backend {}{side_by_side}",
+            counted(input.diagram.undecided() as u64, "undecided cell"),
             if input.diagram.undecided() > 0 {
                 budget_note(&options)
             } else {
                 String::new()
             },
-            entrants[0].first_cut(),
-            options.cut_plies,
-            options.deepen_after,
-            options.max_states,
-            options.tree_cap,
+            plies(entrants[0].first_cut()),
+            plies(options.cut_plies),
+            counted(options.deepen_after, "round"),
+            counted(options.max_states, "position"),
+            counted(options.tree_cap as u64, "position"),
             match options.fault_paths {
                 0 => "no paths to its faults".to_string(),
                 n => format!("the paths to at most {n} of its faults (the nearest first)"),
@@ -600,5 +600,14 @@ mod tests {
         assert!(levels_note(&Outcome::Budget, 1, 1).contains("(no smaller budget ruled out)"));
         // unsat speaks of every level itself
         assert_eq!(levels_note(&Outcome::Unsat, 10, 10), "");
+    }
+}
+
+/// `n plies`, or `1 ply`.
+fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
     }
 }

@@ -9,7 +9,8 @@ use c4lab_steady::{read_any, Diagram, Read};
 /// A diagram as read, with the form it came in.
 pub struct Input {
     pub diagram: Diagram,
-    /// "level grid", "old seven-marker grid", "upstream JSON", "share link".
+    /// "level grid", "42 cells on one line", "old seven-marker grid", "upstream JSON",
+    /// "share link".
     pub form: &'static str,
     /// Yellow moves carried by a share link.
     pub line: Vec<u8>,

@@ -421,6 +421,32 @@ fn dsat_exit_codes_and_json() {
             "{said}"
         );
     }
+    // counts of one are said in the singular
+    let one = c4lab(
+        &[
+            "dsat",
+            "--local-work",
+            "0",
+            "--widen-after",
+            "0",
+            "--cut",
+            "1",
+            "--first-cut",
+            "1",
+            "--deepen-after",
+            "1",
+            "--tree-cap",
+            "1",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    let said = String::from_utf8_lossy(&one.stderr);
+    assert!(
+        said.contains("mapping to 1 ply below the root, 1 ply after 1 round (at most")
+            && said.contains("up to 1 position of each failed candidate's tree"),
+        "{said}"
+    );
     let no_oracle = c4lab(
         &[
             "dsat",
