@@ -1,6 +1,6 @@
 // One search of the whole-root solve (dsat) off the main thread: steps a DsatSession
 // (mapping, then solve-verify rounds) and posts its progress at most every 80 ms, and at
-// once when it ends or passes the race's release mark. The page stops a search by
+// once when it enters a new phase, ends or passes the race's release mark. The page stops a search by
 // terminating this worker.
 // Messages in: {id, grid, cut, maxStates, firstLevels, widenAfter, releaseAt, slot,
 // hold} starts (firstLevels 1, the default: the fewest levels; 10: every level
@@ -76,6 +76,9 @@ self.onmessage = async (e) => {
 // Steps the session to its end, posting its reports.
 async function run(id, start) {
   let posted = -Infinity;
+  // the phase last posted (local search, mapping, searching...): a new one is posted at
+  // once, so that the page never shows a phase the search has left
+  let phase = null;
   // whether this search has reported passing the race's release mark
   let passed = false;
   // positions per step: adapted so that a step takes 10-40 ms (a position costs from
@@ -91,9 +94,11 @@ async function run(id, start) {
     const done = !report.ok || !['mapping', 'waiting', 'searching'].includes(report.state);
     const release = !passed && report.released_at != null;
     const waiting = report.state === 'waiting';
-    if (done || release || waiting || report.ms - posted > 80) {
+    const now = `${report.state}${report.local_budget != null ? ' local' : ''}`;
+    if (done || release || waiting || now !== phase || report.ms - posted > 80) {
       self.postMessage({ id, report });
       posted = report.ms;
+      phase = now;
       passed ||= release;
     }
     if (done) break;

@@ -174,6 +174,17 @@ impl DsatSession {
                     .to_string();
             }
             Phase::Mapping(mut m) => match m.step(batch.max(1) as u64) {
+                // a verdict already in (a local search's find, a stop, the budget) is
+                // reported at once: a "searching" report with no dead ends in between
+                // would read to the race as a SAT search that cannot win, and retire it
+                Ok(true) if m.has_verdict() => {
+                    let mut s = m.finish();
+                    match s.round() {
+                        Ok(Some(outcome)) => Phase::Done(s.report(outcome), s.widest_budget()),
+                        Ok(None) => Phase::Searching(s),
+                        Err(e) => return fail(e),
+                    }
+                }
                 Ok(true) => Phase::Searching(m.finish()),
                 Ok(false) => Phase::Mapping(m),
                 Err(e) => return fail(e),
@@ -327,6 +338,9 @@ mod tests {
         assert_eq!(end["state"], "found", "{end}");
         assert!(end["local_work"].as_u64().unwrap() > 0, "{end}");
         assert_eq!(end["round"], 0, "{end}");
+        // the find is reported at once: never a search with no dead ends in between,
+        // which the page's race would retire as one that cannot win
+        assert!(local.iter().all(|r| r["state"] != "searching"), "{local:?}");
         let mut session = DsatSession::start(grid, 16, 1e5, 1.0, 0.0, 0).unwrap();
         session.set_local_work(0.0);
         let sat = run(session);
