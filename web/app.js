@@ -174,13 +174,15 @@ function remember(prev = { levels: state.levels.slice(), root: state.root, yello
   state.future = []; // a new edit ends what Redo could bring back
 }
 const snapshot = () => ({ levels: state.levels.slice(), root: state.root, yellow: state.yellow });
+/** Whether the diagram, root and Yellow line are those of snapshot `prev`. */
+const unchangedSince = (prev) => state.levels.join('') === prev.levels.join('') && state.root === prev.root && state.yellow === prev.yellow;
 function editLevels(change) {
   say(''); // a message about an earlier action no longer applies
   const prev = { levels: state.levels.slice(), root: state.root, yellow: state.yellow };
   const replies = state.yellow ? redReplies() : null; // (no line in Play: nothing to compare)
   change();
   // an edit that changed nothing (Clear on a clear board) leaves no Undo step
-  if (state.levels.join('') === prev.levels.join('') && state.root === prev.root && state.yellow === prev.yellow) {
+  if (unchangedSince(prev)) {
     render();
     return;
   }
@@ -238,11 +240,12 @@ function setRoot(moves) {
   return true;
 }
 function apply(read) {
-  remember();
+  const prev = { ...snapshot(), replaced: true };
   const p = call(engine.position, read.root);
   for (let i = 0; i < N; i++) if (p.ok && p.stones[i] === '.') state.levels[i] = read.cells[i];
   state.root = read.root;
   state.yellow = read.line || '';
+  if (!unchangedSince(prev)) remember(prev); // the same diagram again leaves no Undo step
   edited();
 }
 
@@ -351,7 +354,8 @@ function column(x) {
   if (state.mode === 'play') {
     const g = call(engine.play, grid(), state.yellow + (x + 1));
     if (!g.ok) return say(g.error, true);
-    if (g.error) return say(g.error, true);
+    // a move after the end: say how to go on
+    if (g.error) return say(g.status === 'yellow-to-move' ? g.error : `${g.error}; Undo takes a move back, Back to root starts again.`, true);
     state.yellow = g.yellow;
     state.future = []; // Redo's snapshots hold the line before: they would take this move back
     say('');
@@ -376,7 +380,8 @@ function undo() {
     // the snapshot's Yellow line comes back when the edit cut it; moves played in Play
     // since then (a line that is no prefix of the snapshot's) stay, cut where the
     // restored diagram stops
-    const played = prev.root === state.root && !prev.yellow.startsWith(state.yellow);
+    // (not after an Import or a link, which replaced the line with their own: `replaced`)
+    const played = !prev.replaced && prev.root === state.root && !prev.yellow.startsWith(state.yellow);
     ({ levels: state.levels, root: state.root } = prev);
     if (!played) state.yellow = prev.yellow;
     edited();
@@ -500,7 +505,8 @@ function onKey(e) {
       render();
     } else if (LEVELS.includes(k) || k === '?') {
       state.level = k;
-      if (state.focus !== null && onBoard) paint(state.focus, k); else render();
+      if (state.focus !== null && onBoard) paint(state.focus, k);
+      render(); // the palette shows the level picked, even where the paint was refused or changed nothing
     } else if (k === 'Escape') { state.focus = null; render(); }
   } else if (k >= '1' && k <= '7') {
     column(Number(k) - 1);
@@ -612,11 +618,14 @@ function loadHash({ undoable = false } = {}) {
     lastHash = location.hash; // kept in the address bar to inspect, until the next edit
     return false;
   }
-  if (undoable) remember(); // a link opened from the address bar: Undo returns to the diagram before
+  const prev = { ...snapshot(), replaced: true };
   const p = call(engine.position, r.root);
   for (let i = 0; i < N; i++) if (p.ok && p.stones[i] === '.') state.levels[i] = r.cells[i];
   state.root = r.root;
   state.yellow = r.line;
+  // a link opened from the address bar: Undo returns to the diagram before (none when
+  // it holds the same diagram, written another way)
+  if (undoable && !unchangedSince(prev)) remember(prev);
   if (r.line) setMode('play');
   say(cutNote(r).trim());
 }

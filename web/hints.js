@@ -71,7 +71,7 @@ export function hintText(h) {
     // "no move loses" is a claim only when every move was judged
     parts.push(lose.length ? `Yellow moves that lose: ${lose.join(', ')}`
       : unknown.length ? 'no Yellow move proved losing' : 'no Yellow move loses');
-    if (other.length) parts.push(`that draw or win: ${other.join(', ')}`);
+    if (other.length) parts.push(`Yellow moves that draw or win: ${other.join(', ')}`);
     if (unknown.length) parts.push(`unknown: ${unknown.join(', ')}`);
   }
   // nothing to judge: the diagram names no Red move and Yellow is not to move

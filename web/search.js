@@ -81,6 +81,12 @@ export function searchHandle(s, end, start, settle = () => false) {
     clear() {
       s.report = null;
     },
+    /** Brings back a finished search's report for `grid` (see `diagramChanged`). */
+    restore(grid, report) {
+      if (s.running) return;
+      s.grid = grid;
+      s.report = report;
+    },
   };
 }
 
@@ -110,6 +116,9 @@ export function searchControls(search, ui, host, start, stopped = null) {
   // the next change of the diagram: `saidAt` is the diagram it was said for
   let asideSaid = false;
   let saidAt = null;
+  // a finished search's answer an edit set aside, {grid, report}: it comes back when
+  // the diagram does (Undo), until another search starts
+  let parked = null;
   // what the last render was told, for the repaints between reports
   let lastRunnable = false;
   return {
@@ -126,10 +135,12 @@ export function searchControls(search, ui, host, start, stopped = null) {
     /** Call as a search starts: `host.starting(who)` sets the other search aside. */
     starting(who) {
       asideSaid = false;
+      parked = null;
       host.starting(who);
     },
     /** Ends the search and forgets its report, saying `why` in `ui.status`. */
     setAside(why) {
+      parked = null;
       if (!search.running && !search.report) return;
       saidAt = search.grid;
       search.discard();
@@ -162,13 +173,23 @@ export function searchControls(search, ui, host, start, stopped = null) {
       }
       if ((search.running || search.report) && grid !== search.grid) {
         const wasRunning = search.running;
+        const done = search.report;
+        const at = search.grid;
         search.discard();
+        // a search lost to a stray click says so, rather than vanish
         if (wasRunning) {
-          // a search lost to a stray click says so, rather than vanish
           ui.status.textContent = 'Stopped: the diagram changed while the search ran, so its answer would not fit it. Start it again to search the new diagram.';
-          asideSaid = true;
-          saidAt = grid;
+        } else {
+          parked = { grid: at, report: done };
+          ui.status.textContent = 'Set aside: the diagram changed after the search ended, so its answer no longer fits it. Undo back to that diagram brings the answer back.';
         }
+        asideSaid = true;
+        saidAt = grid;
+        host.render();
+      } else if (parked && !search.running && !search.report && grid === parked.grid) {
+        search.restore(parked.grid, parked.report);
+        parked = null;
+        asideSaid = false;
         host.render();
       }
     },

@@ -210,7 +210,7 @@ test('playing Yellow names the rule behind each Red move', async () => {
   await page.screenshot({ path: join(shots, 'play.png') });
   // a move after the end names its count and its column (the count read as a column)
   await page.keyboard.press('4');
-  assert.match(await page.locator('#message').textContent(), /Yellow's move 2 \(column 4\): no move can follow here \(Red wins\)/);
+  assert.match(await page.locator('#message').textContent(), /Yellow's move 2 \(column 4\): the game stops here \(Red wins\), so no move can follow; Undo takes a move back/);
   // the solver judges Red's winning move
   await page.waitForFunction(() => /keeps the win/.test(document.querySelector('#hints').textContent));
   await page.keyboard.press('Backspace');
@@ -242,6 +242,25 @@ test('an edit that cuts Play\'s Yellow line says so', async () => {
   await page.click('#undo-levels');
   await page.click('nav button[data-mode="play"]');
   assert.ok((await page.locator('#log li').count()) >= 10, 'Undo brings the line back');
+  assert.deepEqual(page.errors, []);
+});
+
+test('Undo after a link returns to the diagram before it with its own line; the same link written otherwise adds no step', async () => {
+  const first = '#1.655433534337221121.990*H90*D96579';
+  const page = await open(first);
+  // another diagram of the same root, with a Yellow line, opened from the address bar
+  const n = await count(page);
+  await page.evaluate(() => { location.hash = '#1.655433534337221121.990*H90*E9579.7112'; });
+  await settled(page, n);
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#undo-levels');
+  // the diagram before, without the link's line (it was taken for moves played since)
+  await page.waitForFunction((h) => location.hash === h, first);
+  // the first link again, percent-encoded: nothing changes, so nothing to undo
+  assert.equal(await page.locator('#undo-levels').isDisabled(), true);
+  await page.evaluate(() => { location.hash = '#1.655433534337221121.990%2AH90%2AD96579'; });
+  await page.waitForFunction(() => !/%2A/.test(location.hash));
+  assert.equal(await page.locator('#undo-levels').isDisabled(), true);
   assert.deepEqual(page.errors, []);
 });
 
@@ -980,13 +999,21 @@ test('importing a link with a Yellow line opens it in Play, as opening it does',
   await page.close();
 });
 
-test('what a user noticed: stale messages, failed exports, a search lost to an edit, Solve root with nothing to fill, keys away from the board, a steady panel', async () => {
+test('what a user noticed: stale messages, a palette that follows the keys, failed exports, a search lost to an edit, an answer set aside by one, Solve root with nothing to fill, keys away from the board, a steady panel', async () => {
   const page = await open();
   await importText(page, WIN);
   // a refused paint's message goes with the next edit
   await page.click('#palette button[data-level="3"]');
   await cell(page, 1, 1).click(); // a root stone
   assert.match(await page.locator('#message').textContent(), /holds a root stone/);
+  // a level picked by key shows in the palette, even where its paint is refused
+  await page.focus('#board');
+  await page.keyboard.press('ArrowRight'); // the focus ring starts on the cell clicked last
+  await page.keyboard.press('4');
+  assert.match(await page.locator('#message').textContent(), /holds a root stone/);
+  assert.equal(await page.locator('#palette button[data-level="4"]').getAttribute('aria-pressed'), 'true');
+  await page.keyboard.press('Escape');
+  await page.click('#palette button[data-level="3"]');
   let n = await count(page);
   await cell(page, 7, 6).click();
   await settled(page, n);
@@ -1018,6 +1045,13 @@ test('what a user noticed: stale messages, failed exports, a search lost to an e
   await page.waitForFunction(() => !document.querySelector('#dsat-keep').disabled, null, { timeout: 60_000 });
   assert.match(await page.locator('#legend').textContent(), /candidate levels/);
   assert.equal((await page.locator('#panel').boundingBox()).x, x0);
+  // an edit after a find sets its answer aside and says so; Undo brings both back
+  await cell(page, 7, 6).click();
+  assert.match(await page.locator('#dsat-status').textContent(), /^Set aside: the diagram changed after the search ended/);
+  assert.equal(await page.locator('#dsat-keep').isDisabled(), true);
+  await page.click('#undo-levels');
+  assert.match(await page.locator('#dsat-status').textContent(), /^Found a diagram/);
+  assert.equal(await page.locator('#dsat-keep').isDisabled(), false);
   await page.click('#dsat-discard');
   // an edit while a search runs ends it, and says so
   await emptyBoardAllUndecided(page);

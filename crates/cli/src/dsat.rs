@@ -543,8 +543,9 @@ pub fn dsat(
     let by_local = local.found;
     let local_note = if local.work > 0 {
         format!(
-            "local search first: {} repair steps, {} work, ",
-            local.steps, local.work
+            "local search first: {}, {} work, ",
+            crate::complete::counted(local.steps, "repair step"),
+            local.work
         )
     } else {
         String::new()
@@ -582,6 +583,15 @@ fn warn_log(error: Option<anyhow::Error>) {
     }
 }
 
+/// `n plies`, or `1 ply`.
+fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{levels_note, Outcome};
@@ -600,14 +610,5 @@ mod tests {
         assert!(levels_note(&Outcome::Budget, 1, 1).contains("(no smaller budget ruled out)"));
         // unsat speaks of every level itself
         assert_eq!(levels_note(&Outcome::Unsat, 10, 10), "");
-    }
-}
-
-/// `n plies`, or `1 ply`.
-fn plies(n: u32) -> String {
-    if n == 1 {
-        "1 ply".to_string()
-    } else {
-        format!("{n} plies")
     }
 }

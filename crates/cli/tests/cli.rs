@@ -223,8 +223,9 @@ fn play_prints_each_rule() {
         "{said}"
     );
     assert!(
-        String::from_utf8_lossy(&over.stderr)
-            .contains("Yellow's move 2 (column 1): no move can follow here"),
+        String::from_utf8_lossy(&over.stderr).contains(
+            "Yellow's move 2 (column 1): the game stops here (Red wins), so no move can follow"
+        ),
         "{}",
         String::from_utf8_lossy(&over.stderr)
     );

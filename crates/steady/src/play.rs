@@ -15,7 +15,7 @@ pub enum PlayError {
     #[error("the root already holds a four: there is no game to play")]
     RootTerminal,
     /// The game has ended, or stopped at an undecided cell.
-    #[error("Yellow's move {ply} (column {column}): no move can follow here ({status})")]
+    #[error("Yellow's move {ply} (column {column}): the game stops here ({status}), so no move can follow")]
     Over {
         /// 1-based index of the refused Yellow move.
         ply: usize,

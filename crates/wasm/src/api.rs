@@ -215,6 +215,10 @@ pub fn link_encode(grid: &str, yellow: &str) -> String {
         Ok(d) => d,
         Err(e) => return fail(e),
     };
+    // a link carries a root (Red to move) only, as the exports do
+    if let Err(e) = d.root() {
+        return fail(format!("{e}; share once the root has Red to move"));
+    }
     let line = match parse_line(yellow) {
         Ok(l) => l,
         Err(e) => return fail(e),
@@ -361,5 +365,24 @@ mod tests {
         assert_eq!(r["verdict"], "win", "{r}");
         let r: Value = serde_json::from_str(&verify(win, 1.0)).unwrap();
         assert_eq!(r["verdict"], "budget", "{r}");
+    }
+
+    #[test]
+    fn a_root_with_yellow_to_move_is_neither_shared_nor_exported_and_both_say_the_fix() {
+        let yellow_to_move = "9999999\n9999999\n9999999\n9999999\n9999999\n999R999\n";
+        for r in [
+            link_encode(yellow_to_move, ""),
+            export_diagram(yellow_to_move, "grid"),
+        ] {
+            let r: Value = serde_json::from_str(&r).unwrap();
+            assert_eq!(r["ok"], false, "{r}");
+            assert!(
+                r["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains("once the root has Red to move"),
+                "{r}"
+            );
+        }
     }
 }
