@@ -7,11 +7,14 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use c4lab_board::CELLS;
+
 use crate::dataset::{
     finish_dataset, keys_of, layout, refuse_overwrite, refuse_strays, DatasetConfig,
     DatasetSummary, Writes, SHARD_FILE,
 };
 use crate::error::{io_err, CorpusError};
+use crate::gate;
 use crate::generate::{play_game, run_games, CorpusWriter, GenConfig, Progress, STREAM_TRAIN};
 use crate::holdout::KeySet;
 use crate::part;
@@ -189,7 +192,11 @@ pub fn merge(
                 )));
             }
         }
+        // the gate, shard by shard: a violation is named with its shard and row here,
+        // before any output exists
+        gate::require_clean(&c, &npz)?;
         let part = read_labels(&npz)?;
+        same_teacher(&npz, &part, &cfg.gen)?;
         if part.slots() != cfg.gen.slots {
             return Err(CorpusError::Invalid(format!(
                 "{}: {} slots a row, but the shard's settings say slots = {}",
@@ -265,6 +272,27 @@ fn same_as_settings(
                 "{}: row {row} is not game {index} as the settings in its {SHARD_FILE} generate it; the shard was made with other settings, or its files were changed: generate it again with `corpus generate --shard`",
                 shard.display()
             )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a shard whose labels carry a teacher flag the teacher its `shard.txt` names
+/// never writes at that ply: the card would name a teacher the data was not labelled by
+/// (the exact teacher's shards are not played again, so nothing else would see it).
+fn same_teacher(npz: &Path, labels: &Labels, gen: &GenConfig) -> Result<(), CorpusError> {
+    for (r, row) in labels.rows().enumerate() {
+        for (slot, l) in row.iter().enumerate().filter(|(_, l)| l.ply >= 0) {
+            let want = gen.teacher.flag_for(CELLS as u32 - l.ply as u32);
+            if l.flag != want {
+                return Err(CorpusError::Invalid(format!(
+                    "{}: row {r}, slot {slot} (ply {}) has teacher flag {}, but the teacher its {SHARD_FILE} names ({}) labels that ply with flag {want}; the shard was made with other settings, or its files were changed: generate it again with `corpus generate --shard`",
+                    npz.display(),
+                    l.ply,
+                    l.flag,
+                    gen.teacher.mode.name()
+                )));
+            }
         }
     }
     Ok(())

@@ -62,6 +62,17 @@ pub struct TeacherConfig {
     pub book: Option<Book>,
 }
 
+impl TeacherConfig {
+    /// The flag this teacher labels a position with `empty` empty cells by.
+    pub fn flag_for(&self, empty: u32) -> u8 {
+        match self.mode {
+            TeacherMode::Exact => FLAG_EXACT,
+            TeacherMode::AlphaBeta if empty <= self.bounded_empty => FLAG_BOUNDED,
+            TeacherMode::AlphaBeta => FLAG_ALPHABETA,
+        }
+    }
+}
+
 impl Default for TeacherConfig {
     fn default() -> Self {
         TeacherConfig {
@@ -196,16 +207,13 @@ impl Teacher {
     pub fn label(&mut self, pos: &Position) -> (u8, u8) {
         debug_assert!(pos.winner().is_none() && !pos.is_full());
         let empty = CELLS as u32 - pos.moves_played();
-        match self.cfg.mode {
-            TeacherMode::Exact => (FLAG_EXACT, self.exact_mask(pos)),
-            TeacherMode::AlphaBeta if empty <= self.cfg.bounded_empty => {
-                (FLAG_BOUNDED, self.exact_mask(pos))
-            }
-            TeacherMode::AlphaBeta => {
+        match self.cfg.flag_for(empty) {
+            FLAG_ALPHABETA => {
                 let x = search_move(pos, self.cfg.depth, self.cfg.node_budget);
                 debug_assert!(x < WIDTH && pos.can_play(x));
                 (FLAG_ALPHABETA, 1 << x)
             }
+            flag => (flag, self.exact_mask(pos)),
         }
     }
 }

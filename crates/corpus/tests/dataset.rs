@@ -120,8 +120,8 @@ fn shards_merge_to_the_single_run() {
     // nothing is written before every shard is checked (an empty training file was)
     assert!(!root.join("bad/train").exists());
     // a shard's files changed after it was made fail the checksums its shard.txt
-    // records; a shard.txt without them (an older shard) is checked by its games alone,
-    // and the change is caught at the last row
+    // records; a shard.txt without them (an older shard) is checked by the gate and its
+    // first and last games, and the change (two rows of unequal length) by the gate
     let meta = |d: &Path| std::fs::read_to_string(d.join("shard.txt")).unwrap();
     for d in &dirs {
         let text = meta(d).replace("seed = 12", "seed = 11");
@@ -188,8 +188,67 @@ fn shards_merge_to_the_single_run() {
     assert!(e.to_string().contains(&said), "{e}");
     dirs.iter().for_each(|d| as_older_shard(d));
     let e = merge(&dirs, &root.join("bad"), &NoProgress).unwrap_err();
-    let said = format!("row {} is not game 149", n - 1);
-    assert!(e.to_string().contains(&said), "{e}");
+    let said = format!("{} with", corpus.display());
+    assert!(
+        e.to_string().contains(&said) && e.to_string().contains("fails the integrity gate"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_merge_refuses_shards_the_gate_or_their_teacher_refuses_before_writing() {
+    let root = common::scratch("shards-gate");
+    let cfg = common::dataset_config(90, 10, 3);
+    let dirs: Vec<_> = (0..3u64)
+        .map(|i| {
+            let d = root.join(format!("shard{i}"));
+            std::fs::create_dir_all(&d).unwrap();
+            generate_shard(&cfg, i, 3, &d, &NoProgress).unwrap();
+            as_older_shard(&d);
+            d
+        })
+        .collect();
+    let meta = |d: &Path| std::fs::read_to_string(d.join("shard.txt")).unwrap();
+    let kept = meta(&dirs[0]);
+    // every shard.txt naming the exact teacher, which labels no ply with flag 2: it was
+    // merged, and the card named the exact teacher
+    for d in &dirs {
+        let text = meta(d).replace("teacher = alphabeta", "teacher = exact");
+        std::fs::write(d.join("shard.txt"), text).unwrap();
+    }
+    let e = merge(&dirs, &root.join("bad"), &NoProgress)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("has teacher flag 2, but the teacher its shard.txt names (exact)"),
+        "{e}"
+    );
+    for d in &dirs {
+        let text = meta(d).replace("teacher = exact", "teacher = alphabeta");
+        std::fs::write(d.join("shard.txt"), text).unwrap();
+    }
+    assert_eq!(meta(&dirs[0]), kept);
+    // two rows of unequal length swapped inside a shard (not its first or last, which
+    // are played again): the gate names them, and nothing is written (the whole
+    // dataset was, with its checksums, before the final gate failed)
+    let corpus = dirs[1].join("corpus.txt");
+    let mut rows: Vec<Vec<u8>> = std::fs::read(&corpus)
+        .unwrap()
+        .split_inclusive(|&b| b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect();
+    let (a, b) = (1..rows.len() - 1)
+        .flat_map(|a| (a + 1..rows.len() - 1).map(move |b| (a, b)))
+        .find(|&(a, b)| rows[a].len() != rows[b].len())
+        .unwrap();
+    rows.swap(a, b);
+    std::fs::write(&corpus, rows.concat()).unwrap();
+    let e = merge(&dirs, &root.join("bad"), &NoProgress)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(&corpus.display().to_string()), "{e}");
+    assert!(!root.join("bad").join("train").exists());
+    assert!(!root.join("bad").join("SHA256SUMS").exists());
 }
 
 #[test]
