@@ -397,7 +397,10 @@ fn run_command(cmd: Corpus) -> Result<u8> {
             Ok(if rep.is_clean() { 0 } else { 1 })
         }
         Corpus::Stats { corpus, targets } => {
-            let st = stats::compute(&corpus, &sidecar(&corpus, targets, "after the corpus")?)?;
+            let npz = sidecar(&corpus, targets, "after the corpus")?;
+            // statistics of a sidecar that does not fit its corpus would describe neither
+            c4lab_corpus::gate::require_clean(&corpus, &npz)?;
+            let st = stats::compute(&corpus, &npz)?;
             out!("{}", st.to_markdown());
             Ok(0)
         }

@@ -46,6 +46,20 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         "{}",
         String::from_utf8_lossy(&stats.stderr)
     );
+    // stats of a sidecar that does not fit its corpus (its rows in another order) are
+    // refused, not reported as if they described it
+    let text = std::fs::read(&corpus).unwrap();
+    let mut rows: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+    rows.reverse();
+    std::fs::write(&lone, rows.concat()).unwrap();
+    let stats = c4lab(&["corpus", "stats", &lone, &targets], "");
+    assert_eq!(stats.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&stats.stderr).contains("fails the integrity gate"),
+        "{}",
+        String::from_utf8_lossy(&stats.stderr)
+    );
+    assert_exit(&c4lab(&["corpus", "stats", &corpus, &targets], ""), 0);
     // a sidecar named with --no-targets is refused, not ignored
     let both = c4lab(&["corpus", "check", "--no-targets", &lone, &targets], "");
     assert_eq!(both.status.code(), Some(2));
