@@ -513,7 +513,11 @@ fn run_command(cmd: Corpus) -> Result<u8> {
                 outln!("{f}: FAILED ({why})");
             }
             for f in &rep.unlisted {
-                outln!("{f}: NOT LISTED");
+                if f.ends_with(".part") {
+                    outln!("{f}: NOT LISTED (an output a stopped run left unfinished; delete it)");
+                } else {
+                    outln!("{f}: NOT LISTED");
+                }
             }
             for (n, l) in &rep.malformed {
                 outln!("line {n}: malformed: {l:?}");

@@ -31,13 +31,24 @@ pub fn sha256_file(path: &Path) -> Result<String, CorpusError> {
 /// itself and `.part` files (outputs not yet whole, left by a stopped run), as sorted
 /// `/`-separated paths.
 pub fn published_files(dir: &Path) -> Result<Vec<String>, CorpusError> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), CorpusError> {
+    files_under(dir, false)
+}
+
+/// The files under `dir` as [`published_files`] lists them, with the `.part` files too
+/// when `parts`.
+fn files_under(dir: &Path, parts: bool) -> Result<Vec<String>, CorpusError> {
+    fn walk(
+        root: &Path,
+        dir: &Path,
+        parts: bool,
+        out: &mut Vec<String>,
+    ) -> Result<(), CorpusError> {
         for e in std::fs::read_dir(dir).map_err(io_err(dir))? {
             let e = e.map_err(io_err(dir))?;
             let p = e.path();
             let ft = e.file_type().map_err(io_err(&p))?;
             if ft.is_dir() {
-                walk(root, &p, out)?;
+                walk(root, &p, parts, out)?;
             } else {
                 // a link, a FIFO or a device is named too: `verify-sums` must not pass a
                 // folder holding a file nobody checked (and `sums` refuses to list one)
@@ -56,7 +67,7 @@ pub fn published_files(dir: &Path) -> Result<Vec<String>, CorpusError> {
                     )));
                 };
                 let rel = rel.join("/");
-                if rel != SUMS_FILE && !rel.ends_with(".part") {
+                if rel != SUMS_FILE && (parts || !rel.ends_with(".part")) {
                     out.push(rel);
                 }
             }
@@ -64,7 +75,7 @@ pub fn published_files(dir: &Path) -> Result<Vec<String>, CorpusError> {
         Ok(())
     }
     let mut out = Vec::new();
-    walk(dir, dir, &mut out)?;
+    walk(dir, dir, parts, &mut out)?;
     out.sort();
     Ok(out)
 }
@@ -205,7 +216,9 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
             Err(e) => rep.failed.push((rel, e.to_string())),
         }
     }
-    for f in published_files(dir)? {
+    // a `.part` file is never listed: one left in a published folder is an output a
+    // stopped run did not finish, and fails the folder as any file nobody listed does
+    for f in files_under(dir, true)? {
         if !listed.iter().any(|(n, _)| *n == f) {
             rep.unlisted.push(f);
         }

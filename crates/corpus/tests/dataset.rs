@@ -414,6 +414,17 @@ fn sums_round_trip_and_detect_a_change() {
     );
     write_sums(&dir).unwrap();
     assert!(verify_sums(&dir).unwrap().passed());
+    // an unfinished output a stopped run left (`.part`) is never listed, and fails the
+    // folder as unlisted (it passed)
+    let part = dir.join("train/corpus_9.txt.part");
+    std::fs::write(&part, b"half a corpus").unwrap();
+    write_sums(&dir).unwrap();
+    assert_eq!(
+        verify_sums(&dir).unwrap().unlisted,
+        vec!["train/corpus_9.txt.part".to_string()]
+    );
+    std::fs::remove_file(&part).unwrap();
+    assert!(verify_sums(&dir).unwrap().passed());
     // as `find . -type f | xargs sha256sum` writes them: `./` before each name
     let sums = dir.join("SHA256SUMS");
     let dotted: String = std::fs::read_to_string(&sums)
