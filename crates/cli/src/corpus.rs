@@ -13,6 +13,8 @@ use c4lab_corpus::holdout;
 use c4lab_corpus::label::{relabel, Scope};
 use c4lab_corpus::sidecar::write_sidecar;
 use c4lab_corpus::stats;
+
+use crate::plain::PlainProgress;
 use c4lab_corpus::sums::{verify_sums, write_sums};
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -144,8 +146,9 @@ pub enum Corpus {
     },
 }
 
-/// Draws an indicatif bar with ETA for each phase.
-struct Bar(Mutex<Option<ProgressBar>>);
+/// Draws an indicatif bar with ETA for each phase (plain lines where standard error is
+/// no terminal), with the games done so far.
+struct Bar(Mutex<Option<(ProgressBar, PlainProgress, u64)>>);
 
 impl Bar {
     fn new() -> Bar {
@@ -163,18 +166,22 @@ impl Progress for Bar {
         bar.set_style(style);
         bar.set_prefix(phase.to_string());
         bar.enable_steady_tick(Duration::from_millis(250));
-        *self.0.lock().unwrap() = Some(bar);
+        let plain = PlainProgress::new(phase, "games", total);
+        *self.0.lock().unwrap() = Some((bar, plain, 0));
     }
 
     fn advance(&self, n: u64) {
-        if let Some(b) = self.0.lock().unwrap().as_ref() {
-            b.inc(n);
+        if let Some((bar, plain, done)) = self.0.lock().unwrap().as_mut() {
+            bar.inc(n);
+            *done += n;
+            plain.update(*done, "");
         }
     }
 
     fn finish(&self) {
-        if let Some(b) = self.0.lock().unwrap().take() {
-            b.finish();
+        if let Some((bar, mut plain, done)) = self.0.lock().unwrap().take() {
+            bar.finish();
+            plain.finish(done);
         }
     }
 }

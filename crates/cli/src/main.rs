@@ -40,6 +40,7 @@ mod heap;
 mod input;
 mod model;
 mod model_bench;
+mod plain;
 mod play;
 mod selfplay;
 mod serve;

@@ -286,6 +286,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         .expect("template"),
     );
     bar.set_position(t.step);
+    let mut plain = crate::plain::PlainProgress::new("train", "steps", a.steps);
     let from = t.step;
     let start = Instant::now();
     let (mut mean, mut held) = (0f32, String::from("holdout -"));
@@ -345,9 +346,11 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         if t.step % 100 == 0 {
             bar.set_position(t.step);
             bar.set_message(format!("loss {mean:.3}, {held}"));
+            plain.update(t.step, &format!(", loss {mean:.3}, {held}"));
         }
     }
     bar.finish_and_clear();
+    plain.finish(t.step);
     diverged(&t, mean, good_checkpoint)?;
     save(&ckpt, &t.checkpoint())?;
     let (model, scale) = t.net.quantize();

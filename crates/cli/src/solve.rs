@@ -1,6 +1,7 @@
 //! `c4lab solve`, `c4lab analyze` and `c4lab book`: the strong solver.
 
 use std::fs::File;
+use std::io::IsTerminal;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -324,16 +325,26 @@ pub fn book(depth: u32, out: &Path, mb: usize, threads: usize) -> Result<u8> {
     let file = output.create()?;
     let t = Instant::now();
     let mut last = Instant::now();
+    // one line rewritten in place on a terminal; elsewhere (a log) a line each time
+    let terminal = std::io::stderr().is_terminal();
     let b = build_book(&mut s, &Position::new(), depth, &mut |done, total| {
-        if last.elapsed().as_secs() >= 2 || done == total {
-            eprint!(
-                "\rbook: {done}/{total} positions solved, {:.0} s",
+        let every = if terminal { 2 } else { 10 };
+        if last.elapsed().as_secs() >= every || done == total {
+            let line = format!(
+                "book: {done}/{total} positions solved, {:.0} s",
                 t.elapsed().as_secs_f64()
             );
+            if terminal {
+                eprint!("\r{line}");
+            } else {
+                eprintln!("{line}");
+            }
             last = Instant::now();
         }
     });
-    eprintln!();
+    if terminal {
+        eprintln!();
+    }
     let bytes = b.to_bytes();
     output.finish(file, &bytes)?;
     outln!(

@@ -24,6 +24,13 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         "",
     );
     assert_exit(&out, 0);
+    // standard error is no terminal here: the progress comes as plain lines (a log of
+    // a long run stayed empty until it ended)
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("train: 300 of 300 games in") && said.contains("holdout: 60 of 60 games in"),
+        "{said}"
+    );
     let corpus = format!("{d}/train/corpus_300.txt");
     let targets = format!("{d}/train/perply_targets.npz");
     let (hold, hold_t) = (
