@@ -18,7 +18,10 @@
 //! and non-negative, summing to 1 on a labelled slot (within 1e-5) and 0 elsewhere,
 //! with mass only on legal columns; flag 2 one-hot; flags 1 and 3 spread evenly over
 //! their columns; flag 1 only with <= 7 empty cells, on exactly the best moves (solved
-//! again here); and `target.sum(axis=(1,2)) == (ply_of >= 0).sum(axis=1)` (within 1e-4).
+//! again here); a labelled column never passes up an immediate win, nor lets the
+//! opponent win at once where another column would not (no teacher labels so: a label
+//! that does belongs to another position, as when rows were swapped); and
+//! `target.sum(axis=(1,2)) == (ply_of >= 0).sum(axis=1)` (within 1e-4).
 
 use std::path::Path;
 
@@ -279,6 +282,9 @@ fn check_slots(
             rep.add_slot(Kind::Uneven, r, None, slot, d);
         }
         let board = boards.and_then(|b| b.get(ply as usize).copied().flatten());
+        if let Some(b) = board.filter(|b| mask != 0 && b.winner().is_none() && !b.is_full()) {
+            check_tactics(rep, row, ply as usize, s, flag, mask, &b);
+        }
         if let Some(b) = board {
             if let Some(x) = (0..WIDTH).find(|&x| t[x] > 0.0 && !b.can_play(x)) {
                 let d = format!("mass {} on full column {}", t[x], x + 1);
@@ -311,6 +317,52 @@ fn check_slots(
         let d = format!("target sum {row_sum:.6} but {labelled} labelled slots");
         rep.add(Kind::Invariant, r, None, None, d);
     }
+}
+
+/// Every teacher takes an immediate win, and otherwise never hands the opponent one
+/// when some move does not (the exact solvers' best moves score above any move that
+/// loses at once; the search teacher looks for both first): a label that does either
+/// was made for another position.
+fn check_tactics(
+    rep: &mut GateReport,
+    row: usize,
+    ply: usize,
+    slot: usize,
+    flag: i8,
+    mask: u8,
+    b: &Position,
+) {
+    let wins = column_set(b.winning_moves());
+    let safe = column_set(c4lab_solver::non_losing_moves(b));
+    let d = if wins != 0 {
+        (mask & !wins != 0).then(|| {
+            format!(
+                "flag {flag} labels columns {} but {} wins at once",
+                columns(mask),
+                columns(wins)
+            )
+        })
+    } else if safe != 0 {
+        (mask & !safe != 0).then(|| {
+            format!(
+                "flag {flag} labels columns {}, which let the opponent win at once where {} do not",
+                columns(mask & !safe),
+                columns(safe)
+            )
+        })
+    } else {
+        None
+    };
+    if let Some(d) = d {
+        rep.add_slot(Kind::Tactics, Some(row), Some(ply), Some(slot), d);
+    }
+}
+
+/// The columns (bit `x` for column `x`) that hold one of `cells`.
+fn column_set(cells: u64) -> u8 {
+    (0..WIDTH)
+        .filter(|&x| cells & c4lab_board::column_mask(x) != 0)
+        .fold(0, |m, x| m | 1 << x)
 }
 
 /// Runs the gate on a corpus file and, if given, its sidecar.

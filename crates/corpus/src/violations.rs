@@ -57,6 +57,10 @@ pub enum Kind {
     Uneven,
     /// A flag-1 slot whose columns are not the position's best moves.
     BestMoves,
+    /// A labelled column that passes up an immediate win, or hands the opponent one
+    /// where another column does not: no teacher labels so, so the label belongs to
+    /// another position (rows out of order, a sidecar of another corpus).
+    Tactics,
     /// `target.sum(axis=(1,2)) != (ply_of >= 0).sum(axis=1)`.
     Invariant,
 }
@@ -90,6 +94,7 @@ impl Kind {
             Kind::BoundedScope => "bounded-scope",
             Kind::Uneven => "uneven",
             Kind::BestMoves => "best-moves",
+            Kind::Tactics => "tactics",
             Kind::Invariant => "invariant",
         }
     }

@@ -626,6 +626,12 @@ fn a_stopped_run_leaves_only_part_files_and_a_rerun_writes_over_them() {
         .unwrap()
         .iter()
         .all(|l| !l.contains(".part")));
+    // and verify-sums fails the folder while it is there (an output a stopped run left)
+    assert_eq!(
+        verify_sums(&dir).unwrap().unlisted,
+        vec!["train/corpus_30.txt.part".to_string()]
+    );
+    std::fs::remove_file(part(&train)).unwrap();
     assert!(verify_sums(&dir).unwrap().passed());
     assert!(check(&train, Some(&npz)).unwrap().is_clean());
 }

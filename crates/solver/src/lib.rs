@@ -38,6 +38,7 @@ pub use book::{build_book, Book, BOOK_MAGIC};
 use c4lab_board::Position;
 pub use error::{BenchError, BookError};
 pub use heuristic::search_move;
+pub use order::non_losing_moves;
 #[cfg(feature = "parallel")]
 pub use parallel::{analyze_parallel, build_book_parallel};
 pub use solver::{Limits, Outcome, Solver};

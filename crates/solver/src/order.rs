@@ -9,7 +9,7 @@ use crate::CENTRE_ORDER;
 /// threatens one playable cell, only that cell; when it threatens two, none. Cells
 /// directly below an opponent's winning cell are excluded too.
 #[inline(always)]
-pub(crate) fn non_losing_moves(pos: &Position) -> u64 {
+pub fn non_losing_moves(pos: &Position) -> u64 {
     let possible = pos.playable();
     let opp_win = winning_cells(pos.opponent(), pos.mask());
     let forced = possible & opp_win;
