@@ -185,19 +185,27 @@ pub fn generate_dataset(
         w.push(&g)
     })?;
     progress.finish();
+    // from the first file renamed into place until the checksums, a stop removes them
+    part::provisional(&unfinished(dir, cfg.games));
     w.finish(&train_npz)?;
     let finished = finish_dataset(cfg, dir, KeySet::from_keys(keys), progress);
     if finished.is_err() {
         // without its holdout, card and checksums a training corpus left behind would
         // look finished (and a card of an earlier run there would describe other files)
-        for file in layout(dir, cfg.games)
-            .iter()
-            .chain([&dir.join("README.md")])
-        {
+        for file in unfinished(dir, cfg.games) {
             let _ = std::fs::remove_file(file);
         }
     }
     finished
+}
+
+/// The files of a dataset in `dir` that a stop before its checksums are written must
+/// not leave behind: without the rest they would read as a finished corpus (and a card
+/// of an earlier run would describe other files).
+pub(crate) fn unfinished(dir: &Path, games: u64) -> Vec<PathBuf> {
+    let mut files = layout(dir, games).to_vec();
+    files.push(dir.join("README.md"));
+    files
 }
 
 /// Builds the holdout, the card and the checksums once the training files exist.
@@ -248,6 +256,7 @@ pub(crate) fn finish_dataset(
     let readme = dir.join("README.md");
     part::write(&readme, card)?;
     let sums = write_sums(dir)?;
+    part::settled();
     Ok(DatasetSummary {
         train,
         holdout: holdout_path,

@@ -27,16 +27,42 @@ fn writing() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     WRITING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Files already renamed into place that make a whole only with files still to come
+/// (a dataset's training files before its holdout, card and checksums): a stop removes
+/// them too, so that what it leaves does not read as a finished dataset.
+static PROVISIONAL: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn provisional_list() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    PROVISIONAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Marks `paths` (written or still to be written) as part of a whole not yet finished:
+/// a stop before [`settled`] removes those that exist.
+pub(crate) fn provisional(paths: &[PathBuf]) {
+    provisional_list().extend(paths.iter().cloned());
+}
+
+/// The whole is finished: a stop no longer removes its files.
+pub(crate) fn settled() {
+    provisional_list().clear();
+}
+
 /// For a program about to end by a stop (the binary's Ctrl-C handler): removes the
-/// `.part` files being written and keeps every writer in this process from creating or
-/// renaming one from then on (each waits for the end).
+/// `.part` files being written and the files of an unfinished whole (see
+/// [`provisional`]), and keeps every writer in this process from creating or renaming
+/// one from then on (each waits for the end).
 pub fn remove_parts_being_written() {
     let list = writing();
     for p in list.iter() {
         let _ = std::fs::remove_file(p);
     }
+    let whole = provisional_list();
+    for p in whole.iter() {
+        let _ = std::fs::remove_file(p);
+    }
     // held until the process ends
     std::mem::forget(list);
+    std::mem::forget(whole);
 }
 
 /// Creates (truncates) `path`'s `.part` file.

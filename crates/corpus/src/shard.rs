@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use c4lab_board::CELLS;
 
 use crate::dataset::{
-    finish_dataset, keys_of, layout, refuse_overwrite, refuse_strays, DatasetConfig,
+    finish_dataset, keys_of, layout, refuse_overwrite, refuse_strays, unfinished, DatasetConfig,
     DatasetSummary, Writes, SHARD_FILE,
 };
 use crate::error::{io_err, CorpusError};
@@ -238,9 +238,19 @@ pub fn merge(
     }
     out.flush().map_err(io_err(&train))?;
     drop(out);
-    write_sidecar(&train_npz, &labels)?;
-    part::commit(&train).map_err(io_err(&train))?;
-    finish_dataset(&cfg, dir, KeySet::from_keys(keys), progress)
+    // from the first file renamed into place until the checksums, a stop removes them,
+    // and so does a failure (as `generate` does)
+    part::provisional(&unfinished(dir, cfg.games));
+    let finished = write_sidecar(&train_npz, &labels)
+        .map_err(CorpusError::from)
+        .and_then(|_| part::commit(&train).map_err(io_err(&train)))
+        .and_then(|_| finish_dataset(&cfg, dir, KeySet::from_keys(keys), progress));
+    if finished.is_err() {
+        for file in unfinished(dir, cfg.games) {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+    finished
 }
 
 /// Checks a shard against its `shard.txt`, the only word on how it was made: its first

@@ -432,7 +432,10 @@ fn sidecar_corruptions() {
     // (where the wrong column also passes up a win or lets one in, the tactics say so)
     assert!(
         rep.kinds.len() <= 2
-            && rep.kinds.keys().all(|k| matches!(k, Kind::BestMoves | Kind::Tactics))
+            && rep
+                .kinds
+                .keys()
+                .all(|k| matches!(k, Kind::BestMoves | Kind::Tactics))
             && rep.kinds.values().all(|k| k.count == 1),
         "only the wrong label: {rep}"
     );
