@@ -269,6 +269,9 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         let targets = a.perply_targets.get(i).map(PathBuf::as_path);
         train.extend(examples(corpus, targets, a.corpus_source)?);
     }
+    // a resumed run goes on only on the examples it was trained on
+    t.train_on(&train)
+        .with_context(|| format!("--resume {}", ckpt.display()))?;
     let hold = match &a.holdout_corpus {
         Some(p) => examples(p, a.holdout_targets.as_deref(), a.corpus_source)?,
         None => Vec::new(),

@@ -122,7 +122,22 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
             "--out",
             out,
         ];
-        args.extend_from_slice(extra);
+        // a flag given above takes the value given after it in `extra` (but a corpus
+        // and its sidecar, which may be given again, are added)
+        let mut i = 0;
+        while i < extra.len() {
+            let added = ["--load-corpus", "--perply-targets"].contains(&extra[i]);
+            match args.iter().position(|a| *a == extra[i]) {
+                Some(at) if !added && i + 1 < extra.len() && !extra[i + 1].starts_with("--") => {
+                    args[at + 1] = extra[i + 1];
+                    i += 2;
+                }
+                _ => {
+                    args.push(extra[i]);
+                    i += 1;
+                }
+            }
+        }
         c4lab(&args, "")
     };
     let train = |ctx: &str, extra: &[&str]| train_to(&model, ctx, extra);
@@ -150,6 +165,23 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         first,
         "resuming a finished run adds nothing"
     );
+    // a resume with other settings or other examples would be another run: refused,
+    // naming what differs (it went on, and the run was one no settings make)
+    let more = ["--steps", "2500", "--resume"];
+    let out = train("192", &[&more[..], &["--lr", "0.25"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("used --lr 0.5, not 0.25"), "{err}");
+    let other = [
+        &more[..],
+        &["--load-corpus", &hold, "--perply-targets", &hold_t],
+    ]
+    .concat();
+    let out = train("192", &other);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("other examples, and these are"), "{err}");
+    assert_eq!(std::fs::read(&model).unwrap(), first);
     // nor is a run rewound: fewer steps than the checkpoint holds are refused before
     // the corpus is read (the model used to be written again as it was)
     let out = c4lab(
@@ -163,6 +195,18 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
             "1000",
             "--seed",
             "32",
+            "--batch",
+            "16",
+            "--lr",
+            "0.5",
+            "--soft-w",
+            "1.0",
+            "--hard-start",
+            "0",
+            "--hard-ramp",
+            "500",
+            "--hard-w",
+            "0.5",
             "--resume",
             "--out",
             &model,

@@ -179,10 +179,34 @@ pub struct Trainer {
     pub step: u64,
     rng: Rng,
     config: TrainConfig,
+    /// The examples the run trains on: their count and digest ([`Trainer::train_on`];
+    /// None until known: a fresh run before it, a checkpoint written before they were
+    /// recorded).
+    data: Option<(u64, u64)>,
 }
 
 /// What a checkpoint file starts with.
 pub const CHECKPOINT_MAGIC: &[u8; 8] = b"C4GFCKPT";
+
+/// In the place a checkpoint written before its run's settings were recorded holds its
+/// step (which never reaches this): the settings follow.
+const SETTINGS_MARK: u64 = u64::MAX;
+/// The bytes before the weights of a checkpoint with its settings: the magic, the mark,
+/// then step, stream state, seed, batch, lr, soft-w, hard-w, hard-start, hard-ramp, the
+/// examples' count and digest.
+const SETTINGS_HEADER: usize = 16 + 11 * 8;
+
+/// A digest of the examples a run trains on, in order (their positions, targets, moves
+/// and flags): a run resumes only on the same.
+fn digest(examples: &[Example]) -> u64 {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for e in examples {
+        h.update(e.position.key().to_le_bytes());
+        h.update([e.mask, e.played, e.flag]);
+    }
+    u64::from_le_bytes(h.finalize()[..8].try_into().expect("8 bytes"))
+}
 
 impl Trainer {
     /// A fresh run: zero weights (the uniform policy), step 0.
@@ -216,7 +240,24 @@ impl Trainer {
             step: 0,
             rng: Rng::new(config.seed),
             config,
+            data: None,
         })
+    }
+
+    /// Names the examples the run trains on; refuses others than those a resumed
+    /// checkpoint was trained on (the run would no longer be the one its settings make).
+    pub fn train_on(&mut self, examples: &[Example]) -> Result<(), ModelError> {
+        let now = (examples.len() as u64, digest(examples));
+        match self.data {
+            Some(then) if then != now => Err(ModelError::Config(format!(
+                "the checkpoint was trained on {} other examples, and these are {} (--load-corpus, --perply-targets and --corpus-source make the examples): resume with the files it was trained on, or train afresh without --resume",
+                then.0, now.0
+            ))),
+            _ => {
+                self.data = Some(now);
+                Ok(())
+            }
+        }
     }
 
     /// Takes one step: `batch` examples drawn at random, each moving the weights of
@@ -249,17 +290,67 @@ impl Trainer {
         total / self.config.batch as f32
     }
 
-    /// The run as bytes: magic, step, the example stream's state, the seed, the weights,
-    /// then the SHA-256 of all that (checkpoints written before it had none, and are
-    /// still read).
+    /// The run as bytes: magic, the settings mark, step, the example stream's state, the
+    /// seed, the settings a resume must repeat (batch, lr, the loss weights and the
+    /// played-move loss's start and ramp), the examples' count and digest (0 and 0 when
+    /// not named), the weights, then the SHA-256 of all that. (Checkpoints written
+    /// before the settings were recorded hold the step where the mark is; those written
+    /// before the checksum end with their weights; both are still read.)
     pub fn checkpoint(&self) -> Vec<u8> {
+        let c = &self.config;
+        let (count, sum) = self.data.unwrap_or((0, 0));
         let mut out = CHECKPOINT_MAGIC.to_vec();
-        out.extend_from_slice(&self.step.to_le_bytes());
-        out.extend_from_slice(&self.rng.state().to_le_bytes());
-        out.extend_from_slice(&self.config.seed.to_le_bytes());
+        for w in [
+            SETTINGS_MARK,
+            self.step,
+            self.rng.state(),
+            c.seed,
+            c.batch as u64,
+            u64::from(c.lr.to_bits()),
+            u64::from(c.soft_w.to_bits()),
+            u64::from(c.hard_w.to_bits()),
+            c.hard_start,
+            c.hard_ramp,
+            count,
+            sum,
+        ] {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
         out.extend_from_slice(&self.net.to_bytes());
         crate::net::seal(&mut out);
         out
+    }
+
+    /// The settings recorded in a checkpoint's header (`bytes` past its magic and mark)
+    /// that differ from `config`'s: the first, as a refusal.
+    fn same_settings(config: &TrainConfig, word: &dyn Fn(usize) -> u64) -> Result<(), ModelError> {
+        let f = |i: usize| f32::from_bits(word(i) as u32);
+        let floats = [
+            ("--lr", f(40), config.lr),
+            ("--soft-w", f(48), config.soft_w),
+            ("--hard-w", f(56), config.hard_w),
+        ];
+        let ints = [
+            ("--batch", word(32), config.batch as u64),
+            ("--hard-start", word(64), config.hard_start),
+            ("--hard-ramp", word(72), config.hard_ramp),
+        ];
+        let differs = ints
+            .iter()
+            .find(|(_, then, now)| then != now)
+            .map(|(flag, then, now)| (*flag, then.to_string(), now.to_string()))
+            .or_else(|| {
+                floats
+                    .iter()
+                    .find(|(_, then, now)| then.to_bits() != now.to_bits())
+                    .map(|(flag, then, now)| (*flag, then.to_string(), now.to_string()))
+            });
+        match differs {
+            None => Ok(()),
+            Some((flag, then, now)) => Err(ModelError::Config(format!(
+                "the checkpoint's run used {flag} {then}, not {now}: resume it with {flag} {then} (a resumed run is the run its settings make), or train afresh without --resume"
+            ))),
+        }
     }
 
     /// Resumes a run from [`Trainer::checkpoint`] bytes with `config` (whose seed must
@@ -271,21 +362,35 @@ impl Trainer {
         if bytes.len() < 32 || &bytes[..8] != CHECKPOINT_MAGIC {
             return Err(bad("it does not start with the checkpoint magic"));
         }
-        // a checkpoint ends with its checksum, or (written before there was one) with
-        // its last weight; the weight count tells the two apart, as every layout's is a
-        // multiple of seven and the checksum takes the room of eight weights
-        let sum = bytes.len().saturating_sub(CHECKSUM).max(32);
-        let weights = if sum > 32 && sealed(bytes) {
-            &bytes[32..sum]
-        } else if (sum - 32).is_multiple_of(4) && is_layout((sum - 32) / 4) {
-            return Err(bad(
-                "its checksum does not match its contents, so the file is damaged; resume from another checkpoint or train afresh",
-            ));
-        } else {
-            &bytes[32..]
-        };
         let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
-        let (step, state, seed) = (word(8), word(16), word(24));
+        let damaged = "its checksum does not match its contents, so the file is damaged; resume from another checkpoint or train afresh";
+        let (weights, data) = if word(8) == SETTINGS_MARK {
+            // with its settings: the checksum is no option (a file cut before it would
+            // otherwise read as an older checkpoint)
+            if bytes.len() < SETTINGS_HEADER + CHECKSUM || !sealed(bytes) {
+                return Err(bad(damaged));
+            }
+            let w = |i: usize| word(i + 8);
+            Self::same_settings(&config, &w)?;
+            let data = (w(88) != 0 || w(80) != 0).then(|| (w(80), w(88)));
+            (&bytes[SETTINGS_HEADER..bytes.len() - CHECKSUM], Some(data))
+        } else {
+            // a checkpoint ends with its checksum, or (written before there was one)
+            // with its last weight; the weight count tells the two apart, as every
+            // layout's is a multiple of seven and the checksum takes the room of eight
+            let sum = bytes.len().saturating_sub(CHECKSUM).max(32);
+            let weights = if sum > 32 && sealed(bytes) {
+                &bytes[32..sum]
+            } else if (sum - 32).is_multiple_of(4) && is_layout((sum - 32) / 4) {
+                return Err(bad(damaged));
+            } else {
+                &bytes[32..]
+            };
+            (weights, None)
+        };
+        // (the settings' checkpoint holds its words one later, past the mark)
+        let at = if data.is_some() { 8 } else { 0 };
+        let (step, state, seed) = (word(8 + at), word(16 + at), word(24 + at));
         if seed != config.seed {
             return Err(ModelError::Config(format!(
                 "the checkpoint was trained with --seed {seed}; resume it with the same seed"
@@ -315,6 +420,7 @@ impl Trainer {
         t.net = net;
         t.step = step;
         t.rng = Rng::from_state(state);
+        t.data = data.flatten();
         Ok(t)
     }
 }

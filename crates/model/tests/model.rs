@@ -225,22 +225,23 @@ fn training_is_deterministic_and_resumes_exactly() {
     };
     assert!(Trainer::resume(columns, &half.checkpoint()).is_err());
     // a changed byte is refused by the checksum, not trained on
+    const W: usize = 104; // the weights start past the magic, the mark and 11 words
     let mut damaged = half.checkpoint();
-    damaged[32 + 4 * 1000] ^= 1;
+    damaged[W + 4 * 1000] ^= 1;
     let e = Trainer::resume(config(400), &damaged)
         .err()
         .expect("refused");
     assert!(e.to_string().contains("checksum does not match"), "{e}");
     // a damaged seed is called damage, not a seed to resume with
     let mut damaged = half.checkpoint();
-    damaged[24] ^= 1;
+    damaged[32] ^= 1;
     let e = Trainer::resume(config(400), &damaged)
         .err()
         .expect("refused");
     assert!(e.to_string().contains("checksum does not match"), "{e}");
     // a weight that is NaN is refused even under a matching checksum
     let mut damaged = half.checkpoint();
-    damaged[32 + 4 * 1000..32 + 4 * 1001].copy_from_slice(&f32::NAN.to_le_bytes());
+    damaged[W + 4 * 1000..W + 4 * 1001].copy_from_slice(&f32::NAN.to_le_bytes());
     let e = Trainer::resume(config(400), &resealed(damaged))
         .err()
         .expect("refused");
@@ -248,25 +249,69 @@ fn training_is_deterministic_and_resumes_exactly() {
         e.to_string().contains("weight 1000 is not a finite number"),
         "{e}"
     );
-    // a cut-off checkpoint (a copy that stopped short) is named as one, with its size
+    // a cut-off checkpoint (a copy that stopped short), or one whose checksum was cut
+    // away (it read as a checkpoint from before the checksum, damage and all), is
+    // refused as damaged
     let full = half.checkpoint();
-    let cut = &full[..full.len() - 32 - 4 * 3];
-    let e = Trainer::resume(config(400), cut).err().expect("refused");
+    for cut in [&full[..full.len() - 32 - 4 * 3], &full[..full.len() - 32]] {
+        let e = Trainer::resume(config(400), cut).err().expect("refused");
+        assert!(
+            e.to_string().contains("checksum does not match")
+                && e.to_string().contains("train afresh"),
+            "{e}"
+        );
+    }
+    // the settings a resume must repeat: a changed one is named, with the fix
+    let faster = TrainConfig {
+        lr: config(400).lr * 2.0,
+        ..config(400)
+    };
+    let e = Trainer::resume(faster, &full).err().expect("refused");
     assert!(
-        e.to_string().contains(&format!(
-            "its {} bytes of weights fit no table layout",
-            cut.len() - 32
-        )) && e.to_string().contains("train afresh"),
+        e.to_string()
+            .contains(&format!("used --lr {}", config(400).lr)),
         "{e}"
     );
-    // a checkpoint written before the checksum resumes as it did
-    let old = &full[..full.len() - 32];
-    let mut resumed = Trainer::resume(config(400), old).unwrap();
-    assert_eq!(resumed.step, 200);
-    resumed.step(&train);
+    let bigger = TrainConfig {
+        batch: config(400).batch + 1,
+        ..config(400)
+    };
+    let e = Trainer::resume(bigger, &full).err().expect("refused");
+    assert!(e.to_string().contains("used --batch"), "{e}");
+    // the examples it was trained on (named by train_on), and no others
+    let mut named = Trainer::new(config(400)).unwrap();
+    named.train_on(&train).unwrap();
+    let ckpt = named.checkpoint();
+    let mut same = Trainer::resume(config(400), &ckpt).unwrap();
+    same.train_on(&train).unwrap();
+    let mut other = Trainer::resume(config(400), &ckpt).unwrap();
+    let e = other.train_on(&train[1..]).err().expect("refused");
+    assert!(
+        e.to_string().contains(&format!(
+            "trained on {} other examples, and these are {}",
+            train.len(),
+            train.len() - 1
+        )),
+        "{e}"
+    );
+    // checkpoints written before the settings were recorded (magic, step, stream
+    // state, seed, weights, with or without the checksum) resume as they did
+    let mut old = full[..8].to_vec();
+    old.extend_from_slice(&full[16..40]);
+    old.extend_from_slice(&full[W..full.len() - 32]);
+    let mut sealed_old = old.clone();
+    sealed_old.extend_from_slice(&[0; 32]);
+    let sealed_old = resealed(sealed_old);
     let mut again = Trainer::resume(config(400), &full).unwrap();
     again.step(&train);
-    assert!(resumed.net == again.net);
+    for old in [&old[..], &sealed_old[..]] {
+        let mut resumed = Trainer::resume(config(400), old).unwrap();
+        assert_eq!(resumed.step, 200);
+        resumed.step(&train);
+        assert!(resumed.net == again.net);
+        // (an older checkpoint names no examples: any are taken)
+        resumed.train_on(&train[1..]).unwrap();
+    }
 }
 
 #[test]
