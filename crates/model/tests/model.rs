@@ -285,7 +285,7 @@ fn training_is_deterministic_and_resumes_exactly() {
     let mut same = Trainer::resume(config(400), &ckpt).unwrap();
     same.train_on(&train).unwrap();
     let mut other = Trainer::resume(config(400), &ckpt).unwrap();
-    let e = other.train_on(&train[1..]).err().expect("refused");
+    let e = other.train_on(&train[1..]).expect_err("refused");
     assert!(
         e.to_string().contains(&format!(
             "trained on {} other examples, and these are {}",
