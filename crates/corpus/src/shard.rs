@@ -105,6 +105,7 @@ pub fn merge(
         return Err(CorpusError::Invalid("no shard given".into()));
     };
     let mut expect = 0;
+    let mut previous: Option<&PathBuf> = None;
     for m in &metas {
         if (m.2, m.3, m.4, &m.5) != (head.2, head.3, head.4, &head.5) {
             // name the first setting that differs, with both values
@@ -138,14 +139,31 @@ pub fn merge(
                 head.7.display()
             )));
         }
-        if m.0 != expect {
+        if m.0 > expect {
             return Err(CorpusError::Invalid(format!(
-                "shards leave a gap or overlap at game {expect} ({} starts at {})",
+                "the shards of games {expect}..{} are missing ({} starts at game {}); give every shard of the {} the run made",
+                m.0,
                 m.7.display(),
-                m.0
+                m.0,
+                head.4
             )));
         }
+        if m.0 < expect {
+            let other = previous.expect("a shard before");
+            let same = other.canonicalize().ok() == m.7.canonicalize().ok();
+            return Err(CorpusError::Invalid(if same {
+                format!("{} is given twice; give each shard once", m.7.display())
+            } else {
+                format!(
+                    "{} and {} both hold game {}: shards of one run do not overlap, so one of them belongs to another run (or was given twice under another name); give each shard once",
+                    other.display(),
+                    m.7.display(),
+                    m.0
+                )
+            }));
+        }
         expect = m.1;
+        previous = Some(&m.7);
     }
     if expect != head.2 {
         return Err(CorpusError::Invalid(format!(

@@ -65,8 +65,31 @@ fn shards_merge_to_the_single_run() {
     ] {
         same_files(&single, &merged, rel);
     }
-    // a missing shard is refused, and the last one missing is named by its games
-    assert!(merge(&dirs[..2], &root.join("bad"), &NoProgress).is_err());
+    // a missing shard is refused, named by its games, and so is one given twice (dirs
+    // holds shards 2, 0 and 1)
+    let e = merge(
+        &[dirs[0].clone(), dirs[1].clone()],
+        &root.join("bad"),
+        &NoProgress,
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("the shards of games 50..100 are missing"),
+        "{e}"
+    );
+    let e = merge(
+        &[
+            dirs[1].clone(),
+            dirs[1].clone(),
+            dirs[0].clone(),
+            dirs[2].clone(),
+        ],
+        &root.join("bad"),
+        &NoProgress,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("is given twice"), "{e}");
     let e = merge(&dirs[1..], &root.join("bad"), &NoProgress).unwrap_err();
     assert!(e.to_string().contains("games 100..150 are missing"), "{e}");
     // a shard of another run is refused naming the setting that differs
