@@ -130,10 +130,13 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
     );
     for (flag, (n, k)) in ag.per_flag.iter().enumerate() {
         if *n > 0 {
-            outln!(
-                "| agreement, teacher flag {flag} | {:.1} % of {n} |",
-                100.0 * *k as f64 / *n as f64
-            );
+            // flag 0: no teacher, the target is the move the game played
+            let what = if flag == 0 {
+                "agreement with the moves played (no teacher)".to_string()
+            } else {
+                format!("agreement, teacher flag {flag}")
+            };
+            outln!("| {what} | {:.1} % of {n} |", 100.0 * *k as f64 / *n as f64);
         }
     }
     let sample = sample_positions(&hold, a.positions, a.min_stones, a.seed);

@@ -248,7 +248,12 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     };
     let mut t = if a.resume {
         let bytes =
-            std::fs::read(&ckpt).with_context(|| format!("cannot read {}", ckpt.display()))?;
+            std::fs::read(&ckpt).with_context(|| {
+                format!(
+                    "cannot read the checkpoint {} to resume (train without --resume to start a run; --checkpoint names another file)",
+                    ckpt.display()
+                )
+            })?;
         let t = Trainer::resume(config, &bytes).with_context(|| ckpt.display().to_string())?;
         // said before the corpus is read: a run is not rewound
         if t.step > a.steps {

@@ -67,7 +67,7 @@ fn check_row(rep: &mut GateReport, row: usize, bytes: &[u8]) -> Option<Vec<Optio
                 r,
                 Some(p),
                 Some(y),
-                "\\r inside a row",
+                "\\r inside a row (a transcript is binary: a copy that converted its line endings to \\r\\n puts one before every \\n; copy it unchanged)",
             );
         }
     }

@@ -6,8 +6,10 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
     /// A model or checkpoint file is not what it claims.
-    #[error("not a c4lab model: {reason}")]
+    #[error("not a c4lab {kind}: {reason}")]
     Format {
+        /// "model" or "checkpoint".
+        kind: &'static str,
         /// What is wrong.
         reason: String,
     },

@@ -166,7 +166,10 @@ impl Model {
 
     /// Reads a model written by [`Model::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
-        let bad = |reason: String| ModelError::Format { reason };
+        let bad = |reason: String| ModelError::Format {
+            kind: "model",
+            reason,
+        };
         if bytes.len() < 16 || &bytes[..8] != MODEL_MAGIC {
             return Err(bad("it does not start with the c4lab model magic".into()));
         }

@@ -357,7 +357,8 @@ impl Trainer {
     /// be the checkpoint's, so the example stream continues where it stopped).
     pub fn resume(config: TrainConfig, bytes: &[u8]) -> Result<Trainer, ModelError> {
         let bad = |reason: &str| ModelError::Format {
-            reason: format!("checkpoint: {reason}"),
+            kind: "checkpoint",
+            reason: reason.to_string(),
         };
         if bytes.len() < 32 || &bytes[..8] != CHECKPOINT_MAGIC {
             return Err(bad("it does not start with the checkpoint magic"));
