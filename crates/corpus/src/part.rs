@@ -49,7 +49,7 @@ pub(crate) fn settled() {
 
 /// For a program about to end by a stop (the binary's Ctrl-C handler): removes the
 /// `.part` files being written and the files of an unfinished whole (see
-/// [`provisional`]), and keeps every writer in this process from creating or renaming
+/// `provisional`), and keeps every writer in this process from creating or renaming
 /// one from then on (each waits for the end).
 pub fn remove_parts_being_written() {
     let list = writing();
