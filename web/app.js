@@ -375,8 +375,9 @@ function undo() {
   }
   else if (state.mode === 'position') { if (state.root) setRoot(state.root.slice(0, -1)); }
   else if (state.history.length) {
-    state.future.push(snapshot());
     const prev = state.history.pop();
+    // (Redo's step keeps whether it replaced the line, for the Undo after it)
+    state.future.push({ ...snapshot(), replaced: prev.replaced });
     // the snapshot's Yellow line comes back when the edit cut it; moves played in Play
     // since then (a line that is no prefix of the snapshot's) stay, cut where the
     // restored diagram stops
@@ -391,8 +392,9 @@ function undo() {
 function redo() {
   if (state.mode !== 'levels' || !state.future.length) return;
   say('');
-  state.history.push(snapshot());
-  ({ levels: state.levels, root: state.root, yellow: state.yellow } = state.future.pop());
+  const next = state.future.pop();
+  state.history.push({ ...snapshot(), replaced: next.replaced });
+  ({ levels: state.levels, root: state.root, yellow: state.yellow } = next);
   edited();
 }
 

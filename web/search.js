@@ -177,13 +177,14 @@ export function searchControls(search, ui, host, start, stopped = null) {
         const at = search.grid;
         search.discard();
         // a search lost to a stray click says so, rather than vanish
+        const answer = done && done.ok && (done.state === 'found' || done.state === 'unsat');
         if (wasRunning) {
           ui.status.textContent = 'Stopped: the diagram changed while the search ran, so its answer would not fit it. Start it again to search the new diagram.';
-        } else {
+        } else if (answer) {
           parked = { grid: at, report: done };
           ui.status.textContent = 'Set aside: the diagram changed after the search ended, so its answer no longer fits it. Undo back to that diagram brings the answer back.';
         }
-        asideSaid = true;
+        asideSaid = wasRunning || answer;
         saidAt = grid;
         host.render();
       } else if (parked && !search.running && !search.report && grid === parked.grid) {

@@ -254,7 +254,12 @@ test('Undo after a link returns to the diagram before it with its own line; the 
   await settled(page, n);
   await page.click('nav button[data-mode="levels"]');
   await page.click('#undo-levels');
-  // the diagram before, without the link's line (it was taken for moves played since)
+  // the diagram before, without the link's line (it was taken for moves played since),
+  // and again after Redo and Undo
+  await page.waitForFunction((h) => location.hash === h, first);
+  await page.click('#redo-levels');
+  await page.waitForFunction(() => location.hash.endsWith('.7112'));
+  await page.click('#undo-levels');
   await page.waitForFunction((h) => location.hash === h, first);
   // the first link again, percent-encoded: nothing changes, so nothing to undo
   assert.equal(await page.locator('#undo-levels').isDisabled(), true);

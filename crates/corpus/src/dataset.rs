@@ -145,10 +145,14 @@ pub(crate) fn refuse_strays(dir: &Path, games: u64, writes: Writes) -> Result<()
         .filter_map(|p| p.strip_prefix(dir).ok())
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
-    // (`.part` files, left by a stopped run, are no part of a dataset and written over)
-    let strays: Vec<String> = crate::sums::published_files(dir)?
+    // a `.part` file a stopped run left is written over when it is one of ours (or the
+    // checksums'); another would stay beside the new dataset and fail `verify-sums`
+    let strays: Vec<String> = crate::sums::files_under(dir, true)?
         .into_iter()
-        .filter(|f| !ours.contains(f))
+        .filter(|f| {
+            let whole = f.strip_suffix(".part").unwrap_or(f);
+            !ours.iter().any(|o| o == whole) && f != "SHA256SUMS.part"
+        })
         .collect();
     if strays.is_empty() {
         return Ok(());
@@ -185,26 +189,22 @@ pub fn generate_dataset(
         w.push(&g)
     })?;
     progress.finish();
-    // from the first file renamed into place until the checksums, a stop removes them
-    part::provisional(&unfinished(dir, cfg.games));
-    w.finish(&train_npz)?;
-    let finished = finish_dataset(cfg, dir, KeySet::from_keys(keys), progress);
-    if finished.is_err() {
-        // without its holdout, card and checksums a training corpus left behind would
-        // look finished (and a card of an earlier run there would describe other files)
-        for file in unfinished(dir, cfg.games) {
-            let _ = std::fs::remove_file(file);
-        }
-    }
+    let whole = part::Whole::new(unfinished(dir, cfg.games));
+    let finished = w
+        .finish(&train_npz)
+        .and_then(|_| finish_dataset(cfg, dir, KeySet::from_keys(keys), progress));
+    whole.end(finished.is_ok());
     finished
 }
 
-/// The files of a dataset in `dir` that a stop before its checksums are written must
-/// not leave behind: without the rest they would read as a finished corpus (and a card
-/// of an earlier run would describe other files).
+/// The files of a dataset in `dir` that a stop or a failure before its checksums are
+/// written must not leave behind once the first of them was replaced: without the rest
+/// they would read as a finished corpus (and an earlier run's card or checksums there
+/// would describe other files).
 pub(crate) fn unfinished(dir: &Path, games: u64) -> Vec<PathBuf> {
     let mut files = layout(dir, games).to_vec();
     files.push(dir.join("README.md"));
+    files.push(dir.join(crate::sums::SUMS_FILE));
     files
 }
 
@@ -256,7 +256,6 @@ pub(crate) fn finish_dataset(
     let readme = dir.join("README.md");
     part::write(&readme, card)?;
     let sums = write_sums(dir)?;
-    part::settled();
     Ok(DatasetSummary {
         train,
         holdout: holdout_path,

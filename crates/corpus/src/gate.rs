@@ -332,6 +332,8 @@ fn check_tactics(
     mask: u8,
     b: &Position,
 ) {
+    // (mass on a full column is reported as target-illegal)
+    let mask = mask & column_set(b.playable());
     let wins = column_set(b.winning_moves());
     let safe = column_set(c4lab_solver::non_losing_moves(b));
     let d = if wins != 0 {

@@ -27,42 +27,74 @@ fn writing() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     WRITING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Files already renamed into place that make a whole only with files still to come
-/// (a dataset's training files before its holdout, card and checksums): a stop removes
-/// them too, so that what it leaves does not read as a finished dataset.
-static PROVISIONAL: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// The files of the wholes being written (see [`Whole`]): each with its id, and whether
+/// one of its files was renamed into place yet.
+static WHOLES: Mutex<Vec<(u64, Vec<PathBuf>, bool)>> = Mutex::new(Vec::new());
+static NEXT_WHOLE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-fn provisional_list() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    PROVISIONAL.lock().unwrap_or_else(|e| e.into_inner())
+fn wholes() -> std::sync::MutexGuard<'static, Vec<(u64, Vec<PathBuf>, bool)>> {
+    WHOLES.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Marks `paths` (written or still to be written) as part of a whole not yet finished:
-/// a stop before [`settled`] removes those that exist.
-pub(crate) fn provisional(paths: &[PathBuf]) {
-    provisional_list().extend(paths.iter().cloned());
+/// Files that make a whole only together (a dataset's training files, holdout, card and
+/// checksums): once the first of them is renamed into place the files of an earlier run
+/// under those names no longer make one either, so from then on a stop (and
+/// [`Whole::end`] after a failure) removes every one of them, until the whole ends well.
+/// Before that nothing is removed: an earlier run's files stay as they were.
+pub(crate) struct Whole(u64);
+
+impl Whole {
+    /// Registers `paths` (their `.part` files are tracked as any are).
+    pub(crate) fn new(paths: Vec<PathBuf>) -> Whole {
+        let id = NEXT_WHOLE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        wholes().push((id, paths, false));
+        Whole(id)
+    }
+
+    /// Ends the whole: finished (`ok`), its files stay; failed, those of its files
+    /// that exist are removed once one was replaced.
+    pub(crate) fn end(self, ok: bool) {
+        let mut list = wholes();
+        if let Some(i) = list.iter().position(|w| w.0 == self.0) {
+            let (_, paths, armed) = list.remove(i);
+            if armed && !ok {
+                for p in paths {
+                    let _ = std::fs::remove_file(p);
+                }
+            }
+        }
+        drop(list);
+        std::mem::forget(self);
+    }
 }
 
-/// The whole is finished: a stop no longer removes its files.
-pub(crate) fn settled() {
-    provisional_list().clear();
+impl Drop for Whole {
+    /// A whole dropped without [`Whole::end`] (a panic) is forgotten, its files kept.
+    fn drop(&mut self) {
+        wholes().retain(|w| w.0 != self.0);
+    }
 }
 
 /// For a program about to end by a stop (the binary's Ctrl-C handler): removes the
-/// `.part` files being written and the files of an unfinished whole (see
-/// `provisional`), and keeps every writer in this process from creating or renaming
-/// one from then on (each waits for the end).
+/// `.part` files being written and the files of a whole one of whose files was already
+/// replaced (see `Whole`), and keeps every writer in this process from creating or
+/// renaming one from then on (each waits for the end).
 pub fn remove_parts_being_written() {
     let list = writing();
     for p in list.iter() {
         let _ = std::fs::remove_file(p);
     }
-    let whole = provisional_list();
-    for p in whole.iter() {
-        let _ = std::fs::remove_file(p);
+    let wholes = wholes();
+    for (_, paths, armed) in wholes.iter() {
+        if *armed {
+            for p in paths {
+                let _ = std::fs::remove_file(p);
+            }
+        }
     }
     // held until the process ends
     std::mem::forget(list);
-    std::mem::forget(whole);
+    std::mem::forget(wholes);
 }
 
 /// Creates (truncates) `path`'s `.part` file.
@@ -89,6 +121,16 @@ pub(crate) fn commit(path: &Path) -> std::io::Result<()> {
     let part = part_of(path);
     let mut list = writing();
     let renamed = std::fs::rename(&part, path);
+    if renamed.is_ok() {
+        // (under the lock a stop takes first: it sees the file renamed and its whole
+        // armed together, or neither)
+        for w in wholes()
+            .iter_mut()
+            .filter(|w| w.1.iter().any(|p| p == path))
+        {
+            w.2 = true;
+        }
+    }
     list.retain(|p| *p != part);
     renamed
 }
@@ -99,4 +141,33 @@ pub(crate) fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), CorpusEr
         .and_then(|mut f| f.write_all(bytes.as_ref()))
         .and_then(|_| commit(path))
         .map_err(io_err(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_whole_removes_its_files_only_once_one_was_replaced() {
+        let dir = std::env::temp_dir().join(format!("c4lab-whole-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
+        std::fs::write(&a, "an earlier run's").unwrap();
+        std::fs::write(&b, "an earlier run's").unwrap();
+        // nothing replaced yet: the earlier files stay, whatever the outcome
+        Whole::new(vec![a.clone(), b.clone()]).end(false);
+        assert!(a.exists() && b.exists());
+        // one replaced: the earlier run's other file no longer makes a whole with it
+        let whole = Whole::new(vec![a.clone(), b.clone()]);
+        write(&a, "this run's").unwrap();
+        whole.end(false);
+        assert!(!a.exists() && !b.exists());
+        // a whole that ends well keeps them
+        let whole = Whole::new(vec![a.clone(), b.clone()]);
+        write(&a, "this run's").unwrap();
+        write(&b, "this run's").unwrap();
+        whole.end(true);
+        assert!(a.exists() && b.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

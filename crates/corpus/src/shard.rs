@@ -100,7 +100,9 @@ pub fn merge(
         })?;
         metas.push((first, end, games, hold, count, gen.to_kv(), gen, s.clone()));
     }
-    metas.sort_by_key(|m| m.0);
+    // (an empty shard, of a run with more shards than games, sorts before the one that
+    // starts where it does)
+    metas.sort_by_key(|m| (m.0, m.1));
     let Some(head) = metas.first().cloned() else {
         return Err(CorpusError::Invalid("no shard given".into()));
     };
@@ -256,18 +258,12 @@ pub fn merge(
     }
     out.flush().map_err(io_err(&train))?;
     drop(out);
-    // from the first file renamed into place until the checksums, a stop removes them,
-    // and so does a failure (as `generate` does)
-    part::provisional(&unfinished(dir, cfg.games));
+    let whole = part::Whole::new(unfinished(dir, cfg.games));
     let finished = write_sidecar(&train_npz, &labels)
         .map_err(CorpusError::from)
         .and_then(|_| part::commit(&train).map_err(io_err(&train)))
         .and_then(|_| finish_dataset(&cfg, dir, KeySet::from_keys(keys), progress));
-    if finished.is_err() {
-        for file in unfinished(dir, cfg.games) {
-            let _ = std::fs::remove_file(file);
-        }
-    }
+    whole.end(finished.is_ok());
     finished
 }
 

@@ -36,7 +36,7 @@ pub fn published_files(dir: &Path) -> Result<Vec<String>, CorpusError> {
 
 /// The files under `dir` as [`published_files`] lists them, with the `.part` files too
 /// when `parts`.
-fn files_under(dir: &Path, parts: bool) -> Result<Vec<String>, CorpusError> {
+pub(crate) fn files_under(dir: &Path, parts: bool) -> Result<Vec<String>, CorpusError> {
     fn walk(
         root: &Path,
         dir: &Path,

@@ -219,6 +219,36 @@ fn shards_merge_to_the_single_run() {
 }
 
 #[test]
+fn an_empty_shard_merges_in_any_order_and_a_stray_part_file_is_refused() {
+    // more shards than games: shard 0 holds none, and starts where shard 1 does
+    let root = common::scratch("shards-empty");
+    let cfg = common::dataset_config(2, 0, 5);
+    let dirs: Vec<_> = [1u64, 0, 2]
+        .iter()
+        .map(|&i| {
+            let d = root.join(format!("shard{i}"));
+            std::fs::create_dir_all(&d).unwrap();
+            generate_shard(&cfg, i, 3, &d, &NoProgress).unwrap();
+            d
+        })
+        .collect();
+    merge(&dirs, &root.join("merged"), &NoProgress).unwrap();
+    // a `.part` file of another run's output would stay beside the new dataset and
+    // fail verify-sums: refused, named; one of this run's own is written over
+    let dir = root.join("run");
+    std::fs::create_dir_all(dir.join("train")).unwrap();
+    std::fs::write(dir.join("train/corpus_2.txt.part"), b"ours, half").unwrap();
+    std::fs::write(dir.join("train/corpus_99.txt.part"), b"another run's").unwrap();
+    let e = generate_dataset(&cfg, &dir, &NoProgress)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("train/corpus_99.txt.part"), "{e}");
+    std::fs::remove_file(dir.join("train/corpus_99.txt.part")).unwrap();
+    generate_dataset(&cfg, &dir, &NoProgress).unwrap();
+    assert!(verify_sums(&dir).unwrap().passed());
+}
+
+#[test]
 fn a_merge_refuses_shards_the_gate_or_their_teacher_refuses_before_writing() {
     let root = common::scratch("shards-gate");
     let cfg = common::dataset_config(90, 10, 3);
@@ -269,7 +299,10 @@ fn a_merge_refuses_shards_the_gate_or_their_teacher_refuses_before_writing() {
     let e = merge(&dirs, &root.join("bad"), &NoProgress)
         .unwrap_err()
         .to_string();
-    assert!(e.contains(&corpus.display().to_string()), "{e}");
+    assert!(
+        e.contains(&corpus.display().to_string()) && e.contains("fails the integrity gate"),
+        "{e}"
+    );
     assert!(!root.join("bad").join("train").exists());
     assert!(!root.join("bad").join("SHA256SUMS").exists());
 }

@@ -321,8 +321,9 @@ impl Trainer {
         out
     }
 
-    /// The settings recorded in a checkpoint's header (`bytes` past its magic and mark)
-    /// that differ from `config`'s: the first, as a refusal.
+    /// The settings recorded in a checkpoint's header (`word(i)` reads the word `i`
+    /// bytes past its magic: the mark at 0, batch at 32) that differ from `config`'s: the
+    /// first, as a refusal.
     fn same_settings(config: &TrainConfig, word: &dyn Fn(usize) -> u64) -> Result<(), ModelError> {
         let f = |i: usize| f32::from_bits(word(i) as u32);
         let floats = [
@@ -380,9 +381,14 @@ impl Trainer {
             // with its last weight; the weight count tells the two apart, as every
             // layout's is a multiple of seven and the checksum takes the room of eight
             let sum = bytes.len().saturating_sub(CHECKSUM).max(32);
+            // a checkpoint with its settings whose mark was damaged has the size of one
+            let settings_size = bytes
+                .len()
+                .checked_sub(SETTINGS_HEADER + CHECKSUM)
+                .is_some_and(|w| w.is_multiple_of(4) && is_layout(w / 4));
             let weights = if sum > 32 && sealed(bytes) {
                 &bytes[32..sum]
-            } else if (sum - 32).is_multiple_of(4) && is_layout((sum - 32) / 4) {
+            } else if settings_size || (sum - 32).is_multiple_of(4) && is_layout((sum - 32) / 4) {
                 return Err(bad(damaged));
             } else {
                 &bytes[32..]

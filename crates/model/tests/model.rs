@@ -232,7 +232,14 @@ fn training_is_deterministic_and_resumes_exactly() {
         .err()
         .expect("refused");
     assert!(e.to_string().contains("checksum does not match"), "{e}");
-    // a damaged seed is called damage, not a seed to resume with
+    // a damaged seed is called damage, not a seed to resume with, and so is a damaged
+    // settings mark (which read as an older checkpoint, its stream state as the seed)
+    let mut damaged = half.checkpoint();
+    damaged[8] ^= 1;
+    let e = Trainer::resume(config(400), &damaged)
+        .err()
+        .expect("refused");
+    assert!(e.to_string().contains("checksum does not match"), "{e}");
     let mut damaged = half.checkpoint();
     damaged[32] ^= 1;
     let e = Trainer::resume(config(400), &damaged)

@@ -181,6 +181,8 @@ impl DsatSession {
                     let mut s = m.finish();
                     match s.round() {
                         Ok(Some(outcome)) => Phase::Done(s.report(outcome), s.widest_budget()),
+                        // (the first round returns the verdict in: not met, but a search
+                        // that went on would be no wrong answer)
                         Ok(None) => Phase::Searching(s),
                         Err(e) => return fail(e),
                     }
