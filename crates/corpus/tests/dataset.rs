@@ -219,6 +219,61 @@ fn shards_merge_to_the_single_run() {
 }
 
 #[test]
+fn an_older_shard_whose_last_row_was_relabelled_is_refused_by_playing_it_again() {
+    let root = common::scratch("shards-relabel");
+    let cfg = common::dataset_config(60, 0, 9);
+    let dirs: Vec<_> = (0..2u64)
+        .map(|i| {
+            let d = root.join(format!("shard{i}"));
+            std::fs::create_dir_all(&d).unwrap();
+            generate_shard(&cfg, i, 2, &d, &NoProgress).unwrap();
+            as_older_shard(&d);
+            d
+        })
+        .collect();
+    // the last row of shard 1: a flag-2 slot with no immediate win and another column
+    // that does not lose at once gets that column (one-hot): every gate rule passes it
+    let (corpus, npz) = (
+        dirs[1].join("corpus.txt"),
+        dirs[1].join("perply_targets.npz"),
+    );
+    let mut reader = c4lab_corpus::reader::RowReader::open(&corpus).unwrap();
+    let mut last = None;
+    while let Some(g) = reader.next_game().unwrap() {
+        last = Some(g.moves);
+    }
+    let moves = last.unwrap();
+    let mut raw = RawArrays::read(&npz).unwrap();
+    let r = raw.rows - 1;
+    let relabelled = (0..raw.slots).find_map(|k| {
+        let i = r * raw.slots + k;
+        if raw.teacher[i] != 2 {
+            return None;
+        }
+        let mut p = c4lab_board::Position::new();
+        for &m in &moves[..raw.ply_of[i] as usize] {
+            p.play(m as usize);
+        }
+        let t = &mut raw.target[i * 7..i * 7 + 7];
+        let now = t.iter().position(|&v| v > 0.0)?;
+        let safe = c4lab_solver::non_losing_moves(&p);
+        let other = (0..7).find(|&x| x != now && safe & c4lab_board::column_mask(x) != 0)?;
+        (p.winning_moves() == 0).then(|| {
+            t.fill(0.0);
+            t[other] = 1.0;
+        })
+    });
+    assert!(relabelled.is_some(), "no slot to relabel in the last row");
+    raw.write(&npz).unwrap();
+    assert!(check(&corpus, Some(&npz)).unwrap().is_clean());
+    let e = merge(&dirs, &root.join("bad"), &NoProgress).unwrap_err();
+    assert!(
+        e.to_string().contains(&format!("row {r} is not game 59")),
+        "{e}"
+    );
+}
+
+#[test]
 fn an_empty_shard_merges_in_any_order_and_a_stray_part_file_is_refused() {
     // more shards than games: shard 0 holds none, and starts where shard 1 does
     let root = common::scratch("shards-empty");
