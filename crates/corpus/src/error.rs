@@ -141,12 +141,14 @@ pub enum SidecarError {
         reason: String,
     },
     /// An array is missing.
-    #[error("{path}: array {name:?} is missing")]
+    #[error("{path}: array {name:?} is missing (the file holds {held}); a sidecar holds target, ply_of, teacher and n_plies, so this is another file, or a damaged one")]
     Missing {
         /// The file.
         path: PathBuf,
         /// The array.
         name: &'static str,
+        /// The members the file holds, named for the message.
+        held: String,
     },
     /// An array has the wrong shape or dtype.
     #[error("{path}: array {name:?}: {reason}")]

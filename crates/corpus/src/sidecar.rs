@@ -365,12 +365,22 @@ fn open_array(
     path: &Path,
     name: &'static str,
 ) -> Result<NpyFile<MemberReader>, SidecarError> {
-    let r = archive
-        .member(&format!("{name}.npy"))?
-        .ok_or(SidecarError::Missing {
+    let r = archive.member(&format!("{name}.npy"))?.ok_or_else(|| {
+        let names: Vec<String> = archive
+            .members()
+            .iter()
+            .map(|m| format!("{:?}", m.name))
+            .collect();
+        SidecarError::Missing {
             path: path.to_path_buf(),
             name,
-        })?;
+            held: if names.is_empty() {
+                "no member".to_string()
+            } else {
+                names.join(", ")
+            },
+        }
+    })?;
     // a damaged member can be found while its header is read: that error stands
     NpyFile::new(r).map_err(|e| match e.downcast::<SidecarError>() {
         Ok(e) => e,

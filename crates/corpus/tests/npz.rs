@@ -374,9 +374,16 @@ fn damaged_archives_give_typed_errors() {
     w.finish().unwrap();
     assert!(src.member("absent.npy").unwrap().is_none());
     match read_err(&bad) {
-        SidecarError::Missing {
+        e @ SidecarError::Missing {
             name: "n_plies", ..
-        } => {}
+        } => {
+            // the members there are named: a damaged name shows as one
+            let said = e.to_string();
+            assert!(
+                said.contains("the file holds \"target.npy\", \"ply_of.npy\", \"teacher.npy\""),
+                "{said}"
+            );
+        }
         e => panic!("{e}"),
     }
 }
