@@ -229,18 +229,30 @@ fn line_position(line: &str) -> Result<Position, String> {
     let mut words = line.split_whitespace();
     let word = words.next().unwrap_or("");
     let rest: Vec<&str> = words.collect();
-    let score_only = match rest.as_slice() {
-        [] => true,
-        [score] => score.parse::<i32>().is_ok(),
-        _ => false,
-    };
-    if !score_only {
-        return Err(format!(
+    let separated = || {
+        format!(
             "{:?} follows the moves, where only a score may (`<moves> [score]`); write the moves without separators, as 4453",
             rest.join(" ")
-        ));
+        )
+    };
+    let score: Option<i32> = match rest.as_slice() {
+        [] => None,
+        [score] => Some(score.parse().map_err(|_| separated())?),
+        _ => return Err(separated()),
+    };
+    let p = position(word)?;
+    // a score no game from here can end with is no benchmark score: more moves written
+    // with a space (`44 53`) read as one
+    if let Some(score) = score {
+        let n = p.moves_played();
+        let (low, high) = c4lab_solver::score_bounds(n);
+        if !(low..=high).contains(&score) {
+            return Err(format!(
+                "the score {score} after the moves is impossible after {n} moves (scores there lie in {low}..={high}); a second word is the expected score, so write the moves without separators, as 4453"
+            ));
+        }
     }
-    position(word)
+    Ok(p)
 }
 
 /// `c4lab analyze`: the score of every column.

@@ -93,7 +93,7 @@ fn solve_refuses_separated_moves_and_reads_each_line_as_it_comes() {
     // (and a long bad line is named by its start, not copied out whole)
     let long = "1".repeat(5000);
     let input = [
-        &b"4 4 5 3\n4453 -2\n\xff44\n4453 -2 extra\n12121\n"[..],
+        &b"4 4 5 3\n4453 -2\n\xff44\n4453 -2 extra\n12121\n44 53\n"[..],
         long.as_bytes(),
         b"\n",
     ]
@@ -111,13 +111,21 @@ fn solve_refuses_separated_moves_and_reads_each_line_as_it_comes() {
     assert_eq!(out.status.code(), Some(2));
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 6, "{text}");
+    assert_eq!(lines.len(), 7, "{text}");
     assert!(
-        lines[5].starts_with(&format!("{}… error: line 6: ", &long[..40])),
+        lines[6].starts_with(&format!("{}… error: line 7: ", &long[..40])),
         "{}",
-        lines[5]
+        lines[6]
     );
-    assert!(lines[5].len() < 200, "{}", lines[5]);
+    assert!(lines[6].len() < 200, "{}", lines[6]);
+    // moves written with a space read as moves and a score: a score no game after
+    // them can end with says so (it was solved as the first word, exit 0 for the line)
+    assert!(
+        lines[5].starts_with(
+            "44 error: line 6: the score 53 after the moves is impossible after 2 moves"
+        ),
+        "{text}"
+    );
     assert!(
         lines[0].starts_with("4 error: line 1: \"4 5 3\" follows the moves"),
         "{text}"

@@ -33,7 +33,7 @@ mod shared;
 mod solver;
 mod table;
 
-pub use bench::{parse_bench, run_bench, BenchCase, BenchReport};
+pub use bench::{parse_bench, run_bench, score_bounds, BenchCase, BenchReport};
 pub use book::{build_book, Book, BOOK_MAGIC};
 use c4lab_board::Position;
 pub use error::{BenchError, BookError};
