@@ -84,6 +84,23 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     let model = format!("{d}/m.c4m");
     let diverging = format!("{d}/diverging.c4m");
     let card = format!("{d}/README.md");
+    // the settings a checkpoint records, which a resume must repeat
+    let settings = [
+        "--soft-w",
+        "1.0",
+        "--batch",
+        "16",
+        "--lr",
+        "0.5",
+        "--seed",
+        "32",
+        "--hard-start",
+        "0",
+        "--hard-ramp",
+        "500",
+        "--hard-w",
+        "0.5",
+    ];
     let train_to = |out: &str, ctx: &str, extra: &[&str]| {
         let mut args = vec![
             "train",
@@ -99,29 +116,16 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
             "v2",
             "--move-loss",
             "7way",
-            "--soft-w",
-            "1.0",
             "--steps",
             "2000",
-            "--batch",
-            "16",
             "--ctx",
             ctx,
-            "--lr",
-            "0.5",
-            "--seed",
-            "32",
             "--corpus-source",
             "teacher",
-            "--hard-start",
-            "0",
-            "--hard-ramp",
-            "500",
-            "--hard-w",
-            "0.5",
             "--out",
             out,
         ];
+        args.extend(settings);
         // a flag given above takes the value given after it in `extra` (but a corpus
         // and its sidecar, which may be given again, are added)
         let mut i = 0;
@@ -186,31 +190,21 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     // the corpus is read (the model used to be written again as it was)
     let out = c4lab(
         &[
-            "train",
-            "--load-corpus",
-            "no-such-corpus.txt",
-            "--perply-targets",
-            "no-such-targets.npz",
-            "--steps",
-            "1000",
-            "--seed",
-            "32",
-            "--batch",
-            "16",
-            "--lr",
-            "0.5",
-            "--soft-w",
-            "1.0",
-            "--hard-start",
-            "0",
-            "--hard-ramp",
-            "500",
-            "--hard-w",
-            "0.5",
-            "--resume",
-            "--out",
-            &model,
-        ],
+            &[
+                "train",
+                "--load-corpus",
+                "no-such-corpus.txt",
+                "--perply-targets",
+                "no-such-targets.npz",
+                "--steps",
+                "1000",
+                "--resume",
+                "--out",
+                &model,
+            ][..],
+            &settings[..],
+        ]
+        .concat(),
         "",
     );
     assert_eq!(out.status.code(), Some(2));

@@ -40,6 +40,20 @@ fn as_older_shard(shard: &Path) {
     std::fs::write(&meta, older).unwrap();
 }
 
+/// The `n` shards of `cfg` under `root` (`shard0`, ...), each as an older c4lab wrote
+/// it (see [`as_older_shard`]).
+fn older_shards(root: &Path, cfg: &DatasetConfig, n: u64) -> Vec<std::path::PathBuf> {
+    (0..n)
+        .map(|i| {
+            let d = root.join(format!("shard{i}"));
+            std::fs::create_dir_all(&d).unwrap();
+            generate_shard(cfg, i, n, &d, &NoProgress).unwrap();
+            as_older_shard(&d);
+            d
+        })
+        .collect()
+}
+
 #[test]
 fn shards_merge_to_the_single_run() {
     let root = common::scratch("shards");
@@ -222,15 +236,7 @@ fn shards_merge_to_the_single_run() {
 fn an_older_shard_whose_last_row_was_relabelled_is_refused_by_playing_it_again() {
     let root = common::scratch("shards-relabel");
     let cfg = common::dataset_config(60, 0, 9);
-    let dirs: Vec<_> = (0..2u64)
-        .map(|i| {
-            let d = root.join(format!("shard{i}"));
-            std::fs::create_dir_all(&d).unwrap();
-            generate_shard(&cfg, i, 2, &d, &NoProgress).unwrap();
-            as_older_shard(&d);
-            d
-        })
-        .collect();
+    let dirs = older_shards(&root, &cfg, 2);
     // the last row of shard 1: a flag-2 slot with no immediate win and another column
     // that does not lose at once gets that column (one-hot): every gate rule passes it
     let (corpus, npz) = (
@@ -307,15 +313,7 @@ fn an_empty_shard_merges_in_any_order_and_a_stray_part_file_is_refused() {
 fn a_merge_refuses_shards_the_gate_or_their_teacher_refuses_before_writing() {
     let root = common::scratch("shards-gate");
     let cfg = common::dataset_config(90, 10, 3);
-    let dirs: Vec<_> = (0..3u64)
-        .map(|i| {
-            let d = root.join(format!("shard{i}"));
-            std::fs::create_dir_all(&d).unwrap();
-            generate_shard(&cfg, i, 3, &d, &NoProgress).unwrap();
-            as_older_shard(&d);
-            d
-        })
-        .collect();
+    let dirs = older_shards(&root, &cfg, 3);
     let meta = |d: &Path| std::fs::read_to_string(d.join("shard.txt")).unwrap();
     let kept = meta(&dirs[0]);
     // every shard.txt naming the exact teacher, which labels no ply with flag 2: it was
