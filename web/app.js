@@ -355,7 +355,11 @@ function column(x) {
     const g = call(engine.play, grid(), state.yellow + (x + 1));
     if (!g.ok) return say(g.error, true);
     // a move after the end: say how to go on
-    if (g.error) return say(g.status === 'yellow-to-move' ? g.error : `${g.error}; Undo takes a move back, Back to root starts again.`, true);
+    // a move after the end, or where Red's move waits on a ? cell: say how to go on
+    if (g.error) {
+      const on = g.status === 'undecided' ? 'give those cells a level in Levels mode' : g.yellow ? 'Undo takes a move back, Back to root starts again' : '';
+      return say(on ? `${g.error}; ${on}.` : g.error, true);
+    }
     state.yellow = g.yellow;
     state.future = []; // Redo's snapshots hold the line before: they would take this move back
     say('');

@@ -229,9 +229,16 @@ fn line_position(line: &str) -> Result<Position, String> {
     let mut words = line.split_whitespace();
     let word = words.next().unwrap_or("");
     let rest: Vec<&str> = words.collect();
+    // the line's digits run together, when that is what was meant
+    let joined: String = line.split_whitespace().collect();
+    let example = if joined.bytes().all(|b| (b'1'..=b'7').contains(&b)) {
+        joined
+    } else {
+        "4453".to_string()
+    };
     let separated = || {
         format!(
-            "{:?} follows the moves, where only a score may (`<moves> [score]`); write the moves without separators, as 4453",
+            "{:?} follows the moves, where only a score may (`<moves> [score]`); write the moves without separators, as {example}",
             rest.join(" ")
         )
     };
@@ -248,7 +255,7 @@ fn line_position(line: &str) -> Result<Position, String> {
         let (low, high) = c4lab_solver::score_bounds(n);
         if !(low..=high).contains(&score) {
             return Err(format!(
-                "the score {score} after the moves is impossible after {n} moves (scores there lie in {low}..={high}); a second word is the expected score, so write the moves without separators, as 4453"
+                "the score {score} after the moves is impossible after {n} moves (scores there lie in {low}..={high}); a second word is the expected score, so write the moves without separators, as {example}"
             ));
         }
     }

@@ -336,20 +336,33 @@ fn check_tactics(
     let mask = mask & column_set(b.playable());
     let wins = column_set(b.winning_moves());
     let safe = column_set(c4lab_solver::non_losing_moves(b));
+    // "column 3" or "columns 2, 6"
+    let named = |m: u8| {
+        let s = if m.count_ones() == 1 { "" } else { "s" };
+        format!("column{s} {}", columns(m))
+    };
     let d = if wins != 0 {
         (mask & !wins != 0).then(|| {
             format!(
-                "flag {flag} labels columns {} but {} wins at once",
-                columns(mask),
-                columns(wins)
+                "flag {flag} labels {} but {} {} at once",
+                named(mask),
+                named(wins),
+                if wins.count_ones() == 1 {
+                    "wins"
+                } else {
+                    "win"
+                }
             )
         })
     } else if safe != 0 {
-        (mask & !safe != 0).then(|| {
+        let bad = mask & !safe;
+        (bad != 0).then(|| {
             format!(
-                "flag {flag} labels columns {}, which let the opponent win at once where {} do not",
-                columns(mask & !safe),
-                columns(safe)
+                "flag {flag} labels {}, which {} the opponent win at once where {} {} not",
+                named(bad),
+                if bad.count_ones() == 1 { "lets" } else { "let" },
+                named(safe),
+                if safe.count_ones() == 1 { "does" } else { "do" }
             )
         })
     } else {

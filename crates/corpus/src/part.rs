@@ -121,7 +121,10 @@ pub(crate) fn commit(path: &Path) -> std::io::Result<()> {
     let part = part_of(path);
     let mut list = writing();
     let renamed = std::fs::rename(&part, path);
-    if renamed.is_ok() {
+    if renamed.is_err() {
+        // (left behind, it would read to the next run as another run's stray)
+        let _ = std::fs::remove_file(&part);
+    } else {
         // (under the lock a stop takes first: it sees the file renamed and its whole
         // armed together, or neither)
         for w in wholes()

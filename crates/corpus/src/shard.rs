@@ -103,6 +103,16 @@ pub fn merge(
     // (an empty shard, of a run with more shards than games, sorts before the one that
     // starts where it does)
     metas.sort_by_key(|m| (m.0, m.1));
+    // a shard given twice, empty ones too (which overlap nothing)
+    for (i, m) in metas.iter().enumerate() {
+        let here = m.7.canonicalize().ok();
+        if metas[..i].iter().any(|o| o.7.canonicalize().ok() == here) {
+            return Err(CorpusError::Invalid(format!(
+                "{} is given twice; give each shard once",
+                m.7.display()
+            )));
+        }
+    }
     let Some(head) = metas.first().cloned() else {
         return Err(CorpusError::Invalid("no shard given".into()));
     };

@@ -250,7 +250,7 @@ impl Trainer {
         let now = (examples.len() as u64, digest(examples));
         match self.data {
             Some(then) if then != now => Err(ModelError::Config(format!(
-                "the checkpoint was trained on {} other examples, and these are {} (--load-corpus, --perply-targets and --corpus-source make the examples): resume with the files it was trained on, or train afresh without --resume",
+                "the checkpoint was trained on other examples ({} then, {} here, with another digest) (--load-corpus, --perply-targets and --corpus-source make the examples): resume with the files it was trained on, or train afresh without --resume",
                 then.0, now.0
             ))),
             _ => {

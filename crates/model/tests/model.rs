@@ -295,7 +295,7 @@ fn training_is_deterministic_and_resumes_exactly() {
     let e = other.train_on(&train[1..]).expect_err("refused");
     assert!(
         e.to_string().contains(&format!(
-            "trained on {} other examples, and these are {}",
+            "trained on other examples ({} then, {} here",
             train.len(),
             train.len() - 1
         )),
