@@ -354,7 +354,6 @@ function column(x) {
   if (state.mode === 'play') {
     const g = call(engine.play, grid(), state.yellow + (x + 1));
     if (!g.ok) return say(g.error, true);
-    // a move after the end: say how to go on
     // a move after the end, or where Red's move waits on a ? cell: say how to go on
     if (g.error) {
       const on = g.status === 'undecided' ? 'give those cells a level in Levels mode' : g.yellow ? 'Undo takes a move back, Back to root starts again' : '';

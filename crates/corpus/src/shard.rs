@@ -161,18 +161,14 @@ pub fn merge(
             )));
         }
         if m.0 < expect {
+            // (a shard given twice was refused above)
             let other = previous.expect("a shard before");
-            let same = other.canonicalize().ok() == m.7.canonicalize().ok();
-            return Err(CorpusError::Invalid(if same {
-                format!("{} is given twice; give each shard once", m.7.display())
-            } else {
-                format!(
-                    "{} and {} both hold game {}: shards of one run do not overlap, so one of them belongs to another run (or was given twice under another name); give each shard once",
-                    other.display(),
-                    m.7.display(),
-                    m.0
-                )
-            }));
+            return Err(CorpusError::Invalid(format!(
+                "{} and {} both hold game {}: shards of one run do not overlap, so one of them belongs to another run (or is a copy of the other); give each shard once",
+                other.display(),
+                m.7.display(),
+                m.0
+            )));
         }
         expect = m.1;
         previous = Some(&m.7);

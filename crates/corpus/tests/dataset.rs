@@ -295,7 +295,12 @@ fn an_empty_shard_merges_in_any_order_and_a_stray_part_file_is_refused() {
         .collect();
     merge(&dirs, &root.join("merged"), &NoProgress).unwrap();
     // the empty shard given twice is refused as a shard given twice (it overlaps nothing)
-    let twice = [dirs[1].clone(), dirs[1].clone(), dirs[0].clone(), dirs[2].clone()];
+    let twice = [
+        dirs[1].clone(),
+        dirs[1].clone(),
+        dirs[0].clone(),
+        dirs[2].clone(),
+    ];
     let e = merge(&twice, &root.join("bad"), &NoProgress).unwrap_err();
     assert!(e.to_string().contains("shard0 is given twice"), "{e}");
     // a `.part` file of another run's output would stay beside the new dataset and
