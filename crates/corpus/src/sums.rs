@@ -82,6 +82,23 @@ pub(crate) fn files_under(dir: &Path, parts: bool) -> Result<Vec<String>, Corpus
 
 /// Writes `dir/SHA256SUMS` over every published file; returns its lines.
 pub fn write_sums(dir: &Path) -> Result<Vec<String>, CorpusError> {
+    // a `.part` file is an output a stopped run left unfinished: listing the folder
+    // without it would publish a dataset `verify-sums` then fails (its own stale
+    // `SHA256SUMS.part` is written over below)
+    let parts: Vec<String> = files_under(dir, true)?
+        .into_iter()
+        .filter(|f| f.ends_with(".part") && f != "SHA256SUMS.part")
+        .collect();
+    if let Some(first) = parts.first() {
+        return Err(CorpusError::Invalid(format!(
+            "{} is an output a stopped run left unfinished{}: rerun the command that writes it, or remove it, then run sums again",
+            dir.join(first).display(),
+            match parts.len() {
+                1 => String::new(),
+                n => format!(" ({} such files)", n),
+            }
+        )));
+    }
     let files = published_files(dir)?;
     if files.is_empty() {
         // a checksum file that lists nothing would verify nothing

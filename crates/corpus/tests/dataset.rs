@@ -532,11 +532,21 @@ fn sums_round_trip_and_detect_a_change() {
     );
     write_sums(&dir).unwrap();
     assert!(verify_sums(&dir).unwrap().passed());
-    // an unfinished output a stopped run left (`.part`) is never listed, and fails the
-    // folder as unlisted (it passed)
+    // an unfinished output a stopped run left (`.part`) is never listed: `sums` refuses
+    // the folder naming it (it listed the rest, and verify-sums then failed), and
+    // verify-sums fails the folder as unlisted (it passed)
     let part = dir.join("train/corpus_9.txt.part");
     std::fs::write(&part, b"half a corpus").unwrap();
-    write_sums(&dir).unwrap();
+    let e = write_sums(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains("train/corpus_9.txt.part is an output a stopped run left unfinished"),
+        "{e}"
+    );
+    assert!(verify_sums(&dir).unwrap().unlisted.len() == 1);
+    std::fs::write(dir.join("train/corpus_8.txt.part"), b"half").unwrap();
+    let e = write_sums(&dir).unwrap_err().to_string();
+    assert!(e.contains("(2 such files)"), "{e}");
+    std::fs::remove_file(dir.join("train/corpus_8.txt.part")).unwrap();
     assert_eq!(
         verify_sums(&dir).unwrap().unlisted,
         vec!["train/corpus_9.txt.part".to_string()]
@@ -738,12 +748,14 @@ fn a_stopped_run_leaves_only_part_files_and_a_rerun_writes_over_them() {
     let sums = std::fs::read_to_string(dir.join("SHA256SUMS")).unwrap();
     assert!(!sums.contains(".part"), "{sums}");
     assert!(!dir.join("SHA256SUMS.part").exists());
-    // a `.part` file is never listed, by `sums` on its own either
+    // `sums` on its own refuses a folder holding a `.part` file (but not its own stale
+    // `SHA256SUMS.part`, which it writes over)
+    std::fs::write(dir.join("SHA256SUMS.part"), b"half").unwrap();
+    write_sums(&dir).unwrap();
+    assert!(!dir.join("SHA256SUMS.part").exists());
     std::fs::write(part(&train), b"half").unwrap();
-    assert!(write_sums(&dir)
-        .unwrap()
-        .iter()
-        .all(|l| !l.contains(".part")));
+    let e = write_sums(&dir).unwrap_err().to_string();
+    assert!(e.contains("corpus_30.txt.part"), "{e}");
     // and verify-sums fails the folder while it is there (an output a stopped run left)
     assert_eq!(
         verify_sums(&dir).unwrap().unlisted,
