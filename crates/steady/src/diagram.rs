@@ -161,10 +161,18 @@ impl Diagram {
                 .collect();
             let note = match blank.len() {
                 // one long line: perhaps the 42 cells on one line, miscounted
-                0 if rows.len() == 1 && rows[0].chars().count() > WIDTH => format!(
-                    " (or the 42 cells on one line: this line has {})",
-                    rows[0].chars().count()
-                ),
+                0 if rows.len() == 1 && rows[0].chars().count() > WIDTH => {
+                    let all = rows[0].chars().count();
+                    let cells = rows[0].chars().filter(|c| !c.is_whitespace()).count();
+                    if cells == 42 {
+                        format!(
+                            " (or the 42 cells on one line: this line has 42 cells and {} spaces or tabs between them: remove those)",
+                            all - cells
+                        )
+                    } else {
+                        format!(" (or the 42 cells on one line: this line has {all})")
+                    }
+                }
                 0 => String::new(),
                 _ if rows.len() < HEIGHT => String::new(),
                 1 => format!(
@@ -191,6 +199,8 @@ impl Diagram {
                         " (it starts or ends with a space or tab: remove it)"
                     } else if row.contains('\t') {
                         " (it holds a tab: use one character a cell)"
+                    } else if row.chars().filter(|c| !c.is_whitespace()).count() == WIDTH {
+                        " (it holds spaces between its seven cells: write them without spaces)"
                     } else {
                         ""
                     };

@@ -184,6 +184,27 @@ mod tests {
                 .contains("42 cells on one line: this line has 41"),
             "{e}"
         );
+        // spaces between the cells are named as such (they were counted as cells)
+        let rows: Vec<&str> = WIN.lines().filter(|l| l.len() == 7).collect();
+        let spaced = rows.join(" ");
+        let e = read_any(&spaced).unwrap_err().to_string();
+        assert!(e.contains("42 cells and 5 spaces or tabs"), "{e}");
+        let spaced: String = WIN
+            .lines()
+            .map(|l| {
+                l.chars()
+                    .map(|c| format!("{c} "))
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+                    + "\n"
+            })
+            .collect();
+        let e = read_any(&spaced).unwrap_err().to_string();
+        assert!(
+            e.contains("row 1 has 13 cells (it holds spaces between its seven cells"),
+            "{e}"
+        );
     }
 
     #[test]
