@@ -654,6 +654,7 @@ async function main() {
     render,
     // one search at a time: the board previews one, and Keep applies what it shows
     starting: (who) => (who === 'fill' ? whole : fill)?.setAside(`Set aside: ${who === 'fill' ? 'Fill ?' : 'Solve root'} started.`),
+    ended: (who) => (who === 'fill' ? whole : fill)?.otherEnded(),
     keep: (cells) => editLevels(() => {
       for (let i = 0; i < N; i++) if (state.levels[i] === '?' && LEVELS.includes(cells[i])) state.levels[i] = cells[i];
     }),

@@ -10,7 +10,7 @@ export const REASONS = { 'no-move': 'the diagram names no move', 'yellow-wins': 
 /**
  * Wires the auto-complete controls. `host` gives: grid() (the diagram as text),
  * levels() (the level layer), undecided() (the ? cells not under a root stone), keep(cells) (apply levels for the ? cells), starting(who) (a search starts: the other is set
- * aside), render().
+ * aside), ended(who) (it was kept or discarded), render().
  */
 export function autoComplete(host) {
   const $ = (s) => document.querySelector(s);
@@ -56,6 +56,10 @@ export function autoComplete(host) {
     /** Forgets the search when the diagram it searched has changed. */
     diagramChanged(grid) {
       controls.diagramChanged(grid);
+    },
+    /** The other search was kept or discarded: a line saying it set this one aside goes. */
+    otherEnded() {
+      controls.otherEnded();
     },
     /** Ends the search and forgets its report, saying `why` in the status line. */
     setAside(why) {

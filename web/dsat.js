@@ -22,7 +22,7 @@ const WIDEN_AFTER = [0, 3000];
 /**
  * Wires the controls. `host` gives: grid() (the diagram as text), levels() (the level
  * layer), undecided() (the ? cells not under a root stone), keep(cells) (apply levels for the ? cells), starting(who) (a search starts: the other is set
- * aside), render().
+ * aside), ended(who) (it was kept or discarded), render().
  */
 export function wholeRoot(host) {
   const $ = (s) => document.querySelector(s);
@@ -72,6 +72,10 @@ export function wholeRoot(host) {
     diagramChanged(grid) {
       controls.diagramChanged(grid);
     },
+    /** The other search was kept or discarded: a line saying it set this one aside goes. */
+    otherEnded() {
+      controls.otherEnded();
+    },
     /** Ends the solve and forgets its report, saying `why` in the status line. */
     setAside(why) {
       controls.setAside(why);
@@ -97,6 +101,20 @@ export function wholeRoot(host) {
       const beside = second && second.started_at > 0
         ? `; a second search beside it (its budget also grows after ${fmt(WIDEN_AFTER[1])} dead ends), from the first's ${fmt(second.started_at)}: ${second.local ? 'its local search' : second.state === 'mapping' ? 'mapping its own first cut' : `${fmt(second.conflicts)} dead ends`}`
         : '';
+      // once the first search has ended, the race may wait on the second (which could
+      // still win): say what the first ended with, and what the second is doing
+      const ended = { found: 'found a diagram', unsat: 'proved that no diagram wins', budget: 'ran out of budget' }[r.entrants?.[0]?.state] ?? 'ended';
+      if (r.waiting_on && r.local_budget == null) {
+        const what = r.state === 'searching' ? `round ${r.round}, ${count(r.conflicts ?? 0, 'dead end')}`
+          : r.state === 'mapping' ? `mapping its own first cut, ${fmt(r.positions)} positions` : 'starting';
+        const upTo = r.ceiling == null ? '' : `, up to ${fmt(r.ceiling)} dead ends, where its count would pass the first's`;
+        if (r.state === 'mapping') {
+          ui.gauge.setAttribute('aria-label', 'Share of the state budget mapped');
+          ui.gauge.max = r.max_states;
+          ui.gauge.value = r.positions;
+        }
+        return status(`The first search ${ended}; the second search, whose count may still come in lower and win the race, runs on${upTo}: ${what} (${secs} s).`);
+      }
       const won = r.winner ? ` by the second search (from the first's ${fmt(r.started_at)} dead ends, its budget also growing after ${fmt(WIDEN_AFTER[1])})` : '';
       switch (r.state) {
         case 'mapping':
@@ -106,7 +124,7 @@ export function wholeRoot(host) {
             ui.gauge.value = r.local_work;
             const faults = r.local_faults == null ? '' : `, ${count(r.local_faults, 'fault')} at fewest`;
             // the first search has ended: a diagram this local search finds would still win
-            const whose = r.waiting_on ? 'The first search has a verdict; the second search\'s local search, which would win with a diagram, runs on to its budget: ' : 'Local search before mapping: ';
+            const whose = r.waiting_on ? `The first search ${ended}; the second search's local search, which would win with a diagram, runs on to its budget: ` : 'Local search before mapping: ';
             return status(`${whose}${count(r.local_steps, 'repair step')}${faults}, ${fmt(r.local_work)} of ${fmt(r.local_budget)} units of work (${secs} s).`);
           }
           ui.gauge.setAttribute('aria-label', 'Share of the state budget mapped');

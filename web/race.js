@@ -205,14 +205,18 @@ export function raceWorkers(url, widenAfter, changed) {
       judge();
     } else {
       // not judged yet: the first search's last progress (a verdict may still lose),
-      // or once it has ended, that of a local search still running (which would win
-      // with a diagram), with `waiting_on` its index
+      // or once it has ended, that of a search still running (a local search, which
+      // would win with a diagram, first), with `waiting_on` its index and `ceiling` the
+      // dead ends (or the local search's work) at which it can no longer win, or null
       const first = s.entrants[0];
-      const on = first.done ? s.entrants.findIndex((o) => !o.done && inLocal(o) && o.progress) : -1;
+      const running = (local) => s.entrants.findIndex((o) => !o.done && o.progress && inLocal(o) === local);
+      const on = first.done ? (running(true) > 0 ? running(true) : running(false)) : -1;
       const shown = on > 0 ? s.entrants[on].progress : first.progress ?? first.report;
       // (a later search may report before the first has: nothing to show yet)
       if (!shown) return;
-      s.report = { ...shown, winner: null, entrants: summary(), ...(on > 0 ? { waiting_on: on } : {}) };
+      const finite = (n) => (Number.isFinite(n) ? n : null);
+      const waited = on > 0 && { waiting_on: on, ceiling: finite(inLocal(s.entrants[on]) ? s.entrants[on].localCeiling : s.entrants[on].ceiling) };
+      s.report = { ...shown, winner: null, entrants: summary(), ...waited };
     }
     s.report.ms = performance.now() - s.t0;
     changed();

@@ -93,7 +93,8 @@ export function searchHandle(s, end, start, settle = () => false) {
 /**
  * Wires a search's buttons (`ui.run`, `ui.stop`, `ui.keep`, `ui.discard`): Run calls
  * `start`; Stop keeps the last report marked stopped (`stopped` when there is none);
- * Keep hands a found report's cells to `host.keep`; Discard forgets the search.
+ * Keep hands a found report's cells to `host.keep`; Discard forgets the search; after
+ * either, `host.ended(who)` tells the other search.
  * Returns what both panels do on every render and on every edit.
  */
 export function searchControls(search, ui, host, start, stopped = null) {
@@ -102,14 +103,18 @@ export function searchControls(search, ui, host, start, stopped = null) {
     search.stop(stopped);
     host.render();
   });
+  // which search this is, as `starting` was told ('fill' or 'whole')
+  let me = null;
   ui.discard.addEventListener('click', () => {
     search.discard();
+    host.ended?.(me);
     host.render();
   });
   ui.keep.addEventListener('click', () => {
     const r = search.report;
     if (!r || r.state !== 'found') return;
     search.clear();
+    host.ended?.(me);
     host.keep(r.cells);
   });
   // the status line says the search was set aside (or lost to an edit) until a start or
@@ -134,9 +139,17 @@ export function searchControls(search, ui, host, start, stopped = null) {
     },
     /** Call as a search starts: `host.starting(who)` sets the other search aside. */
     starting(who) {
+      me = who;
       asideSaid = false;
       parked = null;
       host.starting(who);
+    },
+    /**
+     * The search that set this one aside has been kept or discarded: the "set aside"
+     * line has nothing behind it any more, so the next render clears it.
+     */
+    otherEnded() {
+      if (!search.running && !search.report && !parked) asideSaid = false;
     },
     /** Ends the search and forgets its report, saying `why` in `ui.status`. */
     setAside(why) {

@@ -984,6 +984,9 @@ test('starting one search sets the other aside, so the board previews what Keep 
   await page.click('#dsat');
   assert.match(await page.locator('#fill-status').textContent(), /^Set aside: Solve root started/);
   await page.evaluate(() => document.querySelector('#dsat-stop').click()); // a no-op if it has ended
+  // once that solve is discarded, nothing stands behind the line: it goes
+  await page.click('#dsat-discard');
+  assert.equal(await page.locator('#fill-status').textContent(), '');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -334,3 +334,53 @@ test('Stop says how long a search ran until Stop, not until its last report', as
   search.stop({ ok: true, state: 'stopped', ms: 0 });
   assert.ok(search.report.ms >= 60, `stopped after ${search.report.ms} ms`);
 });
+
+test('after the first search\'s verdict the page shows the SAT search it waits for, with its ceiling', () => {
+  const { race, first, second } = released();
+  second.report(searching(200, 200));
+  first.report(unsat(3000, { released_at: 1000 }));
+  assert.equal(race.running, true);
+  // (its last report until the next: not the first's frozen progress)
+  assert.equal(race.report.waiting_on, 1);
+  assert.equal(race.report.conflicts, 200);
+  assert.equal(race.report.ceiling, 1000, '1,000 + 2 x 1,000 reaches the first\'s 3,000');
+  assert.deepEqual(race.report.entrants.map((e) => e.state), ['unsat', 'searching']);
+  second.report(searching(600, 600));
+  assert.equal(race.report.conflicts, 600);
+});
+
+/** A stand-in for the page's elements, enough for a panel's render. */
+function stubPage(ids) {
+  const els = Object.fromEntries(ids.map((id) => [`#${id}`, {
+    textContent: '', disabled: false, hidden: false, checked: true, max: 0, value: 0,
+    on: {}, setAttribute() {}, addEventListener(type, f) { this.on[type] = f; },
+  }]));
+  globalThis.document = { querySelector: (s) => els[s] };
+  return els;
+}
+
+test('Solve root\'s status says the first search\'s verdict while the second runs on', async () => {
+  const { wholeRoot } = await import('../dsat.js');
+  const els = stubPage(['dsat', 'dsat-stop', 'dsat-keep', 'dsat-discard', 'dsat-status', 'dsat-gauge', 'dsat-fewest', 'dsat-local']);
+  const tick = globalThis.setInterval;
+  globalThis.setInterval = () => 0; // the panel's clock: no timers left behind
+  try {
+    const grid = '9'.repeat(42);
+    const host = { grid: () => grid, levels: () => [...grid], undecided: () => 3, starting() {}, render: () => panel.render(true) };
+    const panel = wholeRoot(host);
+    els['#dsat'].on.click(); // Run
+    const [first, second] = StandIn.made.slice(-2);
+    second.report(waiting);
+    first.report(searching(1000, 1500, { released_at: 1000 }));
+    assert.match(els['#dsat-status'].textContent, /^Searching: round 1, /);
+    second.report(searching(200, 200));
+    first.report(unsat(3000, { released_at: 1000 }));
+    assert.equal(els['#dsat-status'].textContent.replace(/\(\d+\.\d s\)/, '(t)'),
+      'The first search proved that no diagram wins; the second search, whose count may still come in lower and win the race, runs on, up to 1,000 dead ends, where its count would pass the first\'s: round 1, 200 dead ends (t).');
+    second.report(unsat(700));
+    assert.match(els['#dsat-status'].textContent, /^No diagram wins from this root/);
+  } finally {
+    globalThis.setInterval = tick;
+    delete globalThis.document;
+  }
+});
