@@ -417,7 +417,13 @@ pub fn check_with(
     };
     let sc = match sidecar.map(Sidecar::open) {
         None => None,
-        Some(Ok(sc)) => Some(sc),
+        Some(Ok(sc)) => {
+            // a published sidecar holds the four arrays and nothing else (SPEC §8)
+            for stray in sc.stray_members() {
+                rep.add(Kind::SidecarFormat, None, None, None, stray);
+            }
+            Some(sc)
+        }
         Some(Err(e)) => {
             rep.add(Kind::SidecarFormat, None, None, None, e.to_string());
             None

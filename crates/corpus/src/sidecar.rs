@@ -349,6 +349,19 @@ impl Sidecar {
         })
     }
 
+    /// The archive's members besides the four arrays, one line each (an archive naming
+    /// a member twice is refused as it opens).
+    pub fn stray_members(&self) -> Vec<String> {
+        let arrays = ["target.npy", "ply_of.npy", "teacher.npy", "n_plies.npy"];
+        (self.archive.members().iter())
+            .filter(|m| !arrays.contains(&m.name.as_str()))
+            .map(|m| format!(
+                "member {:?} is no array of a sidecar (target, ply_of, teacher, n_plies); keep other data in another file",
+                m.name
+            ))
+            .collect()
+    }
+
     /// Row `i`'s `ply_of` values.
     pub fn ply_row(&self, i: usize) -> &[i16] {
         &self.ply_of[i * self.slots..(i + 1) * self.slots]

@@ -33,7 +33,8 @@ pub enum Kind {
     AfterFour,
     /// A game that stops before a four or a full board.
     Unfinished,
-    /// The sidecar is unreadable, or an array is missing or of the wrong dtype/shape.
+    /// The sidecar is unreadable, an array is missing or of the wrong dtype/shape, or it
+    /// holds a member besides the four arrays.
     SidecarFormat,
     /// The sidecar's N differs from the corpus rows.
     RowCount,

@@ -487,4 +487,44 @@ fn sidecar_corruptions() {
     let rep = check(&f.corpus, Some(&partial)).unwrap();
     expect(&rep, Kind::SidecarFormat, None);
     assert!(rep.to_string().contains("n_plies"), "{rep}");
+    // every array and more: a member of another name is named (it was passed over in
+    // silence), and nothing else is flagged; an array's name given twice (a patched
+    // archive: `zip` writes no such thing) is refused, where one of the two was read
+    let more = f.dir.join("more.npz");
+    let mut w = NpzWriter::create(&more).unwrap();
+    let names = ["target", "ply_of", "teacher", "n_plies", "n_plies"];
+    for (i, from) in names.iter().enumerate() {
+        let mut data = Vec::new();
+        let member = format!("{from}.npy");
+        let mut r = source.member(&member).unwrap().unwrap();
+        r.read_to_end(&mut data).unwrap();
+        let name = if i == 4 { "notes_x.npy".into() } else { member };
+        w.member(&name, data.len() as u64)
+            .unwrap()
+            .write_all(&data)
+            .unwrap();
+    }
+    w.finish().unwrap();
+    let rep = check(&f.corpus, Some(&more)).unwrap();
+    assert_eq!(rep.count(Kind::SidecarFormat), 1, "{rep}");
+    assert_eq!(rep.kinds.len(), 1, "{rep}");
+    let said = rep.to_string();
+    assert!(
+        said.contains("member \"notes_x.npy\" is no array of a sidecar"),
+        "{said}"
+    );
+    let mut bytes = std::fs::read(&more).unwrap();
+    let at: Vec<usize> = (0..bytes.len() - 11)
+        .filter(|&i| &bytes[i..i + 11] == b"notes_x.npy")
+        .collect();
+    assert_eq!(at.len(), 2, "a local header and the central directory");
+    for i in at {
+        bytes[i..i + 11].copy_from_slice(b"n_plies.npy");
+    }
+    std::fs::write(&more, &bytes).unwrap();
+    let rep = check(&f.corpus, Some(&more)).unwrap();
+    expect(&rep, Kind::SidecarFormat, None);
+    assert_eq!(rep.kinds.len(), 1, "{rep}");
+    let said = rep.to_string();
+    assert!(said.contains("lists 5 members under 4 names"), "{said}");
 }
