@@ -372,6 +372,13 @@ fn dsat_exit_codes_and_json() {
     assert_eq!(entrants[0]["dead_end_weight"], 1, "{j}");
     assert_eq!(entrants[1]["dead_end_weight"], 2, "{j}");
     assert_eq!(entrants[0]["started"], true, "{j}");
+    // the run's settings are in the result, each search's own in its entry
+    let settings = &j["settings"];
+    assert_eq!(settings["cut_plies"], 4, "{j}");
+    assert_eq!(settings["tree_cap"], 16, "{j}");
+    assert!(settings["fault_paths"].is_u64(), "{j}");
+    assert_eq!(entrants[0]["local_work_budget"], 0, "{j}");
+    assert!(entrants[1]["first_cut_plies"].as_u64() <= Some(4), "{j}");
     let second_started = entrants[1]["started_at"].as_u64() != Some(0);
     assert_eq!(entrants[1]["started"], second_started, "{j}");
     // released at the smallest head start (half of 1 dead end): a second search that ran
