@@ -14,6 +14,7 @@ use serde_json::json;
 
 use crate::complete::{counted, stop_flag};
 use crate::dsat_args::flag_list;
+use crate::dsat_out::{verdict, Ended};
 use crate::heap;
 use crate::input::read_diagram;
 
@@ -48,7 +49,7 @@ pub(crate) fn entrant_name(i: usize) -> char {
 const MAX_ENTRANTS: usize = 26;
 
 /// How an entrant treats its level budget, for the header and the report.
-fn widen_note(search: &Options) -> String {
+pub(crate) fn widen_note(search: &Options) -> String {
     if search.widen_after == 0 {
         "level budget grows only on proof".to_string()
     } else {
@@ -58,29 +59,6 @@ fn widen_note(search: &Options) -> String {
             search.first_cut()
         )
     }
-}
-
-/// The verdict's name and exit code.
-fn verdict(outcome: &Outcome) -> (&'static str, u8) {
-    match outcome {
-        Outcome::Found(_) => ("found", 0),
-        Outcome::Unsat => ("unsat", 1),
-        Outcome::Budget => ("budget", 3),
-        Outcome::Stopped => ("stopped", 3),
-    }
-}
-
-/// What the level budget says at the end, for the summary line: only what is proved (a
-/// budget the search stopped in, or one that grew unproved, proves nothing by itself;
-/// `unsat` already covers levels 0-9).
-fn levels_note(outcome: &Outcome, levels: u8, least: u8) -> String {
-    let proved = match outcome {
-        Outcome::Unsat => return String::new(),
-        Outcome::Found(_) if least == levels => "the fewest that can win".to_string(),
-        _ if least > 1 => format!("none wins with fewer than {least}"),
-        _ => "no smaller budget ruled out".to_string(),
-    };
-    format!("level budget 0-{} in the end ({proved}), ", levels - 1)
 }
 
 /// `--log-rounds`: one JSON line per solve-verify round of each search, written as the
@@ -389,210 +367,30 @@ pub fn dsat(
     // (no figure over no position: a run stopped before mapping any)
     let bytes_per_state = (counted && positions > 0)
         .then(|| heap::peak().saturating_sub(setup_held) / positions as usize);
-    let (name, code) = verdict(&report.outcome);
     // a diagram with no `?` cell was solved as it stands: say why it loses
     let as_it_stands = matches!(report.outcome, Outcome::Unsat)
         .then(|| crate::verify::loss_as_it_stands(&input.diagram))
         .flatten();
-    let e = report.encoding;
+    let ended = Ended {
+        race: &race,
+        entrants: &entrants,
+        options: &options,
+        widen_after,
+        undecided: input.diagram.undecided(),
+        counted,
+        setup_bytes,
+        bytes_per_state,
+        map_seconds,
+        seconds,
+        as_it_stands,
+    };
     if json_out {
-        let mut j = json!({
-            "verdict": name,
-            "mapped": report.mapped,
-            "positions": e.positions,
-            "variables": e.variables,
-            "clauses": e.clauses,
-            "circuits": e.circuits,
-            "pruned": e.pruned,
-            "oracle_unknown": e.unknown,
-            "rounds": report.rounds,
-            "conflicts": report.conflicts,
-            "levels": report.levels,
-            "least_levels": report.least_levels,
-            "local_steps": report.local.steps,
-            "local_work": report.local.work,
-            "local_found": report.local.found,
-            "widen_after": widen_after[chosen],
-            "winner": race.winner,
-            "entrants": race.entrants.iter().zip(widen_after).enumerate().map(|(i, (e, w))| json!({
-                "widen_after": w,
-                // a later search's SAT search starts only once the first has run a
-                // while (started_at > 0); its local search runs from the start
-                "started": i == 0 || e.started_at > 0,
-                "verdict": verdict(&e.report.outcome).0,
-                "positions": e.report.encoding.positions,
-                "rounds": e.report.rounds,
-                "conflicts": e.report.conflicts,
-                "started_at": e.started_at,
-                "dead_end_weight": e.weight,
-                "local_steps": e.report.local.steps,
-                "local_work": e.report.local.work,
-                "local_found": e.report.local.found,
-                "levels": e.report.levels,
-                "least_levels": e.report.least_levels,
-                "map_seconds": e.map_seconds,
-                "first_cut_plies": entrants[i].first_cut(),
-                "local_work_budget": entrants[i].local_work,
-            })).collect::<Vec<_>>(),
-            // the run's settings, so a result can be read and rerun without its command
-            "settings": json!({
-                "cut_plies": options.cut_plies,
-                "deepen_after": options.deepen_after,
-                "max_states": options.max_states,
-                "max_rounds": options.max_rounds,
-                "backend": options.backend,
-                "oracle_nodes": options.oracle_nodes,
-                "unasked_plies": options.unasked_plies,
-                "tree_cap": options.tree_cap,
-                "fault_paths": options.fault_paths,
-                "first_levels": options.first_levels,
-                "level_gaps": !options.compact_levels,
-                "levels_on_demand": options.levels_on_demand,
-                "phase_hint": options.phase_hint,
-                "local_seed": options.local_seed,
-            }),
-            "bytes_per_state": bytes_per_state,
-            "setup_bytes": counted.then_some(setup_bytes),
-            "map_seconds": map_seconds,
-            "search_seconds": seconds - map_seconds,
-            "seconds": seconds,
-        });
-        if let Outcome::Found(d) = &report.outcome {
-            j["diagram"] = json!(d.to_grid().lines().collect::<Vec<_>>());
-        }
-        if let (Outcome::Unsat, Some(cx)) = (&report.outcome, &as_it_stands) {
-            j["loss"] = crate::verify::loss_json(cx);
-        }
-        outln!("{j}");
-        warn_log(log_error);
-        return Ok(code);
-    }
-    let memory = match bytes_per_state {
-        Some(b) => format!(
-            "{:.1} MB to set up, then {b} bytes per position at the peak, ",
-            setup_bytes as f64 / 1e6
-        ),
-        None if counted => format!(
-            "{:.1} MB to set up, no position mapped, ",
-            setup_bytes as f64 / 1e6
-        ),
-        None => "memory not counted (CaDiCaL allocates outside Rust's heap), ".to_string(),
-    };
-    // (with no `?` cell there is no budget to speak of)
-    let levels = if options.first_levels < c4lab_synth::FREE_LEVELS && input.diagram.undecided() > 0
-    {
-        levels_note(&report.outcome, report.levels, report.least_levels)
+        outln!("{}", ended.json());
     } else {
-        String::new()
-    };
-    let who = if race.entrants.len() > 1 {
-        let others: Vec<String> = race
-            .entrants
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != chosen)
-            .map(|(i, e)| {
-                let local = e.report.local;
-                if local.found {
-                    let more = if local.work == report.local.work {
-                        "as much work (the earlier search wins a tie)"
-                    } else {
-                        "more work"
-                    };
-                    return format!(
-                        "{}'s local search found one with {more}: {}",
-                        entrant_name(i),
-                        local.work
-                    );
-                }
-                if report.local.found && e.report.rounds == 0 && local.work >= report.local.work
-                {
-                    return format!(
-                        "{} stopped its local search at {} work, past the find's",
-                        entrant_name(i),
-                        local.work
-                    );
-                }
-                if i > 0 && e.started_at == 0 {
-                    let tried = if local.work > 0 {
-                        format!(" (its local search: {} work, none found)", local.work)
-                    } else {
-                        String::new()
-                    };
-                    return format!(
-                        "{} never started its SAT search: the race ended ({}) before it was due{tried}",
-                        entrant_name(i),
-                        verdict(&report.outcome).0
-                    );
-                }
-                let start = if e.started_at > 0 {
-                    format!(", started at the first's {}", e.started_at)
-                } else {
-                    String::new()
-                };
-                let weight = if e.weight > 1 {
-                    format!(" (each counting {} in the race)", e.weight)
-                } else {
-                    String::new()
-                };
-                let tried = if local.work > 0 {
-                    format!(", its local search {} work without a find", local.work)
-                } else {
-                    String::new()
-                };
-                format!(
-                    "{} {} after {} dead ends{weight}{start}{tried}",
-                    entrant_name(i),
-                    verdict(&e.report.outcome).0,
-                    e.report.conflicts
-                )
-            })
-            .collect();
-        format!(
-            "search {} ({}; {}), ",
-            entrant_name(chosen),
-            widen_note(&entrants[chosen]),
-            others.join(", ")
-        )
-    } else {
-        String::new()
-    };
-    // each search runs its local search before its map
-    let local = report.local;
-    let by_local = local.found;
-    let local_note = if local.work > 0 {
-        format!(
-            "local search first: {}, {} work, ",
-            crate::complete::counted(local.steps, "repair step"),
-            local.work
-        )
-    } else {
-        String::new()
-    };
-    let counts = format!(
-        "{who}{local_note}{} positions mapped, {} in the end, {} variables, {} clauses, {} Red moves pruned by the strong solver, {} rounds, {} dead ends, {levels}{memory}mapping {map_seconds:.2} s, {seconds:.2} s in all",
-        report.mapped, e.positions, e.variables, e.clauses, e.pruned, report.rounds, report.conflicts
-    );
-    match &report.outcome {
-        Outcome::Found(d) => {
-            out!("{}", d.to_grid());
-            let how = if by_local { " by the local search" } else { "" };
-            eprintln!("found{how}: a diagram that verifies as a win; {counts}");
-        }
-        Outcome::Unsat => match &as_it_stands {
-            Some(cx) => eprintln!(
-                "unsat: with no ? cell the diagram is solved as it stands, and it loses: {}; {counts}",
-                crate::verify::describe_loss(cx)
-            ),
-            None => eprintln!(
-                "unsat: no diagram with these pinned cells (levels 0-9 for the ? cells) wins from this root; sound for the language, not independently audited; {counts}"
-            ),
-        },
-        Outcome::Budget => eprintln!("budget: the state budget (--max-states) or the round cap ran out; {counts}"),
-        Outcome::Stopped => eprintln!("stopped; {counts}"),
+        ended.print()?;
     }
     warn_log(log_error);
-    Ok(code)
+    Ok(verdict(&report.outcome).1)
 }
 
 /// Says, after the verdict, that the round log could not be written.
@@ -608,26 +406,5 @@ fn plies(n: u32) -> String {
         "1 ply".to_string()
     } else {
         format!("{n} plies")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{levels_note, Outcome};
-    use c4lab_steady::{Cell, Diagram};
-
-    #[test]
-    fn the_level_note_claims_only_what_the_budgets_proved() {
-        let found = Outcome::Found(Diagram::from_cells([Cell::Level(0); 42]));
-        assert_eq!(
-            levels_note(&found, 4, 4),
-            "level budget 0-3 in the end (the fewest that can win), "
-        );
-        // a budget that grew unproved, or one the search stopped in, proves nothing
-        assert!(levels_note(&found, 5, 3).contains("(none wins with fewer than 3)"));
-        assert!(levels_note(&Outcome::Stopped, 4, 4).contains("(none wins with fewer than 4)"));
-        assert!(levels_note(&Outcome::Budget, 1, 1).contains("(no smaller budget ruled out)"));
-        // unsat speaks of every level itself
-        assert_eq!(levels_note(&Outcome::Unsat, 10, 10), "");
     }
 }

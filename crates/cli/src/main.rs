@@ -34,6 +34,7 @@ mod corpus_bench;
 mod dsat;
 mod dsat_args;
 mod dsat_bench;
+mod dsat_out;
 mod eval;
 mod files;
 mod heap;
