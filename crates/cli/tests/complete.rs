@@ -194,3 +194,30 @@ fn bench_complete_writes_tasks_that_complete_reruns_alike() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_full_board_is_a_draw_for_every_command() {
+    // the drawn game 656173566152215676422337377473141445425321, as a level grid
+    let full = "YRYRRYR\nRYYRYYR\nRRRYRRY\nYYRYRYY\nYRYYRRR\nYYYRYRR\n";
+    let verify = c4lab(&["verify", "-"], full);
+    assert_exit(&verify, 1);
+    assert!(stdout(&verify).contains("loss: draw at the root"));
+    // complete and dsat answered "no playable root" (exit 2) where verify says loss:
+    // the same verdict now, unsat with the loss as it stands
+    for cmd in ["complete", "dsat"] {
+        let o = c4lab(&[cmd, "-"], full);
+        assert_exit(&o, 1);
+        let said = String::from_utf8_lossy(&o.stderr);
+        assert!(said.contains("unsat: with no ? cell"), "{cmd}: {said}");
+        assert!(said.contains("draw at the root"), "{cmd}: {said}");
+        let j = c4lab(&[cmd, "--json", "-"], full);
+        let j: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
+        assert_eq!(j["verdict"], "unsat", "{cmd}: {j}");
+        assert_eq!(j["loss"]["reason"], "draw", "{cmd}: {j}");
+    }
+    // no link was given: the refusal speaks of the board, not of "the link's root"
+    let link = c4lab(&["convert", "--to", "link", "-"], full);
+    assert_exit(&link, 2);
+    let said = String::from_utf8_lossy(&link.stderr);
+    assert!(said.contains("the stones fill the board"), "{said}");
+}

@@ -25,7 +25,8 @@ pub use report::{LocalStats, Outcome, Progress, Report, RoundEnd};
 use c4lab_steady::{Diagram, Verdict, Verifier};
 use c4lab_synth::sat::{open, Ceiling, SatOutcome};
 use c4lab_synth::{
-    checked_root, learn_tree, line_positions, BreadthFirst, Encoding, SynthError, FREE_LEVELS,
+    checked_root, learn_tree, line_positions, root_is_drawn, BreadthFirst, Encoding, SynthError,
+    FREE_LEVELS,
 };
 
 /// The local search's work between two progress reports, per position a
@@ -106,8 +107,9 @@ pub fn start(
     stop: Arc<AtomicBool>,
 ) -> Result<Mapping, SynthError> {
     let root = checked_root(diagram)?;
-    let local = options
-        .runs_local_search(diagram)
+    // a full board draws whatever the levels: unsat, with nothing to map or search
+    let drawn = root_is_drawn(&root);
+    let local = (options.runs_local_search(diagram) && !drawn)
         .then(|| Box::new(LocalSearch::new(diagram, root, options.local_seed)));
     let mut enc = open_encoding(diagram, &root, options, &stop, None)?;
     if options.oracle_nodes > 0 {
@@ -124,7 +126,7 @@ pub fn start(
         map,
         options: options.clone(),
         stop,
-        early: None,
+        early: drawn.then_some(Outcome::Unsat),
         search: None,
         ceiling: None,
         local_ceiling: None,

@@ -39,6 +39,9 @@ pub enum LinkError {
     /// The root is not a Red-to-move position without a four, with an empty cell left.
     #[error("the link's root {0:?} is not a position where Red is to move, nobody has won and a cell is left for Red's move")]
     RootNotPlayable(String),
+    /// A diagram whose stones fill the board: its root has no move to share.
+    #[error("the stones fill the board, so Red has no move at the root and the Lab could not open the link; share a diagram with an empty cell left")]
+    FullBoard,
     /// The cell part is malformed.
     #[error("the link's cells: {0}")]
     Cells(String),
@@ -74,7 +77,7 @@ pub fn encode(diagram: &Diagram, line: &[u8]) -> Result<String, LinkError> {
     }
     if root.position.is_full() {
         // nor a full board, where Red has no move (the Lab refuses it as a root too)
-        return Err(LinkError::RootNotPlayable(format_moves(&root.order)));
+        return Err(LinkError::FullBoard);
     }
     // nor could it be opened if its Yellow line does not replay
     Game::replay(diagram, line).map_err(|e| LinkError::Line(e.to_string()))?;

@@ -122,6 +122,8 @@ impl Completer {
         if options.oracle_nodes > 0 {
             encoding.use_oracle(ORACLE_TABLE_BYTES, options.oracle_nodes, stop.clone());
         }
+        // a full board draws whatever the levels: unsat, with nothing to search
+        let drawn = crate::root_is_drawn(&root);
         let rng = fastrand::Rng::with_seed(options.seed);
         let mut c = Completer {
             encoding,
@@ -142,9 +144,9 @@ impl Completer {
                 live: None,
                 deepest: None,
             },
-            done: None,
+            done: drawn.then_some(Completion::Unsat),
         };
-        if c.options.learn != Learn::Blocking {
+        if c.options.learn != Learn::Blocking && !drawn {
             let cut = root
                 .moves_played()
                 .saturating_add(c.options.premap_plies.max(1));

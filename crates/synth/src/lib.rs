@@ -25,7 +25,9 @@ pub use error::SynthError;
 pub use map::BreadthFirst;
 pub use tree::{learn_tree, walk_tree};
 
-/// The diagram's root, refused when it is not a Red-to-move position without a four.
+/// The diagram's root, refused when it is not a Red-to-move position without a four. A
+/// full board is a root: the game is drawn there whatever the levels, so no diagram
+/// wins ([`root_is_drawn`]), as `verify` says (`loss`, a draw at the root).
 pub fn checked_root(diagram: &Diagram) -> Result<Position, SynthError> {
     let root = diagram
         .root()
@@ -38,8 +40,11 @@ pub fn checked_root(diagram: &Diagram) -> Result<Position, SynthError> {
             )));
         }
     }
-    if pos.mask() == c4lab_board::BOARD_MASK {
-        return Err(SynthError::Root("the board is full".into()));
-    }
     Ok(pos)
+}
+
+/// Whether the root is a full board: drawn before any level is consulted, so the
+/// answer to "which levels win?" is none, with nothing to search.
+pub fn root_is_drawn(root: &Position) -> bool {
+    root.mask() == c4lab_board::BOARD_MASK
 }
