@@ -547,15 +547,23 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         }
         all_found &= found == ran;
         let max = |v: &[f64]| v.iter().copied().fold(f64::NAN, f64::max);
+        // no task found: nothing to take a median of ("-", as `bench solver` writes)
+        let cell = |x: f64, decimals: usize| {
+            if x.is_nan() {
+                "-".to_string()
+            } else {
+                format!("{x:.decimals$}")
+            }
+        };
         outln!(
-            "{:>4} {:>7} {:>12.0} {:>12.0} {:>11.1} {:>11.1} {:>10.0}",
+            "{:>4} {:>7} {:>12} {:>12} {:>11} {:>11} {:>10}",
             k,
             format!("{found}/{ran}"),
-            median(&mut cands.clone()),
-            max(&cands),
-            median(&mut ms.clone()),
-            max(&ms),
-            median(&mut positions),
+            cell(median(&mut cands.clone()), 0),
+            cell(max(&cands), 0),
+            cell(median(&mut ms.clone()), 1),
+            cell(max(&ms), 1),
+            cell(median(&mut positions), 0),
         );
     }
     Ok(if all_found { 0 } else { 1 })

@@ -139,6 +139,26 @@ fn bench_complete_prints_a_line_per_task() {
     }
     assert!(stdout(&out).contains("seed 1,2,"), "{}", stdout(&out));
     assert!(stdout(&out).contains("   4     4/4"), "{}", stdout(&out));
+    // a row with nothing found has no medians: dashes, not NaN (exit 1: not all found)
+    let none = c4lab(
+        &[
+            "bench",
+            "complete",
+            "--steady-states",
+            states.to_str().unwrap(),
+            "--k",
+            "26",
+            "--tasks",
+            "1",
+            "--cap",
+            "0.001",
+        ],
+        "",
+    );
+    assert_exit(&none, 1);
+    let row = stdout(&none);
+    assert!(!row.contains("NaN"), "{row}");
+    assert!(row.contains("  26     0/1            -            -"), "{row}");
 }
 
 #[test]
