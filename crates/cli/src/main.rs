@@ -171,7 +171,8 @@ enum Command {
     /// Solve positions exactly: one line per position, `<moves> <score> <nodes> <microseconds>`.
     Solve {
         /// Positions, one move sequence per line (`-` the empty board), a score after it
-        /// allowed (as in the benchmark sets); stdin if absent or `-`, answered line by line.
+        /// allowed (as in the benchmark sets: checked, exit 1 when one differs); stdin if
+        /// absent or `-`, answered line by line (blank lines skipped).
         file: Option<PathBuf>,
         /// Only the sign: 1 win, 0 draw, -1 loss for the side to move.
         #[arg(long)]

@@ -163,6 +163,8 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
     let mut s = solver(args.table_mb, args.threads, args.book.as_deref())?;
     let mut out = crate::stdout();
     let mut bad = 0;
+    // lines whose given score differs from the solved one
+    let mut differ = 0;
     let mut n = 0;
     // line by line as the input comes (a script may feed one position and wait for its
     // score); a line ended by a lone carriage return (old Mac files, or a mixed file)
@@ -201,31 +203,46 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
                         writeln!(out, "{word} error: line {n}: {e}")?;
                     }
                 }
-                Ok(p) => {
+                Ok((p, given)) => {
                     s.reset_nodes();
                     let t = Instant::now();
                     let score = if weak { s.solve_weak(&p) } else { s.solve(&p) };
                     let us = t.elapsed().as_micros();
+                    // a score given on the line is the expected one (as in the benchmark
+                    // sets): checked, by its sign alone under --weak
+                    let expected = given.map(|g| if weak { g.signum() } else { g });
                     if json_out {
-                        writeln!(
-                            out,
-                            "{}",
-                            json!({"moves": word, "score": score, "nodes": s.nodes(), "microseconds": us})
-                        )?;
+                        let mut j = json!({"moves": word, "score": score, "nodes": s.nodes(), "microseconds": us});
+                        if let Some(e) = expected {
+                            j["expected"] = json!(e);
+                        }
+                        writeln!(out, "{j}")?;
                     } else {
                         writeln!(out, "{word} {score} {} {us}", s.nodes())?;
+                    }
+                    if let Some(e) = expected.filter(|&e| e != score) {
+                        differ += 1;
+                        out.flush()?;
+                        eprintln!(
+                            "line {n}: the solved score {score} differs from the expected {e} given on the line"
+                        );
                     }
                 }
             }
         }
     }
-    Ok(if bad > 0 { 2 } else { 0 })
+    Ok(match (bad, differ) {
+        (0, 0) => 0,
+        (0, _) => 1,
+        _ => 2,
+    })
 }
 
-/// The position a line of `solve`'s input names: its first word, which a score may
-/// follow (as in the benchmark sets) and nothing else, so that moves written with
-/// separators (`4 4 5 3`) are refused rather than read as their first move.
-fn line_position(line: &str) -> Result<Position, String> {
+/// The position a line of `solve`'s input names, and the score given after it: its
+/// first word, which a score may follow (as in the benchmark sets) and nothing else, so
+/// that moves written with separators (`4 4 5 3`) are refused rather than read as their
+/// first move.
+fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
     let mut words = line.split_whitespace();
     let word = words.next().unwrap_or("");
     let rest: Vec<&str> = words.collect();
@@ -259,7 +276,7 @@ fn line_position(line: &str) -> Result<Position, String> {
             ));
         }
     }
-    Ok(p)
+    Ok((p, score))
 }
 
 /// `c4lab analyze`: the score of every column.

@@ -158,7 +158,10 @@ fn bench_complete_prints_a_line_per_task() {
     assert_exit(&none, 1);
     let row = stdout(&none);
     assert!(!row.contains("NaN"), "{row}");
-    assert!(row.contains("  26     0/1            -            -"), "{row}");
+    assert!(
+        row.contains("  26     0/1            -            -"),
+        "{row}"
+    );
 }
 
 #[test]

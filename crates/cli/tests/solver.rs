@@ -3,6 +3,10 @@
 mod common;
 use common::*;
 
+fn json(n: i64) -> serde_json::Value {
+    serde_json::Value::from(n)
+}
+
 #[test]
 fn solve_prints_the_classic_layout_and_names_bad_lines() {
     let out = c4lab(
@@ -40,6 +44,33 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
     );
     assert_exit(&mixed, 0);
     assert_eq!(stdout(&mixed).lines().count(), 3, "{}", stdout(&mixed));
+    // a score given on the line is checked: one that differs is answered and named
+    // (exit 1); it passed as exit 0 before
+    let given = c4lab(
+        &["solve", "--table-mb", "16", "--json"],
+        "446364712637155336 -11\n446364712637155336 -10\n",
+    );
+    assert_exit(&given, 1);
+    let said = String::from_utf8_lossy(&given.stderr);
+    assert_eq!(
+        said.trim(),
+        "line 2: the solved score -11 differs from the expected -10 given on the line"
+    );
+    let rows: Vec<serde_json::Value> = stdout(&given)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        (rows[0]["score"].clone(), rows[0]["expected"].clone()),
+        (json(-11), json(-11))
+    );
+    assert_eq!(rows[1]["expected"], -10);
+    // under --weak only the sign is checked
+    let weak = c4lab(
+        &["solve", "--weak", "--table-mb", "16"],
+        "446364712637155336 -10\n",
+    );
+    assert_exit(&weak, 0);
 
     // scores agree with the independent solver's file, weakly and strongly
     let set = repo().join("../shared/data/bench/L3_R1.txt");
