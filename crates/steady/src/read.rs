@@ -111,7 +111,14 @@ pub fn read_grid(text: &str) -> Result<Diagram, DiagramError> {
 /// `text` as rows: 42 cells on one line are cut into six rows of seven (the form the
 /// Lab's engine passes a diagram in); any other text is left as it is.
 pub fn unflattened(text: &str) -> Cow<'_, str> {
-    let t = text.trim();
+    // a space is a cell of the old language (claimeven), so one at either end of the
+    // line counts when the line holds 42 cells with it; spaces around 42 cells do not
+    let line = text.trim_matches(['\n', '\r']);
+    let t = if line.chars().count() == CELLS {
+        line
+    } else {
+        text.trim()
+    };
     if t.contains(['\n', '\r']) || t.chars().count() != CELLS {
         return Cow::Borrowed(text);
     }
@@ -184,6 +191,13 @@ mod tests {
                 .contains("42 cells on one line: this line has 41"),
             "{e}"
         );
+        // an old-language line whose first and last cells are spaces (claimeven) reads
+        // as the six rows do (its edge spaces were trimmed: "this line has 42")
+        let old = "       \n  .-   \n  |@|  \n +=!=+ \n.-.-.-.\n|@|@|@|\n";
+        let six = read_any(old).unwrap();
+        let line = read_any(&old.replace('\n', "")).unwrap();
+        assert_eq!(line.form(), "old seven-marker grid on one line");
+        assert_eq!(line.diagram(), six.diagram());
         // spaces between the cells are named as such (they were counted as cells)
         let rows: Vec<&str> = WIN.lines().filter(|l| l.len() == 7).collect();
         let spaced = rows.join(" ");
