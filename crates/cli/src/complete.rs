@@ -14,7 +14,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::input::read_diagram;
-use crate::verify::describe_loss;
 
 /// Above this many `?` cells the scope is called wide before the search starts.
 const WIDE_SCOPE: usize = 20;
@@ -297,7 +296,7 @@ pub fn complete(
         Completion::Unsat => match &as_it_stands {
             Some(cx) => eprintln!(
                 "unsat: with no ? cell the diagram is judged as it stands, and it loses: {}; {summary}",
-                describe_loss(cx)
+                cx.describe()
             ),
             None => eprintln!(
                 "unsat: no completion of these fixed cells wins (the {undecided} ? cells over levels 0-9, every other cell as given); this says nothing of the root with other fixed cells; {summary}"
@@ -305,7 +304,7 @@ pub fn complete(
         },
         Completion::Stopped => {
             if let Some((d, cx)) = &p.deepest {
-                eprintln!("deepest candidate so far, lost by {}:", describe_loss(cx));
+                eprintln!("deepest candidate so far, lost by {}:", cx.describe());
                 eprint!("{}", d.to_grid());
             }
             eprintln!("stopped: no completion found yet; {summary}");

@@ -276,7 +276,7 @@ impl Ended<'_> {
             Outcome::Unsat => match &self.as_it_stands {
                 Some(cx) => eprintln!(
                     "unsat: with no ? cell the diagram is solved as it stands, and it loses: {}; {counts}",
-                    crate::verify::describe_loss(cx)
+                    cx.describe()
                 ),
                 None => eprintln!(
                     "unsat: no diagram with these pinned cells (levels 0-9 for the ? cells) wins from this root; sound for the language, not independently audited; {counts}"

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 use c4lab_board::format_moves;
-use c4lab_steady::{simplify as simplify_diagram, Counterexample, LossReason, Verdict, Verifier};
+use c4lab_steady::{simplify as simplify_diagram, Counterexample, Verdict, Verifier};
 use serde_json::json;
 
 use crate::input::read_diagram;
@@ -18,32 +18,6 @@ pub fn exit_code(v: &Verdict) -> u8 {
         Verdict::Budget { .. } => 3,
         _ => 2,
     }
-}
-
-fn levels(tied: &[u8]) -> String {
-    tied.iter()
-        .map(|l| l.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A losing verdict's reason in words, with its line (`yellow-wins after 4453`).
-pub fn describe_loss(c: &Counterexample) -> String {
-    let why = match &c.reason {
-        LossReason::NoMove { tied } if tied.is_empty() => {
-            "no-move (no playable cell holds a level)".into()
-        }
-        LossReason::NoMove { tied } => format!("no-move (no level unique; tied: {})", levels(tied)),
-        LossReason::YellowWins => "yellow-wins".into(),
-        LossReason::Draw => "draw".into(),
-    };
-    if c.line.is_empty() {
-        return format!("{why} at the root");
-    }
-    format!(
-        "{why} after {} (moves from the root, Red first)",
-        format_moves(&c.line)
-    )
 }
 
 /// Yellow's moves of a losing line (every second move, from the second): what
@@ -112,7 +86,7 @@ pub fn verdict_text(v: &Verdict) -> String {
         } => {
             format!(
                 "loss: {} [{} searched]",
-                describe_loss(counterexample),
+                counterexample.describe(),
                 positions_text(*positions)
             )
         }

@@ -347,13 +347,13 @@ pub fn check_solution(branches_text: &str, steady_text: &str) -> Report {
     for (leaf, v) in leaves.iter().zip(&verdicts) {
         match v {
             Verdict::Win { positions: p } => positions += p,
+            // (the line runs from the leaf's root, not from the empty board)
             Verdict::Loss { counterexample, .. } => failed.push(format!(
-                "diagram {} (line {}, root {}): loss, {} after {}",
+                "diagram {} (line {}, root {}): loss, {}",
                 leaf.index,
                 leaf.line,
                 show(&leaf.order),
-                counterexample.reason.name(),
-                show(&counterexample.line)
+                counterexample.describe()
             )),
             other => failed.push(format!(
                 "diagram {} (line {}, root {}): {}",

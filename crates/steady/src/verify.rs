@@ -47,6 +47,31 @@ pub struct Counterexample {
     pub reason: LossReason,
 }
 
+impl Counterexample {
+    /// Its reason in words, with the line (`yellow-wins after 4453 (moves from the root,
+    /// Red first)`, or `... at the root` when the line is empty).
+    pub fn describe(&self) -> String {
+        let why = match &self.reason {
+            LossReason::NoMove { tied } if tied.is_empty() => {
+                "no-move (no playable cell holds a level)".into()
+            }
+            LossReason::NoMove { tied } => {
+                let tied: Vec<String> = tied.iter().map(u8::to_string).collect();
+                format!("no-move (no level unique; tied: {})", tied.join(", "))
+            }
+            LossReason::YellowWins => "yellow-wins".to_string(),
+            LossReason::Draw => "draw".to_string(),
+        };
+        if self.line.is_empty() {
+            return format!("{why} at the root");
+        }
+        format!(
+            "{why} after {} (moves from the root, Red first)",
+            c4lab_board::format_moves(&self.line)
+        )
+    }
+}
+
 /// The outcome of verifying a diagram.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {

@@ -87,9 +87,9 @@ fn a_changed_marker_fails_the_leaves_check() {
             else {
                 continue;
             };
-            if v.verify(&leaf.diagram).is_win() {
+            let Verdict::Loss { counterexample, .. } = v.verify(&leaf.diagram) else {
                 continue;
-            }
+            };
             let r = check_solution(&branches, &text);
             assert_eq!(failed(&r), ["leaves"]);
             let f = failures_of(&r, "leaves");
@@ -98,7 +98,12 @@ fn a_changed_marker_fails_the_leaves_check() {
                 f[0].starts_with(&format!("diagram {} (line {}", leaf.index, leaf.line)),
                 "{f:?}"
             );
-            assert!(f[0].contains("loss"), "{f:?}");
+            // the loss as verify words it: from the leaf's root ("at the root" when
+            // there, not "after the empty board")
+            assert!(
+                f[0].ends_with(&format!("loss, {}", counterexample.describe())),
+                "{f:?}"
+            );
             return;
         }
     }
