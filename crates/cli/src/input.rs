@@ -18,20 +18,50 @@ pub struct Input {
     pub name: String,
 }
 
-/// Reads the whole of `path` (`-` or absent for stdin).
+/// The most a diagram's file may hold: a diagram is under a kilobyte, with comments a
+/// few (a stream without end, `/dev/zero`, was read until memory ran out).
+const MAX_DIAGRAM_BYTES: u64 = 1 << 20;
+
+/// Reads the whole of `path` (`-` or absent for stdin) as a diagram's text.
 pub fn read_text(path: Option<&Path>) -> Result<String> {
-    match path {
-        Some(p) if p != Path::new("-") => {
-            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))
-        }
-        _ => {
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .context("cannot read standard input")?;
-            Ok(s)
-        }
+    read_limited(path, MAX_DIAGRAM_BYTES, "a diagram")
+}
+
+/// Reads the whole of `path` (`-` or absent for stdin) as UTF-8 text of at most `limit`
+/// bytes (`what` names what it should hold, for the message past the limit); a byte
+/// that is not UTF-8 is named with its line and column.
+pub fn read_limited(path: Option<&Path>, limit: u64, what: &str) -> Result<String> {
+    let (name, source): (String, Box<dyn std::io::Read>) = match path {
+        Some(p) if p != Path::new("-") => (
+            p.display().to_string(),
+            Box::new(
+                std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
+            ),
+        ),
+        _ => ("standard input".to_string(), Box::new(std::io::stdin())),
+    };
+    let mut bytes = Vec::new();
+    source
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {name}"))?;
+    if bytes.len() as u64 > limit {
+        anyhow::bail!(
+            "{name} holds more than {} bytes, too much for {what}: name the right file",
+            limit
+        );
     }
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        let start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        anyhow::anyhow!(
+            "cannot read {name}: line {line}, byte {} (0x{:02X}) is not UTF-8 text; save the file as UTF-8",
+            at - start + 1,
+            bytes[at]
+        )
+    })
 }
 
 /// Reads a diagram: a level grid, an old grid, upstream JSON, or a share link (one line;

@@ -8,6 +8,7 @@ use c4lab_board::{Player, Position};
 use c4lab_steady::play::{Game, Played, Status};
 
 use crate::input::read_diagram;
+use crate::solve::shown;
 
 /// The board and the game's status.
 fn show(game: &Game, out: &mut impl Write) -> std::io::Result<()> {
@@ -53,8 +54,7 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
     if no_input {
         return Ok(code(game.status()));
     }
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
+    for line in typed_lines() {
         let line = line?;
         match line.trim() {
             "" => continue,
@@ -74,7 +74,11 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
                     }
                 }
                 _ => {
-                    writeln!(out, "{t:?}: type a column 1-7, u to undo, q to quit")?;
+                    writeln!(
+                        out,
+                        "\"{}\": type a column 1-7, u to undo, q to quit",
+                        shown(t)
+                    )?;
                     continue;
                 }
             },
@@ -82,6 +86,19 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
         show(&game, &mut out)?;
     }
     Ok(code(game.status()))
+}
+
+/// The lines typed on standard input. A line that is not UTF-8 comes through with its
+/// bad bytes replaced, to be answered as any other line no move reads (it ended the
+/// game with "stream did not contain valid UTF-8").
+fn typed_lines() -> impl Iterator<Item = std::io::Result<String>> {
+    std::io::stdin().lock().split(b'\n').map(|line| {
+        line.map(|bytes| {
+            String::from_utf8_lossy(&bytes)
+                .trim_end_matches('\r')
+                .to_string()
+        })
+    })
 }
 
 fn step(game: &mut Game, x: usize, out: &mut impl Write) -> Result<()> {
@@ -164,8 +181,7 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
     };
     // the positions before each of your moves, for `u`
     let mut turns: Vec<Position> = Vec::new();
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut lines = typed_lines();
     loop {
         if pos.moves_played() % 2 != yours {
             let x = model
@@ -224,7 +240,11 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                     writeln!(out, "you play {c}")?;
                 }
                 Ok(c @ 1..=7) => writeln!(out, "column {c} is full")?,
-                _ => writeln!(out, "{t:?}: type a column 1-7, u to undo, q to quit")?,
+                _ => writeln!(
+                    out,
+                    "\"{}\": type a column 1-7, u to undo, q to quit",
+                    shown(t)
+                )?,
             },
         }
     }

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use c4lab_steady::solution::check_solution;
 use serde_json::json;
 
@@ -12,9 +12,8 @@ const SHOWN: usize = 5;
 
 /// Runs every check and prints one line per check; exit 1 when any fails.
 pub fn check(branches: &Path, steady: &Path, json_out: bool) -> Result<u8> {
-    let read = |p: &Path| {
-        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))
-    };
+    // a solution's files are some kilobytes (upstream's: 5 KB and 64 KB)
+    let read = |p: &Path| crate::input::read_limited(Some(p), 256 << 20, "a solution file");
     let (b, s) = (read(branches)?, read(steady)?);
     let start = Instant::now();
     let report = check_solution(&b, &s);

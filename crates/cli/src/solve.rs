@@ -169,9 +169,21 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
     // line by line as the input comes (a script may feed one position and wait for its
     // score); a line ended by a lone carriage return (old Mac files, or a mixed file)
     // is a line of its own, as `unified_lines` reads it
-    for chunk in input.split(b'\n') {
-        let chunk = chunk.with_context(|| format!("cannot read {name}"))?;
+    for chunk in capped_lines(input, MAX_LINE) {
+        let (chunk, cut) = chunk.with_context(|| format!("cannot read {name}"))?;
         let chunk = chunk.strip_suffix(b"\r").unwrap_or(&chunk);
+        if cut {
+            n += 1;
+            bad += 1;
+            let e = format!("the line is longer than {MAX_LINE} bytes, where a position takes at most 42 moves and a score");
+            let word = shown(&String::from_utf8_lossy(&chunk[..40]));
+            if json_out {
+                writeln!(out, "{}", json!({"line": n, "moves": word, "error": e}))?;
+            } else {
+                writeln!(out, "{word} error: line {n}: {e}")?;
+            }
+            continue;
+        }
         for piece in chunk.split(|&b| b == b'\r') {
             n += 1;
             let piece = if n == 1 {
@@ -235,6 +247,51 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
         (0, 0) => 0,
         (0, _) => 1,
         _ => 2,
+    })
+}
+
+/// The longest line `solve` reads: a position is at most 42 moves and a score.
+const MAX_LINE: usize = 1 << 16;
+
+/// The input's `\n`-ended lines (without the `\n`), each cut at `max` bytes, with true
+/// for a line that was cut: the rest of a longer line is skipped without being kept (a
+/// stream without line breaks, `/dev/zero`, was read until memory ran out).
+fn capped_lines(
+    mut input: impl BufRead,
+    max: usize,
+) -> impl Iterator<Item = std::io::Result<(Vec<u8>, bool)>> {
+    std::iter::from_fn(move || {
+        let mut line = Vec::new();
+        match std::io::Read::take(input.by_ref(), max as u64 + 1).read_until(b'\n', &mut line) {
+            Err(e) => return Some(Err(e)),
+            Ok(0) => return None,
+            Ok(_) => {}
+        }
+        if line.last() == Some(&b'\n') {
+            line.pop();
+            return Some(Ok((line, false)));
+        }
+        if line.len() <= max {
+            // the last line, with no line break after it
+            return Some(Ok((line, false)));
+        }
+        line.truncate(max);
+        loop {
+            let buf = match input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) => return Some(Err(e)),
+            };
+            if buf.is_empty() {
+                break;
+            }
+            if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+                input.consume(i + 1);
+                break;
+            }
+            let n = buf.len();
+            input.consume(n);
+        }
+        Some(Ok((line, true)))
     })
 }
 
@@ -396,7 +453,7 @@ pub fn book(depth: u32, out: &Path, mb: usize, threads: usize) -> Result<u8> {
 
 /// A bad line's first word as an error names it: control characters escaped, cut
 /// after 40 characters.
-fn shown(word: &str) -> String {
+pub(crate) fn shown(word: &str) -> String {
     let mut out: String = word.chars().take(40).flat_map(char::escape_debug).collect();
     if word.chars().nth(40).is_some() {
         out.push('…');

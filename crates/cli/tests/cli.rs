@@ -41,14 +41,14 @@ fn verify_exit_codes_and_json() {
         &["convert", "--to", "link", "examples/loss.txt"],
         "",
     ));
-    let said = stdout(&c4lab(&["verify", "-"], &format!("{}.7\n", link.trim())));
+    let said = stdout(&c4lab(&["verify", "-"], format!("{}.7\n", link.trim())));
     assert!(
         said.contains("replay: c4lab convert --to grid FILE > grid.txt; c4lab play grid.txt --moves 7112 (the link's own Yellow line"),
         "{said}"
     );
 
     // the empty board with one level everywhere: no unique level at the root
-    let flat = c4lab(&["verify", "-"], &"9999999\n".repeat(6));
+    let flat = c4lab(&["verify", "-"], "9999999\n".repeat(6));
     assert_eq!(flat.status.code(), Some(1));
     assert!(
         stdout(&flat).contains("tied: 9) at the root [1 position searched]"),
@@ -824,9 +824,52 @@ fn a_percent_encoded_link_reads_as_the_link() {
 #[test]
 fn a_byte_order_mark_before_a_grid_or_a_link_is_read_past() {
     let grid = std::fs::read_to_string(repo().join("examples/win.txt")).unwrap();
-    let out = c4lab(&["verify", "-"], &format!("\u{feff}{grid}"));
+    let out = c4lab(&["verify", "-"], format!("\u{feff}{grid}"));
     assert_exit(&out, 0);
     let link = stdout(&c4lab(&["convert", "--to", "link", "-"], &grid));
-    let out = c4lab(&["verify", "-"], &format!("\u{feff}{link}"));
+    let out = c4lab(&["verify", "-"], format!("\u{feff}{link}"));
     assert_exit(&out, 0);
+}
+
+#[test]
+fn odd_input_is_named_where_it_is_odd() {
+    // a byte that is not UTF-8 is named with its line and column (it said only "stream
+    // did not contain valid UTF-8")
+    let grid = std::fs::read_to_string(repo().join("examples/win.txt")).unwrap();
+    let mut bytes = grid.clone().into_bytes();
+    let third = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(1)
+        .unwrap()
+        .0;
+    bytes[third + 2] = 0xFF;
+    let o = c4lab(&["verify", "-"], &bytes);
+    assert_exit(&o, 2);
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        said.contains("standard input: line 3, byte 2 (0xFF) is not UTF-8 text"),
+        "{said}"
+    );
+    // input far past any diagram's size is refused once it passes a megabyte (a stream
+    // without end was read until memory ran out)
+    let o = c4lab(&["verify", "-"], vec![b'9'; 3 << 20]);
+    assert_exit(&o, 2);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("too much for a diagram"));
+    // in play, a typed line that is not UTF-8 is answered as any bad line and the game
+    // goes on (it ended the session); a long one is named cut short
+    let mut typed = b"7\n\xff\n".to_vec();
+    typed.extend(vec![b'7'; 100_000]);
+    typed.extend(b"\n1\n");
+    let o = c4lab(&["play", "examples/win.txt"], &typed);
+    assert_exit(&o, 0);
+    let text = stdout(&o);
+    assert!(text.contains("\"\u{fffd}\": type a column 1-7"), "{text}");
+    assert!(
+        text.contains(&format!("\"{}…\": type a column", "7".repeat(40))),
+        "{text}"
+    );
+    assert!(text.contains("Yellow plays 1"), "{text}");
+    assert!(text.len() < 10_000, "the long line is not echoed whole");
 }

@@ -626,7 +626,11 @@ fn dsat_exit_codes_and_json() {
         let header = String::from_utf8_lossy(&run.stderr);
         assert_eq!(header.contains("no gap between levels"), note, "{header}");
         let grid = String::from_utf8_lossy(&run.stdout);
-        assert_eq!(c4lab(&["verify"], &grid).status.code(), Some(0), "{grid}");
+        assert_eq!(
+            c4lab(&["verify"], grid.as_bytes()).status.code(),
+            Some(0),
+            "{grid}"
+        );
     }
 
     let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";

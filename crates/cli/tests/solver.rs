@@ -65,6 +65,20 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
         (json(-11), json(-11))
     );
     assert_eq!(rows[1]["expected"], -10);
+    // a line past 64 KiB is named cut short and skipped whole, kept out of memory (a
+    // stream without line breaks grew until memory ran out); the next line is answered
+    let mut long = vec![b'4'; 200_000];
+    long.extend(b"\n4453\n");
+    let o = c4lab(&["solve", "--weak", "--table-mb", "16"], &long);
+    assert_exit(&o, 2);
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].ends_with("error: line 1: the line is longer than 65536 bytes, where a position takes at most 42 moves and a score"),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("4453 "), "{text}");
     // under --weak only the sign is checked
     let weak = c4lab(
         &["solve", "--weak", "--table-mb", "16"],
@@ -107,7 +121,7 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
     let sample: Vec<&str> = text.lines().step_by(30).collect();
     let out = stdout(&c4lab(
         &["solve", "--threads", "2", "--table-mb", "32"],
-        &sample.join("\n"),
+        sample.join("\n"),
     ));
     assert_eq!(out.lines().count(), sample.len(), "{out}");
     for (want, got) in sample.iter().zip(out.lines()) {
@@ -225,7 +239,7 @@ fn analyze_scores_every_column() {
     assert_eq!(over.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&over.stderr).contains("the board is full, a draw"));
     // while `solve` scores it, as the benchmark convention does: 0
-    let scored = c4lab(&["solve", "--table-mb", "16"], &format!("{draw}\n"));
+    let scored = c4lab(&["solve", "--table-mb", "16"], format!("{draw}\n"));
     assert_eq!(scored.status.code(), Some(0));
     assert!(
         stdout(&scored).starts_with(&format!("{draw} 0 ")),

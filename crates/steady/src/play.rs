@@ -24,12 +24,20 @@ pub enum PlayError {
         /// How it ended.
         status: String,
     },
-    /// A column outside 1..7 or a full one.
-    #[error("Yellow's move {ply}: column {column} cannot be played (columns are 1-7 and must not be full)")]
+    /// A column outside 1..7.
+    #[error("Yellow's move {ply}: there is no column {column} (columns are 1-7)")]
     Column {
         /// 1-based index of the refused Yellow move.
         ply: usize,
         /// The column, 1-based as given.
+        column: usize,
+    },
+    /// A full column.
+    #[error("Yellow's move {ply}: column {column} is full")]
+    Full {
+        /// 1-based index of the refused Yellow move.
+        ply: usize,
+        /// The column, 1-based.
         column: usize,
     },
 }
@@ -154,8 +162,11 @@ impl Game {
                 status: self.status.describe(),
             });
         }
-        if x >= WIDTH || !self.position.can_play(x) {
+        if x >= WIDTH {
             return Err(PlayError::Column { ply, column: x + 1 });
+        }
+        if !self.position.can_play(x) {
+            return Err(PlayError::Full { ply, column: x + 1 });
         }
         self.position.play(x);
         self.log.push(Played {

@@ -249,6 +249,18 @@ fn play_stops_where_an_undecided_cell_would_choose() {
 }
 
 #[test]
+fn a_move_into_a_full_column_is_called_full() {
+    // column 1 filled by six alternating stones: Red to move, no four
+    let root = Position::from_moves("111111").unwrap();
+    let d = Diagram::from_root(&root, |x, _| Cell::Level(if x == 3 { 0 } else { 9 }));
+    let mut game = Game::new(&d).unwrap();
+    let e = game.yellow(0).unwrap_err().to_string();
+    assert_eq!(e, "Yellow's move 1: column 1 is full");
+    let e = game.yellow(7).unwrap_err().to_string();
+    assert_eq!(e, "Yellow's move 1: there is no column 8 (columns are 1-7)");
+}
+
+#[test]
 fn levels_survive_stones_played_on_top() {
     let d = parse(WIN);
     let mut game = Game::new(&d).unwrap();

@@ -23,7 +23,8 @@ pub fn upstream_states() -> Option<PathBuf> {
     Some(states)
 }
 
-pub fn c4lab(args: &[&str], stdin: &str) -> Output {
+/// Runs `c4lab` with `stdin` (text, or bytes that need not be UTF-8) as its input.
+pub fn c4lab(args: &[&str], stdin: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_c4lab"))
         .args(args)
         .current_dir(repo())
@@ -34,7 +35,7 @@ pub fn c4lab(args: &[&str], stdin: &str) -> Output {
         .expect("c4lab runs");
     // a command may refuse its arguments and end before it reads its input: the pipe
     // is then closed, and the output says what happened
-    let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let written = child.stdin.take().unwrap().write_all(stdin.as_ref());
     if let Err(e) = written {
         assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
     }
