@@ -47,6 +47,7 @@ mod selfplay;
 mod serve;
 mod solution;
 mod solve;
+mod ticker;
 mod verify;
 
 use std::path::PathBuf;

@@ -166,6 +166,8 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
     // lines whose given score differs from the solved one
     let mut differ = 0;
     let mut n = 0;
+    // a line that takes a while is named on a terminal as it runs
+    let ticker = crate::ticker::Ticker::on_terminal();
     // line by line as the input comes (a script may feed one position and wait for its
     // score); a line ended by a lone carriage return (old Mac files, or a mixed file)
     // is a line of its own, as `unified_lines` reads it
@@ -218,7 +220,9 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
                 Ok((p, given)) => {
                     s.reset_nodes();
                     let t = Instant::now();
+                    ticker.start(format!("solve: line {n} ({})", shown(&word)));
                     let score = if weak { s.solve_weak(&p) } else { s.solve(&p) };
+                    ticker.done();
                     let us = t.elapsed().as_micros();
                     // a score given on the line is the expected one (as in the benchmark
                     // sets): checked, by its sign alone under --weak
@@ -350,7 +354,15 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
     }
     let mut s = solver(args.table_mb, args.threads, args.book.as_deref())?;
     let t = Instant::now();
+    let ticker = crate::ticker::Ticker::on_terminal();
+    let of = if moves.is_empty() {
+        "the empty board".to_string()
+    } else {
+        shown(moves)
+    };
+    ticker.start(format!("analyze: scoring every column of {of}"));
     let scores = s.analyze(&p);
+    ticker.done();
     let best = scores.iter().flatten().max().copied();
     // the columns (1-7) that reach the best score
     let best_columns: Vec<usize> = (0..7)

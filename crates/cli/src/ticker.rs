@@ -1,0 +1,166 @@
+//! A line on a terminal's standard error that says which long piece of work runs, and
+//! for how long, once it has run a second: a solve near the empty board takes minutes,
+//! and `analyze` or `solve` printed nothing until the answer. Work that ends within the
+//! second draws nothing, and nothing is drawn where standard error is no terminal (a
+//! log, a script), so the answers on standard output stay as they were.
+//!
+//! Hand-written rather than an indicatif spinner: a spinner draws at once, and would
+//! flash for each of the thousands of quick lines a benchmark set feeds `solve`.
+
+use std::io::{IsTerminal, Write};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How often the line is redrawn.
+const EVERY: Duration = Duration::from_millis(250);
+
+/// Says what runs on standard error, past a delay (see the module's note).
+pub struct Ticker {
+    shared: Option<Arc<Shared>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    wake: Condvar,
+    delay: Duration,
+}
+
+struct State {
+    /// The work running and when it started.
+    work: Option<(String, Instant)>,
+    /// Whether the line is on the screen (to be erased when the work ends).
+    drawn: bool,
+    quit: bool,
+    out: Box<dyn Write + Send>,
+}
+
+/// Erases the line the cursor is on.
+const ERASE: &str = "\r\x1b[2K";
+
+impl Ticker {
+    /// A ticker on standard error when it is a terminal, else one that draws nothing.
+    pub fn on_terminal() -> Ticker {
+        if std::io::stderr().is_terminal() {
+            Ticker::to(Box::new(std::io::stderr()), Duration::from_secs(1))
+        } else {
+            Ticker {
+                shared: None,
+                thread: None,
+            }
+        }
+    }
+
+    /// A ticker drawing to `out` once a piece of work has run `delay`.
+    pub fn to(out: Box<dyn Write + Send>, delay: Duration) -> Ticker {
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                work: None,
+                drawn: false,
+                quit: false,
+                out,
+            }),
+            wake: Condvar::new(),
+            delay,
+        });
+        let s = shared.clone();
+        let thread = std::thread::spawn(move || {
+            let mut st = s.state.lock().expect("ticker lock");
+            while !st.quit {
+                if let Some((what, since)) = &st.work {
+                    let ran = since.elapsed();
+                    if ran >= s.delay {
+                        let line = format!("{ERASE}{what}: {} s", ran.as_secs());
+                        // (a terminal that went away ends nothing but this line)
+                        let _ = st.out.write_all(line.as_bytes());
+                        let _ = st.out.flush();
+                        st.drawn = true;
+                    }
+                }
+                st = s.wake.wait_timeout(st, EVERY).expect("ticker lock").0;
+            }
+        });
+        Ticker {
+            shared: Some(shared),
+            thread: Some(thread),
+        }
+    }
+
+    /// A piece of work starts: `what` is drawn once it has run the delay.
+    pub fn start(&self, what: String) {
+        if let Some(s) = &self.shared {
+            s.state.lock().expect("ticker lock").work = Some((what, Instant::now()));
+        }
+    }
+
+    /// The work has ended: its line, if drawn, is erased before anything else is written.
+    pub fn done(&self) {
+        if let Some(s) = &self.shared {
+            let mut st = s.state.lock().expect("ticker lock");
+            st.work = None;
+            if st.drawn {
+                st.drawn = false;
+                let _ = st.out.write_all(ERASE.as_bytes());
+                let _ = st.out.flush();
+            }
+        }
+    }
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        self.done();
+        if let Some(s) = &self.shared {
+            s.state.lock().expect("ticker lock").quit = true;
+            s.wake.notify_all();
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer whose bytes the test reads back.
+    #[derive(Clone, Default)]
+    struct Seen(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Seen {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Seen {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+    }
+
+    #[test]
+    fn long_work_is_named_with_its_time_and_erased_when_done_quick_work_draws_nothing() {
+        let seen = Seen::default();
+        let t = Ticker::to(Box::new(seen.clone()), Duration::from_millis(300));
+        t.start("quick".into());
+        t.done();
+        t.start("solving 4".into());
+        std::thread::sleep(Duration::from_millis(700));
+        t.done();
+        let text = seen.text();
+        assert!(!text.contains("quick"), "{text:?}");
+        assert!(text.starts_with("\r\x1b[2Ksolving 4: 0 s"), "{text:?}");
+        assert!(text.ends_with(ERASE), "erased once done: {text:?}");
+        // nothing more once the work is done
+        std::thread::sleep(Duration::from_millis(400));
+        drop(t);
+        assert_eq!(seen.text(), text);
+    }
+}
