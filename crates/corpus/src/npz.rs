@@ -205,52 +205,6 @@ impl MemberInfo {
     }
 }
 
-/// The number of entries the archive's end-of-directory record states (its zip64 form
-/// when the plain one holds the 0xFFFF marker), or None when the record is not found
-/// (`zip` has opened the archive, so it is there; `zip` does not expose the count, and
-/// counts each name once, so it is read here).
-fn directory_entries(file: &File) -> io::Result<Option<u64>> {
-    let mut f = file;
-    let len = f.seek(SeekFrom::End(0))?;
-    // the record is 22 bytes and a comment of at most 65,535 follows it
-    let tail_len = len.min(22 + 65_535);
-    f.seek(SeekFrom::Start(len - tail_len))?;
-    let mut tail = vec![0u8; tail_len as usize];
-    f.read_exact(&mut tail)?;
-    let Some(at) = (0..tail.len().saturating_sub(21))
-        .rev()
-        .find(|&i| tail[i..i + 4] == *b"PK\x05\x06")
-    else {
-        return Ok(None);
-    };
-    let u16_at = |i: usize| u16::from_le_bytes([tail[i], tail[i + 1]]);
-    let entries = u16_at(at + 10);
-    if entries != 0xFFFF {
-        return Ok(Some(u64::from(entries)));
-    }
-    // zip64: a 20-byte locator just before the record points at the zip64 record, whose
-    // total entry count is the u64 at offset 32
-    let locator = (len - tail_len) + at as u64;
-    if locator < 20 {
-        return Ok(None);
-    }
-    let mut loc = [0u8; 20];
-    f.seek(SeekFrom::Start(locator - 20))?;
-    f.read_exact(&mut loc)?;
-    if loc[..4] != *b"PK\x06\x07" {
-        return Ok(None);
-    }
-    let record = u64::from_le_bytes(loc[8..16].try_into().expect("8 bytes"));
-    let mut rec = [0u8; 40];
-    f.seek(SeekFrom::Start(record))?;
-    if f.read_exact(&mut rec).is_err() || rec[..4] != *b"PK\x06\x06" {
-        return Ok(None);
-    }
-    Ok(Some(u64::from_le_bytes(
-        rec[32..40].try_into().expect("8 bytes"),
-    )))
-}
-
 /// Reads members of an `.npz` archive.
 pub struct NpzReader {
     path: PathBuf,
@@ -280,8 +234,6 @@ impl NpzReader {
             ));
         }
         (&file).seek(SeekFrom::Start(0)).map_err(io_at(path))?;
-        let listed = directory_entries(&file).map_err(io_at(path))?;
-        (&file).seek(SeekFrom::Start(0)).map_err(io_at(path))?;
         let mut zip =
             ZipArchive::new(BufReader::new(file)).map_err(|e| zip_error(path, None, e))?;
         let names: Vec<String> = zip
@@ -290,17 +242,12 @@ impl NpzReader {
             .collect();
         // `zip` keeps one member of a name listed twice, and numpy's loader may keep the
         // other: a reader that picks would read what another does not
-        if let Some(listed) = listed {
-            if listed != names.len() as u64 {
-                return Err(damaged(
-                    path,
-                    None,
-                    format!(
-                        "its directory lists {listed} members under {} names: a name appears more than once, and readers differ on which member they read; write the sidecar again",
-                        names.len()
-                    ),
-                ));
-            }
+        if zip.has_duplicate_names() {
+            return Err(damaged(
+                path,
+                None,
+                "its directory names a member twice, and readers differ on which of the two they read; write the sidecar again".into(),
+            ));
         }
         let mut members = Vec::with_capacity(names.len());
         for (i, name) in names.into_iter().enumerate() {
