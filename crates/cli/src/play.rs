@@ -1,6 +1,6 @@
 //! `c4lab play`: you are Yellow against a diagram (Red), or either colour against a model.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
@@ -90,15 +90,10 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
 
 /// The lines typed on standard input. A line that is not UTF-8 comes through with its
 /// bad bytes replaced, to be answered as any other line no move reads (it ended the
-/// game with "stream did not contain valid UTF-8").
+/// game with "stream did not contain valid UTF-8"); one past 64 KiB is cut there.
 fn typed_lines() -> impl Iterator<Item = std::io::Result<String>> {
-    std::io::stdin().lock().split(b'\n').map(|line| {
-        line.map(|bytes| {
-            String::from_utf8_lossy(&bytes)
-                .trim_end_matches('\r')
-                .to_string()
-        })
-    })
+    crate::solve::capped_lines(std::io::stdin().lock(), crate::solve::MAX_LINE)
+        .map(|line| line.map(|(bytes, _)| String::from_utf8_lossy(&bytes).into_owned()))
 }
 
 fn step(game: &mut Game, x: usize, out: &mut impl Write) -> Result<()> {

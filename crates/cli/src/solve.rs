@@ -169,11 +169,9 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
     // a line that takes a while is named on a terminal as it runs
     let ticker = crate::ticker::Ticker::on_terminal();
     // line by line as the input comes (a script may feed one position and wait for its
-    // score); a line ended by a lone carriage return (old Mac files, or a mixed file)
-    // is a line of its own, as `unified_lines` reads it
+    // score)
     for chunk in capped_lines(input, MAX_LINE) {
         let (chunk, cut) = chunk.with_context(|| format!("cannot read {name}"))?;
-        let chunk = chunk.strip_suffix(b"\r").unwrap_or(&chunk);
         if cut {
             n += 1;
             bad += 1;
@@ -186,7 +184,8 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
             }
             continue;
         }
-        for piece in chunk.split(|&b| b == b'\r') {
+        {
+            let piece: &[u8] = &chunk;
             n += 1;
             let piece = if n == 1 {
                 piece.strip_prefix("\u{feff}".as_bytes()).unwrap_or(piece)
@@ -255,47 +254,52 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
 }
 
 /// The longest line `solve` reads: a position is at most 42 moves and a score.
-const MAX_LINE: usize = 1 << 16;
+pub(crate) const MAX_LINE: usize = 1 << 16;
 
-/// The input's `\n`-ended lines (without the `\n`), each cut at `max` bytes, with true
-/// for a line that was cut: the rest of a longer line is skipped without being kept (a
-/// stream without line breaks, `/dev/zero`, was read until memory ran out).
-fn capped_lines(
+/// The input's lines, each ended by `\n`, `\r\n` or a lone `\r` (old Mac files, or a
+/// mixed file: as `unified_lines` reads them), without the ending and cut at `max`
+/// bytes, with true for a line that was cut: the rest of a longer line is skipped
+/// without being kept (a stream without line breaks, `/dev/zero`, was read until
+/// memory ran out).
+pub(crate) fn capped_lines(
     mut input: impl BufRead,
     max: usize,
 ) -> impl Iterator<Item = std::io::Result<(Vec<u8>, bool)>> {
+    // the last line ended with `\r`: a `\n` right after it ends the same line
+    let mut after_cr = false;
     std::iter::from_fn(move || {
         let mut line = Vec::new();
-        match std::io::Read::take(input.by_ref(), max as u64 + 1).read_until(b'\n', &mut line) {
-            Err(e) => return Some(Err(e)),
-            Ok(0) => return None,
-            Ok(_) => {}
-        }
-        if line.last() == Some(&b'\n') {
-            line.pop();
-            return Some(Ok((line, false)));
-        }
-        if line.len() <= max {
-            // the last line, with no line break after it
-            return Some(Ok((line, false)));
-        }
-        line.truncate(max);
+        let mut cut = false;
+        let mut started = false;
         loop {
             let buf = match input.fill_buf() {
                 Ok(buf) => buf,
                 Err(e) => return Some(Err(e)),
             };
             if buf.is_empty() {
-                break;
+                // the last line, with no line break after it
+                return started.then_some(Ok((line, cut)));
             }
-            if let Some(i) = buf.iter().position(|&b| b == b'\n') {
-                input.consume(i + 1);
-                break;
+            if std::mem::take(&mut after_cr) && buf[0] == b'\n' {
+                input.consume(1);
+                continue;
             }
-            let n = buf.len();
-            input.consume(n);
+            started = true;
+            let end = buf.iter().position(|&b| b == b'\n' || b == b'\r');
+            let body = &buf[..end.unwrap_or(buf.len())];
+            let room = max.saturating_sub(line.len());
+            cut |= body.len() > room;
+            line.extend_from_slice(&body[..body.len().min(room)]);
+            let used = body.len();
+            match end {
+                Some(i) => {
+                    after_cr = buf[i] == b'\r';
+                    input.consume(used + 1);
+                    return Some(Ok((line, cut)));
+                }
+                None => input.consume(used),
+            }
         }
-        Some(Ok((line, true)))
     })
 }
 
@@ -471,4 +475,46 @@ pub(crate) fn shown(word: &str) -> String {
         out.push('…');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::capped_lines;
+
+    fn lines(input: &[u8], max: usize) -> Vec<(String, bool)> {
+        capped_lines(input, max)
+            .map(|l| {
+                let (l, cut) = l.unwrap();
+                (String::from_utf8(l).unwrap(), cut)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_line_ending_ends_a_line_and_long_lines_are_cut() {
+        let got = lines(b"a\r\nb\rc\n\r\nd", 10);
+        let want = [
+            ("a", false),
+            ("b", false),
+            ("c", false),
+            ("", false),
+            ("d", false),
+        ];
+        assert_eq!(got, want.map(|(l, c)| (l.to_string(), c)));
+        // the cap is on the line, not its ending; past it the rest is skipped
+        let got = lines(b"abc\r\nxxxxx\ryy", 3);
+        let want = [("abc", false), ("xxx", true), ("yy", false)];
+        assert_eq!(got, want.map(|(l, c)| (l.to_string(), c)));
+        // a file of lone carriage returns is as many lines however long it is (it was
+        // one line, cut)
+        let many = b"4453\r".repeat(20_000);
+        assert_eq!(lines(&many, 1 << 16).len(), 20_000);
+        assert!(lines(b"", 4).is_empty());
+        // a `\r\n` split between two reads is one ending
+        let byte_by_byte = std::io::BufReader::with_capacity(1, &b"a\r\nb\r"[..]);
+        let got: Vec<Vec<u8>> = capped_lines(byte_by_byte, 10)
+            .map(|l| l.unwrap().0)
+            .collect();
+        assert_eq!(got, [b"a".to_vec(), b"b".to_vec()]);
+    }
 }

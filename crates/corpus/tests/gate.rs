@@ -526,5 +526,8 @@ fn sidecar_corruptions() {
     expect(&rep, Kind::SidecarFormat, None);
     assert_eq!(rep.kinds.len(), 1, "{rep}");
     let said = rep.to_string();
-    assert!(said.contains("its directory names a member twice"), "{said}");
+    assert!(
+        said.contains("its directory names a member twice"),
+        "{said}"
+    );
 }
