@@ -170,7 +170,9 @@ impl Diagram {
                             all - cells
                         )
                     } else {
-                        format!(" (or the 42 cells on one line: this line has {all})")
+                        // (spaces at its ends are no level cells: not counted)
+                        let inner = rows[0].trim().chars().count();
+                        format!(" (or the 42 cells on one line: this line has {inner})")
                     }
                 }
                 0 => String::new(),

@@ -87,11 +87,13 @@ pub fn read_any(text: &str) -> Result<Read, ReadError> {
     if one_line && !comment && (version_dot || t.contains('#')) {
         return match link::decode(t) {
             Ok(shared) => Ok(Read::Link(shared)),
-            Err(e) if t.contains('#') || t.chars().count() != CELLS => Err(e.into()),
-            // the link's error, should the cells not read as a grid either
-            Err(e) => Diagram::parse(&unflattened(t))
-                .map(Read::Line)
-                .map_err(|_| e.into()),
+            Err(e) if t.contains('#') => Err(e.into()),
+            // the link's error, should the line not read as 42 cells either (counted as
+            // `unflattened` counts them: an old line's edge spaces are cells)
+            Err(e) => match unflattened(&text) {
+                Cow::Owned(rows) => Diagram::parse(&rows).map(Read::Line).map_err(|_| e.into()),
+                Cow::Borrowed(_) => Err(e.into()),
+            },
         };
     }
     let rows = unflattened(&text);
@@ -111,10 +113,12 @@ pub fn read_grid(text: &str) -> Result<Diagram, DiagramError> {
 /// `text` as rows: 42 cells on one line are cut into six rows of seven (the form the
 /// Lab's engine passes a diagram in); any other text is left as it is.
 pub fn unflattened(text: &str) -> Cow<'_, str> {
-    // a space is a cell of the old language (claimeven), so one at either end of the
-    // line counts when the line holds 42 cells with it; spaces around 42 cells do not
+    // a space is a cell of the old language (claimeven), so in a line of that language
+    // (one holding another of its markers) one at either end counts; spaces around a
+    // level line's cells do not
     let line = text.trim_matches(['\n', '\r']);
-    let t = if line.chars().count() == CELLS {
+    let old = line.contains(|c: char| c != ' ' && crate::legacy::is_marker(c));
+    let t = if old && line.chars().count() == CELLS {
         line
     } else {
         text.trim()
@@ -198,6 +202,15 @@ mod tests {
         let line = read_any(&old.replace('\n', "")).unwrap();
         assert_eq!(line.form(), "old seven-marker grid on one line");
         assert_eq!(line.diagram(), six.diagram());
+        // one starting, once its spaces are trimmed, as a link does (`1.`: a stone, then
+        // an empty cell of the old language) reads so too
+        let linkish = "       \n      1\n.-.-.-.\n|@|@|@|\n.-.-.-.\n|@|@|@|\n";
+        let line = read_any(&linkish.replace('\n', "")).unwrap();
+        assert_eq!(line.diagram(), read_any(linkish).unwrap().diagram());
+        // a level line of 41 cells and an edge space still says it has 41 (the space is
+        // no old-language cell of it)
+        let e = read_any(&format!(" {short}")).unwrap_err().to_string();
+        assert!(e.contains("this line has 41"), "{e}");
         // spaces between the cells are named as such (they were counted as cells)
         let rows: Vec<&str> = WIN.lines().filter(|l| l.len() == 7).collect();
         let spaced = rows.join(" ");
