@@ -104,16 +104,20 @@ export function wholeRoot(host) {
       // once the first search has ended, the race may wait on the second (which could
       // still win): say what the first ended with, and what the second is doing
       const ended = { found: 'found a diagram', unsat: 'proved that no diagram wins', budget: 'ran out of budget' }[r.entrants?.[0]?.state] ?? 'ended';
-      if (r.waiting_on && r.local_budget == null) {
+      // (only while it runs: a report kept by Stop says it stopped, below)
+      if (r.waiting_on && r.local_budget == null && ['searching', 'mapping', 'waiting'].includes(r.state)) {
         const what = r.state === 'searching' ? `round ${r.round}, ${count(r.conflicts ?? 0, 'dead end')}`
           : r.state === 'mapping' ? `mapping its own first cut, ${fmt(r.positions)} positions` : 'starting';
-        const upTo = r.ceiling == null ? '' : `, up to ${fmt(r.ceiling)} dead ends, where its count would pass the first's`;
         if (r.state === 'mapping') {
           ui.gauge.setAttribute('aria-label', 'Share of the state budget mapped');
           ui.gauge.max = r.max_states;
           ui.gauge.value = r.positions;
         }
-        return status(`The first search ${ended}; the second search, whose count may still come in lower and win the race, runs on${upTo}: ${what} (${secs} s).`);
+        // with no verdict to beat, any verdict of the second's stands
+        const why = r.ceiling == null
+          ? 'runs on'
+          : `runs on while its count of dead ends stays below the first's (it stops at ${fmt(r.ceiling)} of its own; a tie goes to the first)`;
+        return status(`The first search ${ended}; the second search ${why}: ${what} (${secs} s).`);
       }
       const won = r.winner ? ` by the second search (from the first's ${fmt(r.started_at)} dead ends, its budget also growing after ${fmt(WIDEN_AFTER[1])})` : '';
       switch (r.state) {

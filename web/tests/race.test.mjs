@@ -376,9 +376,19 @@ test('Solve root\'s status says the first search\'s verdict while the second run
     second.report(searching(200, 200));
     first.report(unsat(3000, { released_at: 1000 }));
     assert.equal(els['#dsat-status'].textContent.replace(/\(\d+\.\d s\)/, '(t)'),
-      'The first search proved that no diagram wins; the second search, whose count may still come in lower and win the race, runs on, up to 1,000 dead ends, where its count would pass the first\'s: round 1, 200 dead ends (t).');
+      'The first search proved that no diagram wins; the second search runs on while its count of dead ends stays below the first\'s (it stops at 1,000 of its own; a tie goes to the first): round 1, 200 dead ends (t).');
     second.report(unsat(700));
     assert.match(els['#dsat-status'].textContent, /^No diagram wins from this root/);
+    // with the first out of budget there is no count to beat; Stop then says stopped
+    els['#dsat'].on.click();
+    const [a, b] = StandIn.made.slice(-2);
+    b.report(waiting);
+    a.report(searching(1000, 1500, { released_at: 1000 }));
+    b.report(searching(50, 50));
+    a.report({ state: 'budget', round: 9, positions: 10, conflicts: 2000, released_at: 1000 });
+    assert.match(els['#dsat-status'].textContent, /^The first search ran out of budget; the second search runs on: round 1, 50 dead ends \(/);
+    els['#dsat-stop'].on.click();
+    assert.match(els['#dsat-status'].textContent, /^Stopped after [\d.]+ s \(/);
   } finally {
     globalThis.setInterval = tick;
     delete globalThis.document;
