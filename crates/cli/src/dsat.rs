@@ -377,6 +377,9 @@ pub fn dsat(
         options: &options,
         widen_after,
         undecided: input.diagram.undecided(),
+        local_runs: (entrants.iter())
+            .map(|e| e.runs_local_search(&input.diagram))
+            .collect(),
         counted,
         setup_bytes,
         bytes_per_state,

@@ -42,6 +42,8 @@ pub(crate) struct Ended<'a> {
     pub widen_after: &'a [u64],
     /// The root diagram's `?` cells.
     pub undecided: usize,
+    /// Whether each search ran a local search.
+    pub local_runs: Vec<bool>,
     /// Whether the heap was counted (not with CaDiCaL, which allocates in C++).
     pub counted: bool,
     /// Heap bytes to set up the solvers.
@@ -64,6 +66,7 @@ impl Ended<'_> {
             entrants,
             options,
             widen_after,
+            ref local_runs,
             counted,
             setup_bytes,
             bytes_per_state,
@@ -111,9 +114,13 @@ impl Ended<'_> {
                 "least_levels": e.report.least_levels,
                 "map_seconds": e.map_seconds,
                 "first_cut_plies": entrants[i].first_cut(),
-                "local_work_budget": entrants[i].local_work,
+                // 0 where no local search runs (no `?` cell, or no strong solver)
+                "local_work_budget": if local_runs[i] { entrants[i].local_work } else { 0 },
+                "local_seed": entrants[i].local_seed,
+                "phase_hint": entrants[i].phase_hint,
             })).collect::<Vec<_>>(),
             // the run's settings, so a result can be read and rerun without its command
+            // (each search's own are in its entry)
             "settings": json!({
                 "cut_plies": options.cut_plies,
                 "deepen_after": options.deepen_after,
@@ -127,8 +134,6 @@ impl Ended<'_> {
                 "first_levels": options.first_levels,
                 "level_gaps": !options.compact_levels,
                 "levels_on_demand": options.levels_on_demand,
-                "phase_hint": options.phase_hint,
-                "local_seed": options.local_seed,
             }),
             "bytes_per_state": bytes_per_state,
             "setup_bytes": counted.then_some(setup_bytes),

@@ -378,6 +378,24 @@ fn dsat_exit_codes_and_json() {
     assert_eq!(settings["tree_cap"], 16, "{j}");
     assert!(settings["fault_paths"].is_u64(), "{j}");
     assert_eq!(entrants[0]["local_work_budget"], 0, "{j}");
+    assert_eq!(entrants[1]["local_seed"], 1, "{j}");
+    assert_eq!(entrants[0]["phase_hint"], false, "{j}");
+    assert!(settings.get("local_seed").is_none(), "{j}");
+    // no strong solver, no local search: its budget reads 0 (it read the default)
+    let plain = c4lab(
+        &[
+            "dsat",
+            "--json",
+            "--cut",
+            "4",
+            "--oracle-nodes",
+            "0",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    let plain: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert_eq!(plain["entrants"][0]["local_work_budget"], 0, "{plain}");
     assert!(entrants[1]["first_cut_plies"].as_u64() <= Some(4), "{j}");
     let second_started = entrants[1]["started_at"].as_u64() != Some(0);
     assert_eq!(entrants[1]["started"], second_started, "{j}");
