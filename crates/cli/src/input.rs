@@ -46,18 +46,22 @@ pub fn read_limited(path: Option<&Path>, limit: u64, what: &str) -> Result<Strin
         .read_to_end(&mut bytes)
         .with_context(|| format!("cannot read {name}"))?;
     if bytes.len() as u64 > limit {
-        anyhow::bail!(
-            "{name} holds more than {} bytes, too much for {what}: name the right file",
-            limit
-        );
+        let fix = if name == "standard input" {
+            "give the right input"
+        } else {
+            "name the right file"
+        };
+        anyhow::bail!("{name} holds more than {limit} bytes, too much for {what}: {fix}");
     }
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
-        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        let start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        // lines end at `\n`, `\r\n` or a lone `\r`, as the readers take them
+        let ends = |i: usize| bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        let line = (0..at).filter(|&i| ends(i)).count() + 1;
+        let start = (0..at).rev().find(|&i| ends(i)).map_or(0, |i| i + 1);
         anyhow::anyhow!(
-            "cannot read {name}: line {line}, byte {} (0x{:02X}) is not UTF-8 text; save the file as UTF-8",
+            "cannot read {name}: line {line}, byte {} (0x{:02X}) is not UTF-8 text; save it as UTF-8",
             at - start + 1,
             bytes[at]
         )

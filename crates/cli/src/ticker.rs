@@ -156,7 +156,8 @@ mod tests {
         t.done();
         let text = seen.text();
         assert!(!text.contains("quick"), "{text:?}");
-        assert!(text.starts_with("\r\x1b[2Ksolving 4: 0 s"), "{text:?}");
+        // (its seconds depend on when the thread woke: not checked)
+        assert!(text.starts_with("\r\x1b[2Ksolving 4: "), "{text:?}");
         assert!(text.ends_with(ERASE), "erased once done: {text:?}");
         // nothing more once the work is done
         std::thread::sleep(Duration::from_millis(400));

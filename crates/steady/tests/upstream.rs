@@ -104,6 +104,13 @@ fn a_changed_marker_fails_the_leaves_check() {
                 f[0].ends_with(&format!("loss, {}", counterexample.describe())),
                 "{f:?}"
             );
+            // (the line from the leaf's root: never "after the empty board")
+            let at = if counterexample.line.is_empty() {
+                " at the root"
+            } else {
+                " (moves from the root, Red first)"
+            };
+            assert!(f[0].ends_with(at) && !f[0].contains("empty board"), "{f:?}");
             return;
         }
     }
