@@ -31,7 +31,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::answers::Answers;
 use crate::faults::no_reply_ends_it;
-use crate::FREE_LEVELS;
+use c4lab_synth::FREE_LEVELS;
 
 /// Positions one walk may visit; a tree larger than this counts as one more fault.
 const WALK_CAP: usize = 100_000;
