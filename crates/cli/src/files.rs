@@ -224,8 +224,9 @@ fn remove_parts() {
     std::mem::forget(list);
 }
 
-/// Has a stopping signal (see `handle_interrupt`) run `remove`, a library's remover of
-/// the `.part` files it is writing, as well.
+/// Has a stopping signal (see `handle_interrupt`) run `remove` as well: a library's
+/// remover of the `.part` files it is writing, or another cleanup before the program
+/// ends (the ticker's line erased).
 pub fn remove_on_interrupt(remove: fn()) {
     handle_interrupt();
     let mut removers = REMOVERS.lock().unwrap_or_else(|e| e.into_inner());

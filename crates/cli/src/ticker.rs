@@ -8,6 +8,7 @@
 //! flash for each of the thousands of quick lines a benchmark set feeds `solve`.
 
 use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -34,16 +35,37 @@ struct State {
     drawn: bool,
     quit: bool,
     out: Box<dyn Write + Send>,
+    /// Mirrors `drawn` for the stopping signal's handler (standard error's ticker only).
+    on_screen: Option<&'static AtomicBool>,
+}
+
+/// Whether standard error's ticker line is on the screen.
+static ON_SCREEN: AtomicBool = AtomicBool::new(false);
+
+/// Erases standard error's ticker line, if drawn: run by a stopping signal.
+fn erase_on_stop() {
+    if ON_SCREEN.swap(false, Ordering::SeqCst) {
+        eprint!("{ERASE}");
+    }
 }
 
 /// Erases the line the cursor is on.
 const ERASE: &str = "\r\x1b[2K";
 
 impl Ticker {
-    /// A ticker on standard error when it is a terminal, else one that draws nothing.
+    /// A ticker on standard error when it is a terminal (not a `dumb` one, which shows
+    /// the erasing codes as text), else one that draws nothing.
     pub fn on_terminal() -> Ticker {
-        if std::io::stderr().is_terminal() {
-            Ticker::to(Box::new(std::io::stderr()), Duration::from_secs(1))
+        let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+        if std::io::stderr().is_terminal() && !dumb {
+            // Ctrl-C (or SIGTERM, SIGHUP) mid-solve erases the line before the signal
+            // ends the program (the shell's prompt came after it)
+            crate::files::remove_on_interrupt(erase_on_stop);
+            let t = Ticker::to(Box::new(std::io::stderr()), Duration::from_secs(1));
+            if let Some(s) = &t.shared {
+                s.state.lock().expect("ticker lock").on_screen = Some(&ON_SCREEN);
+            }
+            t
         } else {
             Ticker {
                 shared: None,
@@ -60,6 +82,7 @@ impl Ticker {
                 drawn: false,
                 quit: false,
                 out,
+                on_screen: None,
             }),
             wake: Condvar::new(),
             delay,
@@ -76,6 +99,9 @@ impl Ticker {
                         let _ = st.out.write_all(line.as_bytes());
                         let _ = st.out.flush();
                         st.drawn = true;
+                        if let Some(flag) = st.on_screen {
+                            flag.store(true, Ordering::SeqCst);
+                        }
                     }
                 }
                 st = s.wake.wait_timeout(st, EVERY).expect("ticker lock").0;
@@ -99,6 +125,9 @@ impl Ticker {
         if let Some(s) = &self.shared {
             let mut st = s.state.lock().expect("ticker lock");
             st.work = None;
+            if let Some(flag) = st.on_screen {
+                flag.store(false, Ordering::SeqCst);
+            }
             if st.drawn {
                 st.drawn = false;
                 let _ = st.out.write_all(ERASE.as_bytes());
