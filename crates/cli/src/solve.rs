@@ -176,7 +176,12 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
             n += 1;
             bad += 1;
             let e = format!("the line is longer than {MAX_LINE} bytes, where a position takes at most 42 moves and a score");
-            let word = shown(&String::from_utf8_lossy(&chunk[..40]));
+            // its first word, marked cut (a line of spaces has none: named so)
+            let start = String::from_utf8_lossy(&chunk[..41]).into_owned();
+            let word = match start.split_whitespace().next() {
+                Some(w) if start.starts_with(w) => shown(&start),
+                _ => "(blank)".to_string(),
+            };
             if json_out {
                 writeln!(out, "{}", json!({"line": n, "moves": word, "error": e}))?;
             } else {
@@ -225,21 +230,28 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
                     let us = t.elapsed().as_micros();
                     // a score given on the line is the expected one (as in the benchmark
                     // sets): checked, by its sign alone under --weak
-                    let expected = given.map(|g| if weak { g.signum() } else { g });
                     if json_out {
                         let mut j = json!({"moves": word, "score": score, "nodes": s.nodes(), "microseconds": us});
-                        if let Some(e) = expected {
-                            j["expected"] = json!(e);
+                        if let Some(g) = given {
+                            j["expected"] = json!(g);
                         }
                         writeln!(out, "{j}")?;
                     } else {
                         writeln!(out, "{word} {score} {} {us}", s.nodes())?;
                     }
-                    if let Some(e) = expected.filter(|&e| e != score) {
+                    let differs = |g: i32| {
+                        if weak {
+                            g.signum() != score
+                        } else {
+                            g != score
+                        }
+                    };
+                    if let Some(g) = given.filter(|&g| differs(g)) {
                         differ += 1;
                         out.flush()?;
+                        let what = if weak { "sign" } else { "score" };
                         eprintln!(
-                            "line {n}: the solved score {score} differs from the expected {e} given on the line"
+                            "line {n}: the solved {what} {score} differs from the expected score {g} given on the line"
                         );
                     }
                 }
@@ -311,13 +323,11 @@ fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
     let mut words = line.split_whitespace();
     let word = words.next().unwrap_or("");
     let rest: Vec<&str> = words.collect();
-    // the line's digits run together, when that is what was meant
+    // the line's digits run together, when that is what was meant: a game that can
+    // be played (else the common form)
     let joined: String = line.split_whitespace().collect();
-    let example = if joined.bytes().all(|b| (b'1'..=b'7').contains(&b)) {
-        joined
-    } else {
-        "4453".to_string()
-    };
+    let joinable = joined.bytes().all(|b| (b'1'..=b'7').contains(&b)) && position(&joined).is_ok();
+    let example = if joinable { joined } else { "4453".to_string() };
     let separated = || {
         format!(
             "{:?} follows the moves, where only a score may (`<moves> [score]`); write the moves without separators, as {example}",
@@ -336,8 +346,15 @@ fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
         let n = p.moves_played();
         let (low, high) = c4lab_solver::score_bounds(n);
         if !(low..=high).contains(&score) {
+            // more moves written with a space (`44 53`) read as a score: said where the
+            // line's digits joined make a game
+            let joined = if joinable {
+                format!("; if it is more moves, write them without separators, as {example}")
+            } else {
+                String::new()
+            };
             return Err(format!(
-                "the score {score} after the moves is impossible after {n} moves (scores there lie in {low}..={high}); a second word is the expected score, so write the moves without separators, as {example}"
+                "the score {score} after the moves is impossible after {n} moves (scores there lie in {low}..={high}){joined}"
             ));
         }
     }

@@ -54,7 +54,7 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
     let said = String::from_utf8_lossy(&given.stderr);
     assert_eq!(
         said.trim(),
-        "line 2: the solved score -11 differs from the expected -10 given on the line"
+        "line 2: the solved score -11 differs from the expected score -10 given on the line"
     );
     let rows: Vec<serde_json::Value> = stdout(&given)
         .lines()
@@ -79,12 +79,31 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
         "{text}"
     );
     assert!(lines[1].starts_with("4453 "), "{text}");
-    // under --weak only the sign is checked
-    let weak = c4lab(
-        &["solve", "--weak", "--table-mb", "16"],
-        "446364712637155336 -10\n",
+    // its moves are shown cut, marked so
+    assert!(
+        lines[0].starts_with(&format!("{}… error", "4".repeat(40))),
+        "{text}"
     );
-    assert_exit(&weak, 0);
+    // under --weak only the sign is checked, and the line's own score is quoted
+    let weak = c4lab(
+        &["solve", "--weak", "--table-mb", "16", "--json"],
+        "446364712637155336 -10\n446364712637155336 5\n",
+    );
+    assert_exit(&weak, 1);
+    let said = String::from_utf8_lossy(&weak.stderr);
+    assert_eq!(
+        said.trim(),
+        "line 2: the solved sign -1 differs from the expected score 5 given on the line"
+    );
+    assert!(
+        stdout(&weak).contains("\"expected\":5"),
+        "{}",
+        stdout(&weak)
+    );
+    // a score out of range suggests joining only where the joined digits make a game
+    let far = c4lab(&["solve", "--table-mb", "16"], "12 30\n");
+    let far = stdout(&far);
+    assert!(!far.contains("without separators"), "{far}");
 
     // scores agree with the independent solver's file, weakly and strongly
     let set = repo().join("../shared/data/bench/L3_R1.txt");
