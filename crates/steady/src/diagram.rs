@@ -170,10 +170,16 @@ impl Diagram {
                             all - cells
                         )
                     } else {
-                        // (spaces at its ends are no level cells: not counted)
-                        let inner = rows[0].trim().chars().count();
-                        format!(" (or the 42 cells on one line: this line has {inner})")
+                        // (spaces at its ends are cells of an old-language line only)
+                        let line = rows[0];
+                        let old = line.contains(|c: char| c != ' ' && legacy::is_marker(c));
+                        let n = if old { line } else { line.trim() }.chars().count();
+                        format!(" (or the 42 cells on one line: this line has {n})")
                     }
+                }
+                // a row of seven spaces, stripped to nothing by an editor, is no row
+                _ if rows.len() < HEIGHT && (rows.iter()).any(|r| r.contains(|c: char| c != ' ' && legacy::is_marker(c))) => {
+                    " (in the old language a row of seven spaces is a row of claimeven cells: an editor may have stripped one; restore it)".to_string()
                 }
                 0 => String::new(),
                 _ if rows.len() < HEIGHT => String::new(),
@@ -192,20 +198,24 @@ impl Diagram {
                 if rows.len() == 1 { "" } else { "s" }
             )));
         }
+        // an old-language grid (a marker besides the space): its spaces are cells
+        let old = (rows.iter()).any(|r| r.contains(|c: char| c != ' ' && legacy::is_marker(c)));
         for (i, row) in rows.iter().enumerate() {
             let n = row.chars().count();
             if n != WIDTH {
                 // whitespace is invisible in an editor, so say where it is
-                let note =
-                    if row.starts_with(char::is_whitespace) || row.ends_with(char::is_whitespace) {
-                        " (it starts or ends with a space or tab: remove it)"
-                    } else if row.contains('\t') {
-                        " (it holds a tab: use one character a cell)"
-                    } else if row.chars().filter(|c| !c.is_whitespace()).count() == WIDTH {
-                        " (it holds spaces between its seven cells: write them without spaces)"
-                    } else {
-                        ""
-                    };
+                let note = if old && n < WIDTH {
+                    " (a space is a claimeven cell of the old language: an editor may have stripped those at the row's end; restore them)"
+                } else if row.starts_with(char::is_whitespace) || row.ends_with(char::is_whitespace)
+                {
+                    " (it starts or ends with a space or tab: remove it)"
+                } else if row.contains('\t') {
+                    " (it holds a tab: use one character a cell)"
+                } else if row.chars().filter(|c| !c.is_whitespace()).count() == WIDTH {
+                    " (it holds spaces between its seven cells: write them without spaces)"
+                } else {
+                    ""
+                };
                 return Err(DiagramError::Shape(format!(
                     "row {} has {n} cells{note}",
                     i + 1

@@ -113,17 +113,19 @@ pub fn read_grid(text: &str) -> Result<Diagram, DiagramError> {
 /// `text` as rows: 42 cells on one line are cut into six rows of seven (the form the
 /// Lab's engine passes a diagram in); any other text is left as it is.
 pub fn unflattened(text: &str) -> Cow<'_, str> {
+    // the one line besides comments and blank lines, as a grid's rows are read
+    let mut lines = (text.lines())
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    let (Some(line), None) = (lines.next(), lines.next()) else {
+        return Cow::Borrowed(text);
+    };
     // a space is a cell of the old language (claimeven), so in a line of that language
     // (one holding another of its markers) one at either end counts; spaces around a
     // level line's cells do not
-    let line = text.trim_matches(['\n', '\r']);
     let old = line.contains(|c: char| c != ' ' && crate::legacy::is_marker(c));
-    let t = if old && line.chars().count() == CELLS {
-        line
-    } else {
-        text.trim()
-    };
-    if t.contains(['\n', '\r']) || t.chars().count() != CELLS {
+    let t = if old { line } else { line.trim() };
+    if t.chars().count() != CELLS {
         return Cow::Borrowed(text);
     }
     let cells: Vec<char> = t.chars().collect();
@@ -211,6 +213,31 @@ mod tests {
         // no old-language cell of it)
         let e = read_any(&format!(" {short}")).unwrap_err().to_string();
         assert!(e.contains("this line has 41"), "{e}");
+        // comment and blank lines around the one line are skipped, as around six rows
+        // (it was read as a grid of one row: "this line has 42 cells and 0 spaces")
+        let flat = WIN.replace('\n', "");
+        let commented = read_any(&format!("# a root\n\n{flat}\n  # more\n")).unwrap();
+        assert_eq!(commented.diagram(), read_any(WIN).unwrap().diagram());
+        let old_line = old.replace('\n', "");
+        let commented = read_any(&format!("# the old form\n   \n{old_line}\n")).unwrap();
+        assert_eq!(commented.diagram(), six.diagram());
+        // an old line a cell short is counted with its edge spaces (it said 36 for 41)
+        let e = read_any(&old_line[1..]).unwrap_err().to_string();
+        assert!(e.contains("this line has 41"), "{e}");
+        // an old grid whose spaces an editor stripped at the ends of its rows is told to
+        // restore them, not to remove more ("it starts or ends with a space: remove it")
+        let stripped: String = old.lines().map(|l| format!("{}\n", l.trim_end())).collect();
+        let e = read_any(&stripped).unwrap_err().to_string();
+        assert!(
+            e.contains("a row of seven spaces is a row of claimeven cells"),
+            "{e}"
+        );
+        let stripped = stripped.replacen('\n', "       \n", 1);
+        let e = read_any(&stripped).unwrap_err().to_string();
+        assert!(
+            e.contains("row 2 has 4 cells (a space is a claimeven cell"),
+            "{e}"
+        );
         // spaces between the cells are named as such (they were counted as cells)
         let rows: Vec<&str> = WIN.lines().filter(|l| l.len() == 7).collect();
         let spaced = rows.join(" ");
