@@ -209,10 +209,26 @@ pub fn dsat(
                 .enumerate()
                 .map(|(i, e)| format!("{}: {}", entrant_name(i), widen_note(e)))
                 .collect();
-            let local_runs = entrants.iter().any(|e| e.runs_local_search(&input.diagram));
-            let (local, counts) = if local_runs {
+            let runs: Vec<char> = (entrants.iter().enumerate())
+                .filter(|(_, e)| e.runs_local_search(&input.diagram))
+                .map(|(i, _)| entrant_name(i))
+                .collect();
+            // (`--local-work 0,100`: only some searches run one)
+            let some = format!(
+                ", {} with a local search first",
+                runs.iter()
+                    .map(char::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let (local, counts) = if runs.len() == entrants.len() {
                 (
                     ", each with a local search first (its own random streams)",
+                    "a diagram a local search finds with the least work counts, else ",
+                )
+            } else if !runs.is_empty() {
+                (
+                    some.as_str(),
                     "a diagram a local search finds with the least work counts, else ",
                 )
             } else if options.oracle_nodes == 0 {
@@ -376,6 +392,7 @@ pub fn dsat(
         entrants: &entrants,
         options: &options,
         widen_after,
+        max_seconds,
         undecided: input.diagram.undecided(),
         local_runs: (entrants.iter())
             .map(|e| e.runs_local_search(&input.diagram))

@@ -40,6 +40,8 @@ pub(crate) struct Ended<'a> {
     pub options: &'a Options,
     /// Each search's `--widen-after`.
     pub widen_after: &'a [u64],
+    /// `--max-seconds`, when given.
+    pub max_seconds: Option<f64>,
     /// The root diagram's `?` cells.
     pub undecided: usize,
     /// Whether each search ran a local search.
@@ -117,11 +119,13 @@ impl Ended<'_> {
                 // 0 where no local search runs (no `?` cell, or no strong solver)
                 "local_work_budget": if local_runs[i] { entrants[i].local_work } else { 0 },
                 "local_seed": entrants[i].local_seed,
-                "phase_hint": entrants[i].phase_hint,
+                // a hint is a local search's best diagram: none without one
+                "phase_hint": entrants[i].phase_hint && local_runs[i],
             })).collect::<Vec<_>>(),
             // the run's settings, so a result can be read and rerun without its command
             // (each search's own are in its entry)
             "settings": json!({
+                "max_seconds": self.max_seconds,
                 "cut_plies": options.cut_plies,
                 "deepen_after": options.deepen_after,
                 "max_states": options.max_states,

@@ -396,6 +396,9 @@ fn dsat_exit_codes_and_json() {
     );
     let plain: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
     assert_eq!(plain["entrants"][0]["local_work_budget"], 0, "{plain}");
+    // and no hint from a local search that did not run; no cap given, none reported
+    assert_eq!(plain["entrants"][1]["phase_hint"], false, "{plain}");
+    assert!(plain["settings"]["max_seconds"].is_null(), "{plain}");
     assert!(entrants[1]["first_cut_plies"].as_u64() <= Some(4), "{j}");
     let second_started = entrants[1]["started_at"].as_u64() != Some(0);
     assert_eq!(entrants[1]["started"], second_started, "{j}");
