@@ -203,10 +203,16 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
                     let word = line.split_whitespace().next().unwrap_or("");
                     (word.to_string(), line_position(line))
                 }
-                Err(_) => {
+                Err(e) => {
                     let lossy = String::from_utf8_lossy(piece);
                     let word = lossy.split_whitespace().next().unwrap_or("").to_string();
-                    (word, Err("the line is not UTF-8 text".to_string()))
+                    let at = e.valid_up_to();
+                    let why = format!(
+                        "the line is not UTF-8 text (byte {}, 0x{:02X})",
+                        at + 1,
+                        piece[at]
+                    );
+                    (word, Err(why))
                 }
             };
             match found {

@@ -196,7 +196,7 @@ fn solve_refuses_separated_moves_and_reads_each_line_as_it_comes() {
     );
     assert!(lines[1].starts_with("4453 -1 "), "{text}");
     assert!(
-        lines[2].contains("line 3: the line is not UTF-8 text"),
+        lines[2].contains("line 3: the line is not UTF-8 text (byte 1, 0xFF)"),
         "{text}"
     );
     assert!(lines[3].contains("line 4: \"-2 extra\" follows"), "{text}");
