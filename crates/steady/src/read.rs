@@ -66,7 +66,15 @@ pub enum ReadError {
 /// Any line ending and a leading byte-order mark read alike.
 pub fn read_any(text: &str) -> Result<Read, ReadError> {
     let text = unified_lines(text);
-    let t = text.trim();
+    // comment and blank lines around one line leave that line (a link, say) alone; a
+    // link fragment (`#1.`...) is no comment
+    let is_comment =
+        |l: &str| l.starts_with('#') && !l[1..].starts_with(|c: char| c.is_ascii_digit());
+    let mut lines = (text.lines().map(str::trim)).filter(|l| !l.is_empty() && !is_comment(l));
+    let t = match (lines.next(), lines.next()) {
+        (Some(line), None) => line,
+        _ => text.trim(),
+    };
     // a link copied from an address bar or a mail may be percent-encoded (`%3F` for
     // `?`); no grid form holds a `%`
     let one_line = !t.contains('\n');
@@ -83,7 +91,7 @@ pub fn read_any(text: &str) -> Result<Read, ReadError> {
         .is_some_and(|i| i > 0 && t[i..].starts_with('.'));
     // a grid's comment line (`#`, then no digit) alone is no link: it reads as a grid,
     // which then says it has no rows, where a link fragment (`#1.`...) is a link
-    let comment = t.starts_with('#') && !t[1..].starts_with(|c: char| c.is_ascii_digit());
+    let comment = is_comment(t);
     if one_line && !comment && (version_dot || t.contains('#')) {
         return match link::decode(t) {
             Ok(shared) => Ok(Read::Link(shared)),
@@ -213,6 +221,10 @@ mod tests {
         // no old-language cell of it)
         let e = read_any(&format!(" {short}")).unwrap_err().to_string();
         assert!(e.contains("this line has 41"), "{e}");
+        // so are they around a share link
+        let link = link::encode(&read_any(WIN).unwrap().diagram().clone(), &[]).unwrap();
+        let commented = read_any(&format!("# shared by a colleague\n\n{link}\n")).unwrap();
+        assert_eq!(commented.form(), "share link");
         // comment and blank lines around the one line are skipped, as around six rows
         // (it was read as a grid of one row: "this line has 42 cells and 0 spaces")
         let flat = WIN.replace('\n', "");
