@@ -7,6 +7,7 @@ import { drops, paintCells, redCell, renderLegend, renderLog, verdictText } from
 import { wholeRoot } from './dsat.js';
 import { modelHint } from './model.js';
 import { hintText, solverHints } from './hints.js';
+import { keyHandler } from './keys.js';
 
 performance.mark('app');
 const W = 7, H = 6, N = 42;
@@ -469,54 +470,6 @@ function buildPalette() {
 }
 
 let lastClicked = null;
-function onKey(e) {
-  if (e.target.closest('input, textarea')) return;
-  // Levels mode's Undo and Redo as editors spell them: Ctrl+Z, and Ctrl+Y or Ctrl+Shift+Z
-  // (Cmd on a Mac); the browser keeps every other shortcut, and these too where there
-  // is nothing to undo or redo
-  if (e.ctrlKey || e.metaKey || e.altKey) {
-    if (e.altKey || state.mode === 'position') return;
-    // the letter the layout gives; on a layout whose letters are not Latin (Cyrillic,
-    // Greek...), the keys where US Z and Y sit; a Latin layout's other keys (Dvorak's
-    // `;` where US has Z) are no shortcut
-    const latin = /^[a-z]$/i.test(e.key);
-    const otherScript = /^\p{L}$/u.test(e.key) && !/\p{Script=Latin}/u.test(e.key);
-    const key = latin ? e.key.toLowerCase() : otherScript ? { KeyZ: 'z', KeyY: 'y' }[e.code] : undefined;
-    const redoKey = (key === 'y' && !e.shiftKey) || (key === 'z' && e.shiftKey);
-    // in Play, Ctrl+Z takes back Yellow's last move, as Backspace does (left to the
-    // browser, it undid a text box's paste and took the focus there)
-    if (state.mode === 'play') {
-      if (key === 'z' && !e.shiftKey && state.yellow) { e.preventDefault(); undo(); }
-      return;
-    }
-    if (redoKey && state.future.length) { e.preventDefault(); redo(); }
-    else if (key === 'z' && !e.shiftKey && state.history.length) { e.preventDefault(); undo(); }
-    return;
-  }
-  const k = e.key;
-  if (k === 'Backspace') { e.preventDefault(); undo(); return; }
-  // the focus ring belongs to the board: away from it, arrows scroll the page and a
-  // digit only picks the level
-  const onBoard = e.target.closest && e.target.closest('#board');
-  if (state.mode === 'levels') {
-    if (k.startsWith('Arrow')) {
-      if (!onBoard) return;
-      e.preventDefault();
-      const f = state.focus ?? lastClicked ?? 0;
-      const [x, y] = [f % W, Math.floor(f / W)];
-      const nx = Math.min(W - 1, Math.max(0, x + (k === 'ArrowRight') - (k === 'ArrowLeft')));
-      const ny = Math.min(H - 1, Math.max(0, y + (k === 'ArrowDown') - (k === 'ArrowUp')));
-      state.focus = state.focus === null ? (lastClicked ?? 0) : ny * W + nx;
-      render();
-    } else if (LEVELS.includes(k) || k === '?') {
-      state.level = k;
-      if (state.focus !== null && onBoard) paint(state.focus, k);
-      render(); // the palette shows the level picked, even where the paint was refused or changed nothing
-    } else if (k === 'Escape') { state.focus = null; render(); }
-  } else if (k >= '1' && k <= '7') {
-    column(Number(k) - 1);
-  }
-}
 
 /** Where the chosen theme is kept between visits. */
 const THEME_KEY = 'c4lab-theme';
@@ -598,7 +551,7 @@ function wire() {
       say('');
     });
   }
-  document.addEventListener('keydown', onKey);
+  document.addEventListener('keydown', keyHandler({ state, W, H, LEVELS, undo, redo, render, paint, column, lastClicked: () => lastClicked }));
 }
 
 /** Loads the share link in the address bar, if any; false when it is refused. */

@@ -1,0 +1,61 @@
+// The Lab's keyboard: Undo and Redo as editors spell them, the focus ring on the board
+// (arrows move it, a digit or ? paints), Backspace takes a step back, and in Play the
+// digits 1-7 drop Yellow's stone.
+
+/**
+ * The page's keydown handler. `lab` gives: `state` (the page's state, changed in place),
+ * the board's width `W` and height `H`, `LEVELS` (the level digits), `undo()`,
+ * `redo()`, `render()`, `paint(cell, level)`, `column(x)` (Yellow's move in Play) and
+ * `lastClicked()` (the cell last clicked, or null).
+ */
+export function keyHandler(lab) {
+  const { state, W, H, LEVELS } = lab;
+  return function onKey(e) {
+    if (e.target.closest('input, textarea')) return;
+    // Levels mode's Undo and Redo as editors spell them: Ctrl+Z, and Ctrl+Y or Ctrl+Shift+Z
+    // (Cmd on a Mac); the browser keeps every other shortcut, and these too where there
+    // is nothing to undo or redo
+    if (e.ctrlKey || e.metaKey || e.altKey) {
+      if (e.altKey || state.mode === 'position') return;
+      // the letter the layout gives; on a layout whose letters are not Latin (Cyrillic,
+      // Greek...), the keys where US Z and Y sit; a Latin layout's other keys (Dvorak's
+      // `;` where US has Z) are no shortcut
+      const latin = /^[a-z]$/i.test(e.key);
+      const otherScript = /^\p{L}$/u.test(e.key) && !/\p{Script=Latin}/u.test(e.key);
+      const key = latin ? e.key.toLowerCase() : otherScript ? { KeyZ: 'z', KeyY: 'y' }[e.code] : undefined;
+      const redoKey = (key === 'y' && !e.shiftKey) || (key === 'z' && e.shiftKey);
+      // in Play, Ctrl+Z takes back Yellow's last move, as Backspace does (left to the
+      // browser, it undid a text box's paste and took the focus there)
+      if (state.mode === 'play') {
+        if (key === 'z' && !e.shiftKey && state.yellow) { e.preventDefault(); lab.undo(); }
+        return;
+      }
+      if (redoKey && state.future.length) { e.preventDefault(); lab.redo(); }
+      else if (key === 'z' && !e.shiftKey && state.history.length) { e.preventDefault(); lab.undo(); }
+      return;
+    }
+    const k = e.key;
+    if (k === 'Backspace') { e.preventDefault(); lab.undo(); return; }
+    // the focus ring belongs to the board: away from it, arrows scroll the page and a
+    // digit only picks the level
+    const onBoard = e.target.closest && e.target.closest('#board');
+    if (state.mode === 'levels') {
+      if (k.startsWith('Arrow')) {
+        if (!onBoard) return;
+        e.preventDefault();
+        const f = state.focus ?? lab.lastClicked() ?? 0;
+        const [x, y] = [f % W, Math.floor(f / W)];
+        const nx = Math.min(W - 1, Math.max(0, x + (k === 'ArrowRight') - (k === 'ArrowLeft')));
+        const ny = Math.min(H - 1, Math.max(0, y + (k === 'ArrowDown') - (k === 'ArrowUp')));
+        state.focus = state.focus === null ? (lab.lastClicked() ?? 0) : ny * W + nx;
+        lab.render();
+      } else if (LEVELS.includes(k) || k === '?') {
+        state.level = k;
+        if (state.focus !== null && onBoard) lab.paint(state.focus, k);
+        lab.render(); // the palette shows the level picked, even where the paint was refused or changed nothing
+      } else if (k === 'Escape') { state.focus = null; lab.render(); }
+    } else if (k >= '1' && k <= '7') {
+      lab.column(Number(k) - 1);
+    }
+  };
+}
