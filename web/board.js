@@ -85,7 +85,8 @@ export function paintCells(cells, view) {
       c.append(n);
       // the level stays readable in a corner (a candidate's too: a long line would
       // otherwise hide every level the status line says the board shows)
-      if (level !== '9') {
+      // (a candidate's 9 too: the search decided it, and it is marked as such)
+      if (level !== '9' || candidate) {
         const u = document.createElement('span');
         u.className = candidate ? 'under candidate' : 'under';
         u.textContent = level;
@@ -95,7 +96,7 @@ export function paintCells(cells, view) {
       label += `counterexample move ${g + 1} (${g % 2 === 0 ? 'Red' : 'Yellow'}), ${candidate ? 'candidate ' : ''}level ${level}`;
       legend.add('ghost');
     } else {
-      c.textContent = level === '9' ? '' : level;
+      c.textContent = level === '9' && !candidate ? '' : level;
       if (level === '?') c.classList.add('undecided');
       if (candidate) { c.classList.add('candidate'); legend.add('candidate'); }
       label += level === '?' ? 'undecided' : candidate ? `candidate level ${level} (undecided)` : `level ${level}`;

@@ -79,7 +79,14 @@ export function autoComplete(host) {
       const secs = ((search.elapsed() ?? r.ms) / 1000).toFixed(1);
       if (r.state === 'running') status(`Searching… ${counts}, ${secs} s.${deepest}`);
       else if (r.state === 'found') status(`Found a completion that verifies as a win (${count(r.positions_verified, 'position')} searched); ${counts}, ${secs} s. Keep it, or Discard.`);
-      else if (r.state === 'unsat') status(`No completion of these fixed cells wins: no levels 0–9 for the ${r.undecided === 1 ? '? cell makes' : `${r.undecided} ? cells make`} a win with every other cell as it is (${counts}, ${secs} s). Other fixed cells might.`);
+      else if (r.state === 'unsat') {
+        // with no level cell fixed there is nothing else to change: the root is lost to
+        // every diagram
+        const fixed = [...host.grid()].filter((c) => /[0-9]/.test(c)).length;
+        status(fixed === 0
+          ? `No diagram wins from this root: no levels 0–9 for its ${r.undecided} empty cells make a win (${counts}, ${secs} s).`
+          : `No completion of these fixed cells wins: no levels 0–9 for the ${r.undecided === 1 ? '? cell makes' : `${r.undecided} ? cells make`} a win with every other cell as it is (${counts}, ${secs} s). Other fixed cells might.`);
+      }
       else if (!r.candidates) status(`Stopped after ${secs} s, before the first candidate.`);
       else status(`Stopped after ${counts}, ${secs} s; the board shows the last candidate.${deepest} Discard to clear it.`);
     },

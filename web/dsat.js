@@ -155,7 +155,12 @@ export function wholeRoot(host) {
           if (host.undecided() === 0) {
             return status(`This diagram has no ? cells, so Solve root had nothing to fill: as it stands it does not win (${secs} s).`);
           }
-          return status(`No diagram wins from this root with these pinned cells (levels 0–9 for the ? cells), ${secs} s. Sound for the language, not independently audited.`);
+          {
+            // with no level cell pinned the answer is about the root itself
+            const pinned = [...host.grid()].filter((c) => /[0-9]/.test(c)).length;
+            const which = pinned === 0 ? ' (every empty cell free over levels 0–9)' : ' with these pinned cells (levels 0–9 for the ? cells)';
+            return status(`No diagram wins from this root${which}, ${secs} s. Sound for the language, not independently audited.`);
+          }
         case 'budget':
           // the state budget, or else the engine's cap on rounds
           return status(r.positions >= BROWSER_MAX_STATES

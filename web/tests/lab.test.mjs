@@ -446,6 +446,8 @@ test('auto-complete fills the ? cells of an upstream diagram, and Keep applies t
   await page.waitForFunction(() => !document.querySelector('#fill-keep').disabled, null, { timeout: 60_000 });
   assert.match(await page.locator('#fill-status').textContent(), /^Found a completion that verifies as a win/);
   assert.equal(await page.locator('#board .cell.candidate').count(), 10);
+  // each shows its level, a 9 too (drawn as a plain empty cell, it looked undecided-free)
+  assert.ok(await page.$$eval('#board .cell.candidate', (cs) => cs.every((c) => c.textContent !== '')));
   await page.screenshot({ path: join(shots, 'fill-found.png') });
   const n = await count(page);
   await page.click('#fill-keep');
@@ -467,7 +469,9 @@ test('auto-complete says UNSAT for what no completion can win, and Stop ends a w
   await page.click('#undecide-all');
   await settled(page, n);
   await page.click('#fill');
-  await page.waitForFunction(() => /^No completion of these fixed cells wins/.test(document.querySelector('#fill-status').textContent));
+  // every empty cell is ?: nothing else could be fixed otherwise, so the root is lost
+  // to every diagram (it said "Other fixed cells might")
+  await page.waitForFunction(() => /^No diagram wins from this root: no levels 0–9 for its 36 empty cells make a win/.test(document.querySelector('#fill-status').textContent));
   assert.equal(await page.locator('#fill-keep').isDisabled(), true);
   // the empty board, every cell undecided: a wide scope that runs until stopped
   await emptyBoardAllUndecided(page);
@@ -798,6 +802,11 @@ test('narrow screen and dark theme', async () => {
   await page.reload();
   await page.waitForFunction(() => window.__lab && window.__lab.verdicts > 0);
   assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), dark);
+  // a 42-move losing line wraps in the verdict (it widened the page past the screen)
+  await importText(page, '3150109\n7038205\n4149000\n4520713\n1354577\n6664641\n');
+  assert.match(await page.locator('#verdict').textContent(), /a draw after \d{42}/);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 390, `the page is ${wide} px wide`);
   await page.screenshot({ path: join(shots, 'narrow-dark.png'), fullPage: true });
 });
 
