@@ -287,7 +287,11 @@ function render() {
   renderLegend($('#legend'), legend, state.mode);
   const [text, cls] = verdictText(state.verdict, state.mode);
   const v = $('#verdict');
-  v.textContent = text;
+  const root = call(engine.position, state.root);
+  // a root with Yellow to move is a step while a root is built: no link carries it, so
+  // what is painted meanwhile lives in this page alone (a reload lost it unsaid)
+  const building = root.ok && !root.over && root.to_move === 'Yellow';
+  v.textContent = building ? `${text} Until Red is to move, no link, export or reload keeps this diagram: add a stone in Position mode.` : text;
   v.className = cls;
   const simp = $('#simplify');
   if (state.simplify && state.simplify.ok) {
@@ -305,7 +309,6 @@ function render() {
       : 'Blank (level 9) every cell that is not load-bearing, keeping the win';
   // both searches refuse a root Red cannot play from: their buttons are off, and their
   // titles say why
-  const root = call(engine.position, state.root);
   const playable = root.ok && !root.over && root.to_move === 'Red' && root.stones.includes('.');
   const rootOff = playable ? ''
     : !root.ok || root.over || !root.stones.includes('.') ? 'the game at the root is over'

@@ -422,6 +422,9 @@ test('position mode: stones only, and illegal input is named', async () => {
   await settled(page, n);
   assert.match(await page.locator('#message').textContent(), /Yellow is to move here: add one more stone/);
   assert.equal(await page.locator('#moves').getAttribute('placeholder'), '4');
+  // in Levels the verdict says nothing painted there is kept (a reload lost it unsaid)
+  await page.click('nav button[data-mode="levels"]');
+  assert.match(await verdict(page), /Until Red is to move, no link, export or reload keeps this diagram/);
 });
 
 test('auto-complete fills the ? cells of an upstream diagram, and Keep applies them', async (t) => {
