@@ -231,12 +231,17 @@ function setRoot(moves) {
   if (p.over) return say(`After ${moves} the game is over: a root must have no four.`, true);
   if (!p.stones.includes('.')) return say(`After ${moves} the board is full (a draw): a root needs an empty cell for Red's move.`, true);
   if (p.moves !== state.root) remember(); // Levels-mode Undo steps back through root changes too
+  // a Yellow line played from the old root means nothing from the new one: said, not
+  // dropped unsaid
+  const dropped = p.moves !== state.root && state.yellow
+    ? ` Play's Yellow line ${state.yellow} was played from the old root, so it was left out (Undo in Levels mode brings both back).`
+    : '';
   state.root = p.moves;
   state.yellow = '';
   const lastCell = p.stones.split('.').length - 1 === 1; // one more stone would fill the board
-  say(p.to_move === 'Red' ? '' : lastCell
+  say(((p.to_move === 'Red' ? '' : lastCell
     ? 'Yellow is to move here with one cell left, and a full board has no Red move: take a stone back (Undo stone), since Red moves at a steady-state root.'
-    : 'Yellow is to move here: add one more stone, since Red moves at a steady-state root.');
+    : 'Yellow is to move here: add one more stone, since Red moves at a steady-state root.') + dropped).trim());
   edited();
   return true;
 }

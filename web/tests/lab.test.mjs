@@ -425,6 +425,14 @@ test('position mode: stones only, and illegal input is named', async () => {
   // in Levels the verdict says nothing painted there is kept (a reload lost it unsaid)
   await page.click('nav button[data-mode="levels"]');
   assert.match(await verdict(page), /Until Red is to move, no link, export or reload keeps this diagram/);
+  // a root changed under Play's Yellow line says the line was left out (it went unsaid)
+  const played = await open('#1.655433534337221121.990*H90*E9579.7112');
+  await played.click('nav button[data-mode="position"]');
+  n = await count(played);
+  await played.click('#board .cell >> nth=3');
+  await settled(played, n);
+  assert.match(await played.locator('#message').textContent(), /Play's Yellow line 7112 was played from the old root, so it was left out/);
+  await played.close();
 });
 
 test('auto-complete fills the ? cells of an upstream diagram, and Keep applies them', async (t) => {
