@@ -298,6 +298,11 @@ pub fn complete(
                 "unsat: with no ? cell the diagram is judged as it stands, and it loses: {}; {summary}",
                 cx.describe()
             ),
+            // with no level cell fixed, nothing else could be: the root is lost to every
+            // diagram
+            None if !has_fixed_levels(&diagram) => eprintln!(
+                "unsat: no diagram wins from this root (its {undecided} empty cells over levels 0-9); {summary}"
+            ),
             None => eprintln!(
                 "unsat: no completion of these fixed cells wins (the {undecided} ? cells over levels 0-9, every other cell as given); this says nothing of the root with other fixed cells; {summary}"
             ),
@@ -566,6 +571,11 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         );
     }
     Ok(if all_found { 0 } else { 1 })
+}
+
+/// Whether any empty cell holds a level (not `?`): what a search of the rest pins.
+pub(crate) fn has_fixed_levels(diagram: &c4lab_steady::Diagram) -> bool {
+    (diagram.cells().iter()).any(|c| matches!(c, c4lab_steady::Cell::Level(_)))
 }
 
 #[cfg(test)]

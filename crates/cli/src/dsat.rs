@@ -394,6 +394,7 @@ pub fn dsat(
         widen_after,
         max_seconds,
         undecided: input.diagram.undecided(),
+        pinned_levels: crate::complete::has_fixed_levels(&input.diagram),
         local_runs: (entrants.iter())
             .map(|e| e.runs_local_search(&input.diagram))
             .collect(),

@@ -44,6 +44,8 @@ pub(crate) struct Ended<'a> {
     pub max_seconds: Option<f64>,
     /// The root diagram's `?` cells.
     pub undecided: usize,
+    /// Whether any empty cell of the root diagram holds a level (is pinned).
+    pub pinned_levels: bool,
     /// Whether each search ran a local search.
     pub local_runs: Vec<bool>,
     /// Whether the heap was counted (not with CaDiCaL, which allocates in C++).
@@ -286,6 +288,9 @@ impl Ended<'_> {
                 Some(cx) => eprintln!(
                     "unsat: with no ? cell the diagram is solved as it stands, and it loses: {}; {counts}",
                     cx.describe()
+                ),
+                None if !self.pinned_levels => eprintln!(
+                    "unsat: no diagram wins from this root (every empty cell free over levels 0-9); sound for the language, not independently audited; {counts}"
                 ),
                 None => eprintln!(
                     "unsat: no diagram with these pinned cells (levels 0-9 for the ? cells) wins from this root; sound for the language, not independently audited; {counts}"

@@ -63,9 +63,7 @@ fn complete_exit_codes_and_json() {
     let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";
     let unsat = c4lab(&["complete", "-"], board);
     assert_exit(&unsat, 1);
-    assert!(
-        String::from_utf8_lossy(&unsat.stderr).contains("no completion of these fixed cells wins")
-    );
+    assert!(String::from_utf8_lossy(&unsat.stderr).contains("no diagram wins from this root"));
 
     // stopped: the empty board with every cell undecided, cut off after half a second
     let wide = "???????\n".repeat(6);
@@ -243,4 +241,29 @@ fn a_full_board_is_a_draw_for_every_command() {
     assert_exit(&link, 2);
     let said = String::from_utf8_lossy(&link.stderr);
     assert!(said.contains("the stones fill the board"), "{said}");
+}
+
+#[test]
+fn a_root_lost_to_every_diagram_is_named_so() {
+    // Yellow holds three in the bottom row, open at both ends; every empty cell is `?`
+    let lost = "???????\n???????\n???????\n???????\n??????R\n?YYY?RR\n";
+    for (cmd, said) in [
+        (
+            "complete",
+            "unsat: no diagram wins from this root (its 36 empty cells over levels 0-9)",
+        ),
+        (
+            "dsat",
+            "unsat: no diagram wins from this root (every empty cell free over levels 0-9)",
+        ),
+    ] {
+        let o = c4lab(&[cmd, "-"], lost);
+        assert_exit(&o, 1);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(said), "{cmd}: {err}");
+    }
+    // one level fixed: the answer is about these fixed cells only
+    let o = c4lab(&["complete", "-"], lost.replacen('?', "9", 1));
+    assert_exit(&o, 1);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no completion of these fixed cells wins"));
 }
