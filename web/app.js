@@ -612,6 +612,7 @@ async function main() {
     grid,
     levels: () => state.levels,
     undecided: () => [...grid()].filter((c) => c === '?').length, // not under a root stone
+    fixed: () => [...grid()].filter((c) => /[0-9]/.test(c)).length, // empty cells with a level
     render,
     // one search at a time: the board previews one, and Keep applies what it shows
     starting: (who) => (who === 'fill' ? whole : fill)?.setAside(`Set aside: ${who === 'fill' ? 'Fill ?' : 'Solve root'} started.`),

@@ -9,7 +9,7 @@ export const REASONS = { 'no-move': 'the diagram names no move', 'yellow-wins': 
 
 /**
  * Wires the auto-complete controls. `host` gives: grid() (the diagram as text),
- * levels() (the level layer), undecided() (the ? cells not under a root stone), keep(cells) (apply levels for the ? cells), starting(who) (a search starts: the other is set
+ * levels() (the level layer), undecided() (the ? cells not under a root stone), fixed() (the empty cells with a level), keep(cells) (apply levels for the ? cells), starting(who) (a search starts: the other is set
  * aside), ended(who) (it was kept or discarded), render().
  */
 export function autoComplete(host) {
@@ -82,8 +82,7 @@ export function autoComplete(host) {
       else if (r.state === 'unsat') {
         // with no level cell fixed there is nothing else to change: the root is lost to
         // every diagram
-        const fixed = [...host.grid()].filter((c) => /[0-9]/.test(c)).length;
-        status(fixed === 0
+        status(host.fixed() === 0
           ? `No diagram wins from this root: no levels 0–9 for its ${r.undecided} empty cells make a win (${counts}, ${secs} s).`
           : `No completion of these fixed cells wins: no levels 0–9 for the ${r.undecided === 1 ? '? cell makes' : `${r.undecided} ? cells make`} a win with every other cell as it is (${counts}, ${secs} s). Other fixed cells might.`);
       }

@@ -21,7 +21,7 @@ const WIDEN_AFTER = [0, 3000];
 
 /**
  * Wires the controls. `host` gives: grid() (the diagram as text), levels() (the level
- * layer), undecided() (the ? cells not under a root stone), keep(cells) (apply levels for the ? cells), starting(who) (a search starts: the other is set
+ * layer), undecided() (the ? cells not under a root stone), fixed() (the empty cells with a level), keep(cells) (apply levels for the ? cells), starting(who) (a search starts: the other is set
  * aside), ended(who) (it was kept or discarded), render().
  */
 export function wholeRoot(host) {
@@ -157,8 +157,7 @@ export function wholeRoot(host) {
           }
           {
             // with no level cell pinned the answer is about the root itself
-            const pinned = [...host.grid()].filter((c) => /[0-9]/.test(c)).length;
-            const which = pinned === 0 ? ' (every empty cell free over levels 0–9)' : ' with these pinned cells (levels 0–9 for the ? cells)';
+            const which = host.fixed() === 0 ? ' (every empty cell free over levels 0–9)' : ' with these pinned cells (levels 0–9 for the ? cells)';
             return status(`No diagram wins from this root${which}, ${secs} s. Sound for the language, not independently audited.`);
           }
         case 'budget':

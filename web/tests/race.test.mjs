@@ -323,16 +323,18 @@ test('Stop says how long a search ran until Stop, not until its last report', as
   assert.ok(search.elapsed() >= 0, 'a running search has a clock');
   const worker = StandIn.made.at(-1);
   worker.report({ state: 'running', candidates: 1, ms: 5 });
+  // (a 60 ms timer may fire a little early on performance.now's clock: 50 still tells
+  // the time until Stop from the report's 5)
   await new Promise((resolve) => setTimeout(resolve, 60));
   search.stop();
   assert.equal(search.report.state, 'stopped');
-  assert.ok(search.report.ms >= 60, `stopped after ${search.report.ms} ms`);
+  assert.ok(search.report.ms >= 50, `stopped after ${search.report.ms} ms`);
   assert.equal(search.elapsed(), null, 'no clock once stopped');
   // stopped before any report: the time it ran, not 0
   search.start('grid', {});
   await new Promise((resolve) => setTimeout(resolve, 60));
   search.stop({ ok: true, state: 'stopped', ms: 0 });
-  assert.ok(search.report.ms >= 60, `stopped after ${search.report.ms} ms`);
+  assert.ok(search.report.ms >= 50, `stopped after ${search.report.ms} ms`);
 });
 
 test('after the first search\'s verdict the page shows the SAT search it waits for, with its ceiling', () => {
@@ -366,7 +368,7 @@ test('Solve root\'s status says the first search\'s verdict while the second run
   globalThis.setInterval = () => 0; // the panel's clock: no timers left behind
   try {
     const grid = '9'.repeat(42);
-    const host = { grid: () => grid, levels: () => [...grid], undecided: () => 3, starting() {}, render: () => panel.render(true) };
+    const host = { grid: () => grid, levels: () => [...grid], undecided: () => 3, fixed: () => 39, starting() {}, render: () => panel.render(true) };
     const panel = wholeRoot(host);
     els['#dsat'].on.click(); // Run
     const [first, second] = StandIn.made.slice(-2);
