@@ -67,6 +67,16 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
                 }
             }
             t => match t.parse::<usize>() {
+                Ok(1..=7) if *game.status() != Status::YellowToMove => {
+                    // typed after the end: "Yellow's move N ... stops here" came back
+                    // with the same N for every column typed
+                    writeln!(
+                        out,
+                        "the game stops here ({}): u takes back Yellow's last move, q quits",
+                        game.status().describe()
+                    )?;
+                    continue;
+                }
                 Ok(c @ 1..=7) => {
                     if let Err(e) = step(&mut game, c - 1, &mut out) {
                         writeln!(out, "{e}")?;

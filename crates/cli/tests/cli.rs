@@ -872,4 +872,13 @@ fn odd_input_is_named_where_it_is_odd() {
     );
     assert!(text.contains("Yellow plays 1"), "{text}");
     assert!(text.len() < 10_000, "the long line is not echoed whole");
+    // a column typed once the game is over is answered with what can still be done (it
+    // was "Yellow's move N ...: the game stops here" with the same N each time)
+    let o = c4lab(&["play", "examples/win.txt"], b"1\n1\n5\nu\n");
+    assert_exit(&o, 0);
+    let text = stdout(&o);
+    let over = "the game stops here (Red wins): u takes back Yellow's last move, q quits";
+    assert_eq!(text.matches(over).count(), 2, "{text}");
+    assert!(!text.contains("Yellow's move"), "{text}");
+    assert!(text.contains("undone"), "{text}");
 }
