@@ -160,6 +160,29 @@ fn bench_complete_prints_a_line_per_task() {
         row.contains("  26     0/1            -            -"),
         "{row}"
     );
+    // blocking clauses encode no position: its column is a dash, not a median of 0
+    let blocking = c4lab(
+        &[
+            "bench",
+            "complete",
+            "--steady-states",
+            states.to_str().unwrap(),
+            "--k",
+            "4",
+            "--tasks",
+            "1",
+            "--learn",
+            "blocking",
+        ],
+        "",
+    );
+    assert_exit(&blocking, 0);
+    let row = stdout(&blocking);
+    let found = row
+        .lines()
+        .find(|l| l.starts_with("   4     1/1"))
+        .expect(&row);
+    assert!(found.ends_with(" -"), "{row}");
 }
 
 #[test]
