@@ -25,7 +25,9 @@ pub struct SearchArgs {
     tree_cap: usize,
     /// After a candidate fails: also encode the paths from the root to this many of the
     /// positions where it goes wrong (no move, or one the strong solver rules out),
-    /// wherever in its tree they lie, the nearest the root first (0: none).
+    /// wherever in its tree they lie, the nearest the root first (0: none; the walk that
+    /// looks for them stops after 100,000 positions, so a larger count takes what it
+    /// met by then).
     #[arg(long, default_value_t = Options::default().fault_paths)]
     fault_paths: usize,
     /// Level budget: `?` cells first take levels below this only, one more level each
