@@ -8,6 +8,7 @@ import { wholeRoot } from './dsat.js';
 import { modelHint } from './model.js';
 import { hintText, solverHints } from './hints.js';
 import { keyHandler } from './keys.js';
+import { renderButtons } from './buttons.js';
 
 performance.mark('app');
 const W = 7, H = 6, N = 42;
@@ -312,25 +313,9 @@ function render() {
     : state.simplify.cleared === 0
       ? 'Off: no cell can be blanked without losing the win'
       : 'Blank (level 9) every cell that is not load-bearing, keeping the win';
-  // both searches refuse a root Red cannot play from: their buttons are off, and their
-  // titles say why
-  const playable = root.ok && !root.over && root.to_move === 'Red' && root.stones.includes('.');
-  const rootOff = playable ? ''
-    : !root.ok || root.over || !root.stones.includes('.') ? 'the game at the root is over'
-      : 'Yellow is to move at the root; the diagram plays Red';
-  const fillOff = rootOff || (grid().includes('?') ? '' : 'no ? cells to fill: right-click cells (or press ?) to undecide them');
-  for (const [b, off] of [[$('#fill'), fillOff], [$('#dsat'), rootOff]]) {
-    b.dataset.base ??= b.title;
-    b.title = off ? `Off: ${off}. ${b.dataset.base}` : b.dataset.base;
-  }
+  const playable = renderButtons($, state, root, grid());
   fill?.render(playable && grid().includes('?'));
   whole?.render(playable);
-  // nothing to undo: the Undo buttons are off
-  $('#undo-play').disabled = !state.yellow;
-  $('#to-root').disabled = !state.yellow;
-  $('#undo-levels').disabled = state.history.length === 0;
-  $('#redo-levels').disabled = state.future.length === 0;
-  $('#undo-position').disabled = !state.root;
   renderLog($('#log'), $('#game-status'), game);
   if (state.mode === 'play' && lab.hintsFor !== state.root + '|' + state.yellow + '|' + grid()) {
     lab.hintsFor = state.root + '|' + state.yellow + '|' + grid();

@@ -60,11 +60,14 @@ const cell = (page, col, rowFromBottom) => page.locator(`#board .cell[data-index
 /** The empty board with every cell undecided, back in Levels mode: a search's widest scope. */
 async function emptyBoardAllUndecided(page) {
   await page.click('nav button[data-mode="position"]');
-  const n = await count(page);
-  await page.click('#clear-root');
-  await settled(page, n);
+  // (each button is off where its click would change nothing)
+  if (await page.locator('#clear-root').isEnabled()) {
+    const n = await count(page);
+    await page.click('#clear-root');
+    await settled(page, n);
+  }
   await page.click('nav button[data-mode="levels"]');
-  await page.click('#undecide-all');
+  if (await page.locator('#undecide-all').isEnabled()) await page.click('#undecide-all');
 }
 
 async function importText(page, text) {
@@ -486,6 +489,8 @@ test('auto-complete says UNSAT for what no completion can win, and Stop ends a w
   assert.equal(await page.locator('#fill-keep').isDisabled(), true);
   // the empty board, every cell undecided: a wide scope that runs until stopped
   await emptyBoardAllUndecided(page);
+  assert.equal(await page.locator('#clear-root').getAttribute('title'), 'Off: the root is the empty board already.');
+  assert.equal(await page.locator('#clear-root').isDisabled(), true);
   await page.click('#fill');
   assert.match(await page.locator('#fill-status').textContent(), /wide scope/);
   await page.waitForFunction(() => /^Searching… [1-9]/.test(document.querySelector('#fill-status').textContent), null, { timeout: 30_000 });
@@ -1046,14 +1051,24 @@ test('what a user noticed: stale messages, a palette that follows the keys, fail
   await cell(page, 7, 6).click();
   await settled(page, n);
   assert.equal(await page.locator('#message').textContent(), '');
-  // an edit that changes nothing leaves no Undo step: Clear twice, Undo once restores
+  // a button whose click would change nothing is off and says why (Clear on a clear
+  // diagram left no Undo step, but looked as if it did something)
   if (!(await page.locator('#io').evaluate((d) => d.open))) await page.locator('#io summary').click();
   const grid = async () => { await page.click('[data-export="grid"]'); return page.inputValue('#io-text'); };
   const painted = await grid();
+  const off = async (id) => (await page.locator(id).isDisabled()) && (await page.locator(id).getAttribute('title'));
+  assert.equal(await off('#clear'), false);
+  assert.match(await off('#clear-undecided'), /^Off: there is no \? cell\. Set every \? cell to 9$/);
   await page.click('#clear');
-  await page.click('#clear');
-  await page.click('#undo-levels');
-  assert.equal(await grid(), painted, 'one Undo after two Clears');
+  assert.match(await off('#clear'), /^Off: every cell is at level 9 already\./);
+  await page.click('#undecide-all');
+  assert.match(await off('#undecide-all'), /^Off: every cell is \? already\./);
+  assert.equal(await off('#clear'), false);
+  await page.click('#clear-undecided');
+  assert.match(await off('#clear'), /level 9 already/, 'Clear ? set every cell to 9');
+  for (let i = 0; i < 3; i++) await page.click('#undo-levels');
+  assert.equal(await grid(), painted, 'an Undo for each of the three edits');
+  assert.equal(await off('#clear'), false);
   // a failed export empties the box rather than leave the last one there to be copied
   await importText(page, WIN);
   await page.click('[data-export="json"]');

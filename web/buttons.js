@@ -1,0 +1,45 @@
+// Which of the Lab's buttons are on. A button whose click would change nothing is off
+// (Clear on a clear diagram, Empty board on the empty board, an Undo with nothing to
+// take back), and the searches' buttons say in their titles why they are off.
+
+/** Sets `button`'s title to its own words, led by "Off: why." when `off` names a reason. */
+function titled(button, off) {
+  button.dataset.base ??= button.title;
+  const base = button.dataset.base;
+  button.title = off ? `Off: ${off}.${base ? ` ${base}` : ''}` : base;
+}
+
+/**
+ * Turns the buttons on or off for the page's `state` (its levels, root, Yellow line and
+ * history), `root` (the engine's description of the root) and `levelGrid` (the diagram
+ * as text); `$` finds an element. Returns whether Red is to move at a root that is not
+ * over, which the searches need (their own modules turn their buttons on).
+ */
+export function renderButtons($, state, root, levelGrid) {
+  // both searches refuse a root Red cannot play from: their titles say why
+  const playable = root.ok && !root.over && root.to_move === 'Red' && root.stones.includes('.');
+  const rootOff = playable ? ''
+    : !root.ok || root.over || !root.stones.includes('.') ? 'the game at the root is over'
+      : 'Yellow is to move at the root; the diagram plays Red';
+  titled($('#fill'), rootOff || (levelGrid.includes('?') ? '' : 'no ? cells to fill: right-click cells (or press ?) to undecide them'));
+  titled($('#dsat'), rootOff);
+  // the level edits that would change nothing
+  const every = (level) => state.levels.every((l) => l === level);
+  const edits = [
+    ['#clear', every('9') && 'every cell is at level 9 already'],
+    ['#clear-undecided', !state.levels.includes('?') && 'there is no ? cell'],
+    ['#undecide-all', every('?') && 'every cell is ? already'],
+    ['#clear-root', !state.root && 'the root is the empty board already'],
+  ];
+  for (const [id, off] of edits) {
+    $(id).disabled = Boolean(off);
+    titled($(id), off);
+  }
+  // nothing to undo: the Undo buttons are off
+  $('#undo-play').disabled = !state.yellow;
+  $('#to-root').disabled = !state.yellow;
+  $('#undo-levels').disabled = state.history.length === 0;
+  $('#redo-levels').disabled = state.future.length === 0;
+  $('#undo-position').disabled = !state.root;
+  return playable;
+}
