@@ -81,8 +81,22 @@ pub fn merge(
     let mut metas = Vec::new();
     for s in shards {
         let p = s.join(SHARD_FILE);
+        if !p.is_file() {
+            // (it read "c1/shard.txt: No such file or directory (os error 2)")
+            let what = if s.is_dir() {
+                format!("has no {SHARD_FILE}")
+            } else if s.exists() {
+                "is no folder".to_string()
+            } else {
+                "does not exist".to_string()
+            };
+            return Err(CorpusError::Invalid(format!(
+                "{} {what}: merge takes the folders `corpus generate --shard I/N --out DIR` writes, each with its {SHARD_FILE}",
+                s.display()
+            )));
+        }
         let text = std::fs::read_to_string(&p).map_err(io_err(&p))?;
-        keys_once(&text, &p)?;
+        check_layout(&text, &p)?;
         let get = |k| kv_number(&text, k, &p);
         let (first, end) = (get("first_game")?, get("end_game")?);
         if end < first {
@@ -209,7 +223,11 @@ pub fn merge(
         let text = std::fs::read_to_string(&meta).map_err(io_err(&meta))?;
         for (key, file) in [(CORPUS_SUM, &c), (TARGETS_SUM, &npz)] {
             let Some(want) = kv_text(&text, key) else {
-                continue; // a shard written before the checksums were
+                // (keys_once refused a shard.txt without it)
+                return Err(CorpusError::Invalid(format!(
+                    "{}: no {key} line; generate the shard again",
+                    meta.display()
+                )));
             };
             if sha256_file(file)? != want {
                 return Err(CorpusError::Invalid(format!(
@@ -360,15 +378,54 @@ fn kv_number(text: &str, key: &str, path: &Path) -> Result<u64, CorpusError> {
     })
 }
 
-/// Refuses a key given twice: which value counts would be left to the reader, and
-/// the file was edited after it was written.
-fn keys_once(text: &str, path: &Path) -> Result<(), CorpusError> {
+/// The keys a shard.txt holds, each once: the run's settings ([`GenConfig::to_kv`]),
+/// then the shard's own.
+fn shard_keys() -> Vec<String> {
+    let settings = GenConfig::default().to_kv();
+    let own = [
+        "games",
+        "holdout",
+        "shard_index",
+        "shard_count",
+        "first_game",
+        "end_game",
+        CORPUS_SUM,
+        TARGETS_SUM,
+    ];
+    (settings.lines())
+        .filter_map(|l| l.split_once('=').map(|(k, _)| k.trim().to_string()))
+        .chain(own.iter().map(|k| k.to_string()))
+        .collect()
+}
+
+/// Refuses a shard.txt that is not as [`generate_shard`] writes it: a line that is no
+/// `key = value`, a key it does not write, one given twice (which value counts would
+/// be left to the reader) or one missing (a default would stand in for a setting the
+/// games were made with, and a missing checksum would let changed files through).
+fn check_layout(text: &str, path: &Path) -> Result<(), CorpusError> {
+    let known = shard_keys();
+    let refuse = |what: String| {
+        Err(CorpusError::Invalid(format!(
+            "{}: {what}; the file was cut short or edited: generate the shard again",
+            path.display()
+        )))
+    };
     let mut seen: Vec<(&str, usize)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let Some((k, _)) = line.split_once('=') else {
+        if line.trim().is_empty() {
             continue;
+        }
+        let Some((k, _)) = line.split_once('=') else {
+            return refuse(format!("line {}: {line:?} is no `key = value` line", i + 1));
         };
         let k = k.trim();
+        if !known.iter().any(|n| n == k) {
+            return refuse(format!(
+                "line {}: {k:?} is no key a shard.txt holds (they are {})",
+                i + 1,
+                known.join(", ")
+            ));
+        }
         if let Some((_, first)) = seen.iter().find(|(s, _)| *s == k) {
             return Err(CorpusError::Invalid(format!(
                 "{}: {k} is given twice (lines {first} and {}); the file was edited: generate the shard again",
@@ -377,6 +434,9 @@ fn keys_once(text: &str, path: &Path) -> Result<(), CorpusError> {
             )));
         }
         seen.push((k, i + 1));
+    }
+    if let Some(missing) = known.iter().find(|k| !seen.iter().any(|(s, _)| s == k)) {
+        return refuse(format!("no {missing} line"));
     }
     Ok(())
 }

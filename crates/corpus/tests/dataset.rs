@@ -27,28 +27,31 @@ fn same_files(a: &Path, b: &Path, rel: &str) {
     );
 }
 
-/// Takes the checksums out of a shard's shard.txt, as an older c4lab wrote it.
-fn as_older_shard(shard: &Path) {
+/// Rewrites the checksums a shard's shard.txt records to match its files as they are
+/// now, as someone who changed the files on purpose would: what the checksums would
+/// have caught must then be caught by the checks behind them.
+fn reseal(shard: &Path) {
     let meta = shard.join("shard.txt");
     let text = std::fs::read_to_string(&meta).unwrap();
-    let older: String = text
+    let sum = |file: &str| c4lab_corpus::sums::sha256_file(&shard.join(file)).unwrap();
+    let resealed: String = text
         .lines()
-        .filter(|l| !l.contains("_sha256"))
-        .map(|l| format!("{l}\n"))
+        .map(|l| match l.split_once('=').map(|(k, _)| k.trim()) {
+            Some("corpus_sha256") => format!("corpus_sha256 = {}\n", sum("corpus.txt")),
+            Some("targets_sha256") => format!("targets_sha256 = {}\n", sum("perply_targets.npz")),
+            _ => format!("{l}\n"),
+        })
         .collect();
-    assert_ne!(older, text, "{} records its checksums", meta.display());
-    std::fs::write(&meta, older).unwrap();
+    std::fs::write(&meta, resealed).unwrap();
 }
 
-/// The `n` shards of `cfg` under `root` (`shard0`, ...), each as an older c4lab wrote
-/// it (see [`as_older_shard`]).
-fn older_shards(root: &Path, cfg: &DatasetConfig, n: u64) -> Vec<std::path::PathBuf> {
+/// The `n` shards of `cfg` under `root` (`shard0`, ...).
+fn shards(root: &Path, cfg: &DatasetConfig, n: u64) -> Vec<std::path::PathBuf> {
     (0..n)
         .map(|i| {
             let d = root.join(format!("shard{i}"));
             std::fs::create_dir_all(&d).unwrap();
             generate_shard(cfg, i, n, &d, &NoProgress).unwrap();
-            as_older_shard(&d);
             d
         })
         .collect()
@@ -121,9 +124,7 @@ fn shards_merge_to_the_single_run() {
     .to_string();
     assert!(e.contains("epsilon is 0.25 here"), "{e}");
     // a shard whose sidecar has another slot count than its settings is named, not merged
-    // (its shard.txt without the checksums that would catch the change first, as an
-    // older shard's)
-    as_older_shard(&dirs[1]);
+    // (its checksums rewritten, or they would catch the change first)
     let npz = dirs[1].join("perply_targets.npz");
     let rows = read_labels(&npz).unwrap().len();
     let slots = cfg.gen.slots + 1;
@@ -137,6 +138,7 @@ fn shards_merge_to_the_single_run() {
     }
     .write(&npz)
     .unwrap();
+    reseal(&dirs[1]);
     let e = merge(&dirs, &root.join("bad"), &NoProgress).unwrap_err();
     assert!(
         e.to_string().contains(&npz.display().to_string())
@@ -157,8 +159,8 @@ fn shards_merge_to_the_single_run() {
     // nothing is written before every shard is checked (an empty training file was)
     assert!(!root.join("bad/train").exists());
     // a shard's files changed after it was made fail the checksums its shard.txt
-    // records; a shard.txt without them (an older shard) is checked by the gate and its
-    // first and last games, and the change (two rows of unequal length) by the gate
+    // records; with the checksums rewritten to match, the gate still names the change
+    // (two rows of unequal length)
     let meta = |d: &Path| std::fs::read_to_string(d.join("shard.txt")).unwrap();
     for d in &dirs {
         let text = meta(d).replace("seed = 12", "seed = 11");
@@ -180,7 +182,22 @@ fn shards_merge_to_the_single_run() {
             "games = many",
             format!("line {line}: games = \"many\" is not a whole number"),
         ),
-        ("games = ", "gaems = ", "no games line".to_string()),
+        (
+            "games = ",
+            "gaems = 150",
+            format!("line {line}: \"gaems\" is no key a shard.txt holds"),
+        ),
+        // a lost line: a default would stand in for the setting (it was merged, and
+        // the card named settings the games were not made with)
+        ("opening_max = ", "", "no opening_max line".to_string()),
+        // without its checksums the shard's files could have changed unseen (it was
+        // taken for a shard made before they were recorded)
+        ("corpus_sha256 = ", "", "no corpus_sha256 line".to_string()),
+        (
+            "random_ties = ",
+            "tar",
+            "\"tar\" is no `key = value` line".to_string(),
+        ),
         (
             "teacher = ",
             "teacher = oracle",
@@ -223,7 +240,7 @@ fn shards_merge_to_the_single_run() {
         corpus.display()
     );
     assert!(e.to_string().contains(&said), "{e}");
-    dirs.iter().for_each(|d| as_older_shard(d));
+    reseal(&dirs[0]);
     let e = merge(&dirs, &root.join("bad"), &NoProgress).unwrap_err();
     let said = format!("{} with", corpus.display());
     assert!(
@@ -233,10 +250,10 @@ fn shards_merge_to_the_single_run() {
 }
 
 #[test]
-fn an_older_shard_whose_last_row_was_relabelled_is_refused_by_playing_it_again() {
+fn a_shard_whose_last_row_was_relabelled_and_resealed_is_refused_by_playing_it_again() {
     let root = common::scratch("shards-relabel");
     let cfg = common::dataset_config(60, 0, 9);
-    let dirs = older_shards(&root, &cfg, 2);
+    let dirs = shards(&root, &cfg, 2);
     // the last row of shard 1: a flag-2 slot with no immediate win and another column
     // that does not lose at once gets that column (one-hot): every gate rule passes it
     let (corpus, npz) = (
@@ -271,6 +288,7 @@ fn an_older_shard_whose_last_row_was_relabelled_is_refused_by_playing_it_again()
     });
     assert!(relabelled.is_some(), "no slot to relabel in the last row");
     raw.write(&npz).unwrap();
+    reseal(&dirs[1]);
     assert!(check(&corpus, Some(&npz)).unwrap().is_clean());
     let e = merge(&dirs, &root.join("bad"), &NoProgress).unwrap_err();
     assert!(
@@ -322,7 +340,7 @@ fn an_empty_shard_merges_in_any_order_and_a_stray_part_file_is_refused() {
 fn a_merge_refuses_shards_the_gate_or_their_teacher_refuses_before_writing() {
     let root = common::scratch("shards-gate");
     let cfg = common::dataset_config(90, 10, 3);
-    let dirs = older_shards(&root, &cfg, 3);
+    let dirs = shards(&root, &cfg, 3);
     let meta = |d: &Path| std::fs::read_to_string(d.join("shard.txt")).unwrap();
     let kept = meta(&dirs[0]);
     // every shard.txt naming the exact teacher, which labels no ply with flag 2: it was
@@ -358,6 +376,7 @@ fn a_merge_refuses_shards_the_gate_or_their_teacher_refuses_before_writing() {
         .unwrap();
     rows.swap(a, b);
     std::fs::write(&corpus, rows.concat()).unwrap();
+    reseal(&dirs[1]);
     let e = merge(&dirs, &root.join("bad"), &NoProgress)
         .unwrap_err()
         .to_string();
@@ -652,6 +671,25 @@ fn sums_round_trip_and_detect_a_change() {
         std::fs::remove_file(&fifo).unwrap();
         write_sums(&dir).unwrap();
     }
+    // a listed folder is named as one (it was "a FIFO, socket or device"), and a line
+    // that names no file at all is malformed (it was read as the folder itself)
+    let text = std::fs::read_to_string(&sums).unwrap();
+    let zeros = "0".repeat(64);
+    std::fs::write(&sums, format!("{text}{zeros}  train\n{zeros}  \n")).unwrap();
+    let rep = verify_sums(&dir).unwrap();
+    assert_eq!(rep.failed.len(), 1, "{rep:?}");
+    assert_eq!(rep.failed[0].0, "train");
+    assert!(rep.failed[0].1.contains("is a folder"), "{rep:?}");
+    assert_eq!(rep.malformed.len(), 1, "{rep:?}");
+    write_sums(&dir).unwrap();
+    // a folder without a checksum file says how to make one
+    std::fs::rename(&sums, dir.join("kept")).unwrap();
+    let e = verify_sums(&dir).unwrap_err().to_string();
+    assert!(
+        e.contains("has no SHA256SUMS: write one with `c4lab corpus sums"),
+        "{e}"
+    );
+    std::fs::rename(dir.join("kept"), &sums).unwrap();
     // a file name with a line break cannot be listed: refused, naming it
     let odd = dir.join("two\nlines.txt");
     std::fs::write(&odd, b"x").unwrap();
