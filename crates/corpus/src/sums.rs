@@ -163,6 +163,13 @@ impl SumsReport {
 /// Verifies `dir/SHA256SUMS` (also accepts `sha256sum`'s binary marker `<hex> *<path>`).
 pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
     let path: PathBuf = dir.join(SUMS_FILE);
+    if dir.is_dir() && !path.exists() {
+        return Err(CorpusError::Invalid(format!(
+            "{} has no {SUMS_FILE}: write one with `c4lab corpus sums {}`, or give the folder a dataset was published in",
+            dir.display(),
+            dir.display()
+        )));
+    }
     let text = std::fs::read_to_string(&path).map_err(io_err(&path))?;
     let mut rep = SumsReport::default();
     let mut listed = Vec::new();
@@ -194,6 +201,11 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
             }
         }
         let name = parts.join("/");
+        if name.is_empty() {
+            // `<hex>  ` or `<hex>  ./`: no file named, the folder at most
+            rep.malformed.push((i + 1, line.to_string()));
+            continue;
+        }
         // a checksum file from elsewhere may name files outside the dataset, by name or
         // through a link: they are no part of it, and reading them would pass a
         // dataset that lacks its own (a name that does not resolve fails below)
@@ -219,9 +231,15 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
         }
         listed.push((name, i + 1));
         // a FIFO would be waited on for ever, a device read without end
-        if std::fs::metadata(dir.join(&rel)).is_ok_and(|m| !m.is_file()) {
-            let why =
-                "is no regular file (a FIFO, socket or device), so it is not read".to_string();
+        if let Some(m) = std::fs::metadata(dir.join(&rel))
+            .ok()
+            .filter(|m| !m.is_file())
+        {
+            let why = if m.is_dir() {
+                "is a folder: a checksum names a file".to_string()
+            } else {
+                "is no regular file (a FIFO, socket or device), so it is not read".to_string()
+            };
             rep.failed.push((rel, why));
             continue;
         }
