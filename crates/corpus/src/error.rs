@@ -141,7 +141,7 @@ pub enum SidecarError {
         reason: String,
     },
     /// An array is missing.
-    #[error("{path}: array {name:?} is missing (the file holds {held}); a sidecar holds target, ply_of, teacher and n_plies, so this is another file, or a damaged one")]
+    #[error("{path}: no member \"{name}.npy\" (the file holds {held}); a sidecar's members are target.npy, ply_of.npy, teacher.npy and n_plies.npy, so this is another file, or a damaged one")]
     Missing {
         /// The file.
         path: PathBuf,

@@ -568,3 +568,30 @@ fn a_shape_its_data_cannot_fill_is_refused_before_anything_is_allocated() {
         "{e}"
     );
 }
+
+#[test]
+fn members_named_without_npy_are_named_with_the_name_a_sidecar_needs() {
+    // numpy's np.load reads members named `target`, `ply_of`...; a sidecar's are
+    // `target.npy`...: the message said array "target" was missing while naming
+    // "target" among the members held
+    let dir = common::scratch("npz-suffix");
+    let bad = dir.join("bad.npz");
+    let mut w = NpzWriter::create(&bad).unwrap();
+    for (name, data) in [
+        ("target", npy("<f4", "(0, 2, 7)", &[])),
+        ("ply_of", npy("<i2", "(0, 2)", &[])),
+        ("teacher", npy("|i1", "(0, 2)", &[])),
+        ("n_plies", npy("<i2", "(0,)", &[])),
+    ] {
+        w.member(name, data.len() as u64)
+            .unwrap()
+            .write_all(&data)
+            .unwrap();
+    }
+    w.finish().unwrap();
+    let e = read_err(&bad).to_string();
+    assert!(
+        e.contains("no member \"target.npy\" (the file holds \"target\", \"ply_of\""),
+        "{e}"
+    );
+}
