@@ -83,13 +83,16 @@ pub struct Hint {
 }
 
 impl Hint {
-    /// `{"column": 1-7 or null, "scores": [number or "full", ...]}`, columns 1-based, the
-    /// form `c4lab hint --json` and the Lab's engine both print (each adds its own keys).
+    /// `{"column": 1-7 or null, "scores": [number or null, ...]}`, columns 1-based, null
+    /// for a full column (as `c4lab analyze --json` writes one), the form `c4lab hint
+    /// --json` and the Lab's engine both print (each adds its own keys).
     pub fn to_json(&self) -> serde_json::Value {
+        // (a full column was the string "full": a script reading numbers, as it reads
+        // analyze's, met a string among them)
         let scores: Vec<serde_json::Value> = self
             .scores
             .iter()
-            .map(|s| s.map_or_else(|| "full".into(), serde_json::Value::from))
+            .map(|s| s.map_or(serde_json::Value::Null, serde_json::Value::from))
             .collect();
         serde_json::json!({ "column": self.column.map(|x| x + 1), "scores": scores })
     }

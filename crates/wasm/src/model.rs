@@ -38,7 +38,7 @@ pub fn model_max_bytes() -> f64 {
 
 /// The loaded model's move for the position after `moves` (columns 1-7 from the empty
 /// board): `{ok, column, scores}` as `c4lab hint --json` prints them (`column` 1-7,
-/// `scores` the network's per column, `"full"` for a full column).
+/// `scores` the network's per column, null for a full column).
 #[wasm_bindgen]
 pub fn model_move(moves: &str) -> String {
     let p = match Position::from_moves(moves) {
@@ -95,7 +95,7 @@ mod tests {
         );
         // a full column is marked, not scored
         let full = parse(model_move("444444"));
-        assert_eq!(full["scores"][3], "full");
+        assert!(full["scores"][3].is_null());
         assert_ne!(full["column"], 4);
     }
 }
