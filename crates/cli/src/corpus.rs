@@ -190,6 +190,13 @@ impl Progress for Bar {
 /// checked first, so a wrong corpus path is named as such rather than as a missing
 /// sidecar.
 fn beside(corpus: &Path, given: Option<PathBuf>) -> Result<PathBuf> {
+    corpus_file(corpus)?;
+    Ok(given.unwrap_or_else(|| corpus.with_file_name("perply_targets.npz")))
+}
+
+/// Refuses a corpus path that is a folder (naming the corpus files in it) or cannot be
+/// read, so it is not met as "Is a directory (os error 21)" further on.
+pub(crate) fn corpus_file(corpus: &Path) -> Result<()> {
     match std::fs::metadata(corpus) {
         Ok(m) if m.is_dir() => {
             // name the corpus files that are there: `generate` writes train/corpus_<N>.txt
@@ -216,10 +223,9 @@ fn beside(corpus: &Path, given: Option<PathBuf>) -> Result<PathBuf> {
                 corpus.display()
             )
         }
-        Ok(_) => {}
+        Ok(_) => Ok(()),
         Err(e) => bail!("cannot read corpus {}: {e}", corpus.display()),
     }
-    Ok(given.unwrap_or_else(|| corpus.with_file_name("perply_targets.npz")))
 }
 
 /// The sidecar of `corpus` as [`beside`] finds it, refusing a default one that is not

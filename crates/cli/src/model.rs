@@ -125,6 +125,7 @@ pub(crate) fn examples(
 ) -> Result<Vec<Example>> {
     // a sidecar of another corpus with as many rows passes the reader, and would be
     // trained on or scored against as if it fitted (as `split` and `label` refuse it)
+    crate::corpus::corpus_file(corpus)?;
     if let Some(targets) = targets {
         c4lab_corpus::gate::require_clean(corpus, targets)?;
     }
@@ -162,6 +163,15 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     }
     if a.holdout_targets.is_some() && a.holdout_corpus.is_none() {
         bail!("--holdout-targets is the sidecar of --holdout-corpus: give the holdout corpus too");
+    }
+    if let (CorpusSource::Teacher, Some(hold), None) =
+        (a.corpus_source, &a.holdout_corpus, &a.holdout_targets)
+    {
+        // (it said "teacher targets need the corpus's sidecar", naming no flag)
+        bail!(
+            "--holdout-corpus {} is scored against its sidecar: give --holdout-targets (the holdout's perply_targets.npz), or pass --corpus-source moves",
+            hold.display()
+        );
     }
     if a.corpus_source == CorpusSource::Moves
         && (!a.perply_targets.is_empty() || a.holdout_targets.is_some())

@@ -40,6 +40,16 @@ pub struct BenchModel {
 /// `c4lab bench model`: training speed, inference speed, size, agreement, optimality.
 pub fn bench(a: BenchModel) -> Result<u8> {
     let hold_dir = a.corpus.join("holdout");
+    for part in [&hold_dir, &a.corpus.join("train")] {
+        if !part.is_dir() {
+            // (it read "DIR/holdout/corpus.txt: No such file or directory")
+            bail!(
+                "--corpus {} has no {}/ folder: give the folder `c4lab corpus generate --out` wrote (train/ and holdout/ inside)",
+                a.corpus.display(),
+                part.file_name().and_then(|n| n.to_str()).unwrap_or("")
+            );
+        }
+    }
     let hold = examples(
         &hold_dir.join("corpus.txt"),
         Some(&hold_dir.join("perply_targets.npz")),

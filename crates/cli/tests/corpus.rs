@@ -37,6 +37,54 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         format!("{d}/holdout/corpus.txt"),
         format!("{d}/holdout/perply_targets.npz"),
     );
+    // a folder where a file or a dataset is meant, and a holdout without its sidecar,
+    // are named with the fix (they were "Is a directory (os error 21)", "No such file
+    // or directory (os error 2)" and "teacher targets need the corpus's sidecar")
+    let (train_dir, hold_dir) = (format!("{d}/train"), format!("{d}/holdout"));
+    let refusals: [(Vec<&str>, String); 5] = [
+        (
+            vec![
+                "train",
+                "--load-corpus",
+                &train_dir,
+                "--perply-targets",
+                &targets,
+            ],
+            format!("{train_dir} is a folder; give a corpus file (it holds {corpus})"),
+        ),
+        (
+            vec![
+                "train",
+                "--load-corpus",
+                &corpus,
+                "--perply-targets",
+                &targets,
+                "--holdout-corpus",
+                &hold,
+            ],
+            format!(
+                "--holdout-corpus {hold} is scored against its sidecar: give --holdout-targets"
+            ),
+        ),
+        (
+            vec!["bench", "model", "--corpus", &train_dir],
+            format!("--corpus {train_dir} has no holdout/ folder"),
+        ),
+        (
+            vec!["corpus", "merge", d, "--out", "unused"],
+            format!("{d} has no shard.txt: merge takes the folders `corpus generate --shard"),
+        ),
+        (
+            vec!["corpus", "verify-sums", &train_dir],
+            format!("{train_dir} has no SHA256SUMS: write one with `c4lab corpus sums"),
+        ),
+    ];
+    for (args, said) in refusals {
+        let out = c4lab(&args, "");
+        assert_exit(&out, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&said), "{args:?}: {err}");
+    }
     // a corpus without its sidecar is no pass (a stopped run leaves one so), unless the
     // transcript alone is asked for
     let lone = format!("{d}/lone.txt");
@@ -283,6 +331,26 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         "{table}"
     );
     assert_eq!(eval(), table);
+    let out = c4lab(
+        &[
+            "eval",
+            "--model",
+            &model,
+            "--holdout-corpus",
+            &hold_dir,
+            "--holdout-targets",
+            &hold_t,
+        ],
+        "",
+    );
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "{hold_dir} is a folder; give a corpus file (it holds {hold})"
+        )),
+        "{err}"
+    );
     // bench model times the exported model itself when given one: no training row, and
     // the same holdout agreement as eval
     let bench = stdout(&c4lab(
@@ -342,6 +410,11 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     assert_eq!(v["moves"], "4453");
     assert_eq!(v["scores"].as_array().unwrap().len(), 7);
     assert_eq!(lines[0], format!("4453 {}", v["column"]));
+    // a full column's score is null, as in analyze --json (it was the string "full")
+    let json = stdout(&c4lab(&["hint", "--json", "--model", &model, "444444"], ""));
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert!(v["scores"][3].is_null(), "{v}");
+    assert!(v["scores"][0].is_i64(), "{v}");
     // the model as an opponent: it answers every move and the game is judged
     let red_args = [
         "play",
