@@ -70,9 +70,14 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
                 Ok(1..=7) if *game.status() != Status::YellowToMove => {
                     // typed after the end: "Yellow's move N ... stops here" came back
                     // with the same N for every column typed
+                    let then = if game.yellow_moves() > 0 {
+                        "u takes back Yellow's last move, q quits"
+                    } else {
+                        "nothing to take back (it stopped at the root), q quits"
+                    };
                     writeln!(
                         out,
-                        "the game stops here ({}): u takes back Yellow's last move, q quits",
+                        "the game stops here ({}): {then}",
                         game.status().describe()
                     )?;
                     continue;

@@ -881,4 +881,13 @@ fn odd_input_is_named_where_it_is_odd() {
     assert_eq!(text.matches(over).count(), 2, "{text}");
     assert!(!text.contains("Yellow's move"), "{text}");
     assert!(text.contains("undone"), "{text}");
+    // stopped at the root (Red's first move turns on a ? cell): nothing to take back
+    let o = c4lab(&["play", "examples/incomplete.txt"], b"3\n");
+    let text = stdout(&o);
+    assert!(
+        text.contains(
+            "give it a level to play on): nothing to take back (it stopped at the root), q quits"
+        ),
+        "{text}"
+    );
 }
