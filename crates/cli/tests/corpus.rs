@@ -41,7 +41,10 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
     // are named with the fix (they were "Is a directory (os error 21)", "No such file
     // or directory (os error 2)" and "teacher targets need the corpus's sidecar")
     let (train_dir, hold_dir) = (format!("{d}/train"), format!("{d}/holdout"));
-    let refusals: [(Vec<&str>, String); 5] = [
+    // (train makes sure it can write --out before it reads: into the scratch folder)
+    let unused = format!("{d}/refused.c4m");
+    let nowhere = format!("{d}/nowhere");
+    let refusals: [(Vec<&str>, String); 6] = [
         (
             vec![
                 "train",
@@ -49,6 +52,8 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
                 &train_dir,
                 "--perply-targets",
                 &targets,
+                "--out",
+                &unused,
             ],
             format!("{train_dir} is a folder; give a corpus file (it holds {corpus})"),
         ),
@@ -61,10 +66,16 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
                 &targets,
                 "--holdout-corpus",
                 &hold,
+                "--out",
+                &unused,
             ],
             format!(
                 "--holdout-corpus {hold} is scored against its sidecar: give --holdout-targets"
             ),
+        ),
+        (
+            vec!["bench", "model", "--corpus", &nowhere],
+            format!("--corpus {nowhere} does not exist: give the folder"),
         ),
         (
             vec!["bench", "model", "--corpus", &train_dir],
@@ -76,7 +87,7 @@ fn train_then_eval_a_model_on_a_generated_corpus() {
         ),
         (
             vec!["corpus", "verify-sums", &train_dir],
-            format!("{train_dir} has no SHA256SUMS: write one with `c4lab corpus sums"),
+            format!("{train_dir} has no SHA256SUMS: {d} holds one: give that folder"),
         ),
     ];
     for (args, said) in refusals {

@@ -223,7 +223,7 @@ pub fn merge(
         let text = std::fs::read_to_string(&meta).map_err(io_err(&meta))?;
         for (key, file) in [(CORPUS_SUM, &c), (TARGETS_SUM, &npz)] {
             let Some(want) = kv_text(&text, key) else {
-                // (keys_once refused a shard.txt without it)
+                // (check_layout refuses a shard.txt without it)
                 return Err(CorpusError::Invalid(format!(
                     "{}: no {key} line; generate the shard again",
                     meta.display()

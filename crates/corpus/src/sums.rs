@@ -164,9 +164,26 @@ impl SumsReport {
 pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
     let path: PathBuf = dir.join(SUMS_FILE);
     if dir.is_dir() && !path.exists() {
+        // a dataset's train/ or holdout/ is checked from the dataset's folder (sums
+        // written into the subfolder would fail the dataset's own check as unlisted)
+        let above = (dir.ancestors().skip(1).take(3))
+            .map(|a| {
+                if a.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    a
+                }
+            })
+            .find(|a| a.join(SUMS_FILE).is_file());
+        let fix = match above {
+            Some(a) => format!("{} holds one: give that folder", a.display()),
+            None => format!(
+                "give the folder a dataset was published in, or, for a folder you made yourself, write one with `c4lab corpus sums {}`",
+                dir.display()
+            ),
+        };
         return Err(CorpusError::Invalid(format!(
-            "{} has no {SUMS_FILE}: write one with `c4lab corpus sums {}`, or give the folder a dataset was published in",
-            dir.display(),
+            "{} has no {SUMS_FILE}: {fix}",
             dir.display()
         )));
     }

@@ -682,11 +682,19 @@ fn sums_round_trip_and_detect_a_change() {
     assert!(rep.failed[0].1.contains("is a folder"), "{rep:?}");
     assert_eq!(rep.malformed.len(), 1, "{rep:?}");
     write_sums(&dir).unwrap();
-    // a folder without a checksum file says how to make one
+    // a folder without a checksum file: a dataset's subfolder names the folder above
+    // that holds one (sums written into it would fail the dataset's check as unlisted),
+    // another says how to make one
+    let e = verify_sums(&dir.join("train")).unwrap_err().to_string();
+    let above = format!(
+        "train has no SHA256SUMS: {} holds one: give that folder",
+        dir.display()
+    );
+    assert!(e.contains(&above), "{e}");
     std::fs::rename(&sums, dir.join("kept")).unwrap();
     let e = verify_sums(&dir).unwrap_err().to_string();
     assert!(
-        e.contains("has no SHA256SUMS: write one with `c4lab corpus sums"),
+        e.contains("has no SHA256SUMS: give the folder a dataset was published in, or, for a folder you made yourself, write one with `c4lab corpus sums"),
         "{e}"
     );
     std::fs::rename(dir.join("kept"), &sums).unwrap();
