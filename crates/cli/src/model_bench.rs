@@ -40,15 +40,28 @@ pub struct BenchModel {
 /// `c4lab bench model`: training speed, inference speed, size, agreement, optimality.
 pub fn bench(a: BenchModel) -> Result<u8> {
     let hold_dir = a.corpus.join("holdout");
-    for part in [&hold_dir, &a.corpus.join("train")] {
-        if !part.is_dir() {
-            // (it read "DIR/holdout/corpus.txt: No such file or directory")
-            bail!(
-                "--corpus {} has no {}/ folder: give the folder `c4lab corpus generate --out` wrote (train/ and holdout/ inside)",
-                a.corpus.display(),
-                part.file_name().and_then(|n| n.to_str()).unwrap_or("")
-            );
-        }
+    // (it read "DIR/holdout/corpus.txt: No such file or directory"); train/ is read only
+    // to train a model, so not with --model
+    let needed = if a.model.is_some() { 1 } else { 2 };
+    for sub in &["holdout", "train"][..needed] {
+        let what = if !a.corpus.exists() {
+            "does not exist".to_string()
+        } else if !a.corpus.is_dir() {
+            "is no folder".to_string()
+        } else if !a.corpus.join(sub).is_dir() {
+            format!("has no {sub}/ folder")
+        } else {
+            continue;
+        };
+        bail!(
+            "--corpus {} {what}: give the folder `c4lab corpus generate --out` wrote ({} inside)",
+            a.corpus.display(),
+            if needed == 1 {
+                "holdout/"
+            } else {
+                "train/ and holdout/"
+            }
+        );
     }
     let hold = examples(
         &hold_dir.join("corpus.txt"),
