@@ -23,13 +23,15 @@ export function renderButtons($, state, root, levelGrid) {
       : 'Yellow is to move at the root; the diagram plays Red';
   titled($('#fill'), rootOff || (levelGrid.includes('?') ? '' : 'no ? cells to fill: right-click cells (or press ?) to undecide them'));
   titled($('#dsat'), rootOff);
-  // the level edits that would change nothing
+  // the edits that would change nothing; the levels under root stones count, as an
+  // edit keeps them and they show again once a stone is taken back
   const every = (level) => state.levels.every((l) => l === level);
   const edits = [
     ['#clear', every('9') && 'every cell is at level 9 already'],
     ['#clear-undecided', !state.levels.includes('?') && 'there is no ? cell'],
     ['#undecide-all', every('?') && 'every cell is ? already'],
-    ['#clear-root', !state.root && 'the root is the empty board already'],
+    // (at the empty root, Empty board still ends Play's Yellow line)
+    ['#clear-root', !state.root && !state.yellow && 'the root is the empty board already'],
   ];
   for (const [id, off] of edits) {
     $(id).disabled = Boolean(off);
