@@ -186,7 +186,7 @@ enum Command {
     },
     /// Score every column of a position (full columns marked `-`).
     Analyze {
-        /// The position's move sequence (empty for the empty board).
+        /// The position's move sequence (`-` or empty for the empty board).
         #[arg(default_value = "")]
         position: String,
         /// Machine-readable output.
