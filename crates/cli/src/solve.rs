@@ -334,9 +334,21 @@ fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
     let joined: String = line.split_whitespace().collect();
     let joinable = joined.bytes().all(|b| (b'1'..=b'7').contains(&b)) && position(&joined).is_ok();
     let example = if joinable { joined } else { "4453".to_string() };
+    // moves written with separators, or something else after the moves and the score
+    // (it was told to join moves that had no separators)
+    let more_moves = rest
+        .iter()
+        .all(|w| w.bytes().all(|b| (b'1'..=b'7').contains(&b)));
     let separated = || {
+        let fix = if more_moves {
+            format!("write the moves without separators, as {example}")
+        } else if rest.len() == 1 {
+            "give a whole-number score there, or nothing".to_string()
+        } else {
+            "leave out all but a score".to_string()
+        };
         format!(
-            "{:?} follows the moves, where only a score may (`<moves> [score]`); write the moves without separators, as {example}",
+            "{:?} follows the moves, where only a score may (`<moves> [score]`); {fix}",
             rest.join(" ")
         )
     };

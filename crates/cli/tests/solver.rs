@@ -191,7 +191,14 @@ fn solve_refuses_separated_moves_and_reads_each_line_as_it_comes() {
         "{text}"
     );
     assert!(
-        lines[0].starts_with("4 error: line 1: \"4 5 3\" follows the moves"),
+        lines[0].starts_with("4 error: line 1: \"4 5 3\" follows the moves")
+            && lines[0].ends_with("write the moves without separators, as 4453"),
+        "{text}"
+    );
+    // words after the score are no moves to join (it said to write the moves without
+    // separators, which they had none of)
+    assert!(
+        lines[3].ends_with("\"-2 extra\" follows the moves, where only a score may (`<moves> [score]`); leave out all but a score"),
         "{text}"
     );
     assert!(lines[1].starts_with("4453 -1 "), "{text}");
