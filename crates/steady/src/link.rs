@@ -48,6 +48,14 @@ pub enum LinkError {
     /// The Yellow line does not replay.
     #[error("the link's Yellow line: {0}")]
     Line(String),
+    /// A percent escape that decodes to no text (a byte of no UTF-8 character).
+    #[error("the link's {escape} (byte {byte}) decodes to no text character; a link is plain ASCII (`%3F` for `?`): copy it again")]
+    Escape {
+        /// The escape as written, `%FF`.
+        escape: String,
+        /// Its 1-based byte in the text read.
+        byte: usize,
+    },
     /// The diagram's root cannot be shared (stones that are no position, Yellow to move,
     /// or a four).
     #[error(transparent)]

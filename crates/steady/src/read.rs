@@ -49,6 +49,41 @@ impl Read {
     }
 }
 
+/// Where the percent escapes of `t` decode to no UTF-8 text: the escape (`%FF`) that
+/// starts the bad sequence and its 1-based byte in `t`.
+fn non_text_escape(t: &str) -> LinkError {
+    let b = t.as_bytes();
+    let hex = |i: usize| {
+        let h = b.get(i + 1..i + 3)?;
+        u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()
+    };
+    // the decoded bytes, each with where it was written
+    let (mut bytes, mut from) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < b.len() {
+        match (b[i], hex(i)) {
+            (b'%', Some(v)) => {
+                bytes.push(v);
+                from.push(i..i + 3);
+                i += 3;
+            }
+            (c, _) => {
+                bytes.push(c);
+                from.push(i..i + 1);
+                i += 1;
+            }
+        }
+    }
+    let bad = std::str::from_utf8(&bytes)
+        .err()
+        .map_or(0, |e| e.valid_up_to());
+    let span = from.get(bad).cloned().unwrap_or(0..0);
+    LinkError::Escape {
+        escape: t.get(span.clone()).unwrap_or("%").to_string(),
+        byte: span.start + 1,
+    }
+}
+
 /// Why text could not be read as any form.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ReadError {
@@ -80,7 +115,10 @@ pub fn read_any(text: &str) -> Result<Read, ReadError> {
     let one_line = !t.contains('\n');
     let decoded;
     let t = if one_line && t.contains('%') {
-        decoded = percent_encoding::percent_decode_str(t).decode_utf8_lossy();
+        // (a `%FF` was read as U+FFFD, named as '�' where a column was expected)
+        decoded = percent_encoding::percent_decode_str(t)
+            .decode_utf8()
+            .map_err(|_| non_text_escape(t))?;
         // an encoded line break (`%0A`) copied along with the address is no part of it
         decoded.trim()
     } else {
@@ -146,6 +184,23 @@ mod tests {
     use super::*;
 
     const WIN: &str = "9909999\n99R9999\n09Y9999\nYRY9R65\nYYYRR79\nRRRYYRY\n";
+
+    #[test]
+    fn a_percent_escape_of_no_text_is_named_as_written() {
+        // it decoded to U+FFFD and was named as '�' where a column was expected
+        let e = read_any("1.-.*Z9*L9.%FF").unwrap_err().to_string();
+        assert!(
+            e.contains("the link's %FF (byte 12) decodes to no text character"),
+            "{e}"
+        );
+        // a two-byte character's first half followed by no second half: the escape
+        // that breaks it
+        let e = read_any("1.-.*Z9*L9.%C3%28").unwrap_err().to_string();
+        assert!(e.contains("the link's %C3 (byte 12)"), "{e}");
+        // a whole character decodes, and is then named as the character it is
+        let e = read_any("1.-.*Z9*L9.%C3%A9").unwrap_err().to_string();
+        assert!(e.contains("'é' is not a column"), "{e}");
+    }
 
     #[test]
     fn every_form_line_ending_and_the_one_line_grid_read_alike() {
