@@ -231,10 +231,13 @@ function setRoot(moves) {
   if (!p.ok) return say(p.error, true);
   if (p.over) return say(`After ${moves} the game is over: a root must have no four.`, true);
   if (!p.stones.includes('.')) return say(`After ${moves} the board is full (a draw): a root needs an empty cell for Red's move.`, true);
-  if (p.moves !== state.root) remember(); // Levels-mode Undo steps back through root changes too
+  // the root it is already: nothing changes (Play's Yellow line was dropped unsaid,
+  // with no Undo step to bring it back)
+  if (p.moves === state.root) return say(`The root is ${p.moves || 'the empty board'} already: nothing changed.`);
+  remember(); // Levels-mode Undo steps back through root changes too
   // a Yellow line played from the old root means nothing from the new one: said, not
   // dropped unsaid
-  const dropped = p.moves !== state.root && state.yellow
+  const dropped = state.yellow
     ? ` Play's Yellow line ${state.yellow} was played from the old root, so it was left out (Undo in Levels mode brings both back).`
     : '';
   state.root = p.moves;
@@ -297,7 +300,8 @@ function render() {
   // a root with Yellow to move is a step while a root is built: no link carries it, so
   // what is painted meanwhile lives in this page alone (a reload lost it unsaid)
   const building = root.ok && !root.over && root.to_move === 'Yellow';
-  v.textContent = building ? `${text} Until Red is to move, no link, export or reload keeps this diagram: add a stone in Position mode.` : text;
+  // (the engine's sentences may end without a full stop: "...must be equal Until")
+  v.textContent = building ? `${text.replace(/([^.!?])$/, '$1.')} Until Red is to move, no link, export or reload keeps this diagram: add a stone in Position mode.` : text;
   v.className = cls;
   const simp = $('#simplify');
   if (state.simplify && state.simplify.ok) {
@@ -309,9 +313,9 @@ function render() {
     simp.textContent = 'Simplify';
   }
   simp.title = !(state.simplify && state.simplify.ok)
-    ? 'Off: Simplify needs a diagram that verifies as a win'
+    ? 'Off: Simplify needs a diagram that verifies as a win.'
     : state.simplify.cleared === 0
-      ? 'Off: no cell can be blanked without losing the win'
+      ? 'Off: no cell can be blanked without losing the win.'
       : 'Blank (level 9) every cell that is not load-bearing, keeping the win';
   const playable = renderButtons($, state, root, grid());
   fill?.render(playable && grid().includes('?'));
@@ -503,11 +507,18 @@ function wire() {
   $('#undo-levels').addEventListener('click', undo);
   $('#redo-levels').addEventListener('click', redo);
   $('#undo-play').addEventListener('click', undo);
-  $('#to-root').addEventListener('click', () => { state.yellow = ''; state.future = []; edited({ verify: false }); });
+  $('#to-root').addEventListener('click', () => { say(''); state.yellow = ''; state.future = []; edited({ verify: false }); });
   $('#undo-position').addEventListener('click', undo);
   $('#clear-root').addEventListener('click', () => setRoot(''));
-  $('#set-moves').addEventListener('click', () => setRoot($('#moves').value.trim()));
-  $('#moves').addEventListener('keydown', (e) => { if (e.key === 'Enter') setRoot($('#moves').value.trim()); });
+  // an empty box (it empties after each root set, showing that root) keeps the root: it
+  // set the empty board
+  const setMoves = () => {
+    const moves = $('#moves').value.trim();
+    if (!moves) return say('Type a move sequence first (digits 1-7); Empty board takes every stone off.', true);
+    setRoot(moves);
+  };
+  $('#set-moves').addEventListener('click', setMoves);
+  $('#moves').addEventListener('keydown', (e) => { if (e.key === 'Enter') setMoves(); });
   $('#set-stones').addEventListener('click', () => {
     const p = call(engine.position_from_stones, $('#stones').value);
     if (!p.ok) return say(p.error, true);

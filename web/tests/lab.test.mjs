@@ -428,9 +428,26 @@ test('position mode: stones only, and illegal input is named', async () => {
   // in Levels the verdict says nothing painted there is kept (a reload lost it unsaid)
   await page.click('nav button[data-mode="levels"]');
   assert.match(await verdict(page), /Until Red is to move, no link, export or reload keeps this diagram/);
+  // a root of unequal counts: its sentence ends before the note starts (it ran on:
+  // "the counts must be equal Until Red is to move")
+  await page.click('nav button[data-mode="position"]');
+  await page.fill('#moves', '44533');
+  await page.click('#set-moves');
+  await page.click('nav button[data-mode="levels"]');
+  assert.match(await verdict(page), /[.] Until Red is to move/);
+  assert.doesNotMatch(await verdict(page), /[^.] Until Red/);
   // a root changed under Play's Yellow line says the line was left out (it went unsaid)
   const played = await open('#1.655433534337221121.990*H90*E9579.7112');
+  const hash = async () => new URL(await played.evaluate(() => location.href)).hash;
   await played.click('nav button[data-mode="position"]');
+  // the root it is already, typed again, or an empty box: nothing changes, the line
+  // stays (it was dropped unsaid, with no Undo step; an empty box set the empty board)
+  for (const typed of ['655433534337221121', '']) {
+    await played.fill('#moves', typed);
+    await played.click('#set-moves');
+    assert.match(await hash(), /[.]7112$/, typed);
+    assert.match(await played.locator('#message').textContent(), typed ? /is 655433534337221121 already: nothing changed/ : /Type a move sequence first/);
+  }
   n = await count(played);
   await played.click('#board .cell >> nth=3');
   await settled(played, n);
@@ -489,7 +506,7 @@ test('auto-complete says UNSAT for what no completion can win, and Stop ends a w
   assert.equal(await page.locator('#fill-keep').isDisabled(), true);
   // the empty board, every cell undecided: a wide scope that runs until stopped
   await emptyBoardAllUndecided(page);
-  assert.equal(await page.locator('#clear-root').getAttribute('title'), 'Off: the root is the empty board already.');
+  assert.equal(await page.locator('#clear-root').getAttribute('title'), 'Off: the root is the empty board already. Take every root stone off');
   assert.equal(await page.locator('#clear-root').isDisabled(), true);
   await page.click('#fill');
   assert.match(await page.locator('#fill-status').textContent(), /wide scope/);
@@ -1066,9 +1083,11 @@ test('what a user noticed: stale messages, a palette that follows the keys, fail
   assert.equal(await off('#clear'), false);
   await page.click('#clear-undecided');
   assert.match(await off('#clear'), /level 9 already/, 'Clear ? set every cell to 9');
+  assert.match(await off('#redo-levels'), /^Off: nothing to redo[.]/);
   for (let i = 0; i < 3; i++) await page.click('#undo-levels');
   assert.equal(await grid(), painted, 'an Undo for each of the three edits');
   assert.equal(await off('#clear'), false);
+  assert.equal(await off('#redo-levels'), false);
   // a failed export empties the box rather than leave the last one there to be copied
   await importText(page, WIN);
   await page.click('[data-export="json"]');
