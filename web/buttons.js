@@ -30,18 +30,17 @@ export function renderButtons($, state, root, levelGrid) {
     ['#clear', every('9') && 'every cell is at level 9 already'],
     ['#clear-undecided', !state.levels.includes('?') && 'there is no ? cell'],
     ['#undecide-all', every('?') && 'every cell is ? already'],
-    // (at the empty root, Empty board still ends Play's Yellow line)
-    ['#clear-root', !state.root && !state.yellow && 'the root is the empty board already'],
+    ['#clear-root', !state.root && 'the root is the empty board already'],
+    // nothing to take back
+    ['#undo-play', !state.yellow && 'Yellow has made no move'],
+    ['#to-root', !state.yellow && 'the game is at the root'],
+    ['#undo-levels', state.history.length === 0 && 'nothing to undo'],
+    ['#redo-levels', state.future.length === 0 && 'nothing to redo'],
+    ['#undo-position', !state.root && 'the root holds no stone'],
   ];
   for (const [id, off] of edits) {
     $(id).disabled = Boolean(off);
     titled($(id), off);
   }
-  // nothing to undo: the Undo buttons are off
-  $('#undo-play').disabled = !state.yellow;
-  $('#to-root').disabled = !state.yellow;
-  $('#undo-levels').disabled = state.history.length === 0;
-  $('#redo-levels').disabled = state.future.length === 0;
-  $('#undo-position').disabled = !state.root;
   return playable;
 }
