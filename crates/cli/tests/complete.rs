@@ -137,22 +137,21 @@ fn bench_complete_prints_a_line_per_task() {
     }
     assert!(stdout(&out).contains("seed 1,2,"), "{}", stdout(&out));
     assert!(stdout(&out).contains("   4     4/4"), "{}", stdout(&out));
-    // a row with nothing found has no medians: dashes, not NaN (exit 1: not all found)
-    let none = c4lab(
-        &[
+    // one task of upstream's, k cells undecided, with `extra` flags
+    let one_task = |k: &str, extra: &[&str]| {
+        let head = [
             "bench",
             "complete",
             "--steady-states",
             states.to_str().unwrap(),
-            "--k",
-            "26",
-            "--tasks",
-            "1",
-            "--cap",
-            "0.001",
-        ],
-        "",
-    );
+        ];
+        c4lab(
+            &[&head[..], &["--k", k, "--tasks", "1"], extra].concat(),
+            "",
+        )
+    };
+    // a row with nothing found has no medians: dashes, not NaN (exit 1: not all found)
+    let none = one_task("26", &["--cap", "0.001"]);
     assert_exit(&none, 1);
     let row = stdout(&none);
     assert!(!row.contains("NaN"), "{row}");
@@ -161,21 +160,7 @@ fn bench_complete_prints_a_line_per_task() {
         "{row}"
     );
     // blocking clauses encode no position: its column is a dash, not a median of 0
-    let blocking = c4lab(
-        &[
-            "bench",
-            "complete",
-            "--steady-states",
-            states.to_str().unwrap(),
-            "--k",
-            "4",
-            "--tasks",
-            "1",
-            "--learn",
-            "blocking",
-        ],
-        "",
-    );
+    let blocking = one_task("4", &["--learn", "blocking"]);
     assert_exit(&blocking, 0);
     let row = stdout(&blocking);
     let found = row
