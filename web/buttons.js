@@ -26,7 +26,12 @@ export function renderButtons($, state, root, levelGrid) {
   // the edits that would change nothing; the levels under root stones count, as an
   // edit keeps them and they show again once a stone is taken back
   const every = (level) => state.levels.every((l) => l === level);
+  // column c's mirror is 8 - c; cell i's is in the same row, at the other end
+  const mirrored = (moves) => moves.split('').map((c) => String(8 - Number(c))).join('');
+  const selfMirror = mirrored(state.root) === state.root && mirrored(state.yellow) === state.yellow
+    && state.levels.every((l, i) => l === state.levels[i - (i % 7) + (6 - (i % 7))]);
   const edits = [
+    ['#mirror', selfMirror && 'the levels, the root and the Yellow line are their own mirror image'],
     ['#clear', every('9') && 'every cell is at level 9 already'],
     ['#clear-undecided', !state.levels.includes('?') && 'there is no ? cell'],
     ['#undecide-all', every('?') && 'every cell is ? already'],

@@ -1078,6 +1078,18 @@ test('what a user noticed: stale messages, a palette that follows the keys, fail
   assert.match(await off('#clear-undecided'), /^Off: there is no \? cell\. Set every \? cell to 9$/);
   await page.click('#clear');
   assert.match(await off('#clear'), /^Off: every cell is at level 9 already\./);
+  assert.equal(await off('#mirror'), false, 'the root is no mirror image of itself');
+  // a fresh page (every cell 9, the empty board) is its own mirror image: Mirror would
+  // change nothing; one cell painted off the middle column turns it on
+  const fresh = await open();
+  const mirrorTitle = () => fresh.locator('#mirror').getAttribute('title');
+  assert.equal(await fresh.locator('#mirror').isDisabled(), true);
+  assert.match(await mirrorTitle(), /^Off: the levels, the root and the Yellow line are their own mirror image[.] Mirror the levels/);
+  await fresh.click('#palette button[data-level="2"]');
+  await cell(fresh, 1, 1).click();
+  assert.equal(await fresh.locator('#mirror').isDisabled(), false);
+  assert.equal(await mirrorTitle(), 'Mirror the levels and the root left to right');
+  await fresh.close();
   await page.click('#undecide-all');
   assert.match(await off('#undecide-all'), /^Off: every cell is \? already\./);
   assert.equal(await off('#clear'), false);
