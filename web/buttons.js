@@ -3,7 +3,7 @@
 // take back), and the searches' buttons say in their titles why they are off.
 
 /** Sets `button`'s title to its own words, led by "Off: why." when `off` names a reason. */
-function titled(button, off) {
+export function titled(button, off) {
   button.dataset.base ??= button.title;
   const base = button.dataset.base;
   button.title = off ? `Off: ${off}.${base ? ` ${base}` : ''}` : base;

@@ -6,6 +6,7 @@
 // re-verified, is previewed and offered with Keep / Discard.
 
 import { raceWorkers } from './race.js';
+import { titled } from './buttons.js';
 import { searchControls } from './search.js';
 
 /** Positions the browser may map: its memory budget (a few hundred MB at most). */
@@ -141,7 +142,8 @@ export function wholeRoot(host) {
           // the levels the ? cells take (a budget that grew unproved may be wider)
           const given = host.levels();
           if (host.undecided() === 0) {
-            ui.keep.disabled = true; // nothing to keep
+            ui.keep.disabled = true;
+            titled(ui.keep, 'the diagram has no ? cell for it to fill');
             return status(`This diagram has no ? cells, so Solve root had nothing to fill: as it stands it verifies as a win (${secs} s).`);
           }
           const top = Math.max(0, ...[...r.cells].filter((c, i) => given[i] === '?' && /[0-9]/.test(c)).map(Number));

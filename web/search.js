@@ -1,5 +1,6 @@
 // The life cycle Fill ? and Solve root share: one worker per search, replies matched to
 // the search that asked for them, Stop by terminating the worker.
+import { titled } from './buttons.js';
 
 /**
  * A search run in a fresh module worker at `url` per start. `finished(report)` says
@@ -175,9 +176,17 @@ export function searchControls(search, ui, host, start, stopped = null) {
       // hold it until the search ends, then read the outcome once
       ui.status.setAttribute('aria-busy', String(search.running));
       ui.run.disabled = search.running || !runnable;
-      ui.stop.disabled = !search.running;
-      ui.keep.disabled = !(r && r.state === 'found');
-      ui.discard.disabled = !r || search.running;
+      // Run's other reasons (the root, no ? cell) are the page's: its title is set
+      // before this render, so only a running search adds its own
+      if (search.running) titled(ui.run, 'a search is running; Stop ends it');
+      const off = (button, why) => {
+        button.disabled = Boolean(why);
+        titled(button, why);
+      };
+      off(ui.stop, !search.running && 'no search is running');
+      off(ui.keep, search.running ? 'the search is still running; Keep takes a found diagram'
+        : r && r.state === 'found' ? '' : r ? 'the search found no diagram to keep' : 'no search has found a diagram');
+      off(ui.discard, search.running ? 'the search is running; Stop it first' : !r && 'there is no search result to forget');
     },
     /** Forgets the search when the diagram it searched has changed. */
     diagramChanged(grid) {

@@ -1111,7 +1111,12 @@ test('what a user noticed: stale messages, a palette that follows the keys, fail
   await page.click('#dsat');
   await page.waitForFunction(() => /nothing to fill/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 30_000 });
   assert.equal(await page.locator('#dsat-keep').isDisabled(), true);
+  // the search's buttons say why they are off, as the others do
+  assert.match(await off('#dsat-keep'), /^Off: the diagram has no \? cell for it to fill[.] Write the found levels/);
+  assert.match(await off('#dsat-stop'), /^Off: no search is running[.]$/);
   await page.click('#dsat-discard');
+  assert.match(await off('#dsat-discard'), /^Off: there is no search result to forget[.] Forget the solve/);
+  assert.match(await off('#dsat-keep'), /^Off: no search has found a diagram[.]/);
   // the panel does not move when a candidate's legend line appears
   const x0 = (await page.locator('#panel').boundingBox()).x;
   await page.click('#undecide-all');
@@ -1131,6 +1136,8 @@ test('what a user noticed: stale messages, a palette that follows the keys, fail
   await emptyBoardAllUndecided(page);
   await page.click('#palette button[data-level="5"]');
   await page.click('#dsat');
+  assert.match(await off('#dsat-discard'), /^Off: the search is running; Stop it first[.]/);
+  assert.match(await off('#dsat'), /^Off: a search is running; Stop ends it[.]/);
   await cell(page, 4, 1).click(); // at once: the empty board's map takes many seconds
   assert.match(await page.locator('#dsat-status').textContent(), /^Stopped: the diagram changed/);
   assert.equal(await page.locator('#dsat-stop').isDisabled(), true);
