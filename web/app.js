@@ -1,6 +1,6 @@
 // The Lab's page: state, rendering and input; board.js draws the board. The engine (Rust
 // compiled to WebAssembly) answers every question about the game; verification runs in
-// verify.worker.js.
+// a worker (verify.js).
 import init, * as engine from './pkg/c4lab_wasm.js';
 import { autoComplete } from './complete.js';
 import { drops, paintCells, redCell, renderLegend, renderLog, verdictText } from './board.js';
@@ -9,6 +9,7 @@ import { modelHint } from './model.js';
 import { hintText, solverHints } from './hints.js';
 import { keyHandler } from './keys.js';
 import { renderButtons } from './buttons.js';
+import { verifier } from './verify.js';
 
 performance.mark('app');
 const W = 7, H = 6, N = 42;
@@ -55,64 +56,15 @@ function grid() {
   return s;
 }
 
-// ---- worker ---------------------------------------------------------------------
+// ---- verification (verify.js) ------------------------------------------------------
 
-let worker = null, busy = false, requestId = 0;
+let verification = null;
 let lastHash = ''; // the fragment this page wrote last; any other is a link to load
-function startWorker() {
-  const w = new Worker(new URL('./verify.worker.js', import.meta.url), { type: 'module' });
-  worker = w;
-  w.onmessage = (e) => onWorker(e.data);
-  w.onerror = (e) => {
-    // the worker could not run (its script or engine failed to load): say so; the next
-    // edit starts a fresh one
-    w.failed = true;
-    onWorker({ type: 'verdict', id: requestId, result: { ok: false, error: `Verification failed: ${e.message || 'its worker stopped'}` } });
-  };
-  busy = false;
-}
-/** Positions the page verifies on its own thread when it opens, before the worker is up. */
-const FIRST_BUDGET = 200_000;
-
-function requestVerify({ first = false } = {}) {
-  requestId++;
-  if (busy || worker.failed) { worker.terminate(); startWorker(); } // cancelled: the diagram changed
-  busy = true;
+function requestVerify(opts) {
   state.verdict = null;
   state.simplify = null;
-  if (first) {
-    // the worker is still loading its engine: a real diagram verifies here in well
-    // under a millisecond; anything bigger goes to the worker as usual
-    const t = performance.now();
-    const result = call(engine.verify, grid(), FIRST_BUDGET);
-    if (result.ok && result.verdict !== 'budget') {
-      onWorker({ type: 'verdict', id: requestId, result, ms: performance.now() - t });
-      if (result.verdict === 'win') worker.postMessage({ type: 'simplify', id: requestId, grid: grid() });
-      return;
-    }
-  }
-  worker.postMessage({ type: 'verify', id: requestId, grid: grid() });
+  verification.request(opts);
 }
-function onWorker(msg) {
-  if (msg.type === 'bench') { lab.benchResult?.(msg); return; }
-  if (msg.id !== requestId) return;
-  if (msg.type === 'verdict') {
-    state.verdict = msg.result;
-    lab.verdicts++;
-    lab.lastVerifyMs = msg.ms;
-    if (lab.firstVerdictMs === null) lab.firstVerdictMs = performance.now();
-    if (msg.result.verdict !== 'win') busy = false;
-  } else if (msg.type === 'simplify') {
-    state.simplify = msg.result;
-    busy = false;
-  }
-  render();
-}
-/** Test and benchmark hook: verification time of each grid inside the worker. */
-lab.benchVerify = (grids) => new Promise((resolve) => {
-  lab.benchResult = (msg) => resolve(msg.times);
-  worker.postMessage({ type: 'bench', grids });
-});
 
 // ---- solver hints (Play mode) ------------------------------------------------------
 
@@ -600,7 +552,12 @@ function cutNote(r) {
 }
 
 async function main() {
-  startWorker(); // loads its engine while this thread loads its own
+  // its worker loads its engine while this thread loads its own
+  verification = verifier(engine, lab, grid, (kind, result) => {
+    if (kind === 'verdict') state.verdict = result;
+    else state.simplify = result;
+    render();
+  });
   buildBoard();
   buildPalette();
   wire();
