@@ -211,12 +211,19 @@ function apply(read) {
   edited();
 }
 
+/** Shows `text` under the board; an error (often the engine's words) as a sentence. */
 function say(text, error = false) {
   const m = $('#message');
-  m.textContent = text;
+  m.textContent = error && text ? sentence(text) : text;
   m.classList.toggle('error', error);
   return false;
 }
+
+/** `text` with a capital first letter and a closing full stop (kept if it has one). */
+const sentence = (text) => {
+  const t = text[0].toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+};
 
 // ---- rendering --------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 // previews the live candidate (its levels in the ? cells) with the deepest losing line
 // found so far drawn behind it; a found diagram is offered with Keep / Discard.
 
-import { searchControls, searchWorker } from './search.js';
+import { failure, searchControls, searchWorker } from './search.js';
 
 /** How a losing line ends, in words, by the verifier's reason name. */
 export const REASONS = { 'no-move': 'the diagram names no move', 'yellow-wins': 'Yellow wins', draw: 'the board fills: a draw' };
@@ -49,6 +49,8 @@ export function autoComplete(host) {
       const r = search.report;
       if (!r || !r.ok) return null;
       if (r.state === 'found') return { cells: r.cells, line: '' };
+      // no completion wins: the last refuted candidate is no answer to show
+      if (r.state === 'unsat') return null;
       const shown = r.live || r.deepest;
       if (!shown) return null;
       return { cells: shown.cells, line: r.deepest ? r.deepest.line : '' };
@@ -73,7 +75,7 @@ export function autoComplete(host) {
       // once no search stands behind it
       if (!r && search.running) return status(`${startText} (${(search.elapsed() / 1000).toFixed(1)} s)`);
       if (!r) return controls.idle() ? status('') : undefined;
-      if (!r.ok) return status(`Auto-complete refused: ${r.error}`);
+      if (!r.ok) return status(failure('Auto-complete', r));
       const counts = `${count(r.candidates, 'candidate')}, ${count(r.clauses, 'clause')}, ${count(r.positions, 'position')}`;
       const deepest = r.deepest ? ` Deepest loss: ${REASONS[r.deepest.reason] ?? r.deepest.reason} after ${r.deepest.line || 'nothing'} (drawn on the board).` : '';
       const secs = ((search.elapsed() ?? r.ms) / 1000).toFixed(1);

@@ -1,7 +1,8 @@
 // Auto-complete off the main thread (a second worker): steps a CompleteSession and posts
 // its progress at most every 80 ms, and once more when the search ends. The page stops
 // a search by terminating this worker. Message in: {id, grid, seed}. A failure (the
-// engine did not load, a trap) is posted as a report `{ok: false, error}`.
+// engine did not load, a trap) is posted as a report `{ok: false, failed: true, error}`;
+// a refused diagram as `{ok: false, error}`.
 import init, { CompleteSession } from './pkg/c4lab_wasm_synth.js';
 
 const ready = init();
@@ -11,7 +12,7 @@ self.onmessage = async (e) => {
   try {
     await ready;
   } catch (err) {
-    self.postMessage({ id, report: { ok: false, error: `the engine did not load: ${err}` } });
+    self.postMessage({ id, report: { ok: false, failed: true, error: `the engine did not load: ${err}` } });
     return;
   }
   let session;
@@ -25,7 +26,7 @@ self.onmessage = async (e) => {
     run(id, session);
   } catch (err) {
     // a trap (out of memory, a panic) would otherwise leave the page waiting
-    self.postMessage({ id, report: { ok: false, error: `the search failed: ${err}` } });
+    self.postMessage({ id, report: { ok: false, failed: true, error: `the search failed: ${err}` } });
   }
 };
 

@@ -7,7 +7,7 @@
 
 import { raceWorkers } from './race.js';
 import { titled } from './buttons.js';
-import { searchControls } from './search.js';
+import { failure, searchControls } from './search.js';
 
 /** Positions the browser may map: its memory budget (a few hundred MB at most). */
 export const BROWSER_MAX_STATES = 300000;
@@ -87,17 +87,22 @@ export function wholeRoot(host) {
     render(hasRoot) {
       const r = search.report;
       controls.render(hasRoot);
+      // the settings are read at the start: changed mid-search they would say nothing
+      for (const box of [ui.fewest, ui.local]) {
+        box.disabled = search.running;
+        titled(box.parentElement, search.running && 'a search is running; the setting is read when one starts');
+      }
       ui.gauge.hidden = !(r && r.state === 'mapping');
       // no report: the start's words and the clock while it runs (near the empty board
       // the first report may take seconds), else clear the line once no search stands
       // behind it
       if (!r && search.running) return status(`${startText} (${(search.elapsed() / 1000).toFixed(1)} s)`);
       if (!r) return controls.idle() ? status('') : undefined;
-      if (!r.ok) return status(`Solve root refused: ${r.error}`);
+      if (!r.ok) return status(failure('Solve root', r));
       const secs = ((search.elapsed() ?? r.ms) / 1000).toFixed(1);
       const count = (n, word) => `${fmt(n)} ${word}${Number(n) === 1 ? '' : 's'}`;
       const counts = `${count(r.positions, 'position')}, ${count(r.conflicts ?? 0, 'dead end')}, ${count(r.settled ?? 0, 'settled variable')}`;
-      const budget = firstLevels < 10 && r.levels ? `levels 0–${r.levels - 1}` : '';
+      const budget = firstLevels < 10 && r.levels ? (r.levels === 1 ? 'level 0' : `levels 0–${r.levels - 1}`) : '';
       const second = r.entrants && r.entrants[1];
       const beside = second && second.started_at > 0
         ? `; a second search beside it (its budget also grows after ${fmt(WIDEN_AFTER[1])} dead ends), from the first's ${fmt(second.started_at)}: ${second.local ? 'its local search' : second.state === 'mapping' ? 'mapping its own first cut' : `${fmt(second.conflicts)} dead ends`}`

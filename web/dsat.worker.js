@@ -33,7 +33,7 @@ self.onmessage = async (e) => {
   try {
     await ready;
   } catch (err) {
-    if (e.data.ceiling === undefined) self.postMessage({ id: e.data.id, report: { ok: false, error: `the engine did not load: ${err}` } });
+    if (e.data.ceiling === undefined) self.postMessage({ id: e.data.id, report: { ok: false, failed: true, error: `the engine did not load: ${err}` } });
     return;
   }
   if (e.data.ceiling !== undefined) {
@@ -69,7 +69,7 @@ self.onmessage = async (e) => {
     await run(id, performance.now());
   } catch (err) {
     // a trap (out of memory, a panic) would otherwise leave the page waiting
-    self.postMessage({ id, report: { ok: false, error: `the search failed: ${err}` } });
+    self.postMessage({ id, report: { ok: false, failed: true, error: `the search failed: ${err}` } });
   }
 };
 

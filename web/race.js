@@ -77,7 +77,7 @@ export function raceWorkers(url, widenAfter, changed) {
     };
     e.worker.onerror = (m) => {
       if (id !== s.id || !s.running || e.done) return;
-      s.report = { ok: false, error: `the search failed: ${m.message || 'the worker stopped'}` };
+      s.report = { ok: false, failed: true, error: `the search failed: ${m.message || 'the worker stopped'}` };
       end();
       changed();
     };

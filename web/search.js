@@ -3,6 +3,15 @@
 import { titled } from './buttons.js';
 
 /**
+ * The status line of a report with `ok: false`: the engine refused the diagram, or (with
+ * `failed`) the engine or its worker failed; `what` names the search ("Solve root").
+ */
+export function failure(what, r) {
+  const text = `${what} ${r.failed ? 'failed' : 'refused'}: ${r.error}`;
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/**
  * A search run in a fresh module worker at `url` per start. `finished(report)` says
  * whether a report ends the search; `changed()` runs after every report.
  */
@@ -34,7 +43,7 @@ export function searchWorker(url, finished, changed) {
       changed();
     };
     s.worker.onerror = (e) => {
-      s.report = { ok: false, error: `the search failed: ${e.message || 'the worker stopped'}` };
+      s.report = { ok: false, failed: true, error: `the search failed: ${e.message || 'the worker stopped'}` };
       end();
       changed();
     };
@@ -106,6 +115,9 @@ export function searchControls(search, ui, host, start, stopped = null) {
   });
   // which search this is, as `starting` was told ('fill' or 'whole')
   let me = null;
+  // an edit stopped the running search: the status line says so, and asks for a new
+  // start only where one is possible (`render` knows)
+  let stoppedByEdit = false;
   ui.discard.addEventListener('click', () => {
     search.discard();
     host.ended?.(me);
@@ -142,6 +154,7 @@ export function searchControls(search, ui, host, start, stopped = null) {
     starting(who) {
       me = who;
       asideSaid = false;
+      stoppedByEdit = false;
       parked = null;
       host.starting(who);
     },
@@ -154,8 +167,11 @@ export function searchControls(search, ui, host, start, stopped = null) {
     },
     /** Ends the search and forgets its report, saying `why` in `ui.status`. */
     setAside(why) {
+      // a parked answer goes too, so its "Undo brings it back" line must go with it
+      const hadParked = parked !== null;
       parked = null;
-      if (!search.running && !search.report) return;
+      if (!search.running && !search.report && !hadParked) return;
+      stoppedByEdit = false;
       saidAt = search.grid;
       search.discard();
       ui.status.textContent = why;
@@ -172,6 +188,12 @@ export function searchControls(search, ui, host, start, stopped = null) {
     render(runnable) {
       lastRunnable = runnable;
       const r = search.report;
+      if (stoppedByEdit && asideSaid && !search.running && !search.report) {
+        ui.status.textContent = `Stopped: the diagram changed while the search ran, so its answer would not fit it.${runnable ? ' Start it again to search the new diagram.' : ''}`;
+      }
+      // a button that turns itself off (Run on start, Stop on stop, Keep on keep) would
+      // drop the keyboard's focus to the page: it moves on to the next button that is on
+      const focused = [ui.run, ui.stop, ui.keep, ui.discard].find((b) => b === document.activeElement);
       // a live region that changes every second while a search runs: screen readers
       // hold it until the search ends, then read the outcome once
       ui.status.setAttribute('aria-busy', String(search.running));
@@ -187,11 +209,13 @@ export function searchControls(search, ui, host, start, stopped = null) {
       off(ui.keep, search.running ? 'the search is still running; Keep takes a found diagram'
         : r && r.state === 'found' ? '' : r ? 'the search found no diagram to keep' : 'no search has found a diagram');
       off(ui.discard, search.running ? 'the search is running; Stop it first' : !r && 'there is no search result to forget');
+      if (focused?.disabled) [ui.stop, ui.keep, ui.run, ui.discard].find((b) => !b.disabled)?.focus();
     },
     /** Forgets the search when the diagram it searched has changed. */
     diagramChanged(grid) {
       if (asideSaid && !search.running && !search.report && grid !== saidAt) {
         asideSaid = false; // the message was about another diagram: the render clears it
+        stoppedByEdit = false;
       }
       if ((search.running || search.report) && grid !== search.grid) {
         const wasRunning = search.running;
@@ -200,11 +224,11 @@ export function searchControls(search, ui, host, start, stopped = null) {
         search.discard();
         // a search lost to a stray click says so, rather than vanish
         const answer = done && done.ok && (done.state === 'found' || done.state === 'unsat');
-        if (wasRunning) {
-          ui.status.textContent = 'Stopped: the diagram changed while the search ran, so its answer would not fit it. Start it again to search the new diagram.';
-        } else if (answer) {
+        // (the line for a stopped search is written by the render below)
+        stoppedByEdit = wasRunning;
+        if (answer) {
           parked = { grid: at, report: done };
-          ui.status.textContent = 'Set aside: the diagram changed after the search ended, so its answer no longer fits it. Undo back to that diagram brings the answer back.';
+          ui.status.textContent = 'Set aside: the diagram changed after the search ended, so its answer no longer fits it. Undo (or Redo) back to that diagram brings the answer back.';
         }
         asideSaid = wasRunning || answer;
         saidAt = grid;

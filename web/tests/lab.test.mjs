@@ -413,7 +413,7 @@ test('position mode: stones only, and illegal input is named', async () => {
   assert.match(await page.locator('#message').textContent(), /Root loaded from stones; a legal order is \d{4}/);
   await page.fill('#moves', '1111111');
   await page.click('#set-moves');
-  assert.match(await page.locator('#message').textContent(), /move 7: column 1 is already full/);
+  assert.match(await page.locator('#message').textContent(), /^Move 7: column 1 is already full[.]$/);
   await page.fill('#stones', '.......\n.......\n.......\n.......\n...R...\n..Y....\n');
   await page.click('#set-stones');
   assert.match(await page.locator('#message').textContent(), /floats above an empty cell/);
@@ -944,7 +944,8 @@ test('Fill ? says so when its engine cannot load, instead of searching forever',
   await page.click('#undecide-all');
   await page.click('#fill');
   await page.waitForFunction(() => /did not load|failed/.test(document.querySelector('#fill-status').textContent), null, { timeout: 20_000 });
-  assert.match(await page.locator('#fill-status').textContent(), /Auto-complete refused: the engine did not load/);
+  // a failure, not a refusal of the diagram: said as a sentence
+  assert.match(await page.locator('#fill-status').textContent(), /^Auto-complete failed: the engine did not load: .*[.]$/);
   assert.equal(await page.locator('#fill-stop').isDisabled(), true);
 });
 
@@ -1323,4 +1324,65 @@ test('what a user noticed, third round: Undo and Redo after Play moves, the undo
   await twice.close();
   const cli = spawnSync(bin, ['verify', '-'], { input: '1.-.%253F*Z9*K9\n', encoding: 'utf8' });
   assert.equal(cli.status, 2, cli.stderr);
+});
+
+test('what a user noticed, fourth round: a set-aside answer lost to the other search, the keyboard focus through a search, Stop with nothing to restart, an unsat Fill ?, errors as sentences, settings held while a solve runs', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  await page.click('#undecide-all');
+  // Solve root's answer, set aside by an edit, promises Undo or Redo; Fill ? started
+  // after it throws that answer away, and the line says so rather than keep the promise
+  await page.click('#dsat');
+  await page.waitForFunction(() => !document.querySelector('#dsat-keep').disabled, null, { timeout: 60_000 });
+  await page.click('#palette button[data-level="5"]');
+  let n = await count(page);
+  await cell(page, 1, 6).click();
+  await settled(page, n);
+  assert.match(await page.locator('#dsat-status').textContent(), /Undo \(or Redo\) back to that diagram brings the answer back[.]$/);
+  // by keyboard: Enter on Fill ? leaves the focus on Stop (Fill ? turns itself off),
+  // and Enter on Stop on a button still on, not on the page
+  await page.focus('#fill');
+  await page.keyboard.press('Enter');
+  assert.match(await page.locator('#dsat-status').textContent(), /^Set aside: Fill \? started[.]/);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'fill-stop');
+  await page.keyboard.press('Enter');
+  assert.match(await page.evaluate(() => document.activeElement.id), /^fill(-keep|-discard)?$/);
+  await page.click('#fill-discard');
+  // an edit stops a running search: "Start it again" only where Run is on
+  await emptyBoardAllUndecided(page);
+  await page.click('#fill');
+  await page.click('nav button[data-mode="position"]');
+  await cell(page, 4, 1).click(); // Yellow to move: neither search can start
+  assert.equal(await page.locator('#fill-status').textContent(), 'Stopped: the diagram changed while the search ran, so its answer would not fit it.');
+  assert.equal(await page.locator('#fill').isDisabled(), true);
+  await page.click('#undo-position');
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#fill');
+  await page.click('#palette button[data-level="3"]');
+  await cell(page, 2, 1).click();
+  assert.match(await page.locator('#fill-status').textContent(), /Start it again to search the new diagram[.]$/);
+  // a Fill ? that proves no completion wins shows no candidate: none of them won
+  await importText(page, LOSS);
+  n = await count(page);
+  await cell(page, 4, 3).click({ button: 'right' });
+  await settled(page, n);
+  const ghosts = () => page.locator('#board .ghost-R, #board .ghost-Y').count();
+  const before = await ghosts();
+  await page.click('#fill');
+  await page.waitForFunction(() => /^No completion/.test(document.querySelector('#fill-status').textContent), null, { timeout: 60_000 });
+  assert.doesNotMatch(await page.locator('#legend').textContent(), /candidate/);
+  assert.equal(await ghosts(), before, 'no losing line of a refuted candidate');
+  // Solve root's settings are read at its start: off while it runs, and the title says why
+  await emptyBoardAllUndecided(page);
+  await page.click('#dsat');
+  assert.equal(await page.locator('#dsat-fewest').isDisabled(), true);
+  assert.match(await page.locator('#dsat-local').locator('xpath=..').getAttribute('title'), /^Off: a search is running; the setting is read when one starts[.] Before mapping/);
+  await page.click('#dsat-stop');
+  assert.equal(await page.locator('#dsat-fewest').isDisabled(), false);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+  // the engine's words in the message line are a sentence, as the page's own are
+  const cut = await open('#1.-.*Z?*L');
+  assert.match(await cut.locator('#message').textContent(), /^The share link was refused: the link's cells: .*[.]$/);
+  await cut.close();
 });

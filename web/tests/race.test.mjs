@@ -354,7 +354,8 @@ test('after the first search\'s verdict the page shows the SAT search it waits f
 /** A stand-in for the page's elements, enough for a panel's render. */
 function stubPage(ids) {
   const els = Object.fromEntries(ids.map((id) => [`#${id}`, {
-    textContent: '', disabled: false, hidden: false, checked: true, max: 0, value: 0,
+    textContent: '', disabled: false, hidden: false, checked: true, max: 0, value: 0, title: '', dataset: {},
+    parentElement: { title: '', dataset: {} }, // a checkbox's label
     on: {}, setAttribute() {}, addEventListener(type, f) { this.on[type] = f; },
   }]));
   globalThis.document = { querySelector: (s) => els[s] };
