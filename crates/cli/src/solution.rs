@@ -14,6 +14,12 @@ const SHOWN: usize = 5;
 pub fn check(branches: &Path, steady: &Path, json_out: bool) -> Result<u8> {
     // a solution's files are some kilobytes (upstream's: 5 KB and 64 KB)
     let read = |p: &Path| crate::input::read_limited(Some(p), 256 << 20, "a solution file");
+    let stdin = Path::new("-");
+    if branches == stdin && steady == stdin {
+        anyhow::bail!(
+            "--branches and --steady-states are both `-`, but standard input holds one file: give the other by name"
+        );
+    }
     let (b, s) = (read(branches)?, read(steady)?);
     let start = Instant::now();
     let report = check_solution(&b, &s);

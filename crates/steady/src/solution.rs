@@ -175,6 +175,16 @@ pub fn check_solution(branches_text: &str, steady_text: &str) -> Report {
     let (branches, mut structure) = parse_branches(branches_text);
     let (leaves, leaf_errors) = parse_leaves(steady_text);
     structure.extend(leaf_errors);
+    // an empty file (or the other file given twice) would otherwise pass as a solution
+    // with nothing in it
+    if branches.is_empty() {
+        structure.push("the branches file holds no branch line (`<moves>-><column>`, the root's `-><column>`): is it upstream's branches.txt?".into());
+    }
+    if leaves.is_empty() {
+        structure.push(
+            "the steady-states file holds no diagram: is it upstream's steady_states.txt?".into(),
+        );
+    }
 
     let mut branch_at: FxHashMap<u64, usize> = FxHashMap::default();
     for (i, b) in branches.iter().enumerate() {
@@ -298,12 +308,16 @@ pub fn check_solution(branches_text: &str, steady_text: &str) -> Report {
             }
         }
     }
+    let replies = by_branch + by_leaf + by_win + failures.len() as u64;
+    if root.is_none() {
+        // (a failed check names why it failed)
+        failures.push("nothing to walk: no branch line for the empty board (see root)".into());
+    }
     checks.push(Check {
         name: "coverage",
-        passed: failures.is_empty() && root.is_some(),
+        passed: failures.is_empty(),
         summary: format!(
-            "{} Yellow replies: {by_branch} to branches, {by_leaf} to diagrams, {by_win} to a Red win next move",
-            by_branch + by_leaf + by_win + failures.len() as u64
+            "{replies} Yellow replies: {by_branch} to branches, {by_leaf} to diagrams, {by_win} to a Red win next move"
         ),
         failures,
     });

@@ -171,3 +171,29 @@ fn a_duplicate_mirrored_diagram_fails_structure() {
         Verdict::Win { .. }
     ));
 }
+
+#[test]
+fn empty_or_swapped_files_fail_and_say_why() {
+    let Some((branches, steady)) = common::upstream() else {
+        return;
+    };
+    // an empty steady-states file passed the structure check ("0 diagrams parsed")
+    let r = check_solution(&branches, "");
+    assert!(
+        failures_of(&r, "structure")
+            .iter()
+            .any(|f| f.starts_with("the steady-states file holds no diagram")),
+        "{:?}",
+        failures_of(&r, "structure")
+    );
+    // swapped, coverage failed with no failure listed
+    let r = check_solution(&steady, &branches);
+    assert!(failed(&r).contains(&"coverage"), "{:?}", failed(&r));
+    assert_eq!(
+        failures_of(&r, "coverage"),
+        ["nothing to walk: no branch line for the empty board (see root)"]
+    );
+    assert!(failures_of(&r, "structure")
+        .iter()
+        .any(|f| f.starts_with("the branches file holds no branch line")));
+}
