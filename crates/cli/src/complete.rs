@@ -68,38 +68,55 @@ pub struct SearchArgs {
     /// Losing cores are learnt from this many candidates on.
     #[arg(long, default_value_t = Options::default().lost_after)]
     lost_after: u64,
+    /// The flags given on the command line (by argument id), as `note_typed` found them:
+    /// a setting the chosen learning never uses is refused when typed, even at its
+    /// default value, and passes when left out.
+    #[arg(skip)]
+    typed: Vec<&'static str>,
 }
 
+/// The settings `check` refuses where they would have no effect: argument id, flag.
+const CHECKED: [(&str, &str); 6] = [
+    ("tree_cap", "--tree-cap"),
+    ("tree_after", "--tree-after"),
+    ("premap", "--premap"),
+    ("deepen_after", "--deepen-after"),
+    ("deepen_to", "--deepen-to"),
+    ("lost_after", "--lost-after"),
+];
+
 impl SearchArgs {
-    /// Refuses settings that the chosen learning would never use, rather than ignore
-    /// them (a setting left at its default passes).
+    /// Records which of the checked settings were typed, from the matches of the
+    /// command that holds these settings.
+    pub fn note_typed(&mut self, matches: &clap::ArgMatches) {
+        self.typed = CHECKED
+            .iter()
+            .map(|&(id, _)| id)
+            .filter(|id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
+            .collect();
+    }
+
+    /// Refuses typed settings that the chosen learning would never use, rather than
+    /// ignore them (a setting left out passes).
     fn check(&self) -> Result<()> {
-        let d = Options::default();
+        let typed = |id: &str| self.typed.contains(&id);
         let learn = Learn::parse(&self.learn).expect("clap checked the value");
         if learn == Learn::Blocking {
-            let set = [
-                ("--tree-cap", self.tree_cap != d.tree_cap),
-                ("--tree-after", self.tree_after != d.tree_after),
-                ("--premap", self.premap != d.premap_plies),
-                ("--deepen-after", self.deepen_after != d.deepen_after),
-                ("--deepen-to", self.deepen_to != d.deepen_to_plies),
-                ("--lost-after", self.lost_after != d.lost_after),
-            ];
-            if let Some((flag, _)) = set.iter().find(|(_, changed)| *changed) {
+            if let Some((_, flag)) = CHECKED.iter().find(|(id, _)| typed(id)) {
                 anyhow::bail!(
                     "{flag} has no effect with --learn blocking, which maps no position: leave it out, or learn positions or trees"
                 );
             }
         }
-        if learn == Learn::Tree && self.tree_after != d.tree_after {
+        if learn == Learn::Tree && typed("tree_after") {
             anyhow::bail!(
                 "--tree-after applies with --learn positions only: --learn tree learns whole trees from the first candidate"
             );
         }
-        if self.lost_budget == 0 && self.lost_after != d.lost_after {
+        if self.lost_budget == 0 && typed("lost_after") {
             anyhow::bail!("--lost-after needs --lost-budget above 0, or no core is learnt");
         }
-        if self.deepen_to != d.deepen_to_plies && self.deepen_to <= self.premap {
+        if typed("deepen_to") && self.deepen_to <= self.premap {
             anyhow::bail!(
                 "--deepen-to {} is not deeper than --premap {}: nothing to deepen; give a deeper --deepen-to",
                 self.deepen_to,
@@ -354,7 +371,7 @@ pub struct BenchComplete {
     #[arg(long)]
     write_grids: Option<PathBuf>,
     #[command(flatten)]
-    search: SearchArgs,
+    pub(crate) search: SearchArgs,
 }
 
 /// The median: the middle value, or the mean of the middle two of an even count (NaN

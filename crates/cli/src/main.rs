@@ -53,7 +53,7 @@ mod verify;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 #[global_allocator]
 static HEAP: heap::Counting = heap::Counting;
@@ -255,8 +255,15 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    // (the matches too: a check of auto-complete's settings asks which were typed)
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let cli = match parsed {
+        Ok((mut cli, matches)) => {
+            note_typed(&mut cli.command, &matches);
+            cli
+        }
         // help and version go to standard output, whose failure (a full disk) is no
         // success; a usage error goes to standard error with clap's status, 2
         Err(e) => {
@@ -382,6 +389,26 @@ fn main() -> ExitCode {
             eprintln!("error: {}", message(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+/// Tells auto-complete's settings (`complete`, `bench complete`) which flags were typed.
+fn note_typed(command: &mut Command, matches: &clap::ArgMatches) {
+    match command {
+        Command::Complete { search, .. } => {
+            if let Some(m) = matches.subcommand_matches("complete") {
+                search.note_typed(m);
+            }
+        }
+        Command::Bench {
+            what: bench::Bench::Complete(args),
+        } => {
+            let bench = matches.subcommand_matches("bench");
+            if let Some(m) = bench.and_then(|b| b.subcommand_matches("complete")) {
+                args.search.note_typed(m);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -306,7 +306,7 @@ fn check_solution_on_upstream_files() {
     // standard input holds one file, not both: refused, not read as an empty second file
     let out = c4lab(
         &["check-solution", "--branches", "-", "--steady-states", "-"],
-        &std::fs::read_to_string(&b).unwrap(),
+        std::fs::read_to_string(&b).unwrap(),
     );
     assert_exit(&out, 2);
     let err = String::from_utf8_lossy(&out.stderr);
@@ -384,7 +384,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment = std::env::temp_dir().join(format!("c4lab-comment-{}.txt", std::process::id()));
     std::fs::write(&comment, "# my root\n\n").unwrap();
     let comment_s = comment.display().to_string();
-    let cases: [(&[&str], &str); 46] = [
+    let cases: [(&[&str], &str); 49] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -478,6 +478,40 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
                 "examples/complete.txt",
             ],
             "--deepen-to 2 is not deeper than --premap 10",
+        ),
+        // typed at their default values, they are refused the same way (they passed)
+        (
+            &[
+                "complete",
+                "--premap",
+                "8",
+                "--deepen-to",
+                "8",
+                "examples/complete.txt",
+            ],
+            "--deepen-to 8 is not deeper than --premap 8",
+        ),
+        (
+            &[
+                "complete",
+                "--learn",
+                "blocking",
+                "--premap",
+                "6",
+                "examples/complete.txt",
+            ],
+            "--premap has no effect with --learn blocking",
+        ),
+        (
+            &[
+                "bench",
+                "complete",
+                "--learn",
+                "tree",
+                "--tree-after",
+                "150",
+            ],
+            "--tree-after applies with --learn positions only",
         ),
         (
             &["convert", "--to", "old", "examples/win.txt"],
