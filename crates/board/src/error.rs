@@ -6,7 +6,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveError {
     /// A character that is not a column digit.
-    #[error("move {ply}: {ch:?} is not a column; write columns as digits 1-7")]
+    #[error("move {ply}: {} is not a column; write columns as digits 1-7", shown(.ch))]
     BadChar {
         /// The 1-based ply of the bad character.
         ply: usize,
@@ -31,6 +31,11 @@ pub enum MoveError {
     },
 }
 
+/// A character as a message names it (see [`crate::char_shown`]).
+fn shown(c: &char) -> String {
+    crate::char_shown(*c)
+}
+
 /// What a move past the 42nd adds to "column N is already full".
 fn board_full(ply: &usize) -> &'static str {
     if *ply > 42 {
@@ -47,7 +52,7 @@ pub enum StonesError {
     #[error("expected six rows of seven cells, top row first; {0}")]
     Shape(String),
     /// A character that is neither a stone nor an empty mark.
-    #[error("row {row} (from the top), column {column}: {ch:?} is not a stone; use R/Y (or 1/2) for stones and ? or . for empty cells")]
+    #[error("row {row} (from the top), column {column}: {} is not a stone; use R/Y (or 1/2) for stones and ? or . for empty cells", shown(.ch))]
     BadChar {
         /// Grid row, 1 = top.
         row: usize,

@@ -20,7 +20,7 @@ pub use error::{MoveError, StonesError};
 pub use moves::{format_moves, parse_columns, parse_moves};
 pub use position::{Player, Position};
 pub use stones::{parse_stones, StoneGrid};
-pub use text::unified_lines;
+pub use text::{char_shown, unified_lines};
 
 /// Number of columns.
 pub const WIDTH: usize = 7;

@@ -15,9 +15,43 @@ pub fn unified_lines(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// A character as an error message names it: quoted when it shows (`'x'`), else by its
+/// code point and, for the usual invisible ones, its name (`U+FEFF, a byte-order
+/// mark`), where Rust's `{:?}` would print an escape (`'\u{feff}'`) a reader cannot
+/// search for.
+pub fn char_shown(c: char) -> String {
+    let name = match c {
+        ' ' => Some("a space"),
+        '\t' => Some("a tab"),
+        '\u{feff}' => Some("a byte-order mark"),
+        '\u{a0}' => Some("a no-break space"),
+        '\u{200b}' => Some("a zero-width space"),
+        _ => None,
+    };
+    // Debug escapes exactly the characters that do not show (controls, format marks,
+    // unassigned ones), apart from the quote itself
+    let escaped = c != '\'' && c != '\\' && format!("{c:?}").starts_with("'\\");
+    match name {
+        Some(name) => format!("U+{:04X} ({name})", c as u32),
+        None if escaped => format!("U+{:04X}", c as u32),
+        None => format!("'{c}'"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn invisible_characters_are_named_by_code_point() {
+        assert_eq!(char_shown('x'), "'x'");
+        assert_eq!(char_shown('é'), "'é'");
+        assert_eq!(char_shown('\''), "'''");
+        assert_eq!(char_shown('\u{feff}'), "U+FEFF (a byte-order mark)");
+        assert_eq!(char_shown('\t'), "U+0009 (a tab)");
+        assert_eq!(char_shown('\u{7}'), "U+0007");
+        assert_eq!(char_shown('\u{200e}'), "U+200E");
+    }
 
     #[test]
     fn every_line_ending_and_a_byte_order_mark_read_alike() {

@@ -3,6 +3,11 @@
 use c4lab_board::{Player, StonesError};
 use thiserror::Error;
 
+/// A character as a message names it (see [`c4lab_board::char_shown`]).
+fn shown(c: &char) -> String {
+    c4lab_board::char_shown(*c)
+}
+
 /// Why a diagram text was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum DiagramError {
@@ -10,7 +15,7 @@ pub enum DiagramError {
     #[error("a diagram is six rows of seven cells, top row first: {0}")]
     Shape(String),
     /// A character the detected language does not have.
-    #[error("row {row} (from the top), column {column}: {ch:?} is not a cell of the {language} language; {hint}")]
+    #[error("row {row} (from the top), column {column}: {} is not a cell of the {language} language; {hint}", shown(.ch))]
     BadChar {
         /// Grid row, 1 = top.
         row: usize,
@@ -25,7 +30,7 @@ pub enum DiagramError {
     },
     /// Cells of both languages in one grid: one old marker made the grid read as the old
     /// language, and a level-language cell then did not fit.
-    #[error("row {row} (from the top), column {column}: {ch:?} is a level-language cell, but the {marker:?} at row {marker_row}, column {marker_column} is an old-language marker, so the grid was read as the old language; write the grid in one language (in the level language, 9 or ? in place of {marker:?})")]
+    #[error("row {row} (from the top), column {column}: {} is a level-language cell, but the {marker:?} at row {marker_row}, column {marker_column} is an old-language marker, so the grid was read as the old language; write the grid in one language (in the level language, 9 or ? in place of {marker:?})", shown(.ch))]
     Mixed {
         /// Grid row of the level-language cell, 1 = top.
         row: usize,

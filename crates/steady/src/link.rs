@@ -191,7 +191,8 @@ fn expand_cells(text: &str, want: usize) -> Result<Vec<Cell>, LinkError> {
     let level = |ch: char| match Cell::from_char(ch) {
         Some(c @ (Cell::Level(_) | Cell::Undecided)) => Ok(c),
         _ => Err(LinkError::Cells(format!(
-            "{ch:?} is not a level (0-9, a-d) or ?"
+            "{} is not a level (0-9, a-d) or ?",
+            c4lab_board::char_shown(ch)
         ))),
     };
     let mut out = Vec::with_capacity(want);
