@@ -19,7 +19,8 @@ fn show(game: &Game, out: &mut impl Write) -> std::io::Result<()> {
 fn describe(m: &Played) -> String {
     match (m.player, m.column, &m.rule) {
         (Player::Red, Some(c), Some(rule)) => format!("Red plays {} ({})", c + 1, rule.describe()),
-        (Player::Red, None, Some(rule)) => format!("Red has no move: {}", rule.describe()),
+        // "no move, every level tied: ..." / "no move (no levelled playable cell)"
+        (Player::Red, None, Some(rule)) => format!("Red has {}", rule.describe()),
         (_, Some(c), _) => format!("Yellow plays {}", c + 1),
         _ => String::new(),
     }
@@ -63,7 +64,8 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
                 if game.undo() {
                     writeln!(out, "undone")?;
                 } else {
-                    writeln!(out, "nothing to undo: this is the root")?;
+                    // Red's first move is the diagram's, not one to take back
+                    writeln!(out, "nothing to undo: Yellow has made no move")?;
                 }
             }
             t => match t.parse::<usize>() {

@@ -354,6 +354,12 @@ fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
     };
     let score: Option<i32> = match rest.as_slice() {
         [] => None,
+        // a whole number too large for any score is still a score, out of range below
+        [w] if whole_number(w) => Some(w.parse().unwrap_or(if w.starts_with('-') {
+            i32::MIN
+        } else {
+            i32::MAX
+        })),
         [score] => Some(score.parse().map_err(|_| separated())?),
         _ => return Err(separated()),
     };
@@ -372,11 +378,18 @@ fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
                 String::new()
             };
             return Err(format!(
-                "the score {score} after the moves is impossible after {n} moves (scores there lie in {low}..={high}){joined}"
+                "the score {} after the moves is impossible after {n} moves (scores there lie in {low}..={high}){joined}",
+                rest[0]
             ));
         }
     }
     Ok((p, score))
+}
+
+/// Whether `word` is a whole number in decimal, with an optional sign.
+fn whole_number(word: &str) -> bool {
+    let digits = word.strip_prefix(['-', '+']).unwrap_or(word);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// `c4lab analyze`: the score of every column.

@@ -153,7 +153,11 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
                     }
                 })
         );
-        outln!("{} in {:.2} ms", verdict_text(&verdict), micros / 1000.0);
+        outln!(
+            "{} (took {:.2} ms)",
+            verdict_text(&verdict),
+            micros / 1000.0
+        );
         // the command that replays the line (play takes Yellow's moves; it plays a
         // link's own Yellow line before them, so a link with one goes through a grid)
         if let Verdict::Loss { counterexample, .. } = &verdict {

@@ -179,8 +179,13 @@ fn play_prints_each_rule() {
         said.contains("--moves, move 2: '9' is not a column; write columns as digits 1-7"),
         "{said}"
     );
-    let out = c4lab(&["play", "examples/win.txt"], "x\n2\nu\n1\n");
+    let out = c4lab(&["play", "examples/win.txt"], "u\nx\n2\nu\n1\n");
     let text = stdout(&out);
+    // Red's first move is on the board, but it is the diagram's: not Yellow's to undo
+    assert!(
+        text.contains("nothing to undo: Yellow has made no move"),
+        "{text}"
+    );
     assert!(
         text.contains("Red plays 6 (level 7, lower levels tied: 0 in columns 1, 3)"),
         "{text}"
@@ -195,7 +200,7 @@ fn play_prints_each_rule() {
         "",
     );
     assert!(
-        stdout(&lost).contains("Red has no move"),
+        stdout(&lost).contains("Red has no move, every level tied: 9 in columns"),
         "{}",
         stdout(&lost)
     );

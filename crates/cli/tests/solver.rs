@@ -159,7 +159,7 @@ fn solve_refuses_separated_moves_and_reads_each_line_as_it_comes() {
     let input = [
         &b"4 4 5 3\n4453 -2\n\xff44\n4453 -2 extra\n12121\n44 53\n"[..],
         long.as_bytes(),
-        b"\n",
+        b"\n4453 99999999999999999999\n",
     ]
     .concat();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
@@ -175,7 +175,13 @@ fn solve_refuses_separated_moves_and_reads_each_line_as_it_comes() {
     assert_eq!(out.status.code(), Some(2));
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 7, "{text}");
+    assert_eq!(lines.len(), 8, "{text}");
+    // a whole number too large for any score is out of range (it was told to give a
+    // whole number)
+    assert!(
+        lines[7].starts_with("4453 error: line 8: the score 99999999999999999999 after the moves is impossible after 4 moves"),
+        "{text}"
+    );
     assert!(
         lines[6].starts_with(&format!("{}… error: line 7: ", &long[..40])),
         "{}",
