@@ -123,6 +123,12 @@ impl Diagram {
         let text = c4lab_board::unified_lines(text);
         let text = text.as_ref();
         let trimmed = text.trim();
+        if trimmed.starts_with('{') {
+            // (a command's --json output piped on as it is)
+            return Err(DiagramError::Json(
+                "this is a JSON object; c4lab's --json output holds its diagram as such an array under \"diagram\": pass that on (`jq .diagram`)".into(),
+            ));
+        }
         if trimmed.starts_with('[') {
             let rows: Vec<String> =
                 serde_json::from_str(trimmed).map_err(|e| DiagramError::Json(format!("{e}")))?;

@@ -323,3 +323,24 @@ fn a_row_of_blanks_too_many_is_named() {
         "{e}"
     );
 }
+
+#[test]
+fn a_commands_json_output_is_named_with_where_its_diagram_is() {
+    // `c4lab complete --json` piped into `verify` was "found 1 row (or the 42 cells on
+    // one line: this line has 271)"
+    let rows = [
+        "9909999", "99R9999", "03Y0999", "YRY8R53", "YYYRR18", "RRRYYRY",
+    ];
+    let object = format!(
+        "{{\"candidates\":1,\"diagram\":{},\"verdict\":\"found\"}}",
+        serde_json::to_string(&rows).unwrap()
+    );
+    let e = Diagram::parse(&object).unwrap_err().to_string();
+    assert!(
+        e.contains("this is a JSON object") && e.contains("`jq .diagram`"),
+        "{e}"
+    );
+    // and what `jq .diagram` passes on reads
+    let array = serde_json::to_string_pretty(&rows).unwrap();
+    assert!(Diagram::parse(&array).unwrap().json);
+}
