@@ -22,7 +22,8 @@ const WIDE_SCOPE: usize = 20;
 #[derive(Args, Clone)]
 pub struct SearchArgs {
     /// Seed of the phase scrambling: the same seed gives the same run. Only CaDiCaL
-    /// takes phase hints; on BatSat (the default) every seed gives the same run.
+    /// takes phase hints; on BatSat (the default) every seed gives the same search (in
+    /// `bench complete` the seed also chooses each task's undecided cells).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// How a losing candidate is learnt: `tree` (the decision rule encoded at every
