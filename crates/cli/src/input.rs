@@ -27,6 +27,15 @@ pub fn read_text(path: Option<&Path>) -> Result<String> {
     read_limited(path, MAX_DIAGRAM_BYTES, "a diagram")
 }
 
+/// Says `note` on standard error when standard input is a terminal (nothing piped in,
+/// no file named): the command waits for typing, where it sat silent as if busy.
+pub fn typing_note(note: &str) {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
+        eprintln!("{note}");
+    }
+}
+
 /// Reads the whole of `path` (`-` or absent for stdin) as UTF-8 text of at most `limit`
 /// bytes (`what` names what it should hold, for the message past the limit); a byte
 /// that is not UTF-8 is named with its line and column.
@@ -38,7 +47,12 @@ pub fn read_limited(path: Option<&Path>, limit: u64, what: &str) -> Result<Strin
                 std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
             ),
         ),
-        _ => ("standard input".to_string(), Box::new(std::io::stdin())),
+        _ => {
+            typing_note(&format!(
+                "reading {what} from the terminal: type it, then Ctrl-D (or name a file)"
+            ));
+            ("standard input".to_string(), Box::new(std::io::stdin()))
+        }
     };
     let mut bytes = Vec::new();
     source

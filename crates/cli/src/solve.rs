@@ -155,10 +155,15 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
             let f = File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
             (p.display().to_string(), Box::new(BufReader::new(f)))
         }
-        _ => (
-            "standard input".to_string(),
-            Box::new(std::io::stdin().lock()),
-        ),
+        _ => {
+            crate::input::typing_note(
+                "reading positions from the terminal, one a line, each answered as it comes; Ctrl-D ends (or name a file)",
+            );
+            (
+                "standard input".to_string(),
+                Box::new(std::io::stdin().lock()),
+            )
+        }
     };
     let mut s = solver(args.table_mb, args.threads, args.book.as_deref())?;
     let mut out = crate::stdout();
