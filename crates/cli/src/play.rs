@@ -68,8 +68,8 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
                     writeln!(out, "nothing to undo: Yellow has made no move")?;
                 }
             }
-            t => match t.parse::<usize>() {
-                Ok(1..=7) if *game.status() != Status::YellowToMove => {
+            t => match typed_column(t) {
+                Some(_) if *game.status() != Status::YellowToMove => {
                     // typed after the end: "Yellow's move N ... stops here" came back
                     // with the same N for every column typed
                     let then = if game.yellow_moves() > 0 {
@@ -84,7 +84,7 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
                     )?;
                     continue;
                 }
-                Ok(c @ 1..=7) => {
+                Some(c) => {
                     if let Err(e) = step(&mut game, c - 1, &mut out) {
                         writeln!(out, "{e}")?;
                         continue;
@@ -103,6 +103,15 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
         show(&game, &mut out)?;
     }
     Ok(code(game.status()))
+}
+
+/// The column 1-7 a typed word names: one digit, as `--moves` takes them (`+7` and `07`
+/// were read as 7).
+fn typed_column(word: &str) -> Option<usize> {
+    match word.as_bytes() {
+        [d @ b'1'..=b'7'] => Some(usize::from(d - b'0')),
+        _ => None,
+    }
 }
 
 /// The lines typed on standard input. A line that is not UTF-8 comes through with its
@@ -239,8 +248,8 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                 }
                 None => writeln!(out, "nothing to undo")?,
             },
-            t => match t.parse::<usize>() {
-                Ok(c @ 1..=7) if pos.can_play(c - 1) => {
+            t => match typed_column(t) {
+                Some(c) if pos.can_play(c - 1) => {
                     turns.push(pos);
                     if let Some(end) = move_and_judge(&mut pos, c - 1, "you") {
                         show_position(&pos, &mut out)?;
@@ -251,7 +260,7 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                     // echoed, as the diagram game echoes Yellow's moves
                     writeln!(out, "you play {c}")?;
                 }
-                Ok(c @ 1..=7) => writeln!(out, "column {c} is full")?,
+                Some(c) => writeln!(out, "column {c} is full")?,
                 _ => writeln!(
                     out,
                     "\"{}\": type a column 1-7, u to undo, q to quit",

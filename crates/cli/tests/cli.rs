@@ -179,7 +179,7 @@ fn play_prints_each_rule() {
         said.contains("--moves, move 2: '9' is not a column; write columns as digits 1-7"),
         "{said}"
     );
-    let out = c4lab(&["play", "examples/win.txt"], "u\nx\n2\nu\n1\n");
+    let out = c4lab(&["play", "examples/win.txt"], "u\nx\n+2\n02\n2\nu\n1\n");
     let text = stdout(&out);
     // Red's first move is on the board, but it is the diagram's: not Yellow's to undo
     assert!(
@@ -191,6 +191,9 @@ fn play_prints_each_rule() {
         "{text}"
     );
     assert!(text.contains("\"x\": type a column 1-7"), "{text}");
+    // a column is one digit, as --moves takes it
+    assert!(text.contains("\"+2\": type a column 1-7"), "{text}");
+    assert!(text.contains("\"02\": type a column 1-7"), "{text}");
     assert!(text.contains("Yellow plays 2"), "{text}");
     assert!(text.contains("undone"), "{text}");
     assert!(text.contains("Red plays 7 (win)"), "{text}");
