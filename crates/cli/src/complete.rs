@@ -288,7 +288,7 @@ pub fn complete(
             j["verified_positions"] = json!(positions);
         }
         if let Some(cx) = &as_it_stands {
-            j["loss"] = crate::verify::loss_json(cx);
+            j["loss"] = cx.to_json();
         }
         if let Some((d, cx)) = &p.deepest {
             j["deepest"] = json!({

@@ -151,7 +151,7 @@ impl Ended<'_> {
             j["diagram"] = json!(d.to_grid().lines().collect::<Vec<_>>());
         }
         if let (Outcome::Unsat, Some(cx)) = (&report.outcome, &self.as_it_stands) {
-            j["loss"] = crate::verify::loss_json(cx);
+            j["loss"] = cx.to_json();
         }
         j
     }

@@ -20,19 +20,6 @@ pub fn exit_code(v: &Verdict) -> u8 {
     }
 }
 
-/// Yellow's moves of a losing line (every second move, from the second): what
-/// `c4lab play --moves` takes to replay it.
-fn yellow_moves(c: &Counterexample) -> String {
-    format_moves(
-        &c.line
-            .iter()
-            .skip(1)
-            .step_by(2)
-            .copied()
-            .collect::<Vec<_>>(),
-    )
-}
-
 /// A file name as a shell and a command's options read it: bare when it holds only
 /// safe characters, else quoted, and after `./` when it starts with `-` (an option).
 fn shell_word(name: &str) -> String {
@@ -59,11 +46,6 @@ pub fn loss_as_it_stands(d: &c4lab_steady::Diagram) -> Option<Counterexample> {
         Verdict::Loss { counterexample, .. } => Some(counterexample),
         _ => None,
     }
-}
-
-/// The JSON of a losing line: `line` (moves from the root) and `reason`.
-pub fn loss_json(c: &Counterexample) -> serde_json::Value {
-    json!({ "line": format_moves(&c.line), "reason": c.reason.name() })
 }
 
 /// "1 position" or "N positions".
@@ -133,9 +115,6 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
                 .map(|&(row, column)| json!({ "row": row, "column": column }))
                 .collect::<Vec<_>>());
         }
-        if let Verdict::Loss { counterexample, .. } = &verdict {
-            j["yellow"] = json!(yellow_moves(counterexample));
-        }
         j["input"] = json!(input.form);
         j["root"] = json!(root);
         j["microseconds"] = json!(micros.round());
@@ -161,7 +140,7 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
         // the command that replays the line (play takes Yellow's moves; it plays a
         // link's own Yellow line before them, so a link with one goes through a grid)
         if let Verdict::Loss { counterexample, .. } = &verdict {
-            let yellow = yellow_moves(counterexample);
+            let yellow = format_moves(&counterexample.yellow_moves());
             let file = match file {
                 Some(p) if p != Path::new("-") => shell_word(&input.name),
                 _ => "FILE".to_string(),

@@ -680,6 +680,9 @@ fn dsat_exit_codes_and_json() {
         let j: serde_json::Value = serde_json::from_slice(&c4lab(&json_args, "").stdout).unwrap();
         assert_eq!(j["loss"]["line"], "67711132", "{j}");
         assert_eq!(j["loss"]["reason"], "no-move", "{j}");
+        // the same fields as verify --json gives a loss (tied and yellow were missing)
+        assert_eq!(j["loss"]["tied"], serde_json::json!([9]), "{j}");
+        assert_eq!(j["loss"]["yellow"], "7112", "{j}");
     }
     // a diagram with no `?` cell that wins is found as it stands, with no level budget
     // named (it said "level budget 0-0 ... (the fewest that can win)")

@@ -70,6 +70,26 @@ impl Counterexample {
             c4lab_board::format_moves(&self.line)
         )
     }
+
+    /// Yellow's moves of the line (every second move, from the root's reply on).
+    pub fn yellow_moves(&self) -> Vec<u8> {
+        self.line.iter().skip(1).step_by(2).copied().collect()
+    }
+
+    /// As JSON: `reason`, `line` (moves from the root, Red first), `yellow` (Yellow's
+    /// moves of it) and, where the diagram names no move, the `tied` levels.
+    pub fn to_json(&self) -> serde_json::Value {
+        use c4lab_board::format_moves;
+        let mut j = serde_json::json!({
+            "reason": self.reason.name(),
+            "line": format_moves(&self.line),
+            "yellow": format_moves(&self.yellow_moves()),
+        });
+        if let LossReason::NoMove { tied } = &self.reason {
+            j["tied"] = serde_json::json!(tied);
+        }
+        j
+    }
 }
 
 /// The outcome of verifying a diagram.
@@ -127,8 +147,9 @@ impl Verdict {
         matches!(self, Verdict::Win { .. })
     }
 
-    /// The verdict as a JSON object: `verdict`, and per kind `positions`, `reason`,
-    /// `line` (moves from the root), `tied`, `undecided`, `winner` or `message`.
+    /// The verdict as a JSON object: `verdict`, and per kind `positions`, the losing
+    /// line's fields (see [`Counterexample::to_json`]), `undecided`, `winner` or
+    /// `message`.
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::json;
         let mut j = json!({ "verdict": self.name() });
@@ -141,10 +162,9 @@ impl Verdict {
                 positions,
             } => {
                 j["positions"] = json!(positions);
-                j["reason"] = json!(counterexample.reason.name());
-                j["line"] = json!(c4lab_board::format_moves(&counterexample.line));
-                if let LossReason::NoMove { tied } = &counterexample.reason {
-                    j["tied"] = json!(tied);
+                // the losing line's fields, beside the verdict's
+                if let serde_json::Value::Object(fields) = counterexample.to_json() {
+                    j.as_object_mut().expect("an object").extend(fields);
                 }
             }
             Verdict::Incomplete { undecided } => j["undecided"] = json!(undecided),
