@@ -400,7 +400,7 @@ test('a hostile share link is refused and injects nothing', async () => {
   assert.deepEqual(dialogs, []);
   await page.goto(url + '#1.4.9');
   await page.waitForFunction(() => window.__lab && window.__lab.verdicts > 0);
-  assert.match(await page.locator('#message').textContent(), /Red is to move/);
+  assert.match(await page.locator('#message').textContent(), /is no root: after its 1 move Yellow is to move/);
 });
 
 test('position mode: stones only, and illegal input is named', async () => {
@@ -1217,7 +1217,7 @@ test('what a user noticed, second round: a tablet width, stale set-aside lines, 
   if (!(await page.locator('#io').evaluate((d) => d.open))) await page.locator('#io summary').click();
   await page.fill('#io-text', `${url}#1.${fullMoves}.`);
   await page.click('#import');
-  assert.match(await page.locator('#message').textContent(), /a cell is left for Red's move/);
+  assert.match(await page.locator('#message').textContent(), /is no root: the board is full; a root has Red to move, no four and a cell left for Red's move[.]$/);
   await page.fill('#io-text', 'YYRRRYY\nRRRYYYR\nRYYYRYY\nRRRYRRR\nYYYRYYY\nYRRRYRR\n');
   await page.click('#import');
   assert.match(await page.locator('#message').textContent(), /The board is full/);

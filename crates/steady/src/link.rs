@@ -37,8 +37,13 @@ pub enum LinkError {
     #[error("the link's root: {0}")]
     Root(#[from] MoveError),
     /// The root is not a Red-to-move position without a four, with an empty cell left.
-    #[error("the link's root {0:?} is not a position where Red is to move, nobody has won and a cell is left for Red's move")]
-    RootNotPlayable(String),
+    #[error("the link's root {root:?} is no root: {why}; a root has Red to move, no four and a cell left for Red's move")]
+    RootNotPlayable {
+        /// The root's moves as the link gives them (at most 42 characters).
+        root: String,
+        /// What rules it out: Yellow to move, a four, a full board.
+        why: String,
+    },
     /// A diagram whose stones fill the board: its root has no move to share.
     #[error("the stones fill the board, so Red has no move at the root and the Lab could not open the link; share a diagram with an empty cell left")]
     FullBoard,
@@ -144,10 +149,28 @@ pub fn decode(link: &str) -> Result<Shared, LinkError> {
     let root_text = if parts[1] == "-" { "" } else { parts[1] };
     let order = parse_moves(root_text)?;
     let position = Position::from_moves(root_text)?;
-    if position.moves_played() % 2 != 0 || position.winner().is_some() || position.is_full() {
-        return Err(LinkError::RootNotPlayable(
-            root_text.chars().take(42).collect(),
-        ));
+    let n = position.moves_played();
+    let why = if let Some(winner) = position.winner() {
+        // (a move after a four is refused by the move reader, so the last move made it)
+        Some(format!(
+            "{} made four in a row with move {n}",
+            winner.name()
+        ))
+    } else if position.is_full() {
+        Some("the board is full".to_string())
+    } else if n % 2 != 0 {
+        let s = if n == 1 { "" } else { "s" };
+        Some(format!(
+            "after its {n} move{s} Yellow is to move (a root has an even number of moves)"
+        ))
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        return Err(LinkError::RootNotPlayable {
+            root: root_text.chars().take(42).collect(),
+            why,
+        });
     }
     let levels = expand_cells(parts[2], CELLS - position.moves_played() as usize)?;
     let mut next = levels.into_iter();

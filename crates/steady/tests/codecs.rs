@@ -159,7 +159,13 @@ fn links_are_compact_and_errors_name_the_part() {
     let e = |s: &str| link::decode(s).unwrap_err().to_string();
     assert!(e("2.44.9").contains("version"));
     assert!(e("1.448.9").contains("root"));
-    assert!(e("1.4.9").contains("Red is to move"));
+    assert!(e("1.4.9").contains("after its 1 move Yellow is to move"));
+    // which rule the root breaks is named (it was one sentence for every case)
+    assert!(
+        e("1.1212121.9").contains("Red made four in a row with move 7"),
+        "{}",
+        e("1.1212121.9")
+    );
     assert!(e("1.44.999").contains("the root leaves 40 empty cells but the link gives 3"));
     assert!(e("1.44.<script>").contains("is not a level"));
     assert!(e("#").contains("no diagram"));
@@ -213,7 +219,9 @@ fn the_link_format_is_pinned() {
         .unwrap_err()
         .to_string();
     assert!(
-        refused.contains("a cell is left for Red's move"),
+        refused.contains(
+            "is no root: the board is full; a root has Red to move, no four and a cell left"
+        ),
         "{refused}"
     );
 }
