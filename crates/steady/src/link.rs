@@ -41,8 +41,8 @@ pub enum LinkError {
     RootNotPlayable {
         /// The root's moves as the link gives them (at most 42 characters).
         root: String,
-        /// What rules it out: Yellow to move, a four, a full board.
-        why: String,
+        /// What rules it out.
+        why: NotRoot,
     },
     /// A diagram whose stones fill the board: its root has no move to share.
     #[error("the stones fill the board, so Red has no move at the root and the Lab could not open the link; share a diagram with an empty cell left")]
@@ -65,6 +65,37 @@ pub enum LinkError {
     /// or a four).
     #[error(transparent)]
     Diagram(#[from] RootError),
+}
+
+/// Why a share link's root is no root.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NotRoot {
+    /// The last move made a four.
+    #[error("{winner} made four in a row with move {ply}")]
+    Four {
+        /// Who made it: "Red" or "Yellow".
+        winner: &'static str,
+        /// The move that made it, from 1.
+        ply: usize,
+    },
+    /// Every cell holds a stone.
+    #[error("the board is full")]
+    Full,
+    /// An odd number of moves: Yellow is to move.
+    #[error("after its {moves} move{} Yellow is to move (a root has an even number of moves)", plural(*.moves))]
+    YellowToMove {
+        /// The root's moves.
+        moves: usize,
+    },
+}
+
+/// "s" but for one.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// What a share link carries.
@@ -149,20 +180,17 @@ pub fn decode(link: &str) -> Result<Shared, LinkError> {
     let root_text = if parts[1] == "-" { "" } else { parts[1] };
     let order = parse_moves(root_text)?;
     let position = Position::from_moves(root_text)?;
-    let n = position.moves_played();
+    let moves = position.moves_played() as usize;
     let why = if let Some(winner) = position.winner() {
         // (a move after a four is refused by the move reader, so the last move made it)
-        Some(format!(
-            "{} made four in a row with move {n}",
-            winner.name()
-        ))
+        Some(NotRoot::Four {
+            winner: winner.name(),
+            ply: moves,
+        })
     } else if position.is_full() {
-        Some("the board is full".to_string())
-    } else if n % 2 != 0 {
-        let s = if n == 1 { "" } else { "s" };
-        Some(format!(
-            "after its {n} move{s} Yellow is to move (a root has an even number of moves)"
-        ))
+        Some(NotRoot::Full)
+    } else if !moves.is_multiple_of(2) {
+        Some(NotRoot::YellowToMove { moves })
     } else {
         None
     };
