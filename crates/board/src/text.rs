@@ -16,9 +16,9 @@ pub fn unified_lines(text: &str) -> Cow<'_, str> {
 }
 
 /// A character as an error message names it: quoted when it shows (`'x'`), else by its
-/// code point and, for the usual invisible ones, its name (`U+FEFF, a byte-order
-/// mark`), where Rust's `{:?}` would print an escape (`'\u{feff}'`) a reader cannot
-/// search for.
+/// code point and, for the usual invisible ones and the apostrophe, its name (`U+FEFF
+/// (a byte-order mark)`), where Rust's `{:?}` would print an escape (`'\u{feff}'`) a
+/// reader cannot search for.
 pub fn char_shown(c: char) -> String {
     let name = match c {
         ' ' => Some("a space"),
@@ -26,11 +26,14 @@ pub fn char_shown(c: char) -> String {
         '\u{feff}' => Some("a byte-order mark"),
         '\u{a0}' => Some("a no-break space"),
         '\u{200b}' => Some("a zero-width space"),
+        // quoted, it would read `'''`
+        '\'' => Some("an apostrophe"),
         _ => None,
     };
-    // Debug escapes exactly the characters that do not show (controls, format marks,
-    // unassigned ones), apart from the quote itself
-    let escaped = c != '\'' && c != '\\' && format!("{c:?}").starts_with("'\\");
+    // Debug escapes the characters that do not show on their own (controls, format
+    // marks, unassigned ones, and the combining marks that attach to what precedes
+    // them), and the backslash
+    let escaped = c != '\\' && format!("{c:?}").starts_with("'\\");
     match name {
         Some(name) => format!("U+{:04X} ({name})", c as u32),
         None if escaped => format!("U+{:04X}", c as u32),
@@ -46,7 +49,9 @@ mod tests {
     fn invisible_characters_are_named_by_code_point() {
         assert_eq!(char_shown('x'), "'x'");
         assert_eq!(char_shown('é'), "'é'");
-        assert_eq!(char_shown('\''), "'''");
+        assert_eq!(char_shown('\''), "U+0027 (an apostrophe)");
+        assert_eq!(char_shown('\\'), "'\\'");
+        assert_eq!(char_shown('\u{301}'), "U+0301");
         assert_eq!(char_shown('\u{feff}'), "U+FEFF (a byte-order mark)");
         assert_eq!(char_shown('\t'), "U+0009 (a tab)");
         assert_eq!(char_shown('\u{7}'), "U+0007");
