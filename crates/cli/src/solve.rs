@@ -360,11 +360,14 @@ fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
     let score: Option<i32> = match rest.as_slice() {
         [] => None,
         // a whole number too large for any score is still a score, out of range below
-        [w] if whole_number(w) => Some(w.parse().unwrap_or(if w.starts_with('-') {
-            i32::MIN
-        } else {
-            i32::MAX
-        })),
+        // (but a long run of columns is more moves, written with a space)
+        [w] if whole_number(w) && !(more_moves && w.parse::<i32>().is_err()) => {
+            Some(w.parse().unwrap_or(if w.starts_with('-') {
+                i32::MIN
+            } else {
+                i32::MAX
+            }))
+        }
         [score] => Some(score.parse().map_err(|_| separated())?),
         _ => return Err(separated()),
     };

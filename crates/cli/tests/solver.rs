@@ -159,7 +159,7 @@ fn solve_refuses_separated_moves_and_reads_each_line_as_it_comes() {
     let input = [
         &b"4 4 5 3\n4453 -2\n\xff44\n4453 -2 extra\n12121\n44 53\n"[..],
         long.as_bytes(),
-        b"\n4453 99999999999999999999\n",
+        b"\n4453 99999999999999999999\n4453 12345671234567\n",
     ]
     .concat();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
@@ -175,7 +175,12 @@ fn solve_refuses_separated_moves_and_reads_each_line_as_it_comes() {
     assert_eq!(out.status.code(), Some(2));
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 8, "{text}");
+    assert_eq!(lines.len(), 9, "{text}");
+    // ... but a long run of columns is more moves
+    assert!(
+        lines[8].contains("follows the moves, where only a score may (`<moves> [score]`); write the moves without separators, as "),
+        "{text}"
+    );
     // a whole number too large for any score is out of range (it was told to give a
     // whole number)
     assert!(
