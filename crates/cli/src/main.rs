@@ -28,6 +28,7 @@ macro_rules! outln {
 
 mod bench;
 mod complete;
+mod complete_args;
 mod convert;
 mod corpus;
 mod corpus_bench;
@@ -132,7 +133,7 @@ enum Command {
         #[arg(long, allow_hyphen_values = true)]
         max_seconds: Option<f64>,
         #[command(flatten)]
-        search: complete::SearchArgs,
+        search: complete_args::SearchArgs,
     },
     /// Solve a whole root as one SAT instance: a winning diagram for the `?` cells, or unsat.
     ///
