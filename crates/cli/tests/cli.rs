@@ -311,10 +311,14 @@ fn check_solution_on_upstream_files() {
     assert_eq!(j["passed"], false);
     assert_eq!(j["checks"][2]["check"], "coverage");
     assert_eq!(j["checks"][2]["passed"], false);
+}
+
+#[test]
+fn check_solution_takes_one_file_from_standard_input_at_most() {
     // standard input holds one file, not both: refused, not read as an empty second file
     let out = c4lab(
         &["check-solution", "--branches", "-", "--steady-states", "-"],
-        std::fs::read_to_string(&b).unwrap(),
+        "-->4\n",
     );
     assert_exit(&out, 2);
     let err = String::from_utf8_lossy(&out.stderr);
