@@ -126,7 +126,7 @@ impl Diagram {
         if trimmed.starts_with('{') {
             // (a command's --json output piped on as it is)
             return Err(DiagramError::Json(
-                "this is a JSON object; c4lab's --json output holds its diagram as such an array under \"diagram\": pass that on (`jq .diagram`)".into(),
+                "this is a JSON object; c4lab's --json output holds its diagram (when it has one: a search that found it) as such an array under \"diagram\": pass that on (`jq .diagram`)".into(),
             ));
         }
         if trimmed.starts_with('[') {
