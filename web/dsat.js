@@ -147,6 +147,8 @@ export function wholeRoot(host) {
           // the levels the ? cells take (a budget that grew unproved may be wider)
           const given = host.levels();
           if (host.undecided() === 0) {
+            // (turned off after the controls' render: the focus moves on as it does there)
+            if (document.activeElement === ui.keep) ui.discard.focus();
             ui.keep.disabled = true;
             titled(ui.keep, 'the diagram has no ? cell for it to fill');
             return status(`This diagram has no ? cells, so Solve root had nothing to fill: as it stands it verifies as a win (${secs} s).`);

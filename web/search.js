@@ -104,11 +104,18 @@ export function searchHandle(s, end, start, settle = () => false) {
  * Wires a search's buttons (`ui.run`, `ui.stop`, `ui.keep`, `ui.discard`): Run calls
  * `start`; Stop keeps the last report marked stopped (`stopped` when there is none);
  * Keep hands a found report's cells to `host.keep`; Discard forgets the search; after
- * either, `host.ended(who)` tells the other search.
+ * either, `host.ended(who)` tells the other search. `host.grid()` is the diagram shown.
  * Returns what both panels do on every render and on every edit.
  */
 export function searchControls(search, ui, host, start, stopped = null) {
   ui.run.addEventListener('click', start);
+  // the focus moves on from Run to Stop as a search starts: a held Enter's repeats
+  // would stop it at once (and Stop's would press whatever took the focus next)
+  for (const button of [ui.run, ui.stop, ui.keep, ui.discard]) {
+    button.addEventListener('keydown', (e) => {
+      if (e.repeat) e.preventDefault();
+    });
+  }
   ui.stop.addEventListener('click', () => {
     search.stop(stopped);
     host.render();
@@ -172,7 +179,8 @@ export function searchControls(search, ui, host, start, stopped = null) {
       parked = null;
       if (!search.running && !search.report && !hadParked) return;
       stoppedByEdit = false;
-      saidAt = search.grid;
+      // the diagram on the board (a parked answer's grid is an earlier one)
+      saidAt = host.grid();
       search.discard();
       ui.status.textContent = why;
       asideSaid = true;
@@ -209,7 +217,9 @@ export function searchControls(search, ui, host, start, stopped = null) {
       off(ui.keep, search.running ? 'the search is still running; Keep takes a found diagram'
         : r && r.state === 'found' ? '' : r ? 'the search found no diagram to keep' : 'no search has found a diagram');
       off(ui.discard, search.running ? 'the search is running; Stop it first' : !r && 'there is no search result to forget');
-      if (focused?.disabled) [ui.stop, ui.keep, ui.run, ui.discard].find((b) => !b.disabled)?.focus();
+      // (Discard before Run: an Enter meant for the button that went off forgets, it
+      // does not start a search)
+      if (focused?.disabled) [ui.stop, ui.keep, ui.discard, ui.run].find((b) => !b.disabled)?.focus();
     },
     /** Forgets the search when the diagram it searched has changed. */
     diagramChanged(grid) {
@@ -226,7 +236,9 @@ export function searchControls(search, ui, host, start, stopped = null) {
         const answer = done && done.ok && (done.state === 'found' || done.state === 'unsat');
         // (the line for a stopped search is written by the render below)
         stoppedByEdit = wasRunning;
-        if (answer) {
+        // (a running race may report a verdict its other search can still beat: only a
+        // finished search's answer is parked)
+        if (answer && !wasRunning) {
           parked = { grid: at, report: done };
           ui.status.textContent = 'Set aside: the diagram changed after the search ended, so its answer no longer fits it. Undo (or Redo) back to that diagram brings the answer back.';
         }

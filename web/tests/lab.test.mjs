@@ -1342,9 +1342,13 @@ test('what a user noticed, fourth round: a set-aside answer lost to the other se
   // by keyboard: Enter on Fill ? leaves the focus on Stop (Fill ? turns itself off),
   // and Enter on Stop on a button still on, not on the page
   await page.focus('#fill');
-  await page.keyboard.press('Enter');
+  await page.keyboard.down('Enter');
   assert.match(await page.locator('#dsat-status').textContent(), /^Set aside: Fill \? started[.]/);
   assert.equal(await page.evaluate(() => document.activeElement.id), 'fill-stop');
+  // a held Enter's repeat does not press Stop, which took the focus
+  await page.keyboard.down('Enter');
+  await page.keyboard.up('Enter');
+  assert.doesNotMatch(await page.locator('#fill-status').textContent(), /^Stopped/);
   await page.keyboard.press('Enter');
   assert.match(await page.evaluate(() => document.activeElement.id), /^fill(-keep|-discard)?$/);
   await page.click('#fill-discard');
