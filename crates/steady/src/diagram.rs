@@ -363,6 +363,10 @@ impl Diagram {
         let (red, yellow) = self.stones();
         let StoneGrid { position, order } = StoneGrid::from_bitboards(red, yellow)?;
         if position.to_move() != Player::Red {
+            // a four says more than the counts: Red made it last, and the game is over
+            if let Some(winner) = position.winner() {
+                return Err(RootError::Won { winner });
+            }
             let (red, yellow) = (red.count_ones(), yellow.count_ones());
             return Err(RootError::NotRedToMove { red, yellow });
         }

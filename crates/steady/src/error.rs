@@ -64,9 +64,8 @@ pub enum RootError {
         /// Yellow stones.
         yellow: u32,
     },
-    /// The stones already hold a four, so the game is over at the root (a share link
-    /// carries only a root where play goes on).
-    #[error("bad root: {} already has four in a row, so the game is over there; a share link needs a root where play goes on", .winner.name())]
+    /// The stones already hold a four, so the game is over at the root.
+    #[error("bad root: {} already has four in a row, so the game is over there; a root is a position where play goes on", .winner.name())]
     Won {
         /// Who holds the four.
         winner: Player,

@@ -352,3 +352,15 @@ fn a_commands_json_output_is_named_with_where_its_diagram_is() {
     let array = serde_json::to_string_pretty(&rows).unwrap();
     assert!(Diagram::parse(&array).unwrap().json);
 }
+
+#[test]
+fn a_root_with_a_four_is_named_for_the_four_not_the_counts() {
+    // Red's four leaves Yellow to move: the counts were named ("4 Red and 3 Yellow
+    // stones"), where verify named the four
+    let grid = "9999999\n9999999\n9999999\n9999999\n9999999\nRRRRYYY\n";
+    let e = Diagram::parse(grid).unwrap().diagram.root().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "bad root: Red already has four in a row, so the game is over there; a root is a position where play goes on"
+    );
+}
