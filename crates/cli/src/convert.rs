@@ -17,7 +17,7 @@ pub enum Form {
     Json,
     /// The old seven-marker language (levels 0-5 and 9 only).
     Old,
-    /// A share-link fragment (`1.<root>.<cells>`).
+    /// A share-link fragment (`1.<root>.<cells>`, then `.<Yellow line>` when it has one).
     Link,
 }
 
@@ -34,6 +34,12 @@ pub fn convert(file: Option<&Path>, to: Form) -> Result<u8> {
         Form::Link => link::encode(d, &input.line).with_context(|| input.name.clone())? + "\n",
     };
     eprintln!("read: {}", input.form);
+    if !input.line.is_empty() && !matches!(to, Form::Link) {
+        eprintln!(
+            "note: the link's Yellow line ({}) is not kept: only a share link holds one (--to link)",
+            c4lab_board::format_moves(&input.line)
+        );
+    }
     out!("{out}");
     Ok(0)
 }

@@ -93,12 +93,24 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
     let read = read_any(&text).with_context(|| name.clone())?;
     let form = read.form();
     Ok(match read {
-        Read::Link(shared) => Input {
-            diagram: shared.diagram,
-            form,
-            line: shared.line,
-            name,
-        },
+        Read::Link(shared) => {
+            if shared.dropped > 0 {
+                // (the Lab says the same when it opens such a link)
+                let (kept, left) = (shared.line.len(), shared.dropped);
+                eprintln!(
+                    "note: {name}: the link's Yellow line stops after {kept} move{}, where Red's move depends on a ? cell; its last {left} move{} {} left out",
+                    plural(kept),
+                    plural(left),
+                    if left == 1 { "was" } else { "were" }
+                );
+            }
+            Input {
+                diagram: shared.diagram,
+                form,
+                line: shared.line,
+                name,
+            }
+        }
         Read::Grid(parsed) | Read::Line(parsed) => Input {
             diagram: parsed.diagram,
             form,
@@ -106,6 +118,15 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
             name,
         },
     })
+}
+
+/// "s" but for one.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// Refuses a `--write-grids` folder that is a file (before a benchmark reads its data).

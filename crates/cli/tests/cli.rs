@@ -95,6 +95,30 @@ fn stdin_links_and_conversions() {
     let back = c4lab(&["convert", "--to", "grid"], &link);
     assert_eq!(stdout(&back), grid);
     assert!(String::from_utf8_lossy(&back.stderr).contains("read: share link"));
+    // a Yellow line the output form cannot hold, or one cut where Red's move depends on
+    // a ? cell, is said on stderr (it went without a word)
+    let lined = c4lab(&["convert", "--to", "grid"], format!("{}.2", link.trim()));
+    assert_eq!(stdout(&lined), grid);
+    assert!(
+        String::from_utf8_lossy(&lined.stderr)
+            .contains("note: the link's Yellow line (2) is not kept: only a share link holds one"),
+        "{}",
+        String::from_utf8_lossy(&lined.stderr)
+    );
+    let undecided = std::fs::read_to_string(repo().join("examples/complete.txt")).unwrap();
+    let cut_link = stdout(&c4lab(&["convert", "--to", "link"], &undecided));
+    let cut = c4lab(
+        &["convert", "--to", "link"],
+        format!("{}.17", cut_link.trim()),
+    );
+    assert_eq!(stdout(&cut), cut_link, "the line is not kept");
+    assert!(
+        String::from_utf8_lossy(&cut.stderr).contains(
+            "the link's Yellow line stops after 0 moves, where Red's move depends on a ? cell; its last 2 moves were left out"
+        ),
+        "{}",
+        String::from_utf8_lossy(&cut.stderr)
+    );
     // JSON round trip through stdin
     let json = stdout(&c4lab(&["convert", "--to", "json"], &grid));
     assert!(json.starts_with("[\"9909999\""), "{json}");
