@@ -195,7 +195,20 @@ fn verify(branches: &Path, steady: &Path, runs: u32) -> Result<u8> {
         ms(walls[walls.len() / 2])
     );
     if walls.iter().any(|w| w.is_nan()) {
-        outln!("check-solution FAILED on these files");
+        // which checks, and where to read every failure
+        let report = check_solution(&b, &s);
+        for c in report.checks.iter().filter(|c| !c.passed) {
+            let first = c
+                .failures
+                .first()
+                .map_or(String::new(), |f| format!(": {f}"));
+            outln!("check-solution FAILED {} ({}){first}", c.name, c.summary);
+        }
+        outln!(
+            "(every failure: c4lab check-solution --branches {} --steady-states {})",
+            branches.display(),
+            steady.display()
+        );
         return Ok(1);
     }
     Ok(0)

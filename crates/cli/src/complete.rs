@@ -264,7 +264,7 @@ fn median(v: &mut [f64]) -> f64 {
 pub fn upstream_pool(path: &Path, plies: std::ops::RangeInclusive<u32>) -> Result<Vec<Diagram>> {
     anyhow::ensure!(
         plies.start() <= plies.end(),
-        "--min-ply {} is above --max-ply {}: no root has that many stones; give the smaller number to --min-ply",
+        "--min-ply {} is above --max-ply {}: no root has at least the one number of stones and at most the other; lower --min-ply or raise --max-ply",
         plies.start(),
         plies.end()
     );

@@ -338,6 +338,60 @@ fn check_solution_on_upstream_files() {
 }
 
 #[test]
+fn bench_verify_names_the_failed_checks() {
+    let dir = repo().join("../shared/data/upstream");
+    if !dir.join("branches.txt").exists() {
+        eprintln!(
+            "skipped: upstream's solution files are not at {}",
+            dir.display()
+        );
+        return;
+    }
+    // upstream's first diagram alone: it wins, but leaves most of the graph uncovered
+    let steady = std::fs::read_to_string(dir.join("steady_states.txt")).unwrap();
+    let first: String = steady
+        .split("\n\n")
+        .take(2)
+        .collect::<Vec<_>>()
+        .join("\n\n")
+        + "\n";
+    let tmp = std::env::temp_dir().join(format!("c4lab-one-leaf-{}.txt", std::process::id()));
+    std::fs::write(&tmp, first).unwrap();
+    let b = dir.join("branches.txt");
+    let out = c4lab(
+        &[
+            "bench",
+            "verify",
+            "--runs",
+            "1",
+            "--branches",
+            b.to_str().unwrap(),
+            "--steady-states",
+            tmp.to_str().unwrap(),
+        ],
+        "",
+    );
+    std::fs::remove_file(&tmp).ok();
+    assert_exit(&out, 1);
+    let text = stdout(&out);
+    // it said only "check-solution FAILED on these files"
+    assert!(
+        text.contains("| diagrams verified (single thread) | 1 (1 win) |"),
+        "{text}"
+    );
+    assert!(
+        text.contains("check-solution FAILED coverage (")
+            && text
+                .contains("Yellow's reply is covered by no branch, diagram or Red win next move"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(every failure: c4lab check-solution --branches "),
+        "{text}"
+    );
+}
+
+#[test]
 fn check_solution_takes_one_file_from_standard_input_at_most() {
     // standard input holds one file, not both: refused, not read as an empty second file
     let out = c4lab(
