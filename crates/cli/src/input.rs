@@ -97,12 +97,19 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
             if shared.dropped > 0 {
                 // (the Lab says the same when it opens such a link)
                 let (kept, left) = (shared.line.len(), shared.dropped);
-                eprintln!(
-                    "note: {name}: the link's Yellow line stops after {kept} move{}, where Red's move depends on a ? cell; its last {left} move{} {} left out",
-                    plural(kept),
-                    plural(left),
-                    if left == 1 { "was" } else { "were" }
-                );
+                if kept == 0 {
+                    eprintln!(
+                        "note: {name}: the link's Yellow line ({left} move{}) was left out: Red's first move depends on a ? cell",
+                        plural(left)
+                    );
+                } else {
+                    eprintln!(
+                        "note: {name}: the link's Yellow line stops after {kept} move{}, where Red's move depends on a ? cell; its last {left} move{} {} left out",
+                        plural(kept),
+                        plural(left),
+                        if left == 1 { "was" } else { "were" }
+                    );
+                }
             }
             Input {
                 diagram: shared.diagram,

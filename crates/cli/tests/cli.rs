@@ -114,7 +114,7 @@ fn stdin_links_and_conversions() {
     assert_eq!(stdout(&cut), cut_link, "the line is not kept");
     assert!(
         String::from_utf8_lossy(&cut.stderr).contains(
-            "the link's Yellow line stops after 0 moves, where Red's move depends on a ? cell; its last 2 moves were left out"
+            "note: standard input: the link's Yellow line (2 moves) was left out: Red's first move depends on a ? cell"
         ),
         "{}",
         String::from_utf8_lossy(&cut.stderr)
