@@ -1,0 +1,17 @@
+// The light or dark theme: the system's until the Theme button picks one, which is kept
+// for the next visit.
+
+/** Where the chosen theme is kept between visits. */
+const THEME_KEY = 'c4lab-theme';
+
+/** Applies the kept theme, if any, and makes `button` switch between the two. */
+export function wireTheme(button) {
+  const root = document.documentElement;
+  const kept = localStorage.getItem(THEME_KEY);
+  if (kept === 'light' || kept === 'dark') root.dataset.theme = kept;
+  button.addEventListener('click', () => {
+    const dark = root.dataset.theme ? root.dataset.theme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
+    root.dataset.theme = dark ? 'light' : 'dark';
+    localStorage.setItem(THEME_KEY, root.dataset.theme);
+  });
+}
