@@ -3,12 +3,13 @@
 // a worker (verify.js).
 import init, * as engine from './pkg/c4lab_wasm.js';
 import { autoComplete } from './complete.js';
-import { drops, paintCells, redCell, renderLegend, renderLog, verdictText } from './board.js';
+import { drops, paintCells, redCell, renderLegend, renderLog, sentence, verdictText } from './board.js';
 import { wholeRoot } from './dsat.js';
 import { modelHint } from './model.js';
 import { hintText, solverHints } from './hints.js';
 import { keyHandler } from './keys.js';
 import { renderButtons } from './buttons.js';
+import { wireTheme } from './theme.js';
 import { verifier } from './verify.js';
 
 performance.mark('app');
@@ -219,12 +220,6 @@ function say(text, error = false) {
   return false;
 }
 
-/** `text` with a capital first letter and a closing full stop (kept if it has one). */
-const sentence = (text) => {
-  const t = text[0].toUpperCase() + text.slice(1);
-  return /[.!?]$/.test(t) ? t : `${t}.`;
-};
-
 // ---- rendering --------------------------------------------------------------------
 
 function render() {
@@ -294,6 +289,9 @@ function render() {
     shownRoot = state.root;
     $('#moves').value = '';
   }
+  // a button its own click turned off (Clear, Redo, Back to root...) would drop the
+  // keyboard's focus to the page: the board takes it (the searches move it on themselves)
+  if (document.activeElement?.disabled) $('#board').focus();
 }
 let shownRoot = null;
 
@@ -313,7 +311,9 @@ function column(x) {
     if (!g.ok) return say(g.error, true);
     // a move after the end, or where Red's move waits on a ? cell: say how to go on
     if (g.error) {
-      const on = g.status === 'undecided' ? 'give those cells a level in Levels mode' : g.yellow ? 'Undo takes a move back, Back to root starts again' : '';
+      // (the status names the ? cells and the fix: the engine's error said it again)
+      if (g.status === 'undecided') return say(`No move can follow: ${g.status_text}.`, true);
+      const on = g.yellow ? 'Undo takes a move back, Back to root starts again' : '';
       return say(on ? `${g.error}; ${on}.` : g.error, true);
     }
     state.yellow = g.yellow;
@@ -382,6 +382,7 @@ function buildBoard() {
     if (!c) return;
     const i = Number(c.dataset.index);
     lastClicked = i; // the keyboard's focus ring starts here
+    if (state.focus !== null) state.focus = i; // (or moves here, where it shows)
     if (state.mode === 'levels') paint(i, state.level);
     else column(i % W);
   });
@@ -427,21 +428,9 @@ function buildPalette() {
 
 let lastClicked = null;
 
-/** Where the chosen theme is kept between visits. */
-const THEME_KEY = 'c4lab-theme';
-
 function wire() {
   for (const b of document.querySelectorAll('nav button')) b.addEventListener('click', () => setMode(b.dataset.mode));
-  // the theme chosen here is kept for the next visit (the system's otherwise)
-  const kept = localStorage.getItem(THEME_KEY);
-  if (kept === 'light' || kept === 'dark') document.documentElement.dataset.theme = kept;
-  $('#theme').addEventListener('click', () => {
-    const dark = document.documentElement.dataset.theme
-      ? document.documentElement.dataset.theme === 'dark'
-      : matchMedia('(prefers-color-scheme: dark)').matches;
-    document.documentElement.dataset.theme = dark ? 'light' : 'dark';
-    localStorage.setItem(THEME_KEY, dark ? 'light' : 'dark');
-  });
+  wireTheme($('#theme'));
   $('#clear').addEventListener('click', () => editLevels(() => state.levels.fill('9')));
   $('#clear-undecided').addEventListener('click', () => editLevels(() => { state.levels = state.levels.map((l) => (l === '?' ? '9' : l)); }));
   $('#undecide-all').addEventListener('click', () => editLevels(() => state.levels.fill('?')));
@@ -460,8 +449,11 @@ function wire() {
     // simplifying again here would block the page for as long as the worker took
     const s = state.simplify;
     if (!s || !s.ok) return;
+    const line = state.yellow;
     editLevels(() => { for (let i = 0; i < N; i++) if ('RY'.indexOf(s.cells[i]) < 0) state.levels[i] = s.cells[i]; });
-    say(`Simplify cleared ${s.cleared} cell${s.cleared === 1 ? '' : 's'}.`);
+    // the edit's word on Play's Yellow line, when it cut it, stays after this one
+    const cut = state.yellow !== line ? ` ${$('#message').textContent}` : '';
+    say(`Simplify cleared ${s.cleared} cell${s.cleared === 1 ? '' : 's'}.${cut}`);
   });
   $('#undo-levels').addEventListener('click', undo);
   $('#redo-levels').addEventListener('click', redo);
@@ -491,9 +483,14 @@ function wire() {
     // as in Position mode (and a link): a full board leaves Red no move to name
     const full = call(engine.position, r.root);
     if (full.ok && !full.stones.includes('.')) return say(`The board is full (a draw): a root needs an empty cell for Red's move.`, true);
+    // (the link would be refused, so the address bar could not keep the diagram)
+    if (full.ok && full.over) return say(`The stones already hold a four, so the game is over there: a root needs play to go on.`, true);
+    const line = state.yellow;
     apply(r);
     if (r.line) setMode('play'); // a link with a Yellow line opens in Play, as from the address bar
-    say(`Read: ${r.form}${r.line ? `, with Yellow's moves ${r.line} (shown in Play)` : ''}.${cutNote(r)}`);
+    // a form without a line replaces Play's, as a new root does in Position mode
+    const lost = line && !r.line ? ` Play's Yellow line ${line} was left out (Undo restores it).` : '';
+    say(`Read: ${r.form}${r.line ? `, with Yellow's moves ${r.line} (shown in Play)` : ''}.${cutNote(r)}${lost}`);
   });
   for (const b of document.querySelectorAll('[data-export]')) {
     b.addEventListener('click', () => {
@@ -555,7 +552,9 @@ function loadHash({ undoable = false } = {}) {
 function cutNote(r) {
   if (!r.dropped) return '';
   const n = r.dropped;
-  return ` The link's Yellow line stops after ${r.line.length} move${r.line.length === 1 ? '' : 's'}, where Red's move depends on a ? cell; its last ${n} move${n === 1 ? ' was' : 's were'} left out.`;
+  const moves = `${n} move${n === 1 ? '' : 's'}`;
+  if (!r.line.length) return ` The link's Yellow line (${moves}) was left out: Red's first move depends on a ? cell.`;
+  return ` The link's Yellow line stops after ${r.line.length} move${r.line.length === 1 ? '' : 's'}, where Red's move depends on a ? cell; its last ${n === 1 ? 'move was' : `${moves} were`} left out.`;
 }
 
 async function main() {

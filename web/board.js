@@ -42,7 +42,7 @@ export function verdictText(v, mode) {
     }
     case 'incomplete': return [`Incomplete: ${v.undecided} undecided cell${v.undecided === 1 ? '' : 's'} (?); no verdict until they are decided.`, ''];
     case 'root-terminal': return [`The root already holds a four (${v.winner}): there is nothing to verify.`, 'loss'];
-    case 'bad-root': return [`Bad root: ${v.message}`, 'loss'];
+    case 'bad-root': return [`Bad root: ${sentence(v.message).replace(/^./, (c) => c.toLowerCase())}`, 'loss'];
     case 'budget': return [`Gave up after ${plural(v.positions, 'position')}.`, ''];
   }
   return ['', ''];
@@ -132,10 +132,17 @@ export function renderLegend(ul, items, mode) {
   if (items.has('candidate')) add('legend-candidate', 'var(--accent)', 'underlined: candidate levels for the ? cells (Fill ? or Solve root)');
 }
 
+/** `text` with a capital first letter and a closing full stop (kept if it has one). */
+export function sentence(text) {
+  if (!text) return text;
+  const t = text[0].toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
 /** Writes Play's move log into `ol` and the game's state into the live region `status`. */
 export function renderLog(ol, status, game) {
   ol.textContent = '';
-  if (!game.ok) { status.textContent = game.error; return; }
+  if (!game.ok) { status.textContent = sentence(game.error); return; }
   for (const m of game.log) {
     const li = document.createElement('li');
     li.className = m.player === 'Red' ? 'red' : 'yellow';
@@ -146,10 +153,10 @@ export function renderLog(ol, status, game) {
   }
   // the newest move in view (the box scrolls once the game outgrows it)
   ol.scrollTop = ol.scrollHeight;
-  const text = game.status_text.charAt(0).toUpperCase() + game.status_text.slice(1);
+  const text = sentence(game.status_text);
   // Red's reply first: the status line is the live region a screen reader announces,
   // and the log above it is not
   const last = game.log[game.log.length - 1];
   const reply = last && last.player === 'Red' && last.column && game.log.length > 1 ? `Red played ${last.column}. ` : '';
-  status.textContent = reply + text + (game.error ? ` · ${game.error}` : '');
+  status.textContent = reply + text + (game.error ? ` ${sentence(game.error)}` : '');
 }

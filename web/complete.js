@@ -5,7 +5,7 @@
 import { failure, searchControls, searchWorker } from './search.js';
 
 /** How a losing line ends, in words, by the verifier's reason name. */
-export const REASONS = { 'no-move': 'the diagram names no move', 'yellow-wins': 'Yellow wins', draw: 'the board fills: a draw' };
+export const REASONS = { 'no-move': 'the diagram names no move', 'yellow-wins': 'Yellow wins', draw: 'a draw (the board fills)' };
 
 /**
  * Wires the auto-complete controls. `host` gives: grid() (the diagram as text),

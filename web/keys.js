@@ -11,12 +11,13 @@
 export function keyHandler(lab) {
   const { state, W, H, LEVELS } = lab;
   return function onKey(e) {
-    if (e.target.closest('input, textarea')) return;
+    // a text field keeps its keys; a file chooser or a checkbox with the focus does not
+    // (the digits did nothing after a model file was chosen)
+    if (e.target.closest('textarea, input:not([type=file]):not([type=checkbox])')) return;
     // Levels mode's Undo and Redo as editors spell them: Ctrl+Z, and Ctrl+Y or Ctrl+Shift+Z
-    // (Cmd on a Mac); the browser keeps every other shortcut, and these too where there
-    // is nothing to undo or redo
+    // (Cmd on a Mac); the browser keeps every other shortcut
     if (e.ctrlKey || e.metaKey || e.altKey) {
-      if (e.altKey || state.mode === 'position') return;
+      if (e.altKey) return;
       // the letter the layout gives; on a layout whose letters are not Latin (Cyrillic,
       // Greek...), the keys where US Z and Y sit; a Latin layout's other keys (Dvorak's
       // `;` where US has Z) are no shortcut
@@ -24,14 +25,19 @@ export function keyHandler(lab) {
       const otherScript = /^\p{L}$/u.test(e.key) && !/\p{Script=Latin}/u.test(e.key);
       const key = latin ? e.key.toLowerCase() : otherScript ? { KeyZ: 'z', KeyY: 'y' }[e.code] : undefined;
       const redoKey = (key === 'y' && !e.shiftKey) || (key === 'z' && e.shiftKey);
+      // never the browser's: with nothing of the page's to undo it undid the last value
+      // set in a text box (the import box emptied) and moved the focus there
+      // (Cmd+Y stays the browser's History on a Mac, but where it redoes)
+      if (key === 'z' || (key === 'y' && !e.metaKey)) e.preventDefault();
+      if (state.mode === 'position') return;
       // in Play, Ctrl+Z takes back Yellow's last move, as Backspace does (left to the
       // browser, it undid a text box's paste and took the focus there)
       if (state.mode === 'play') {
-        if (key === 'z' && !e.shiftKey && state.yellow) { e.preventDefault(); lab.undo(); }
+        if (key === 'z' && !e.shiftKey && state.yellow) lab.undo();
         return;
       }
       if (redoKey && state.future.length) { e.preventDefault(); lab.redo(); }
-      else if (key === 'z' && !e.shiftKey && state.history.length) { e.preventDefault(); lab.undo(); }
+      else if (key === 'z' && !e.shiftKey && state.history.length) lab.undo();
       return;
     }
     const k = e.key;

@@ -837,7 +837,7 @@ test('narrow screen and dark theme', async () => {
   assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), dark);
   // a 42-move losing line wraps in the verdict (it widened the page past the screen)
   await importText(page, '3150109\n7038205\n4149000\n4520713\n1354577\n6664641\n');
-  assert.match(await page.locator('#verdict').textContent(), /a draw after \d{42}/);
+  assert.match(await page.locator('#verdict').textContent(), /a draw \(the board fills\) after \d{42}/);
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(wide <= 390, `the page is ${wide} px wide`);
   await page.screenshot({ path: join(shots, 'narrow-dark.png'), fullPage: true });
@@ -963,13 +963,17 @@ test('a verifier or solver worker that cannot load is named, not waited on', asy
   await page.close();
 });
 
-test('a diagram whose root already holds a four leaves no stale share link', async () => {
+test('a diagram whose root already holds a four is refused on import, as a link with it is', async () => {
   const page = await open();
   await importText(page, WIN);
-  assert.notEqual(new URL(await href(page)).hash, '');
-  await importText(page, '9999999\n9999999\n9999999\n9999999\nR999999\nYYYYRRR\n');
-  assert.match(await verdict(page), /already holds a four/);
-  assert.equal(new URL(await href(page)).hash, '', 'no link can carry this root, so none is shown');
+  const link = new URL(await href(page)).hash;
+  assert.notEqual(link, '');
+  // (it was taken, with the address bar emptied: a reload lost it without a word)
+  await page.fill('#io-text', '9999999\n9999999\n9999999\n9999999\nR999999\nYYYYRRR\n');
+  await page.click('#import');
+  assert.match(await page.locator('#message').textContent(), /^The stones already hold a four/);
+  assert.match(await verdict(page), /^Win/, 'the diagram before stays');
+  assert.equal(new URL(await href(page)).hash, link);
   await page.close();
 });
 
@@ -1003,13 +1007,13 @@ test('Play on a root where Red names no move says there is nothing to judge', as
   const undecided = await open('#1.-.*Z?*L?');
   await undecided.click('nav button[data-mode="play"]');
   assert.match(await undecided.locator('#game-status').textContent(),
-    /^Red's move depends on the undecided \(\?\) cells in columns 1, 2, 3, 4, 5, 6, 7: give them a level to play on$/);
+    /^Red's move depends on the undecided \(\?\) cells in columns 1, 2, 3, 4, 5, 6, 7: give them a level to play on[.]$/);
   assert.equal(await undecided.locator('#log li').count(), 0);
   await undecided.close();
   // a link whose Yellow line runs past such a stop opens cut there, and says so
   const cut = await open('#1.4453.0123456*Y9?*A9.41');
   assert.match(await cut.locator('#message').textContent(),
-    /stops after 0 moves, where Red's move depends on a \? cell; its last 2 moves were left out/);
+    /The link's Yellow line \(2 moves\) was left out: Red's first move depends on a \? cell[.]$/);
   await cut.close();
 });
 
@@ -1389,4 +1393,63 @@ test('what a user noticed, fourth round: a set-aside answer lost to the other se
   const cut = await open('#1.-.*Z?*L');
   assert.match(await cut.locator('#message').textContent(), /^The share link was refused: the link's cells: .*[.]$/);
   await cut.close();
+});
+
+test('what a user noticed, fifth round: Ctrl+Z with nothing to undo, a line cut by Simplify or an import, the focus ring and the focus after a button turns off, keys after a checkbox, sentences in Play, a root with a four', async () => {
+  const page = await open();
+  await importText(page, '9909999\n99R9999\n09Y9099\nYRY9R65\nYYYRR79\nRRRYYRY\n');
+  await page.click('nav button[data-mode="play"]');
+  await page.focus('#board');
+  await page.keyboard.press('7');
+  // the status line is a sentence
+  assert.match(await page.locator('#game-status').textContent(), /^Red played \d\. Yellow to move[.]$/);
+  for (const k of ['1', '3', '1']) await page.keyboard.press(k);
+  assert.match(await page.locator('#game-status').textContent(), /^Red played \d\. Red wins[.]$/);
+  // Ctrl+Z past Play's line takes nothing from a text box and keeps the focus on the board
+  for (let i = 0; i < 5; i++) await page.keyboard.press('Control+z');
+  assert.equal(await page.locator('#log li').count(), 1);
+  assert.notEqual(await page.locator('#io-text').inputValue(), '');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'board');
+  for (const k of ['7', '1', '3', '1']) await page.keyboard.press(k);
+  // Simplify's word on its own edit keeps the word that Play's line was cut
+  await page.click('nav button[data-mode="levels"]');
+  await page.waitForFunction(() => !document.querySelector('#simplify').disabled, null, { timeout: 20_000 });
+  let n = await count(page);
+  await page.click('#simplify');
+  await settled(page, n);
+  assert.match(await page.locator('#message').textContent(), /^Simplify cleared 3 cells[.] Play's Yellow line 7131 was cut to 713/);
+  // an import without a line says that Play's line went
+  await importText(page, WIN);
+  assert.match(await page.locator('#message').textContent(), /^Read: level grid[.] Play's Yellow line 713 was left out \(Undo restores it\)[.]$/);
+  // Clear turns itself off: the focus goes to the board, not to the page
+  await page.focus('#clear');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('#clear').isDisabled(), true);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'board');
+  // the focus ring follows a click once it shows
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  n = await count(page);
+  await cell(page, 1, 6).click(); // the top left cell: painted with the palette's level
+  await settled(page, n);
+  n = await count(page);
+  await page.keyboard.press('5');
+  await settled(page, n);
+  await page.click('[data-export="grid"]');
+  assert.match(await page.inputValue('#io-text'), /^5/, 'the digit painted the cell clicked');
+  // a checkbox with the focus leaves the digits to the page (they did nothing)
+  await page.focus('#dsat-fewest');
+  await page.keyboard.press('3');
+  assert.equal(await page.locator('#palette button[data-level="3"]').getAttribute('aria-pressed'), 'true');
+  // a ? cell stops Play: said once, with its fix
+  await importText(page, '#1.4453.0123456*Y9?*A9');
+  await page.click('nav button[data-mode="play"]');
+  await page.keyboard.press('1');
+  assert.match(await page.locator('#message').textContent(), /^No move can follow: Red's move depends on the undecided \(\?\) cell in column \d: give it a level to play on[.]$/);
+  // a root whose stones hold a four is refused on import, as a link with it is
+  await page.fill('#io-text', '9999999\n9999999\n9Y99999\nRY99999\nRY99999\nRYR9999\n');
+  await page.click('#import');
+  assert.match(await page.locator('#message').textContent(), /^The stones already hold a four, so the game is over there/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
