@@ -247,6 +247,7 @@ fn expand_cells(text: &str, want: usize) -> Result<Vec<Cell>, LinkError> {
         ))),
     };
     let mut out = Vec::with_capacity(want);
+    let mut given = 0;
     let mut chars = text.chars();
     while let Some(ch) = chars.next() {
         if ch == '*' {
@@ -263,23 +264,19 @@ fn expand_cells(text: &str, want: usize) -> Result<Vec<Cell>, LinkError> {
                     .next()
                     .ok_or_else(|| LinkError::Cells("a run '*' ends early".into()))?,
             )?;
-            out.extend(std::iter::repeat_n(
-                c,
-                count as usize - 'A' as usize + RUN_MIN,
-            ));
+            let n = count as usize - 'A' as usize + RUN_MIN;
+            // (past `want` the cells are only counted, for the message)
+            out.extend(std::iter::repeat_n(c, n.min(want - out.len())));
+            given += n;
         } else {
-            out.push(level(ch)?);
-        }
-        if out.len() > want {
-            break;
+            let c = level(ch)?;
+            if out.len() < want {
+                out.push(c);
+            }
+            given += 1;
         }
     }
-    if out.len() != want {
-        let given = if out.len() > want {
-            "more".to_string()
-        } else {
-            out.len().to_string()
-        };
+    if given != want {
         return Err(LinkError::Cells(format!(
             "the root leaves {want} empty cells but the link gives {given}"
         )));

@@ -167,6 +167,9 @@ fn links_are_compact_and_errors_name_the_part() {
         e("1.1212121.9")
     );
     assert!(e("1.44.999").contains("the root leaves 40 empty cells but the link gives 3"));
+    // too many cells are counted too (it said "gives more")
+    assert!(e(&format!("1.44.{}", "9".repeat(41)))
+        .contains("the root leaves 40 empty cells but the link gives 41"));
     assert!(e("1.44.<script>").contains("is not a level"));
     assert!(e("#").contains("no diagram"));
     // a root that already holds a four is refused by the encoder as by the decoder, so
