@@ -130,9 +130,13 @@ fn open_browser(opener: &'static str, url: &str) {
     let failed = move |why: String, url: &str| {
         eprintln!("could not open a browser ({opener} {why}); open {url} yourself");
     };
+    // (its own chatter, and a missing browser's seven lines from xdg-open, would bury
+    // the banner: a failure is said below, once)
     match std::process::Command::new(opener)
         .arg(url)
         .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
         .spawn()
     {
         Ok(mut child) => {
