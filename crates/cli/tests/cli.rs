@@ -766,6 +766,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     std::fs::remove_dir_all(&sets).ok();
     std::fs::remove_file(&empty).ok();
     std::fs::remove_file(&odd).ok();
+    std::fs::remove_file(&comment).ok();
     assert!(!never.exists(), "a refused command created {never_s}");
 }
 
