@@ -348,8 +348,8 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         }
         if pool.len() < a.tasks {
             eprintln!(
-                "wrote the tasks of {} upstream diagrams of ply {}-{}{}",
-                pool.len(),
+                "wrote the tasks of {} of ply {}-{}{}",
+                counted(pool.len() as u64, "upstream diagram"),
                 a.min_ply,
                 a.max_ply,
                 all_there_are(pool.len(), a.tasks)
@@ -358,8 +358,8 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         return Ok(0);
     }
     outln!(
-        "auto-complete: {} upstream diagrams of ply {}-{}{}, backend {}, learn {}, seed {}, cap {} s; medians and maxima over the tasks found",
-        pool.len().min(a.tasks),
+        "auto-complete: {} of ply {}-{}{}, backend {}, learn {}, seed {}, cap {} s; medians and maxima over the tasks found",
+        counted(pool.len().min(a.tasks) as u64, "upstream diagram"),
         a.min_ply,
         a.max_ply,
         all_there_are(pool.len(), a.tasks),
@@ -422,16 +422,20 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
                     Completion::Stopped => "stopped",
                 };
                 eprintln!(
-                    "  k {k} seed {seed} task {i} root {}: {outcome}, {} candidates, {} positions, {} clauses, {} cores, {} conflicts, {:.1} ms",
+                    "  k {k} seed {seed} task {i} root {}: {outcome}, {}, {}, {}, {}, {}, {:.1} ms",
                     puzzle
                         .root()
-                        .map(|r| r.order.iter().map(|&x| char::from(b'1' + x)).collect::<String>())
+                        .map(|r| r
+                            .order
+                            .iter()
+                            .map(|&x| char::from(b'1' + x))
+                            .collect::<String>())
                         .unwrap_or_default(),
-                    p.candidates,
-                    p.positions,
-                    p.clauses,
-                    p.cores,
-                    p.conflicts,
+                    counted(p.candidates, "candidate"),
+                    counted(p.positions, "position"),
+                    counted(p.clauses, "clause"),
+                    counted(p.cores, "core"),
+                    counted(p.conflicts, "conflict"),
                     elapsed
                 );
             }

@@ -163,6 +163,10 @@ fn bench_complete_prints_a_line_per_task() {
     let blocking = one_task("4", &["--learn", "blocking"]);
     assert_exit(&blocking, 0);
     let row = stdout(&blocking);
+    assert!(
+        row.starts_with("auto-complete: 1 upstream diagram of ply "),
+        "{row}"
+    );
     let found = row
         .lines()
         .find(|l| l.starts_with("   4     1/1"))
@@ -213,7 +217,8 @@ fn bench_complete_writes_tasks_that_complete_reruns_alike() {
         );
         assert_exit(&done, 0);
         let j: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap();
-        let line = format!(": found, {} candidates,", j["candidates"]);
+        let n = j["candidates"].as_u64().unwrap();
+        let line = format!(": found, {n} candidate{},", if n == 1 { "" } else { "s" });
         let task = format!("  k 8 seed 3 task {i} root ");
         assert!(
             err.lines()
