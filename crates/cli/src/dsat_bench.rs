@@ -59,8 +59,13 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
         crate::input::check_grid_dir(dir)?;
     }
     if let Some(b) = a.baseline.as_ref().filter(|b| !b.is_file()) {
+        let what = if b.is_dir() {
+            "a folder, not a program"
+        } else {
+            "no such program"
+        };
         bail!(
-            "--baseline {}: no such program (give the path of another c4lab build)",
+            "--baseline {}: {what} (give the path of another c4lab build)",
             b.display()
         );
     }
@@ -272,6 +277,9 @@ fn summary(seconds: &[f64]) -> String {
         format!("{median:.2} s")
     } else if n == 0 {
         "none".to_string()
+    } else if 2 * found == n {
+        // (the mean of the middle two, one of them a miss)
+        "not found (half the roots)".to_string()
     } else {
         "not found (over half the roots)".to_string()
     };
@@ -357,7 +365,7 @@ mod tests {
         assert!(summary(&[1.0, 2.0, 4.0, miss]).contains("median 3.00 s"));
         // a median that falls on misses is no time at all
         assert!(summary(&[1.0, miss, miss]).contains("median not found (over half the roots)"));
-        assert!(summary(&[1.0, miss]).contains("median not found"));
+        assert!(summary(&[1.0, miss]).contains("median not found (half the roots)"));
         assert!(summary(&[]).starts_with("found 0 of 0, 0 within 10 s; median none"));
     }
 }
