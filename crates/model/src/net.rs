@@ -173,6 +173,11 @@ impl Model {
             kind: "model",
             reason,
         };
+        if bytes.starts_with(crate::train::CHECKPOINT_MAGIC) {
+            return Err(bad(
+                "it is a training checkpoint, which train --resume takes; the model is written beside it (by default the same name without .ckpt)".into(),
+            ));
+        }
         if bytes.len() < 16 || &bytes[..8] != MODEL_MAGIC {
             return Err(bad("it does not start with the c4lab model magic".into()));
         }

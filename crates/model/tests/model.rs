@@ -171,6 +171,14 @@ fn forward_pass_and_round_trip(t: &Trainer, hold: &[Example], bits: u32, set: Fe
     // have changed the hints)
     assert!(Model::from_bytes(&bytes[..bytes.len() - 1]).is_err());
     assert!(Model::from_bytes(b"not a model at all").is_err());
+    // a checkpoint given as a model is named as one (it said the magic was wrong)
+    let mut ckpt = c4lab_model::train::CHECKPOINT_MAGIC.to_vec();
+    ckpt.extend([0u8; 64]);
+    let e = Model::from_bytes(&ckpt).err().expect("refused").to_string();
+    assert!(
+        e.contains("it is a training checkpoint, which train --resume takes"),
+        "{e}"
+    );
     let mut changed = bytes.clone();
     changed[16 + 2 * 1000] ^= 1;
     let e = Model::from_bytes(&changed).err().expect("refused");
