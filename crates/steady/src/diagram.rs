@@ -183,6 +183,10 @@ impl Diagram {
                         format!(" (or the 42 cells on one line: this line has {n})")
                     }
                 }
+                // several share links, one a line (their dots are old-language markers)
+                _ if rows.len() > 1 && rows.iter().all(|r| looks_like_link(r)) => {
+                    " (each line is a share link: give one diagram at a time)".to_string()
+                }
                 // a row of seven spaces, stripped to nothing by an editor, is no row
                 _ if rows.len() < HEIGHT && (rows.iter()).any(|r| r.contains(|c: char| c != ' ' && legacy::is_marker(c))) => {
                     " (in the old language a row of seven spaces is a row of claimeven cells: an editor may have stripped one; restore it)".to_string()
@@ -385,6 +389,14 @@ impl Diagram {
         }
         Levels::from_masks(masks)
     }
+}
+
+/// Whether `line` starts as a share link does: a version number and a dot.
+fn looks_like_link(line: &str) -> bool {
+    line.trim()
+        .trim_start_matches('#')
+        .split_once('.')
+        .is_some_and(|(v, _)| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The level layer as one bitboard per level, for the agent's hot path.

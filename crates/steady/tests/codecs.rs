@@ -367,3 +367,15 @@ fn a_root_with_a_four_is_named_for_the_four_not_the_counts() {
         "bad root: Red already has four in a row, so the game is over there; a root is a position where play goes on"
     );
 }
+
+#[test]
+fn two_share_links_are_named_as_links_not_an_old_grid() {
+    // their dots read as old-language markers: "an editor may have stripped" a row
+    let e = c4lab_steady::read_any("1.-.*Z9*L9\n1.-.*Z9*L9\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("found 2 rows (each line is a share link: give one diagram at a time)"),
+        "{e}"
+    );
+}
