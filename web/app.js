@@ -291,7 +291,7 @@ function render() {
   }
   // a button its own click turned off (Clear, Redo, Back to root...) would drop the
   // keyboard's focus to the page: the board takes it (the searches move it on themselves)
-  if (document.activeElement?.disabled) $('#board').focus();
+  if (document.activeElement?.disabled) $('#board').focus({ preventScroll: true });
 }
 let shownRoot = null;
 
@@ -312,7 +312,7 @@ function column(x) {
     // a move after the end, or where Red's move waits on a ? cell: say how to go on
     if (g.error) {
       // (the status names the ? cells and the fix: the engine's error said it again)
-      if (g.status === 'undecided') return say(`No move can follow: ${g.status_text}.`, true);
+      if (g.status === 'undecided') return say('No move can follow: give the ? cell Red waits on a level in Levels mode.', true);
       const on = g.yellow ? 'Undo takes a move back, Back to root starts again' : '';
       return say(on ? `${g.error}; ${on}.` : g.error, true);
     }
@@ -482,14 +482,15 @@ function wire() {
     if (!r.ok) return say(r.error, true);
     // as in Position mode (and a link): a full board leaves Red no move to name
     const full = call(engine.position, r.root);
-    if (full.ok && !full.stones.includes('.')) return say(`The board is full (a draw): a root needs an empty cell for Red's move.`, true);
-    // (the link would be refused, so the address bar could not keep the diagram)
+    // (the link would be refused, so the address bar could not keep the diagram; a four
+    // is named first, as a full board's last stone may have made one)
     if (full.ok && full.over) return say(`The stones already hold a four, so the game is over there: a root needs play to go on.`, true);
+    if (full.ok && !full.stones.includes('.')) return say(`The board is full (a draw): a root needs an empty cell for Red's move.`, true);
     const line = state.yellow;
     apply(r);
     if (r.line) setMode('play'); // a link with a Yellow line opens in Play, as from the address bar
     // a form without a line replaces Play's, as a new root does in Position mode
-    const lost = line && !r.line ? ` Play's Yellow line ${line} was left out (Undo restores it).` : '';
+    const lost = line && !r.line ? ` Play's Yellow line ${line} was left out (Undo in Levels mode restores it).` : '';
     say(`Read: ${r.form}${r.line ? `, with Yellow's moves ${r.line} (shown in Play)` : ''}.${cutNote(r)}${lost}`);
   });
   for (const b of document.querySelectorAll('[data-export]')) {

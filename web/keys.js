@@ -28,7 +28,7 @@ export function keyHandler(lab) {
       // never the browser's: with nothing of the page's to undo it undid the last value
       // set in a text box (the import box emptied) and moved the focus there
       // (Cmd+Y stays the browser's History on a Mac, but where it redoes)
-      if (key === 'z' || (key === 'y' && !e.metaKey)) e.preventDefault();
+      if (key === 'z' || (key === 'y' && !e.shiftKey && !e.metaKey)) e.preventDefault();
       if (state.mode === 'position') return;
       // in Play, Ctrl+Z takes back Yellow's last move, as Backspace does (left to the
       // browser, it undid a text box's paste and took the focus there)

@@ -1420,7 +1420,7 @@ test('what a user noticed, fifth round: Ctrl+Z with nothing to undo, a line cut 
   assert.match(await page.locator('#message').textContent(), /^Simplify cleared 3 cells[.] Play's Yellow line 7131 was cut to 713/);
   // an import without a line says that Play's line went
   await importText(page, WIN);
-  assert.match(await page.locator('#message').textContent(), /^Read: level grid[.] Play's Yellow line 713 was left out \(Undo restores it\)[.]$/);
+  assert.match(await page.locator('#message').textContent(), /^Read: level grid[.] Play's Yellow line 713 was left out \(Undo in Levels mode restores it\)[.]$/);
   // Clear turns itself off: the focus goes to the board, not to the page
   await page.focus('#clear');
   await page.keyboard.press('Enter');
@@ -1445,7 +1445,7 @@ test('what a user noticed, fifth round: Ctrl+Z with nothing to undo, a line cut 
   await importText(page, '#1.4453.0123456*Y9?*A9');
   await page.click('nav button[data-mode="play"]');
   await page.keyboard.press('1');
-  assert.match(await page.locator('#message').textContent(), /^No move can follow: Red's move depends on the undecided \(\?\) cell in column \d: give it a level to play on[.]$/);
+  assert.match(await page.locator('#message').textContent(), /^No move can follow: give the \? cell Red waits on a level in Levels mode[.]$/);
   // a root whose stones hold a four is refused on import, as a link with it is
   await page.fill('#io-text', '9999999\n9999999\n9Y99999\nRY99999\nRY99999\nRYR9999\n');
   await page.click('#import');

@@ -95,7 +95,7 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
     Ok(match read {
         Read::Link(shared) => {
             if shared.dropped > 0 {
-                // (the Lab says the same when it opens such a link)
+                // (as the Lab says it when it opens such a link)
                 let (kept, left) = (shared.line.len(), shared.dropped);
                 if kept == 0 {
                     eprintln!(
@@ -103,11 +103,14 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
                         plural(left)
                     );
                 } else {
+                    let last = if left == 1 {
+                        "move was".to_string()
+                    } else {
+                        format!("{left} moves were")
+                    };
                     eprintln!(
-                        "note: {name}: the link's Yellow line stops after {kept} move{}, where Red's move depends on a ? cell; its last {left} move{} {} left out",
-                        plural(kept),
-                        plural(left),
-                        if left == 1 { "was" } else { "were" }
+                        "note: {name}: the link's Yellow line stops after {kept} move{}, where Red's move depends on a ? cell; its last {last} left out",
+                        plural(kept)
                     );
                 }
             }
