@@ -818,6 +818,15 @@ test('narrow screen and dark theme', async () => {
   assert.ok(panel.y > board.y + board.height - 1, 'the panel sits below the board');
   const cellBox = await page.locator('#board .cell').first().boundingBox();
   assert.ok(cellBox.width >= 36, `cells are ${cellBox.width} px wide`);
+  // a Position-mode refusal shows in view, under the board (it sat at the panel's end,
+  // below the import box, off screen)
+  await page.click('nav button[data-mode="position"]');
+  await page.fill('#moves', '4444444');
+  await page.click('#set-moves');
+  const said = await page.locator('#message').boundingBox();
+  assert.match(await page.locator('#message').textContent(), /column 4 is already full/);
+  assert.ok(said.y >= 0 && said.y + said.height <= 844, `the message spans ${said.y}-${said.y + said.height} px of the 844 in view`);
+  await page.click('nav button[data-mode="levels"]');
   const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   await page.click('#theme');
   const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
