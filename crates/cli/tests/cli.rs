@@ -277,16 +277,25 @@ fn play_prints_each_rule() {
     }
 }
 
+/// Upstream's solution folder (branches.txt, steady_states.txt), or None, said, when
+/// it is not there.
+fn upstream_solution() -> Option<std::path::PathBuf> {
+    let dir = repo().join("../shared/data/upstream");
+    if dir.join("branches.txt").exists() {
+        return Some(dir);
+    }
+    eprintln!(
+        "skipped: upstream's solution files are not at {}",
+        dir.display()
+    );
+    None
+}
+
 #[test]
 fn check_solution_on_upstream_files() {
-    let dir = repo().join("../shared/data/upstream");
-    if !dir.join("branches.txt").exists() {
-        eprintln!(
-            "skipped: upstream's solution files are not at {}",
-            dir.display()
-        );
+    let Some(dir) = upstream_solution() else {
         return;
-    }
+    };
     let b = dir.join("branches.txt");
     let s = dir.join("steady_states.txt");
     let out = c4lab(
@@ -339,14 +348,9 @@ fn check_solution_on_upstream_files() {
 
 #[test]
 fn bench_verify_names_the_failed_checks() {
-    let dir = repo().join("../shared/data/upstream");
-    if !dir.join("branches.txt").exists() {
-        eprintln!(
-            "skipped: upstream's solution files are not at {}",
-            dir.display()
-        );
+    let Some(dir) = upstream_solution() else {
         return;
-    }
+    };
     // upstream's first diagram alone: it wins, but leaves most of the graph uncovered
     let steady = std::fs::read_to_string(dir.join("steady_states.txt")).unwrap();
     let first: String = steady
