@@ -29,7 +29,11 @@ export function keyHandler(lab) {
       // set in a text box (the import box emptied) and moved the focus there
       // (Cmd+Y stays the browser's History on a Mac, but where it redoes)
       if (key === 'z' || (key === 'y' && !e.shiftKey && !e.metaKey)) e.preventDefault();
-      if (state.mode === 'position') return;
+      // in Position mode Ctrl+Z takes the last stone off, as Backspace and Undo stone do
+      if (state.mode === 'position') {
+        if (key === 'z' && !e.shiftKey) lab.undo();
+        return;
+      }
       // in Play, Ctrl+Z takes back Yellow's last move, as Backspace does (left to the
       // browser, it undid a text box's paste and took the focus there)
       if (state.mode === 'play') {

@@ -1455,6 +1455,13 @@ test('what a user noticed, fifth round: Ctrl+Z with nothing to undo, a line cut 
   await page.click('nav button[data-mode="play"]');
   await page.keyboard.press('1');
   assert.match(await page.locator('#message').textContent(), /^No move can follow: give the \? cell Red waits on a level in Levels mode[.]$/);
+  // in Position mode Ctrl+Z takes the last stone off, as Backspace does (it did nothing)
+  await page.click('nav button[data-mode="position"]');
+  await page.focus('#board');
+  n = await count(page);
+  await page.keyboard.press('Control+z');
+  await settled(page, n);
+  assert.equal(await page.locator('#moves').getAttribute('placeholder'), '445');
   // a root whose stones hold a four is refused on import, as a link with it is
   await page.fill('#io-text', '9999999\n9999999\n9Y99999\nRY99999\nRY99999\nRYR9999\n');
   await page.click('#import');
