@@ -6,6 +6,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use c4lab_steady::{read_any, Diagram, Read};
 
+use crate::complete::counted;
+
 /// A diagram as read, with the form it came in.
 pub struct Input {
     pub diagram: Diagram,
@@ -99,8 +101,8 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
                 let (kept, left) = (shared.line.len(), shared.dropped);
                 if kept == 0 {
                     eprintln!(
-                        "note: {name}: the link's Yellow line ({left} move{}) was left out: Red's first move depends on a ? cell",
-                        plural(left)
+                        "note: {name}: the link's Yellow line ({}) was left out: Red's first move depends on a ? cell",
+                        counted(left as u64, "move")
                     );
                 } else {
                     let last = if left == 1 {
@@ -109,8 +111,8 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
                         format!("{left} moves were")
                     };
                     eprintln!(
-                        "note: {name}: the link's Yellow line stops after {kept} move{}, where Red's move depends on a ? cell; its last {last} left out",
-                        plural(kept)
+                        "note: {name}: the link's Yellow line stops after {}, where Red's move depends on a ? cell; its last {last} left out",
+                        counted(kept as u64, "move")
                     );
                 }
             }
@@ -128,15 +130,6 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
             name,
         },
     })
-}
-
-/// "s" but for one.
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 /// Refuses a `--write-grids` folder that is a file (before a benchmark reads its data).
