@@ -56,7 +56,8 @@ pub enum Bench {
         #[arg(long, value_delimiter = ',', default_value = "1", value_parser = crate::solve::thread_arg)]
         threads: Vec<usize>,
         /// Run each set this many times and report the fastest run (other processes on
-        /// the machine only ever add time; node counts are the same every run).
+        /// the machine only ever add time; on one thread node counts are the same every
+        /// run, on more the threads' race through the shared table moves them).
         #[arg(long, default_value_t = 1, value_parser = crate::solve::count_u32_arg)]
         repeat: u32,
         /// Another solver to run side by side, interleaved with this one, set by set
@@ -103,9 +104,18 @@ pub fn run(what: Bench) -> Result<u8> {
     }
 }
 
+/// The largest benchmark data file read (upstream's files and the position sets are
+/// under a megabyte).
+const DATA_MAX_BYTES: u64 = 64 << 20;
+
 /// Reads a benchmark's data file; the defaults (`../shared/data/...`) are relative to
 /// where c4lab runs, so a missing relative path says which flag to pass.
 pub fn read_data(path: &Path, flag: &str) -> Result<String> {
+    if std::fs::metadata(path).is_ok() {
+        // (a byte that is not UTF-8 is named by line and byte; a stream without end is
+        // read no further than the limit)
+        return crate::input::read_limited(Some(path), DATA_MAX_BYTES, "a benchmark's data file");
+    }
     std::fs::read_to_string(path).with_context(|| {
         let hint = if path.is_relative() {
             format!(
@@ -240,6 +250,8 @@ struct BaselineRun {
     nodes: f64,
     /// The whole process, start to exit, in seconds.
     wall: f64,
+    /// The first position it scored wrong: (moves, expected, its score).
+    first_mismatch: Option<(String, c4lab_solver::Score, c4lab_solver::Score)>,
 }
 
 impl BaselineRun {
@@ -250,6 +262,10 @@ impl BaselineRun {
             return self;
         };
         let mismatches = self.mismatches.max(before.mismatches);
+        let first_mismatch = before
+            .first_mismatch
+            .clone()
+            .or(self.first_mismatch.clone());
         let fastest = if self.micros < before.micros {
             self
         } else {
@@ -257,6 +273,7 @@ impl BaselineRun {
         };
         BaselineRun {
             mismatches,
+            first_mismatch,
             ..fastest
         }
     }
@@ -363,6 +380,7 @@ fn run_baseline(command: &str, cases: &[c4lab_solver::BenchCase]) -> Result<Base
         micros: 0.0,
         nodes: 0.0,
         wall,
+        first_mismatch: None,
     };
     for (i, (line, case)) in lines.iter().zip(cases).enumerate() {
         let fields: Vec<&str> = line.split_whitespace().collect();
@@ -380,7 +398,26 @@ fn run_baseline(command: &str, cases: &[c4lab_solver::BenchCase]) -> Result<Base
                 i + 1
             )
         })?;
-        run.mismatches += usize::from(score != case.score);
+        // a line that starts with moves must answer the position sent on that line
+        // (answers out of order were matched to the wrong positions)
+        if let [moves, _, _, _] = fields[..] {
+            let sent = if case.moves.is_empty() {
+                "-"
+            } else {
+                case.moves.as_str()
+            };
+            if moves != sent && !(moves.is_empty() && sent == "-") {
+                bail!(
+                    "--baseline: output line {} answers {moves}, but the position sent there is {sent}: the answers must come in the input's order",
+                    i + 1
+                );
+            }
+        }
+        if score != case.score {
+            run.mismatches += 1;
+            run.first_mismatch
+                .get_or_insert((case.moves.clone(), case.score, score));
+        }
         run.nodes += nodes;
         run.micros += micros;
     }
@@ -522,6 +559,7 @@ fn solver(
         failed |= mismatches > 0;
         // a baseline with wrong scores fails the bench too: its speed-up compares nothing
         failed |= theirs.as_ref().is_some_and(|b| b.mismatches > 0);
+        let their_first = theirs.as_ref().and_then(|b| b.first_mismatch.clone());
         if let Some(b) = theirs {
             let n = b.positions.max(1) as f64;
             let micros = b.micros / n;
@@ -539,6 +577,9 @@ fn solver(
         );
         if let Some((moves, want, got)) = first {
             outln!("first mismatch: {moves}: expected {want}, solved {got}");
+        }
+        if let Some((moves, want, got)) = their_first {
+            outln!("the baseline's first mismatch: {moves}: expected {want}, it answered {got}");
         }
     }
     if empty {

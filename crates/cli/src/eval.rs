@@ -36,15 +36,16 @@ pub struct EvalArgs {
     /// Strong-solver node budget per column (a position over budget is skipped and counted).
     #[arg(long, default_value_t = 2_000_000)]
     solver_nodes: u64,
-    /// Games against the perfect solver (random best replies) from random openings.
-    #[arg(long, default_value_t = 20)]
+    /// Games against the perfect solver (random best replies) from random openings (at
+    /// most a million: each costs solves of its positions).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     games: u64,
     /// Random opening plies before those games (0-41).
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=41))]
     opening: u32,
     /// Games as first player from the empty board against the perfect solver (its
-    /// early replies cost minutes each: give it a book and threads).
-    #[arg(long, default_value_t = 0)]
+    /// early replies cost minutes each: give it a book and threads; at most a million).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     empty_games: u64,
     /// Seed of the position sample, the openings and the solver's choices.
     #[arg(long, default_value_t = 32)]

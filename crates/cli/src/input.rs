@@ -84,6 +84,30 @@ pub fn read_limited(path: Option<&Path>, limit: u64, what: &str) -> Result<Strin
     })
 }
 
+/// Reads the whole of the file `path`, refusing one of more than `most` bytes unread
+/// (`what` names what it should hold): a device that never ends, such as `/dev/zero`,
+/// was read until memory ran out.
+pub fn read_bytes_limited(path: &Path, most: u64, what: &str) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let too_big = || {
+        anyhow::anyhow!(
+            "{} holds more than {most} bytes, more than any {what}: name the right file",
+            path.display()
+        )
+    };
+    if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > most) {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(most + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > most {
+        return Err(too_big());
+    }
+    Ok(bytes)
+}
+
 /// Reads a diagram: a level grid, an old grid, upstream JSON, or a share link (one line;
 /// see [`c4lab_steady::read_any`]).
 pub fn read_diagram(path: Option<&Path>) -> Result<Input> {

@@ -200,8 +200,9 @@ enum Command {
     Book {
         /// Plies from the empty board (each ply multiplies the positions several-fold;
         /// on two cores depth 1 takes about 1.5 minutes, depth 2 about 5, see docs/solver.md;
-        /// at most 41).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=41))]
+        /// at most 10: depth 8 already lists 129,498 positions, out of reach to solve, and
+        /// deeper lists run to millions before the first solve).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=c4lab_solver::BOOK_MAX_DEPTH as i64))]
         depth: u32,
         /// Where to write the book.
         #[arg(long)]

@@ -257,8 +257,9 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         features: a.features,
     };
     let mut t = if a.resume {
+        let most = c4lab_model::Trainer::max_checkpoint_bytes() as u64;
         let bytes =
-            std::fs::read(&ckpt).with_context(|| {
+            crate::input::read_bytes_limited(&ckpt, most, "checkpoint").with_context(|| {
                 format!(
                     "cannot read the checkpoint {} to resume (train without --resume to start a run; --checkpoint names another file)",
                     ckpt.display()

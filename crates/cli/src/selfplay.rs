@@ -104,8 +104,9 @@ impl SelfPlay {
         let book = match &self.book {
             None => None,
             Some(p) => {
-                let bytes =
-                    std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
+                let most = crate::solve::BOOK_MAX_BYTES;
+                let bytes = crate::input::read_bytes_limited(p, most, "c4lab book")
+                    .with_context(|| format!("cannot read {}", p.display()))?;
                 Some(
                     c4lab_corpus::Book::from_bytes(&bytes)
                         .with_context(|| format!("{}", p.display()))?,

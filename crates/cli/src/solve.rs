@@ -117,10 +117,14 @@ pub fn solver(mb: usize, threads: usize, book: Option<&Path>) -> Result<Solver> 
     Ok(s)
 }
 
+/// The largest book file read: a depth-10 book (the deepest `c4lab book` builds) holds
+/// about 1.3 million positions at 8 bytes each.
+pub const BOOK_MAX_BYTES: u64 = 64 << 20;
+
 /// Reads an opening book made by `c4lab book`, refusing a damaged one.
 pub fn read_book(path: &Path) -> Result<Book> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read the book {}", path.display()))?;
+    let bytes = crate::input::read_bytes_limited(path, BOOK_MAX_BYTES, "c4lab book")
+        .with_context(|| format!("cannot read the book {}", path.display()))?;
     Book::from_bytes(&bytes).with_context(|| format!("{}", path.display()))
 }
 
@@ -140,7 +144,7 @@ fn position(word: &str) -> Result<Position, String> {
     let p = Position::from_moves(word).map_err(|e| e.to_string())?;
     if let Some(w) = p.winner() {
         return Err(format!(
-            "the game is already over: {} made four in a row at move {}",
+            "the game is already over: {} made four in a row at move {}; give a position where play goes on",
             w.name(),
             moves.len()
         ));
@@ -183,11 +187,17 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
             let e = format!("the line is longer than {MAX_LINE} bytes, where a position takes at most 42 moves and a score");
             // its first word, marked cut (a line of spaces has none: named so)
             let start = String::from_utf8_lossy(&chunk[..41]).into_owned();
-            let word = match start.split_whitespace().next() {
-                Some(w) if start.starts_with(w) => shown(&start),
-                _ => "(blank)".to_string(),
+            let blank = !start
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| start.starts_with(w));
+            let word = if blank {
+                "(blank)".to_string()
+            } else {
+                shown(&start)
             };
             if json_out {
+                let word = if blank { word } else { cut_word(&start) };
                 writeln!(out, "{}", json!({"line": n, "moves": word, "error": e}))?;
             } else {
                 writeln!(out, "{word} error: line {n}: {e}")?;
@@ -225,10 +235,12 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
                     bad += 1;
                     // a bad line is named, not copied out whole (a 10 MB line, or bytes
                     // that are no text, came back in full)
-                    let word = shown(&word);
                     if json_out {
+                        // (JSON escapes what it must itself)
+                        let word = cut_word(&word);
                         writeln!(out, "{}", json!({"line": n, "moves": word, "error": e}))?;
                     } else {
+                        let word = shown(&word);
                         writeln!(out, "{word} error: line {n}: {e}")?;
                     }
                 }
@@ -333,6 +345,14 @@ pub(crate) fn capped_lines(
 fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
     let mut words = line.split_whitespace();
     let word = words.next().unwrap_or("");
+    if word.starts_with('#') {
+        return Err(
+            "a line starting with `#` is no position: solve reads no comments (remove the line)"
+                .into(),
+        );
+    }
+    // the moves first: what follows them is judged once they read as a game
+    let p = position(word)?;
     let rest: Vec<&str> = words.collect();
     // the line's digits run together, when that is what was meant: a game that can
     // be played (else the common form)
@@ -371,7 +391,6 @@ fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
         [score] => Some(score.parse().map_err(|_| separated())?),
         _ => return Err(separated()),
     };
-    let p = position(word)?;
     // a score no game from here can end with is no benchmark score: more moves written
     // with a space (`44 53`) read as one
     if let Some(score) = score {
@@ -406,7 +425,7 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
     let moves = played(moves).trim();
     let p = match position(moves) {
         Ok(p) => p,
-        Err(e) => bail!("position {moves:?}: {e}"),
+        Err(e) => bail!("position \"{}\": {e}", shown(moves)),
     };
     // (`solve` scores a full board 0; analyze has no move to score there)
     if p.is_full() {
@@ -490,26 +509,29 @@ pub fn book(depth: u32, out: &Path, mb: usize, threads: usize) -> Result<u8> {
     let file = output.create()?;
     let t = Instant::now();
     let mut last = Instant::now();
-    // one line rewritten in place on a terminal; elsewhere (a log) a line each time
+    // on a terminal, the ticker names the position being solved from its first second
+    // (one takes minutes near the empty board); elsewhere (a log) a line every 10 s
     let terminal = std::io::stderr().is_terminal();
+    let ticker = crate::ticker::Ticker::on_terminal();
+    ticker.start("book: listing the positions".to_string());
     let b = build_book(&mut s, &Position::new(), depth, &mut |done, total| {
-        let every = if terminal { 2 } else { 10 };
-        if last.elapsed().as_secs() >= every || done == total {
-            let line = format!(
+        ticker.done();
+        if done < total {
+            ticker.start(format!(
+                "book: solving position {} of {total} ({:.0} s in all)",
+                done + 1,
+                t.elapsed().as_secs_f64()
+            ));
+        }
+        if !terminal && (last.elapsed().as_secs() >= 10 || done == total) {
+            eprintln!(
                 "book: {done}/{total} positions solved, {:.0} s",
                 t.elapsed().as_secs_f64()
             );
-            if terminal {
-                eprint!("\r{line}");
-            } else {
-                eprintln!("{line}");
-            }
             last = Instant::now();
         }
     });
-    if terminal {
-        eprintln!();
-    }
+    ticker.done();
     let bytes = b.to_bytes();
     output.finish(file, &bytes)?;
     outln!(
@@ -521,6 +543,16 @@ pub fn book(depth: u32, out: &Path, mb: usize, threads: usize) -> Result<u8> {
         t.elapsed().as_secs_f64()
     );
     Ok(0)
+}
+
+/// A bad line's first word as JSON gives it: cut after 40 characters (JSON escapes
+/// control characters itself).
+fn cut_word(word: &str) -> String {
+    let mut out: String = word.chars().take(40).collect();
+    if word.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 /// A bad line's first word as an error names it: control characters escaped, cut

@@ -450,7 +450,8 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     };
     let slots = generate("--slots", "0");
     let shard = generate("--shard", "1/2/3");
-    let book = ["book", "--depth", "50", "--out", never_s.as_str()];
+    // (depth 20 listed its positions until memory ran out)
+    let book = ["book", "--depth", "11", "--out", never_s.as_str()];
     let opening = generate("--opening-min", "40");
     let epsilon = generate("--epsilon", "1.5");
     let bounded = generate("--bounded-empty", "9");
@@ -478,7 +479,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment = std::env::temp_dir().join(format!("c4lab-comment-{}.txt", std::process::id()));
     std::fs::write(&comment, "# my root\n\n").unwrap();
     let comment_s = comment.display().to_string();
-    let cases: [(&[&str], &str); 49] = [
+    let cases: [(&[&str], &str); 50] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -666,7 +667,17 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (&opening, "--opening-min"),
         (&epsilon, "--epsilon"),
         (&shard, "--shard 1/2/3"),
-        (&book, "--depth"),
+        (&book, "'--depth <DEPTH>': 11 is not in 0..=10"),
+        (
+            &[
+                "eval",
+                "--model",
+                "m.c4m",
+                "--games",
+                "18446744073709551615",
+            ],
+            "'--games <GAMES>': 18446744073709551615 is not in 0..=1000000",
+        ),
         (&["verify", "--budget", "0", "examples/win.txt"], "--budget"),
         (&holdout, "at most 1000000000 games"),
         (&unread_book, "--book speeds up the exact teacher only"),

@@ -464,6 +464,31 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
         wrong >= exact && exact > 0,
         "{wrong} wrong, {exact} scores beyond ±1"
     );
+    assert!(
+        stdout(&weak).contains("the baseline's first mismatch: "),
+        "{}",
+        stdout(&weak)
+    );
+    // answers in another order than the positions were sent are refused, not matched
+    // line by line to the wrong positions
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let script = dir.join("reversed.sh");
+        std::fs::write(
+            &script,
+            format!("#!/bin/sh\ntac | {bin} solve --table-mb 4\n"),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let out = run(script.to_str().unwrap());
+        assert_exit(&out, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("the answers must come in the input's order"),
+            "{err}"
+        );
+    }
     // a program that is not there is a clear error before the table (it came after the
     // header and the first set's run)
     for name in ["/nonexistent/solver", "no-such-solver-on-path"] {

@@ -7,7 +7,11 @@ use std::path::{Path, PathBuf};
 use c4lab_board::Position;
 
 use crate::error::{io_err, CorpusError};
-use crate::transcript::{decode_row, Game};
+use crate::transcript::{decode_row, Game, PLY_LEN};
+
+/// The longest row [`RowReader`] reads (far past a legal row's 420 bytes, so that a
+/// row a few plies too long still reaches the integrity gate's report).
+pub const ROW_LIMIT: usize = 1 << 16;
 
 /// Reads a corpus row by row without loading the file.
 pub struct RowReader {
@@ -49,17 +53,26 @@ impl RowReader {
         &self.path
     }
 
-    /// The next row, or `None` at the end of the file.
+    /// The next row, or `None` at the end of the file. A row longer than
+    /// [`ROW_LIMIT`] is an error (a file that is no corpus, such as `/dev/zero`, would
+    /// otherwise be read into memory whole).
     pub fn next_row(&mut self) -> Result<Option<RawRow<'_>>, CorpusError> {
         self.buf.clear();
-        let n = self
-            .inner
+        let n = Read::take(&mut self.inner, ROW_LIMIT as u64 + 1)
             .read_until(b'\n', &mut self.buf)
             .map_err(io_err(&self.path))?;
         if n == 0 {
             return Ok(None);
         }
         let terminated = self.buf.last() == Some(&b'\n');
+        if !terminated && n > ROW_LIMIT {
+            return Err(CorpusError::Invalid(format!(
+                "{}: row {} runs past {ROW_LIMIT} bytes without a line end, where a v2 \
+                 transcript's row holds at most 42 plies of {PLY_LEN} bytes: is it a corpus file?",
+                self.path.display(),
+                self.index
+            )));
+        }
         if terminated {
             self.buf.pop();
         }

@@ -231,7 +231,16 @@ impl Mapped {
                 for pos in line_positions(&self.root, &counterexample) {
                     self.enc.encode(pos.current(), pos.mask())?;
                 }
-                learn_tree(&mut self.enc, &candidate, self.options.tree_cap)?;
+                // the walk stops with the search, and within the state budget
+                let room = self
+                    .options
+                    .max_states
+                    .saturating_sub(self.enc.stats().positions);
+                let cap = self
+                    .options
+                    .tree_cap
+                    .min(usize::try_from(room).unwrap_or(usize::MAX));
+                learn_tree(&mut self.enc, &candidate, cap, &self.stop)?;
                 if self.options.fault_paths > 0 {
                     faults::learn_fault_paths(&mut self.enc, &candidate, self.options.fault_paths)?;
                 }

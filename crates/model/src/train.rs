@@ -290,6 +290,12 @@ impl Trainer {
         total / self.config.batch as f32
     }
 
+    /// The size of the largest checkpoint any settings write (its header, the largest
+    /// model's bytes and the checksum): a reader refuses a larger file unread.
+    pub fn max_checkpoint_bytes() -> usize {
+        SETTINGS_HEADER + crate::net::Model::max_file_bytes() + CHECKSUM
+    }
+
     /// The run as bytes: magic, the settings mark, step, the example stream's state, the
     /// seed, the settings a resume must repeat (batch, lr, the loss weights and the
     /// played-move loss's start and ramp), the examples' count and digest (0 and 0 when

@@ -196,9 +196,13 @@ fn key_stones(key: u64) -> Option<(u32, u32)> {
     Some((stones, current))
 }
 
+/// The deepest book `c4lab book` builds: the list of positions is made before the first
+/// solve, and past this depth it runs to millions (depth 8 already holds 129,498).
+pub const BOOK_MAX_DEPTH: u32 = 10;
+
 /// Solves every position reachable from `root` in at most `depth` moves (stopping
 /// at fours and full boards) and returns them as a book. `progress` receives the
-/// number of positions solved so far and the total.
+/// number of positions solved so far and the total (0 once the list is made).
 pub fn build_book(
     solver: &mut Solver,
     root: &Position,
@@ -207,6 +211,7 @@ pub fn build_book(
 ) -> Book {
     let positions = book_positions(root, depth);
     let total = positions.len();
+    progress(0, total);
     let mut items = Vec::with_capacity(total);
     for (i, p) in positions.into_iter().enumerate() {
         let s = solver.solve(&p);

@@ -34,7 +34,7 @@ mod solver;
 mod table;
 
 pub use bench::{parse_bench, run_bench, score_bounds, BenchCase, BenchReport};
-pub use book::{build_book, Book, BOOK_MAGIC};
+pub use book::{build_book, Book, BOOK_MAGIC, BOOK_MAX_DEPTH};
 use c4lab_board::Position;
 pub use error::{BenchError, BookError};
 pub use heuristic::search_move;

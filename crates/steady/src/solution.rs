@@ -146,8 +146,18 @@ pub fn parse_leaves(text: &str) -> (Vec<Leaf>, Vec<String>) {
             continue;
         }
         let index = out.len() + errors.len() + 1;
+        // a diagram cut by the end of the file is said to be so (a file cut short
+        // read as a diagram missing rows)
+        let at_end =
+            i == lines.len() && (block.len() < c4lab_board::HEIGHT || !text.ends_with('\n'));
         let leaf = Diagram::from_rows(&block)
-            .map_err(|e| e.to_string())
+            .map_err(|e| {
+                if at_end {
+                    format!("the file ends inside this diagram: is it cut short? ({e})")
+                } else {
+                    e.to_string()
+                }
+            })
             .and_then(|(diagram, _)| {
                 let root = diagram.root().map_err(|e| e.to_string())?;
                 if root.position.winner().is_some() {
@@ -177,13 +187,15 @@ pub fn check_solution(branches_text: &str, steady_text: &str) -> Report {
     structure.extend(leaf_errors);
     // an empty file (or the other file given twice) would otherwise pass as a solution
     // with nothing in it
-    if branches.is_empty() {
-        structure.push("the branches file holds no branch line (`<moves>-><column>`, the root's `-><column>`): is it upstream's branches.txt?".into());
-    }
+    // (said first: with the files swapped, they explain the thousands of line errors)
     if leaves.is_empty() {
-        structure.push(
+        structure.insert(
+            0,
             "the steady-states file holds no diagram: is it upstream's steady_states.txt?".into(),
         );
+    }
+    if branches.is_empty() {
+        structure.insert(0, "the branches file holds no branch line (`<moves>-><column>`, the root's `-><column>`): is it upstream's branches.txt?".into());
     }
 
     let mut branch_at: FxHashMap<u64, usize> = FxHashMap::default();

@@ -8,7 +8,7 @@
 //! (both are facts true of every diagram), and [`Learn::Blocking`] adds the source
 //! document's clause "one of the cell/level pairs consulted on this line must change".
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use c4lab_board::{column_mask, Position, HEIGHT, WIDTH};
@@ -286,7 +286,12 @@ impl Completer {
         if self.options.learn == Learn::Tree || (self.options.learn == Learn::Positions && trees) {
             self.learn_line(candidate, cx)?;
             // every position the candidate reaches, up to `tree_cap` new ones a round
-            return learn_tree(&mut self.encoding, candidate, self.options.tree_cap);
+            return learn_tree(
+                &mut self.encoding,
+                candidate,
+                self.options.tree_cap,
+                &self.stop,
+            );
         }
         self.learn_line(candidate, cx)?;
         if self.options.lost_budget > 0
@@ -355,10 +360,12 @@ impl Completer {
             let mut sub = Encoding::new(self.encoding.template(), pos, backend)?;
             // the strong-solver oracle (and its warm table) is lent to the subtree
             sub.give_oracle(self.encoding.take_oracle());
-            let mapped = map_subtree(&mut sub, pos, self.options.lost_budget);
+            let mapped = map_subtree(&mut sub, pos, self.options.lost_budget, &self.stop);
             self.encoding.give_oracle(sub.take_oracle());
             let Some(mapped) = mapped? else {
-                self.too_big.insert(pos.key());
+                if !self.stop.load(Ordering::Relaxed) {
+                    self.too_big.insert(pos.key());
+                }
                 return Ok(None);
             };
             if self.cached_positions + mapped > SUBTREE_CACHE_POSITIONS {
@@ -414,13 +421,18 @@ impl Completer {
 }
 
 /// Encodes every Red-to-move position from `pos` to the end of the game; how many, or
-/// None once more than `budget` would be needed.
-fn map_subtree(enc: &mut Encoding, pos: &Position, budget: u64) -> Result<Option<u64>, SynthError> {
+/// None once more than `budget` would be needed (or once `stop` is raised).
+fn map_subtree(
+    enc: &mut Encoding,
+    pos: &Position,
+    budget: u64,
+    stop: &AtomicBool,
+) -> Result<Option<u64>, SynthError> {
     let mut map = BreadthFirst::new(pos, (WIDTH * HEIGHT) as u32 + 1);
     let mut mapped = 0;
     while map.step(enc)? {
         mapped += 1;
-        if mapped > budget {
+        if mapped > budget || stop.load(Ordering::Relaxed) {
             return Ok(None);
         }
     }

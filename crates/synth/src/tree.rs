@@ -2,6 +2,8 @@
 //! learning, which encodes what a losing candidate reaches (the nearest the root first)
 //! so that no later candidate can repeat its mistakes anywhere in that tree.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use c4lab_board::{column_mask, Position};
 use c4lab_steady::{decide, Diagram};
 use rustc_hash::FxHashSet;
@@ -46,13 +48,22 @@ pub fn walk_tree(
 /// Encodes the positions `candidate` reaches from the encoding's root that are not encoded
 /// yet, breadth first, at most `cap` of them (with a cap of 0, nothing: no walk), and
 /// asks the strong solver about the moves of those it passes that a map encoded unasked.
-pub fn learn_tree(enc: &mut Encoding, candidate: &Diagram, cap: usize) -> Result<(), SynthError> {
+/// The walk ends early once `stop` is raised.
+pub fn learn_tree(
+    enc: &mut Encoding,
+    candidate: &Diagram,
+    cap: usize,
+    stop: &AtomicBool,
+) -> Result<(), SynthError> {
     if cap == 0 {
         return Ok(());
     }
     let root = *enc.root();
     let mut added = 0;
     walk_tree(&root, candidate, |red, mask| {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
         if !enc.is_encoded(red, mask) {
             if added == cap {
                 return Ok(false);
