@@ -217,7 +217,16 @@ function say(text, error = false) {
   const m = $('#message');
   m.textContent = error && text ? sentence(text) : text;
   m.classList.toggle('error', error);
+  // on a small screen the line under the board may be far above the button that spoke
+  // (Import, Export): it comes into view
+  if (text) inView(m);
   return false;
+}
+
+/** Scrolls `el` into view when it is out of the window (the least scroll that shows it). */
+function inView(el) {
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > innerHeight) el.scrollIntoView({ block: 'nearest' });
 }
 
 // ---- rendering --------------------------------------------------------------------
@@ -291,7 +300,11 @@ function render() {
   }
   // a button its own click turned off (Clear, Redo, Back to root...) would drop the
   // keyboard's focus to the page: the board takes it (the searches move it on themselves)
-  if (document.activeElement?.disabled) $('#board').focus({ preventScroll: true });
+  // (scrolled to only when it is out of the window, where its focus could not be seen)
+  if (document.activeElement?.disabled) {
+    $('#board').focus({ preventScroll: true });
+    inView($('#board'));
+  }
 }
 let shownRoot = null;
 
@@ -387,11 +400,7 @@ function buildBoard() {
     else column(i % W);
   });
   // the focus ring lives only while the board has the keyboard (digits paint it only then)
-  board.addEventListener('blur', () => {
-    if (state.focus === null) return;
-    state.focus = null;
-    render();
-  });
+  board.addEventListener('blur', dropRing);
   board.addEventListener('contextmenu', (e) => {
     const c = e.target.closest('.cell');
     if (!c || state.mode !== 'levels') return;
@@ -416,10 +425,11 @@ function buildPalette() {
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.level = l;
-    b.setAttribute('aria-label', l === '?' ? 'Undecided' : `Level ${l}`);
     const label = document.createElement('span');
     label.className = 'label';
     label.textContent = l === '?' ? ' undecided' : l === '0' ? ' strongest' : l === '9' ? ' blank' : '';
+    // the name holds the words shown ("0 strongest"), for voice control
+    b.setAttribute('aria-label', l === '?' ? '? undecided' : `Level ${l}${label.textContent}`);
     b.append(l, label);
     b.addEventListener('click', () => { state.level = l; render(); });
     p.append(b);
@@ -427,6 +437,14 @@ function buildPalette() {
 }
 
 let lastClicked = null;
+
+/** Hides the board's focus ring; the next arrow brings it back where it was. */
+function dropRing() {
+  if (state.focus === null) return;
+  lastClicked = state.focus;
+  state.focus = null;
+  render();
+}
 
 function wire() {
   for (const b of document.querySelectorAll('nav button')) b.addEventListener('click', () => setMode(b.dataset.mode));
@@ -512,7 +530,7 @@ function wire() {
       say('');
     });
   }
-  document.addEventListener('keydown', keyHandler({ state, W, H, LEVELS, undo, redo, render, paint, column, lastClicked: () => lastClicked }));
+  document.addEventListener('keydown', keyHandler({ state, W, H, LEVELS, undo, redo, render, paint, column, dropRing, lastClicked: () => lastClicked }));
 }
 
 /** Loads the share link in the address bar, if any; false when it is refused. */

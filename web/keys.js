@@ -6,7 +6,8 @@
  * The page's keydown handler. `lab` gives: `state` (the page's state, changed in place),
  * the board's width `W` and height `H`, `LEVELS` (the level digits), `undo()`,
  * `redo()`, `render()`, `paint(cell, level)`, `column(x)` (Yellow's move in Play) and
- * `lastClicked()` (the cell last clicked, or null).
+ * `lastClicked()` (the cell last clicked, or where the focus ring was last, or null),
+ * `dropRing()` (hides the focus ring, keeping its place).
  */
 export function keyHandler(lab) {
   const { state, W, H, LEVELS } = lab;
@@ -63,7 +64,7 @@ export function keyHandler(lab) {
         state.level = k;
         if (state.focus !== null && onBoard) lab.paint(state.focus, k);
         lab.render(); // the palette shows the level picked, even where the paint was refused or changed nothing
-      } else if (k === 'Escape') { state.focus = null; lab.render(); }
+      } else if (k === 'Escape') lab.dropRing();
     } else if (k >= '1' && k <= '7') {
       lab.column(Number(k) - 1);
     }

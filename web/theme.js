@@ -9,9 +9,14 @@ export function wireTheme(button) {
   const root = document.documentElement;
   const kept = localStorage.getItem(THEME_KEY);
   if (kept === 'light' || kept === 'dark') root.dataset.theme = kept;
+  const dark = () => (root.dataset.theme ? root.dataset.theme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches);
+  // the button's name says which theme is on and what a press does
+  const name = () => button.setAttribute('aria-label', `Theme: ${dark() ? 'dark' : 'light'} (switch to ${dark() ? 'light' : 'dark'})`);
+  name();
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', name);
   button.addEventListener('click', () => {
-    const dark = root.dataset.theme ? root.dataset.theme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
-    root.dataset.theme = dark ? 'light' : 'dark';
+    root.dataset.theme = dark() ? 'light' : 'dark';
     localStorage.setItem(THEME_KEY, root.dataset.theme);
+    name();
   });
 }

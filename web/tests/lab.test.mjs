@@ -1469,3 +1469,73 @@ test('what a user noticed, fifth round: Ctrl+Z with nothing to undo, a line cut 
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('what a user noticed, sixth round: a phone-sized page, the focus ring kept through Escape, names that hold the words shown, live model status, contrast', async () => {
+  const page = await open('', { width: 360, height: 640 });
+  // an import's refusal, said under the board far above the import box, comes into view
+  await page.click('#io summary');
+  await page.fill('#io-text', 'hello');
+  await page.locator('#import').scrollIntoViewIfNeeded();
+  await page.click('#import');
+  const box = await page.locator('#message').boundingBox();
+  assert.ok(box.y >= 0 && box.y + box.height <= 640, `the message at ${box.y}`);
+  assert.match(await page.locator('#message').textContent(), /six rows/);
+  // a button that turns itself off hands the focus to the board, and the board is shown
+  await importText(page, WIN);
+  await page.click('nav button[data-mode="play"]');
+  await page.locator('#board').scrollIntoViewIfNeeded();
+  await page.keyboard.press('4');
+  await page.locator('#to-root').scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.focus('#to-root');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'board');
+  const board = await page.locator('#board').boundingBox();
+  assert.ok(board.y + board.height > 0 && board.y < 640, `the board at ${board.y}`);
+  await page.close();
+
+  const wide = await open();
+  // Escape hides the focus ring; the next arrow brings it back where it was
+  await wide.focus('#board');
+  await wide.keyboard.press('ArrowDown');
+  for (let i = 0; i < 3; i++) await wide.keyboard.press('ArrowRight');
+  const at = await wide.locator('#board .cell.focus').getAttribute('data-index');
+  assert.equal(at, '3');
+  await wide.keyboard.press('Escape');
+  assert.equal(await wide.locator('#board .cell.focus').count(), 0);
+  await wide.keyboard.press('ArrowDown');
+  assert.equal(await wide.locator('#board .cell.focus').getAttribute('data-index'), '3');
+  // the palette's names hold the words shown, for voice control
+  assert.equal(await wide.locator('#palette button[data-level="0"]').getAttribute('aria-label'), 'Level 0 strongest');
+  assert.equal(await wide.locator('#palette button[data-level="?"]').getAttribute('aria-label'), '? undecided');
+  // the theme button says which theme is on
+  const theme = wide.locator('#theme');
+  const before = await theme.getAttribute('aria-label');
+  await theme.click();
+  const after = await theme.getAttribute('aria-label');
+  assert.notEqual(before, after);
+  assert.match(after, /^Theme: (light|dark) \(switch to (dark|light)\)$/);
+  // the model's status is announced
+  assert.equal(await wide.locator('#model-status').getAttribute('role'), 'status');
+  // the light theme's loss text and focus ring are readable on the page (4.5:1, 3:1)
+  await wide.evaluate(() => { document.documentElement.dataset.theme = 'light'; });
+  const ratios = await wide.evaluate(() => {
+    const rgb = (c) => c.match(/\d+/g).slice(0, 3).map(Number);
+    const lum = (c) => {
+      const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const probe = document.createElement('span');
+    document.body.append(probe);
+    const bg = getComputedStyle(document.body).backgroundColor;
+    const of = (v) => { probe.style.color = `var(${v})`; return getComputedStyle(probe).color; };
+    const out = { red: ratio(of('--red-text'), bg), win: ratio(of('--win-text'), bg), focus: ratio(of('--focus'), bg), board: ratio(of('--focus-board'), getComputedStyle(document.querySelector('#board')).backgroundColor) };
+    probe.remove();
+    return out;
+  });
+  assert.ok(ratios.red >= 4.5 && ratios.win >= 4.5, JSON.stringify(ratios));
+  assert.ok(ratios.focus >= 3 && ratios.board >= 3, JSON.stringify(ratios));
+  assert.deepEqual(wide.errors, []);
+  await wide.close();
+});
