@@ -6,7 +6,7 @@ import { autoComplete } from './complete.js';
 import { drops, paintCells, redCell, renderLegend, renderLog, sentence, verdictText } from './board.js';
 import { wholeRoot } from './dsat.js';
 import { modelHint } from './model.js';
-import { hintText, solverHints } from './hints.js';
+import { showHints, solverHints } from './hints.js';
 import { keyHandler } from './keys.js';
 import { renderButtons } from './buttons.js';
 import { wireTheme } from './theme.js';
@@ -77,24 +77,14 @@ function requestHints(game) {
 }
 
 function renderHints() {
-  const el = $('#hints');
-  const h = state.hints;
-  for (const c of document.querySelectorAll('#board .losing')) c.classList.remove('losing');
-  if (state.mode !== 'play' || !h) { el.textContent = state.mode === 'play' ? 'Solver: thinking…' : ''; return; }
-  const { text, lose } = hintText(h);
-  el.textContent = text;
-  const game = lose.length ? call(engine.play, grid(), state.yellow) : null;
-  if (game && game.ok) for (const x of lose) {
-    const cell = drops(game.stones, String(x))[0];
-    if (cell !== undefined) boardCells[cell].classList.add('losing');
-  }
-  if ($('#board .losing') && !$('#legend .legend-losing')) {
-    const li = document.createElement('li');
-    li.className = 'legend-losing';
-    li.textContent = '✕ a Yellow move the solver proves losing';
-    $('#legend').append(li);
-  }
-  el.dataset.losing = lose.join('');
+  const playing = state.mode === 'play';
+  // the cell a Yellow stone in column x would take (the replay made only when asked)
+  let game;
+  const cellOf = (x) => {
+    game ??= call(engine.play, grid(), state.yellow);
+    return game.ok ? drops(game.stones, String(x))[0] : undefined;
+  };
+  showHints({ line: $('#hints'), board: $('#board'), legend: $('#legend'), cells: boardCells }, playing, state.hints, cellOf);
 }
 
 // ---- edits ------------------------------------------------------------------------

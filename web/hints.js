@@ -78,3 +78,27 @@ export function hintText(h) {
   const text = parts.length ? 'Solver: ' + parts.join('; ') + '.' : 'Solver: nothing to judge here (no Red move played, and Yellow is not to move).';
   return { text, lose };
 }
+
+/**
+ * Writes Play's solver line for answer `h` (null while the solver thinks) into `at.line`
+ * and marks on the board (`at.cells`) each Yellow move it proves losing, at the cell
+ * `cellOf(x)` (a stone in column x would take it), adding the mark's legend line once;
+ * away from Play (`playing` false) both are cleared.
+ */
+export function showHints(at, playing, h, cellOf) {
+  for (const c of at.board.querySelectorAll('.losing')) c.classList.remove('losing');
+  if (!playing || !h) { at.line.textContent = playing ? 'Solver: thinking…' : ''; return; }
+  const { text, lose } = hintText(h);
+  at.line.textContent = text;
+  for (const x of lose) {
+    const cell = cellOf(x);
+    if (cell !== undefined) at.cells[cell].classList.add('losing');
+  }
+  if (at.board.querySelector('.losing') && !at.legend.querySelector('.legend-losing')) {
+    const li = document.createElement('li');
+    li.className = 'legend-losing';
+    li.textContent = '✕ a Yellow move the solver proves losing';
+    at.legend.append(li);
+  }
+  at.line.dataset.losing = lose.join('');
+}

@@ -8,6 +8,8 @@ use c4lab_steady::solution::{check_solution, parse_leaves};
 use c4lab_steady::{Verdict, Verifier};
 use clap::Subcommand;
 
+use crate::baseline::{program_exists, run_baseline, BaselineRun};
+
 /// What to measure.
 #[derive(Subcommand)]
 pub enum Bench {
@@ -238,192 +240,6 @@ fn classic_micros(set: &str) -> &'static str {
     }
 }
 
-/// One run of the `--baseline` solver over a set.
-struct BaselineRun {
-    /// Positions it answered.
-    positions: usize,
-    /// Answers that differ from the set's exact score (or are missing).
-    mismatches: usize,
-    /// Its own reported search time, summed, in microseconds.
-    micros: f64,
-    /// Its reported nodes, summed.
-    nodes: f64,
-    /// The whole process, start to exit, in seconds.
-    wall: f64,
-    /// The first position it scored wrong: (moves, expected, its score).
-    first_mismatch: Option<(String, c4lab_solver::Score, c4lab_solver::Score)>,
-}
-
-impl BaselineRun {
-    /// The faster of this run and `before`, with the mismatches of both: a wrong score
-    /// in any run counts, whichever run was fastest.
-    fn fastest_of(self, before: Option<BaselineRun>) -> BaselineRun {
-        let Some(before) = before else {
-            return self;
-        };
-        let mismatches = self.mismatches.max(before.mismatches);
-        let first_mismatch = before
-            .first_mismatch
-            .clone()
-            .or(self.first_mismatch.clone());
-        let fastest = if self.micros < before.micros {
-            self
-        } else {
-            before
-        };
-        BaselineRun {
-            mismatches,
-            first_mismatch,
-            ..fastest
-        }
-    }
-}
-
-/// Runs `command` on `cases` (their move sequences on stdin) and reads its answers.
-/// Has the process `command` starts end when this one does (Linux: it gets SIGTERM),
-/// so that a bench killed mid-run leaves no solve running on for its whole cap (a
-/// shell's Ctrl-C reaches the children anyway; `kill` and job schedulers do not).
-pub(crate) fn ended_with_us(command: &mut std::process::Command) -> &mut std::process::Command {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: between fork and exec the closure only makes one system call, which
-        // touches no memory of this process
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
-                Ok(())
-            });
-        }
-    }
-    command
-}
-
-/// Whether `program` names a file, as a path (one with a `/`) or on `PATH`, as a
-/// process start would find it.
-fn program_exists(program: &str) -> bool {
-    if program.contains('/') {
-        return std::path::Path::new(program).is_file();
-    }
-    std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
-}
-
-fn run_baseline(command: &str, cases: &[c4lab_solver::BenchCase]) -> Result<BaselineRun> {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut words = command.split_whitespace();
-    let program = words
-        .next()
-        .context("--baseline is empty: give the program to run (and its arguments)")?;
-    let input: String = cases.iter().map(|c| format!("{}\n", c.moves)).collect();
-    let start = Instant::now();
-    let mut child = ended_with_us(&mut Command::new(program))
-        .args(words)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .with_context(|| format!("--baseline: cannot start {program}"))?;
-    let mut stdin = child.stdin.take().expect("piped");
-    // written from a thread so that a baseline writing as it reads cannot deadlock
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    // read up to a bound: a baseline that writes without end (`yes`) would fill the
-    // memory; a line per position is far below it
-    let cap = cases.len() * 256 + 4096;
-    let mut stdout = Vec::new();
-    let mut pipe = child.stdout.take().expect("piped");
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(&mut pipe, cap as u64 + 1),
-        &mut stdout,
-    )?;
-    if stdout.len() > cap {
-        let _ = child.kill();
-        let _ = child.wait();
-        bail!(
-            "--baseline: {program} wrote more than {cap} bytes for {} positions; one line each is expected",
-            cases.len()
-        );
-    }
-    drop(pipe);
-    let out = std::process::Output {
-        status: child.wait()?,
-        stdout,
-        stderr: Vec::new(),
-    };
-    let wall = start.elapsed().as_secs_f64();
-    let written = writer
-        .join()
-        .map_err(|_| anyhow::anyhow!("--baseline: the input writer panicked"))?;
-    // the exit status first: a program that failed has often not read its input either
-    anyhow::ensure!(
-        out.status.success(),
-        "--baseline: {program} exited with {}",
-        out.status
-    );
-    // as text, not as an I/O error: a broken pipe here is the baseline's, not stdout's
-    if let Err(e) = written {
-        bail!("--baseline: {program} did not read its input ({e})");
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if lines.len() != cases.len() {
-        bail!(
-            "--baseline: {program} answered {} of the {} positions (one line each expected)",
-            lines.len(),
-            cases.len()
-        );
-    }
-    let mut run = BaselineRun {
-        positions: lines.len(),
-        mismatches: 0,
-        micros: 0.0,
-        nodes: 0.0,
-        wall,
-        first_mismatch: None,
-    };
-    for (i, (line, case)) in lines.iter().zip(cases).enumerate() {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let parsed = match fields[..] {
-            [.., score, nodes, micros] => score
-                .parse::<c4lab_solver::Score>()
-                .ok()
-                .zip(nodes.parse::<f64>().ok())
-                .zip(micros.parse::<f64>().ok()),
-            _ => None,
-        };
-        let ((score, nodes), micros) = parsed.with_context(|| {
-            format!(
-                "--baseline: output line {} is {line:?}; expected `<score> <nodes> <microseconds>` at its end",
-                i + 1
-            )
-        })?;
-        // a line that starts with moves must answer the position sent on that line
-        // (answers out of order were matched to the wrong positions)
-        if let [moves, _, _, _] = fields[..] {
-            let sent = if case.moves.is_empty() {
-                "-"
-            } else {
-                case.moves.as_str()
-            };
-            if moves != sent && !(moves.is_empty() && sent == "-") {
-                bail!(
-                    "--baseline: output line {} answers {moves}, but the position sent there is {sent}: the answers must come in the input's order",
-                    i + 1
-                );
-            }
-        }
-        if score != case.score {
-            run.mismatches += 1;
-            run.first_mismatch
-                .get_or_insert((case.moves.clone(), case.score, score));
-        }
-        run.nodes += nodes;
-        run.micros += micros;
-    }
-    Ok(run)
-}
-
 #[allow(clippy::too_many_arguments)]
 fn solver(
     dir: &std::path::Path,
@@ -469,7 +285,7 @@ fn solver(
                 b.display()
             );
         }
-        crate::solve::read_book(b)?;
+        crate::book::read_book(b)?;
     }
     // every set is read and checked before the table starts, so a wrong --sets, --only
     // or line prints no header (and solves nothing first)

@@ -292,7 +292,7 @@ fn summary(seconds: &[f64]) -> String {
 /// memory is measured alone.
 fn run_root(exe: &Path, a: &BenchDsat, name: &str, grid: &str) -> Result<serde_json::Value> {
     let mut command = std::process::Command::new(exe);
-    crate::bench::ended_with_us(&mut command)
+    crate::baseline::ended_with_us(&mut command)
         .args(["dsat", "--json", "--max-seconds", &a.cap.to_string()])
         .args(a.search.child_args());
     let mut child = command

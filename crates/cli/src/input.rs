@@ -85,16 +85,14 @@ pub fn read_limited(path: Option<&Path>, limit: u64, what: &str) -> Result<Strin
 }
 
 /// Reads the whole of the file `path`, refusing one of more than `most` bytes unread
-/// (`what` names what it should hold): a device that never ends, such as `/dev/zero`,
-/// was read until memory ran out.
+/// (`what` names the kind of c4lab file it should be, for the message): a device that
+/// never ends, such as `/dev/zero`, was read until memory ran out. The caller names
+/// the file (its context): an I/O error is returned as it is, a file past the size
+/// says what it is not.
 pub fn read_bytes_limited(path: &Path, most: u64, what: &str) -> Result<Vec<u8>> {
     use std::io::Read;
-    let too_big = || {
-        anyhow::anyhow!(
-            "{} holds more than {most} bytes, more than any {what}: name the right file",
-            path.display()
-        )
-    };
+    let too_big =
+        || anyhow::anyhow!("not a c4lab {what}: larger than any {what} ({most} bytes at most)");
     if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > most) {
         return Err(too_big());
     }

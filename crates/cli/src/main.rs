@@ -26,7 +26,9 @@ macro_rules! outln {
     }};
 }
 
+mod baseline;
 mod bench;
+mod book;
 mod complete;
 mod complete_args;
 mod convert;
@@ -362,7 +364,7 @@ fn main() -> ExitCode {
             out,
             table_mb,
             threads,
-        } => solve::book(depth, &out, table_mb, threads),
+        } => book::build(depth, &out, table_mb, threads),
         Command::Serve { port, host, open } => serve::serve(&host, port, open),
         Command::Corpus { cmd } => corpus::run(cmd),
         Command::Train(args) => model::train(args),

@@ -414,27 +414,10 @@ fn save(path: &Path, bytes: &[u8]) -> Result<()> {
     Output::new(path).write(bytes)
 }
 
-/// Reads an exported model.
+/// Reads an exported model (a huge file or a device that never ends is refused unread).
 pub fn load_model(path: &Path) -> Result<Model> {
-    use std::io::Read;
-    // read at most one byte more than any model, so that a huge file or a device that
-    // never ends is refused instead of read into memory
-    let most = Model::max_file_bytes();
-    let too_big = || {
-        anyhow::anyhow!(
-            "{}: not a c4lab model: larger than any model ({most} bytes at most)",
-            path.display()
-        )
-    };
-    if std::fs::metadata(path).is_ok_and(|m| m.len() > most as u64) {
-        return Err(too_big());
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(most as u64 + 1).read_to_end(&mut bytes))
+    let most = Model::max_file_bytes() as u64;
+    let bytes = crate::input::read_bytes_limited(path, most, "model")
         .with_context(|| format!("cannot read {}", path.display()))?;
-    if bytes.len() > most {
-        return Err(too_big());
-    }
     Model::from_bytes(&bytes).with_context(|| path.display().to_string())
 }

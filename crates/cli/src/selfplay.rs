@@ -104,8 +104,8 @@ impl SelfPlay {
         let book = match &self.book {
             None => None,
             Some(p) => {
-                let most = crate::solve::BOOK_MAX_BYTES;
-                let bytes = crate::input::read_bytes_limited(p, most, "c4lab book")
+                let most = crate::book::BOOK_MAX_BYTES;
+                let bytes = crate::input::read_bytes_limited(p, most, "book")
                     .with_context(|| format!("cannot read {}", p.display()))?;
                 Some(
                     c4lab_corpus::Book::from_bytes(&bytes)

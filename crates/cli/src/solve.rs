@@ -1,14 +1,13 @@
-//! `c4lab solve`, `c4lab analyze` and `c4lab book`: the strong solver.
+//! `c4lab solve` and `c4lab analyze`: the strong solver.
 
 use std::fs::File;
-use std::io::IsTerminal;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use c4lab_board::{format_moves, parse_moves, Position};
-use c4lab_solver::{build_book, Book, Solver};
+use c4lab_solver::Solver;
 use serde_json::json;
 
 /// Table size for the command-line solver, in MiB, when not given.
@@ -112,20 +111,9 @@ pub fn solver(mb: usize, threads: usize, book: Option<&Path>) -> Result<Solver> 
     let mut s = Solver::new(mb << 20);
     s.set_threads(thread_count(threads));
     if let Some(path) = book {
-        s.set_book(Some(read_book(path)?));
+        s.set_book(Some(crate::book::read_book(path)?));
     }
     Ok(s)
-}
-
-/// The largest book file read: a depth-10 book (the deepest `c4lab book` builds) holds
-/// about 1.3 million positions at 8 bytes each.
-pub const BOOK_MAX_BYTES: u64 = 64 << 20;
-
-/// Reads an opening book made by `c4lab book`, refusing a damaged one.
-pub fn read_book(path: &Path) -> Result<Book> {
-    let bytes = crate::input::read_bytes_limited(path, BOOK_MAX_BYTES, "c4lab book")
-        .with_context(|| format!("cannot read the book {}", path.display()))?;
-    Book::from_bytes(&bytes).with_context(|| format!("{}", path.display()))
 }
 
 /// A move sequence as given on a command line or a line of input: `-` (the benchmark
@@ -187,17 +175,13 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
             let e = format!("the line is longer than {MAX_LINE} bytes, where a position takes at most 42 moves and a score");
             // its first word, marked cut (a line of spaces has none: named so)
             let start = String::from_utf8_lossy(&chunk[..41]).into_owned();
-            let blank = !start
+            let first = start
                 .split_whitespace()
                 .next()
-                .is_some_and(|w| start.starts_with(w));
-            let word = if blank {
-                "(blank)".to_string()
-            } else {
-                shown(&start)
-            };
+                .filter(|w| start.starts_with(w));
+            let word = first.map_or_else(|| "(blank)".to_string(), shown);
             if json_out {
-                let word = if blank { word } else { cut_word(&start) };
+                let word = first.map_or(word, |w| first_chars(w, false));
                 writeln!(out, "{}", json!({"line": n, "moves": word, "error": e}))?;
             } else {
                 writeln!(out, "{word} error: line {n}: {e}")?;
@@ -237,7 +221,7 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
                     // that are no text, came back in full)
                     if json_out {
                         // (JSON escapes what it must itself)
-                        let word = cut_word(&word);
+                        let word = first_chars(&word, false);
                         writeln!(out, "{}", json!({"line": n, "moves": word, "error": e}))?;
                     } else {
                         let word = shown(&word);
@@ -489,76 +473,21 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
     Ok(0)
 }
 
-/// `c4lab book`: solves every position within `depth` moves of the empty board.
-pub fn book(depth: u32, out: &Path, mb: usize, threads: usize) -> Result<u8> {
-    // written beside --out first and renamed at the end: a path that cannot be written
-    // is said before the minutes of solving, and a book already there survives a stop
-    if out.is_dir() {
-        bail!(
-            "--out {} is a directory; name the book file to write (for example {})",
-            out.display(),
-            out.join("book.bin").display()
-        );
-    }
-    // a file already there is written over only when it is a book (it replaced a
-    // diagram, say, without a word)
-    crate::files::writable(out, "--out", (c4lab_solver::BOOK_MAGIC, "book"))?;
-    let output = crate::files::Output::new(out);
-    // the table first: a size the machine cannot give leaves no empty part file behind
-    let mut s = solver(mb, threads, None)?;
-    let file = output.create()?;
-    let t = Instant::now();
-    let mut last = Instant::now();
-    // on a terminal, the ticker names the position being solved from its first second
-    // (one takes minutes near the empty board); elsewhere (a log) a line every 10 s
-    let terminal = std::io::stderr().is_terminal();
-    let ticker = crate::ticker::Ticker::on_terminal();
-    ticker.start("book: listing the positions".to_string());
-    let b = build_book(&mut s, &Position::new(), depth, &mut |done, total| {
-        ticker.done();
-        if done < total {
-            ticker.start(format!(
-                "book: solving position {} of {total} ({:.0} s in all)",
-                done + 1,
-                t.elapsed().as_secs_f64()
-            ));
-        }
-        if !terminal && (last.elapsed().as_secs() >= 10 || done == total) {
-            eprintln!(
-                "book: {done}/{total} positions solved, {:.0} s",
-                t.elapsed().as_secs_f64()
-            );
-            last = Instant::now();
-        }
-    });
-    ticker.done();
-    let bytes = b.to_bytes();
-    output.finish(file, &bytes)?;
-    outln!(
-        "book of depth {depth}: {} position{}, {} bytes, written to {} in {:.1} s",
-        b.len(),
-        if b.len() == 1 { "" } else { "s" },
-        bytes.len(),
-        out.display(),
-        t.elapsed().as_secs_f64()
-    );
-    Ok(0)
-}
-
-/// A bad line's first word as JSON gives it: cut after 40 characters (JSON escapes
-/// control characters itself).
-fn cut_word(word: &str) -> String {
-    let mut out: String = word.chars().take(40).collect();
-    if word.chars().nth(40).is_some() {
-        out.push('…');
-    }
-    out
-}
-
 /// A bad line's first word as an error names it: control characters escaped, cut
 /// after 40 characters.
 pub(crate) fn shown(word: &str) -> String {
-    let mut out: String = word.chars().take(40).flat_map(char::escape_debug).collect();
+    first_chars(word, true)
+}
+
+/// The first 40 characters of `word`, marked `…` when it goes on, its control
+/// characters escaped when `escape` (JSON escapes them itself).
+fn first_chars(word: &str, escape: bool) -> String {
+    let head = word.chars().take(40);
+    let mut out: String = if escape {
+        head.flat_map(char::escape_debug).collect()
+    } else {
+        head.collect()
+    };
     if word.chars().nth(40).is_some() {
         out.push('…');
     }

@@ -120,6 +120,16 @@ impl Ticker {
         }
     }
 
+    /// The running work's line says `what` from now on, its clock running on (a piece
+    /// of work in steps, each too short to be drawn on its own); starts it if none runs.
+    pub fn retitle(&self, what: String) {
+        if let Some(s) = &self.shared {
+            let mut st = s.state.lock().expect("ticker lock");
+            let since = st.work.as_ref().map_or_else(Instant::now, |w| w.1);
+            st.work = Some((what, since));
+        }
+    }
+
     /// The work has ended: its line, if drawn, is erased before anything else is written.
     pub fn done(&self) {
         if let Some(s) = &self.shared {
@@ -192,5 +202,21 @@ mod tests {
         std::thread::sleep(Duration::from_millis(400));
         drop(t);
         assert_eq!(seen.text(), text);
+    }
+
+    #[test]
+    fn work_in_quick_steps_is_drawn_once_the_whole_has_run_the_delay() {
+        // a book of many quick positions showed nothing: each step restarted the clock
+        let seen = Seen::default();
+        let t = Ticker::to(Box::new(seen.clone()), Duration::from_millis(300));
+        t.start("book: listing".into());
+        for i in 0..8 {
+            t.retitle(format!("book: {i}/8 solved"));
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        t.done();
+        let text = seen.text();
+        assert!(text.contains("/8 solved: "), "{text:?}");
+        drop(t);
     }
 }

@@ -470,14 +470,14 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
         stdout(&weak)
     );
     // answers in another order than the positions were sent are refused, not matched
-    // line by line to the wrong positions
-    #[cfg(unix)]
+    // line by line to the wrong positions (`tac` is GNU's)
+    #[cfg(target_os = "linux")]
     {
         use std::os::unix::fs::PermissionsExt;
         let script = dir.join("reversed.sh");
         std::fs::write(
             &script,
-            format!("#!/bin/sh\ntac | {bin} solve --table-mb 4\n"),
+            format!("#!/bin/sh\ntac | '{bin}' solve --table-mb 4\n"),
         )
         .unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();

@@ -290,10 +290,21 @@ impl Trainer {
         total / self.config.batch as f32
     }
 
-    /// The size of the largest checkpoint any settings write (its header, the largest
-    /// model's bytes and the checksum): a reader refuses a larger file unread.
+    /// The size of a checkpoint of a network with `bits` index bits and the feature
+    /// set `set`: its header, four bytes a weight (the float shadow weights) and the
+    /// checksum.
+    pub fn checkpoint_bytes(bits: u32, set: crate::FeatureSet) -> usize {
+        SETTINGS_HEADER + 4 * crate::weight_count(bits, set) + CHECKSUM
+    }
+
+    /// The size of the largest checkpoint any settings write: a reader refuses a larger
+    /// file unread.
     pub fn max_checkpoint_bytes() -> usize {
-        SETTINGS_HEADER + crate::net::Model::max_file_bytes() + CHECKSUM
+        crate::FeatureSet::ALL
+            .map(|set| Trainer::checkpoint_bytes(crate::features::MAX_INDEX_BITS, set))
+            .into_iter()
+            .max()
+            .unwrap_or(0)
     }
 
     /// The run as bytes: magic, the settings mark, step, the example stream's state, the

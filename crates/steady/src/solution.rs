@@ -148,8 +148,8 @@ pub fn parse_leaves(text: &str) -> (Vec<Leaf>, Vec<String>) {
         let index = out.len() + errors.len() + 1;
         // a diagram cut by the end of the file is said to be so (a file cut short
         // read as a diagram missing rows)
-        let at_end =
-            i == lines.len() && (block.len() < c4lab_board::HEIGHT || !text.ends_with('\n'));
+        let cut_row = block.last().is_some_and(|r| r.chars().count() < WIDTH);
+        let at_end = i == lines.len() && (block.len() < c4lab_board::HEIGHT || cut_row);
         let leaf = Diagram::from_rows(&block)
             .map_err(|e| {
                 if at_end {
