@@ -67,6 +67,12 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
     let url = format!("http://{}/", page_address(bound));
     // the banner is a courtesy: a server whose output was closed still serves
     let _ = writeln!(std::io::stdout(), "the Lab is at {url} (Ctrl-C stops it)");
+    if bound.ip().is_unspecified() {
+        let _ = writeln!(
+            std::io::stdout(),
+            "note: --host {host} listens on every network interface: whoever can reach this machine can open the page"
+        );
+    }
     if !bound.ip().is_loopback() {
         // browsers isolate a page (and so share memory with its workers) only on a
         // secure origin: https, or a loopback address
@@ -158,8 +164,7 @@ fn accept(listener: TcpListener) {
         // a connection that failed before it was accepted is the client's problem
         let Ok(mut stream) = stream else { continue };
         if open.load(Ordering::Relaxed) >= MAX_CONNECTIONS {
-            let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
-            let _ = respond_error(&mut stream, 503, "Service Unavailable", "", false);
+            turn_away(&mut stream);
             continue;
         }
         // counted out when the thread ends, however it ends (only this thread counts in)
@@ -172,6 +177,26 @@ fn accept(listener: TcpListener) {
                 let _ = connection(stream);
             });
     }
+}
+
+/// Answers a connection past [`MAX_CONNECTIONS`] 503 without a thread of its own: what
+/// of the request has come within a moment is read (a HEAD gets no body, and input left
+/// unread would reset the connection and could lose the answer), then it is closed.
+fn turn_away(stream: &mut TcpStream) {
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(50)));
+    let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
+    let mut start = [0u8; 16 * 1024];
+    let n = stream.read(&mut start).unwrap_or(0);
+    let head_only = start[..n].starts_with(b"HEAD ");
+    let _ = respond_error(
+        stream,
+        503,
+        "Service Unavailable",
+        "Retry-After: 1\r\n",
+        head_only,
+    );
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.read(&mut start);
 }
 
 /// One open connection in the count; dropping it counts the connection out.
@@ -318,17 +343,29 @@ fn parse(head: &[u8]) -> Result<Request, Refusal> {
     else {
         return Err(bad);
     };
-    // HTTP/1.x: a later minor version is answered as 1.1 (RFC 9110, 6.2)
-    let minor: u32 = match version.strip_prefix("HTTP/1.") {
-        Some(m) => m.parse().map_err(|_| bad)?,
-        None if version.starts_with("HTTP/") => {
-            return Err((505, "HTTP Version Not Supported", ""))
+    // `HTTP/` DIGIT `.` DIGIT (RFC 9112, 2.3); HTTP/1.x: a later minor version is
+    // answered as 1.1 (RFC 9110, 6.2)
+    let digits = match version.as_bytes() {
+        [b'H', b'T', b'T', b'P', b'/', major, b'.', minor]
+            if major.is_ascii_digit() && minor.is_ascii_digit() =>
+        {
+            (major - b'0', u32::from(minor - b'0'))
         }
-        None => return Err(bad),
+        _ => return Err(bad),
     };
-    let (mut hosts, mut close, mut keep, mut body) = (0, minor == 0, false, false);
+    let minor = match digits {
+        (1, minor) => minor,
+        _ => return Err((505, "HTTP Version Not Supported", "")),
+    };
+    if !is_token(method) {
+        return Err(bad);
+    }
+    let (mut hosts, mut close, mut keep) = (0, false, false);
+    let mut length: Option<String> = None;
+    let mut chunked = false;
     // header values may hold any octet (obs-text); only their names are read strictly
-    for l in String::from_utf8_lossy(&head[end + 1..]).split('\n') {
+    let fields = String::from_utf8_lossy(&head[end + 1..]);
+    for l in fields.split('\n') {
         let l = l.strip_suffix('\r').unwrap_or(l);
         if l.is_empty() {
             continue;
@@ -350,11 +387,22 @@ fn parse(head: &[u8]) -> Result<Request, Refusal> {
                 close |= listed("close");
                 keep |= listed("keep-alive");
             }
-            "content-length" => body |= value != "0",
-            "transfer-encoding" => body = true,
+            // a length that is no number, or two that differ, leave the message's end
+            // unknown (RFC 9112, 6.3)
+            "content-length" => {
+                if value.is_empty()
+                    || !value.bytes().all(|b| b.is_ascii_digit())
+                    || length.as_deref().is_some_and(|l| l != value)
+                {
+                    return Err(bad);
+                }
+                length = Some(value.to_string());
+            }
+            "transfer-encoding" => chunked = true,
             _ => {}
         }
     }
+    let body = chunked || length.is_some_and(|l| l.bytes().any(|b| b != b'0'));
     // HTTP/1.1 requires one Host (RFC 9112, 3.2)
     if minor > 0 && hosts != 1 {
         return Err(bad);
@@ -423,11 +471,12 @@ fn respond(out: &mut TcpStream, req: &Request) -> std::io::Result<()> {
             "404 Not Found",
             "text/plain; charset=utf-8",
             "",
-            b"not found",
+            b"404 Not Found\n",
         ),
     };
     let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: {connection}\r\n{extra}\r\n",
+        "HTTP/1.1 {status}\r\nDate: {}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: {connection}\r\n{extra}\r\n",
+        now(),
         body.len()
     );
     let deadline = Instant::now() + WRITE_TIME;
@@ -436,6 +485,12 @@ fn respond(out: &mut TcpStream, req: &Request) -> std::io::Result<()> {
         write_within(out, body, deadline)?;
     }
     out.flush()
+}
+
+/// The time as a Date header gives it (a server with a clock sends one: RFC 9110,
+/// 6.6.1).
+fn now() -> String {
+    httpdate::fmt_http_date(std::time::SystemTime::now())
 }
 
 /// Answers a refused request (with no body to a HEAD) and asks to close.
@@ -448,7 +503,8 @@ fn respond_error(
 ) -> std::io::Result<()> {
     let body = format!("{code} {reason}\n");
     let head = format!(
-        "HTTP/1.1 {code} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n",
+        "HTTP/1.1 {code} {reason}\r\nDate: {}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n",
+        now(),
         body.len()
     );
     let deadline = Instant::now() + WRITE_TIME;

@@ -107,6 +107,21 @@ fn bad_requests_get_their_status_and_the_connection_closes() {
         ),
         (b"GET /\xff HTTP/1.1\r\nHost: x\r\n\r\n", "400 Bad Request"),
         (b"nonsense\r\n\r\n", "400 Bad Request"),
+        // a method that is no token, and versions that are not `HTTP/` DIGIT `.` DIGIT
+        // (they were 405, accepted as 1.x, and 505)
+        (b"G(T / HTTP/1.1\r\nHost: x\r\n\r\n", "400 Bad Request"),
+        (b"GET / HTTP/1.+1\r\nHost: x\r\n\r\n", "400 Bad Request"),
+        (b"GET / HTTP/1.10\r\nHost: x\r\n\r\n", "400 Bad Request"),
+        (b"GET / HTTP/\r\nHost: x\r\n\r\n", "400 Bad Request"),
+        // a length that is no number, or two that differ (they were served)
+        (
+            b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+            "400 Bad Request",
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 5\r\n\r\n",
+            "400 Bad Request",
+        ),
     ] {
         // read_to_end returns only once the server closes the connection
         let got = text(&exchange(addr, raw));
@@ -147,7 +162,23 @@ fn connections_close_when_either_side_says_so() {
         assert!(got.starts_with("HTTP/1.1 200 OK\r\n"), "{got}");
         assert_eq!(got.matches("HTTP/1.1 ").count(), 1, "{got}");
         assert!(got.contains("Connection: close"), "{got}");
+        // a server with a clock dates its answers (RFC 9110, 6.6.1)
+        assert!(
+            got.contains("\r\nDate: ") && got.contains(" GMT\r\n"),
+            "{got}"
+        );
     }
+    // HTTP/1.0 keeps a connection when asked to (it never did: the answer said close)
+    let mut s = connect(addr);
+    s.write_all(b"GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        .unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && s.read(&mut byte).unwrap() == 1 {
+        head.push(byte[0]);
+    }
+    let got = text(&head);
+    assert!(got.contains("Connection: keep-alive"), "{got}");
 }
 
 #[test]
@@ -230,7 +261,7 @@ fn a_kept_alive_connection_answers_in_order() {
     let first = got.find("HTTP/1.1 200 OK").unwrap();
     let second = got.find("HTTP/1.1 404 Not Found").unwrap();
     assert!(first < second, "{got}");
-    assert!(got.contains("Connection: keep-alive") && got.ends_with("not found"));
+    assert!(got.contains("Connection: keep-alive") && got.ends_with("404 Not Found\n"));
 }
 
 #[test]
