@@ -73,7 +73,8 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
             "note: --host {host} listens on every network interface: whoever can reach this machine can open the page"
         );
     }
-    if !bound.ip().is_loopback() {
+    // (an IPv4 address written as IPv6, `::ffff:127.0.0.1`, is loopback too)
+    if !bound.ip().to_canonical().is_loopback() {
         // browsers isolate a page (and so share memory with its workers) only on a
         // secure origin: https, or a loopback address
         let _ = writeln!(
@@ -97,6 +98,15 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
 /// brackets before the port; a host that already holds a port is refused, since it
 /// would read as an IPv6 address and fail to bind with a message about the address.
 fn listen_address(host: &str, port: u16) -> Result<String> {
+    // a URL's scheme holds a colon, and read as an IPv6 address
+    if let Some((scheme, rest)) = host.split_once("://") {
+        let authority = rest.split('/').next().unwrap_or(rest);
+        let address = match authority.strip_prefix('[') {
+            Some(v6) => v6.split(']').next().unwrap_or(v6),
+            None => authority.split(':').next().unwrap_or(authority),
+        };
+        bail!("--host {host} is a URL: give the address alone (--host {address}), without {scheme}://");
+    }
     // `127.0.0.1:9999`, `[::1]:9999`, or a name with one colon and a number after it
     let with_port = host
         .parse::<SocketAddr>()

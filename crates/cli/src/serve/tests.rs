@@ -291,4 +291,13 @@ fn a_host_is_bound_as_given_and_one_with_a_port_is_refused() {
         assert!(e.contains(&format!("--host {host} holds a port")), "{e}");
         assert!(e.contains(fix), "{e}");
     }
+    // a URL is named as one (it was bound as `[http://127.0.0.1]:80`, an IPv6 address)
+    for (host, fix) in [
+        ("http://127.0.0.1", "--host 127.0.0.1"),
+        ("http://127.0.0.1:8765/", "--host 127.0.0.1"),
+        ("https://[::1]:8765/", "--host ::1"),
+    ] {
+        let e = listen_address(host, 80).unwrap_err().to_string();
+        assert!(e.contains("is a URL") && e.contains(fix), "{e}");
+    }
 }
