@@ -1,5 +1,6 @@
 // The solver's hints in Play mode: a worker (solve.worker.js) judges Red's last move and
-// each Yellow reply; a new question ends the stale ones rather than wait behind them.
+// each Yellow reply (a new question ends the stale ones rather than wait behind them),
+// and the hint line and the board's marks of losing Yellow moves are drawn from its answers.
 
 /**
  * Asks the solver about games. `store(h)` receives every answer to the latest question

@@ -65,9 +65,27 @@ pub(crate) fn ended_with_us(command: &mut std::process::Command) -> &mut std::pr
     command
 }
 
+/// The program a `--baseline` command runs: its first word.
+fn program_of(command: &str) -> Result<&str> {
+    command
+        .split_whitespace()
+        .next()
+        .context("--baseline is empty: give the program to run (and its arguments)")
+}
+
+/// Refuses a `--baseline` command whose program cannot start (said before the table,
+/// not after the first set).
+pub(crate) fn check_program(command: &str) -> Result<()> {
+    let program = program_of(command)?;
+    if !program_exists(program) {
+        bail!("--baseline: no program {program} (give the path of a solver, or a program on PATH)");
+    }
+    Ok(())
+}
+
 /// Whether `program` names a file, as a path (one with a `/`) or on `PATH`, as a
 /// process start would find it.
-pub(crate) fn program_exists(program: &str) -> bool {
+fn program_exists(program: &str) -> bool {
     if program.contains('/') {
         return std::path::Path::new(program).is_file();
     }
@@ -82,10 +100,9 @@ pub(crate) fn run_baseline(
 ) -> Result<BaselineRun> {
     use std::io::Write;
     use std::process::{Command, Stdio};
+    let program = program_of(command)?;
     let mut words = command.split_whitespace();
-    let program = words
-        .next()
-        .context("--baseline is empty: give the program to run (and its arguments)")?;
+    words.next();
     let input: String = cases.iter().map(|c| format!("{}\n", c.moves)).collect();
     let start = Instant::now();
     let mut child = ended_with_us(&mut Command::new(program))

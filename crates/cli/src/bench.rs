@@ -8,7 +8,7 @@ use c4lab_steady::solution::{check_solution, parse_leaves};
 use c4lab_steady::{Verdict, Verifier};
 use clap::Subcommand;
 
-use crate::baseline::{program_exists, run_baseline, BaselineRun};
+use crate::baseline::{check_program, run_baseline, BaselineRun};
 
 /// What to measure.
 #[derive(Subcommand)]
@@ -253,13 +253,7 @@ fn solver(
 ) -> Result<u8> {
     // a baseline that cannot start is named before the table, not after the first set
     if let Some(cmd) = baseline {
-        let program = cmd
-            .split_whitespace()
-            .next()
-            .context("--baseline is empty: give the program to run (and its arguments)")?;
-        if !program_exists(program) {
-            bail!("--baseline: no program {program} (give the path of a solver, or a program on PATH)");
-        }
+        check_program(cmd)?;
     }
     let threads: Vec<usize> = threads
         .iter()

@@ -91,8 +91,9 @@ pub fn read_limited(path: Option<&Path>, limit: u64, what: &str) -> Result<Strin
 /// says what it is not.
 pub fn read_bytes_limited(path: &Path, most: u64, what: &str) -> Result<Vec<u8>> {
     use std::io::Read;
-    let too_big =
-        || anyhow::anyhow!("not a c4lab {what}: larger than any {what} ({most} bytes at most)");
+    let too_big = || {
+        anyhow::anyhow!("not a c4lab {what}: larger than any {what} ({most} bytes at most); name the right file")
+    };
     if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > most) {
         return Err(too_big());
     }

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use c4lab_corpus::generate::GenConfig;
 use c4lab_corpus::teacher::{TeacherConfig, TeacherMode};
 use clap::{Args, ValueEnum};
@@ -103,15 +103,7 @@ impl SelfPlay {
         }
         let book = match &self.book {
             None => None,
-            Some(p) => {
-                let most = crate::book::BOOK_MAX_BYTES;
-                let bytes = crate::input::read_bytes_limited(p, most, "book")
-                    .with_context(|| format!("cannot read {}", p.display()))?;
-                Some(
-                    c4lab_corpus::Book::from_bytes(&bytes)
-                        .with_context(|| format!("{}", p.display()))?,
-                )
-            }
+            Some(p) => Some(crate::book::read_book(p)?),
         };
         let mode: TeacherMode = self.teacher.into();
         // the bounded solver needs little memory; the full exact teacher more

@@ -90,22 +90,31 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
         };
         open_browser(opener, &url);
     }
-    accept(listener);
+    accept(listener, MAX_CONNECTIONS);
     Ok(0)
 }
 
 /// The address to bind for `--host host --port port`: an IPv6 address (`::1`) goes in
-/// brackets before the port; a host that already holds a port is refused, since it
-/// would read as an IPv6 address and fail to bind with a message about the address.
+/// brackets before the port; a host that already holds a port, or a URL, is refused,
+/// since it would read as an IPv6 address and fail to bind with a message about the
+/// address.
 fn listen_address(host: &str, port: u16) -> Result<String> {
     // a URL's scheme holds a colon, and read as an IPv6 address
     if let Some((scheme, rest)) = host.split_once("://") {
         let authority = rest.split('/').next().unwrap_or(rest);
-        let address = match authority.strip_prefix('[') {
-            Some(v6) => v6.split(']').next().unwrap_or(v6),
-            None => authority.split(':').next().unwrap_or(authority),
+        let (address, port) = match authority.strip_prefix('[') {
+            Some(v6) => v6.split_once(']').unwrap_or((v6, "")),
+            None => authority
+                .split_once(':')
+                .map_or((authority, ""), |(a, p)| (a, p)),
         };
-        bail!("--host {host} is a URL: give the address alone (--host {address}), without {scheme}://");
+        let port = port.trim_start_matches(':');
+        let port = if port.is_empty() {
+            String::new()
+        } else {
+            format!(" --port {port}")
+        };
+        bail!("--host {host} is a URL: give the address alone (--host {address}{port}), without {scheme}://");
     }
     // `127.0.0.1:9999`, `[::1]:9999`, or a name with one colon and a number after it
     let with_port = host
@@ -167,13 +176,14 @@ fn open_browser(opener: &'static str, url: &str) {
     }
 }
 
-/// Serves every connection in a thread of its own, up to [`MAX_CONNECTIONS`] at once.
-fn accept(listener: TcpListener) {
+/// Serves every connection in a thread of its own, up to `most` at once (the server's
+/// [`MAX_CONNECTIONS`]).
+fn accept(listener: TcpListener, most: usize) {
     let open = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         // a connection that failed before it was accepted is the client's problem
         let Ok(mut stream) = stream else { continue };
-        if open.load(Ordering::Relaxed) >= MAX_CONNECTIONS {
+        if open.load(Ordering::Relaxed) >= most {
             turn_away(&mut stream);
             continue;
         }
@@ -189,24 +199,27 @@ fn accept(listener: TcpListener) {
     }
 }
 
-/// Answers a connection past [`MAX_CONNECTIONS`] 503 without a thread of its own: what
-/// of the request has come within a moment is read (a HEAD gets no body, and input left
-/// unread would reset the connection and could lose the answer), then it is closed.
+/// Answers a connection past [`MAX_CONNECTIONS`] 503 on the accepting thread, so within
+/// moments: what of the request has come within 50 ms is read (a HEAD gets no body,
+/// and input left unread could reset the connection and lose the answer; a request
+/// that comes later, or in pieces, may still get the body), then it is closed.
 fn turn_away(stream: &mut TcpStream) {
     let _ = stream.set_read_timeout(Some(Duration::from_millis(50)));
-    let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
     let mut start = [0u8; 16 * 1024];
     let n = stream.read(&mut start).unwrap_or(0);
-    let head_only = start[..n].starts_with(b"HEAD ");
+    let request = start[..n]
+        .iter()
+        .position(|b| !matches!(b, b'\r' | b'\n'))
+        .map_or(&start[..0], |i| &start[i..n]);
+    let head_only = request.starts_with(b"HEAD ");
+    let within = Duration::from_millis(200);
     let _ = respond_error(
         stream,
-        503,
-        "Service Unavailable",
-        "Retry-After: 1\r\n",
+        (503, "Service Unavailable", "Retry-After: 1\r\n"),
         head_only,
+        within,
     );
     let _ = stream.shutdown(std::net::Shutdown::Write);
-    let _ = stream.read(&mut start);
 }
 
 /// One open connection in the count; dropping it counts the connection out.
@@ -251,8 +264,8 @@ fn connection(stream: TcpStream) -> std::io::Result<()> {
                     return linger(&mut input, &mut out);
                 }
             }
-            Err((code, reason, allow)) => {
-                respond_error(&mut out, code, reason, allow, head.starts_with(b"HEAD "))?;
+            Err(refusal) => {
+                respond_error(&mut out, refusal, head.starts_with(b"HEAD "), WRITE_TIME)?;
                 return linger(&mut input, &mut out);
             }
         }
@@ -329,7 +342,7 @@ fn read_head(input: &mut BufReader<TcpStream>) -> std::io::Result<Option<Vec<u8>
     }
 }
 
-/// Whether `name` is a header name: a token of RFC 9110, 5.6.2.
+/// Whether `name` is a token of RFC 9110, 5.6.2 (a header name, or a method).
 fn is_token(name: &str) -> bool {
     !name.is_empty()
         && name
@@ -500,16 +513,18 @@ fn respond(out: &mut TcpStream, req: &Request) -> std::io::Result<()> {
 /// The time as a Date header gives it (a server with a clock sends one: RFC 9110,
 /// 6.6.1).
 fn now() -> String {
-    httpdate::fmt_http_date(std::time::SystemTime::now())
+    let now = std::time::SystemTime::now();
+    // (the formatter cannot write a time before 1970: a clock set that far back sends
+    // the epoch)
+    httpdate::fmt_http_date(now.max(std::time::UNIX_EPOCH))
 }
 
-/// Answers a refused request (with no body to a HEAD) and asks to close.
+/// Answers a refused request (with no body to a HEAD) within `within`, and asks to close.
 fn respond_error(
     out: &mut TcpStream,
-    code: u16,
-    reason: &str,
-    extra: &str,
+    (code, reason, extra): Refusal,
     head_only: bool,
+    within: Duration,
 ) -> std::io::Result<()> {
     let body = format!("{code} {reason}\n");
     let head = format!(
@@ -517,7 +532,7 @@ fn respond_error(
         now(),
         body.len()
     );
-    let deadline = Instant::now() + WRITE_TIME;
+    let deadline = Instant::now() + within;
     write_within(out, head.as_bytes(), deadline)?;
     if !head_only {
         write_within(out, body.as_bytes(), deadline)?;

@@ -31,6 +31,14 @@ fn solve_json_gives_a_bad_lines_moves_as_typed() {
     assert_exit(&out, 2);
     let row: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(row["moves"], "44\u{feff}53");
+    // a line past 64 KiB is named by its first word
+    let long_line = format!("4453 {}\n", "x".repeat(70_000));
+    let out = c4lab(&["solve", "--table-mb", "16"], long_line);
+    assert!(
+        stdout(&out).starts_with("4453 error: line 1: the line is longer than"),
+        "{}",
+        stdout(&out)
+    );
     // analyze cuts a long argument in its error, as solve does
     let long = "4".repeat(5000);
     let out = c4lab(&["analyze", "--table-mb", "16", &long], "");

@@ -178,7 +178,7 @@ fn complete_stops_on_time_while_mapping_a_lost_subtree() {
             "--max-seconds",
             "1",
             "--lost-budget",
-            "2000000",
+            "5000000",
             "--lost-after",
             "0",
             "-",

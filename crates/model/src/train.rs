@@ -293,15 +293,15 @@ impl Trainer {
     /// The size of a checkpoint of a network with `bits` index bits and the feature
     /// set `set`: its header, four bytes a weight (the float shadow weights) and the
     /// checksum.
-    pub fn checkpoint_bytes(bits: u32, set: crate::FeatureSet) -> usize {
+    pub fn checkpoint_bytes(bits: u32, set: FeatureSet) -> usize {
         SETTINGS_HEADER + 4 * crate::weight_count(bits, set) + CHECKSUM
     }
 
     /// The size of the largest checkpoint any settings write: a reader refuses a larger
     /// file unread.
     pub fn max_checkpoint_bytes() -> usize {
-        crate::FeatureSet::ALL
-            .map(|set| Trainer::checkpoint_bytes(crate::features::MAX_INDEX_BITS, set))
+        FeatureSet::ALL
+            .map(|set| Trainer::checkpoint_bytes(MAX_INDEX_BITS, set))
             .into_iter()
             .max()
             .unwrap_or(0)

@@ -8,9 +8,14 @@ use super::*;
 
 /// A server on a free loopback port, serving until the test process ends.
 fn start() -> SocketAddr {
+    start_with(MAX_CONNECTIONS)
+}
+
+/// A server that serves at most `most` connections at once.
+fn start_with(most: usize) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
-    std::thread::spawn(move || accept(listener));
+    std::thread::spawn(move || accept(listener, most));
     addr
 }
 
@@ -179,6 +184,44 @@ fn connections_close_when_either_side_says_so() {
     }
     let got = text(&head);
     assert!(got.contains("Connection: keep-alive"), "{got}");
+    // and answers the next request on it
+    let length: usize = got
+        .lines()
+        .find_map(|l| l.strip_prefix("Content-Length: "))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let mut body = vec![0u8; length];
+    s.read_exact(&mut body).unwrap();
+    s.write_all(b"HEAD / HTTP/1.0\r\n\r\n").unwrap();
+    let mut rest = Vec::new();
+    s.read_to_end(&mut rest).unwrap();
+    assert!(
+        text(&rest).starts_with("HTTP/1.1 200 OK\r\n"),
+        "{}",
+        text(&rest)
+    );
+}
+
+#[test]
+fn a_connection_past_the_most_gets_503_and_no_body_to_head() {
+    let addr = start_with(2);
+    // two idle connections take both places
+    let held: Vec<TcpStream> = (0..2).map(|_| connect(addr)).collect();
+    std::thread::sleep(Duration::from_millis(100));
+    let got = text(&exchange(addr, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n"));
+    assert!(
+        got.starts_with("HTTP/1.1 503 Service Unavailable\r\n"),
+        "{got}"
+    );
+    assert!(
+        got.contains("Retry-After: 1\r\n") && got.ends_with("\r\n\r\n"),
+        "{got}"
+    );
+    let got = text(&exchange(addr, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+    assert!(got.ends_with("503 Service Unavailable\n"), "{got}");
+    drop(held);
 }
 
 #[test]
