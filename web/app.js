@@ -8,6 +8,7 @@ import { wholeRoot } from './dsat.js';
 import { modelHint } from './model.js';
 import { showHints, solverHints } from './hints.js';
 import { keyHandler } from './keys.js';
+import { changedReplyCut, cutNote, redReplies } from './lines.js';
 import { renderButtons } from './buttons.js';
 import { wireTheme } from './theme.js';
 import { verifier } from './verify.js';
@@ -109,6 +110,7 @@ function edited({ verify = true, first = false, keepHash = false } = {}) {
   if (!keepHash && !building) {
     lastHash = link.ok ? '#' + link.link : '';
     history.replaceState(null, '', lastHash || location.pathname + location.search);
+    keepForTab(lastHash);
   }
   render();
 }
@@ -124,7 +126,7 @@ const unchangedSince = (prev) => state.levels.join('') === prev.levels.join('') 
 function editLevels(change) {
   say(''); // a message about an earlier action no longer applies
   const prev = { levels: state.levels.slice(), root: state.root, yellow: state.yellow };
-  const replies = state.yellow ? redReplies() : null; // (no line in Play: nothing to compare)
+  const before = state.yellow ? replies() : null; // (no line in Play: nothing to compare)
   change();
   // an edit that changed nothing (Clear on a clear board) leaves no Undo step
   if (unchangedSince(prev)) {
@@ -132,7 +134,7 @@ function editLevels(change) {
     return;
   }
   remember(prev);
-  if (state.yellow && state.yellow === prev.yellow && state.root === prev.root) cutAtChangedReply(replies);
+  if (state.yellow && state.yellow === prev.yellow && state.root === prev.root) cutAtChangedReply(before);
   edited();
 }
 /**
@@ -140,29 +142,14 @@ function editLevels(change) {
  * null where Red makes none (no level unique, or a move that turns on a `?` cell), the
  * text saying why.
  */
-function redReplies() {
-  const g = call(engine.play, grid(), state.yellow);
-  if (!g.ok) return null;
-  const replies = g.log.filter((m) => m.player === 'Red').map((m) => ({ column: m.column ?? null, text: m.rule.text }));
-  if (g.status === 'undecided') replies.push({ column: null, text: g.status_text });
-  return replies;
-}
-/**
- * After an edit: Play's Yellow line was played against Red's old `before` replies, so it
- * is cut after the Yellow move whose reply changed (to nothing when Red's first move did).
- */
+/** Red's replies along Play's Yellow line as the diagram is now. */
+const replies = () => redReplies(call(engine.play, grid(), state.yellow));
+/** Cuts Play's Yellow line where Red's replies differ from `before` (see lines.js), and says so. */
 function cutAtChangedReply(before) {
-  const after = redReplies();
-  if (!before || !after) return;
-  const k = before.findIndex((r, i) => after[i]?.column !== r.column);
-  // (a changed answer to the line's last move cuts nothing: the log shows it)
-  if (k < 0 || k >= state.yellow.length) return;
-  const was = state.yellow;
-  state.yellow = was.slice(0, k);
-  const what = k === 0 ? "Red's first move" : `Red's answer to Yellow's move ${k}`;
-  // a move Red no longer makes is named by the rule that stops it (a ? cell, no level)
-  const named = (r) => (r?.column ? `column ${r.column}` : r ? `none (${r.text})` : 'none');
-  say(`Play's Yellow line ${was} was cut to ${state.yellow || 'nothing'}: with the changed diagram ${what} is ${named(after[k])}, not ${named(before[k])} (Undo restores it).`);
+  const cut = changedReplyCut(before, replies(), state.yellow);
+  if (!cut) return;
+  state.yellow = cut.yellow;
+  say(cut.said);
 }
 function paint(i, level) {
   if (rootStones()[i] !== '.') return say(`That cell holds a root stone; switch to Position mode to change the root.`, true);
@@ -545,6 +532,11 @@ function loadHash({ undoable = false } = {}) {
     lastHash = location.hash; // kept in the address bar to inspect, until the next edit
     return false;
   }
+  openLink(r, undoable);
+}
+
+/** Shows the diagram of link `r` (read by the engine); `undoable`: Undo returns to the one before. */
+function openLink(r, undoable) {
   const prev = { ...snapshot(), replaced: true };
   const p = call(engine.position, r.root);
   for (let i = 0; i < N; i++) if (p.ok && p.stones[i] === '.') state.levels[i] = r.cells[i];
@@ -558,13 +550,24 @@ function loadHash({ undoable = false } = {}) {
 }
 
 /** What a link's Yellow line lost where play stops at a ? cell ('' when nothing). */
-function cutNote(r) {
-  if (!r.dropped) return '';
-  const n = r.dropped;
-  const moves = `${n} move${n === 1 ? '' : 's'}`;
-  if (!r.line.length) return ` The link's Yellow line (${moves}) was left out: Red's first move depends on a ? cell.`;
-  return ` The link's Yellow line stops after ${r.line.length} move${r.line.length === 1 ? '' : 's'}, where Red's move depends on a ? cell; its last ${n === 1 ? 'move was' : `${moves} were`} left out.`;
+/** Where this tab keeps its last share link: a reload of a refused link shows it. */
+const TAB_KEY = 'c4lab-tab-link';
+
+function keepForTab(link) {
+  try { sessionStorage.setItem(TAB_KEY, link); } catch { /* storage off: nothing kept */ }
 }
+
+/** After a refused link at load, shows this tab's last diagram (a reload of the refused address opened the default board). */
+function restoreTab() {
+  let kept = null;
+  try { kept = sessionStorage.getItem(TAB_KEY); } catch { /* storage off */ }
+  const r = kept ? call(engine.read_any, kept) : null;
+  if (!r || !r.ok) return;
+  const refusal = $('#message').textContent.replace(/[.]$/, '');
+  openLink(r, false);
+  say(`${refusal}. This tab's last diagram is shown.`, true);
+}
+
 
 async function main() {
   // its worker loads its engine while this thread loads its own
@@ -597,6 +600,7 @@ async function main() {
   performance.mark('engine-ready');
   lab.ready = true;
   const refused = loadHash() === false;
+  if (refused) restoreTab();
   edited({ first: true, keepHash: refused });
   addEventListener('hashchange', () => {
     if (location.hash !== lastHash) edited({ keepHash: loadHash({ undoable: true }) === false });

@@ -1539,3 +1539,22 @@ test('what a user noticed, sixth round: a phone-sized page, the focus ring kept 
   assert.deepEqual(wide.errors, []);
   await wide.close();
 });
+
+test('a reload of a refused link shows the diagram the tab had, not the default board', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  await page.click('[data-export="grid"]');
+  const mine = await page.inputValue('#io-text');
+  // a link damaged by hand is refused; the address bar keeps it to inspect
+  await page.evaluate(() => { location.hash = '#1.4453.zz'; });
+  await page.waitForFunction(() => /refused/.test(document.querySelector('#message').textContent));
+  await page.reload();
+  await page.waitForFunction(() => window.__lab && window.__lab.verdicts > 0);
+  assert.match(await page.locator('#message').textContent(), /^The share link was refused: .*This tab's last diagram is shown[.]$/);
+  assert.equal(await page.evaluate(() => location.hash), '#1.4453.zz');
+  if (!(await page.locator('#io').evaluate((d) => d.open))) await page.locator('#io summary').click();
+  await page.click('[data-export="grid"]');
+  assert.equal(await page.inputValue('#io-text'), mine);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
