@@ -137,12 +137,7 @@ function editLevels(change) {
   if (state.yellow && state.yellow === prev.yellow && state.root === prev.root) cutAtChangedReply(before);
   edited();
 }
-/**
- * Red's moves in Play's line with the diagram now: each `{column, text}`, the column
- * null where Red makes none (no level unique, or a move that turns on a `?` cell), the
- * text saying why.
- */
-/** Red's replies along Play's Yellow line as the diagram is now. */
+/** Red's replies along Play's Yellow line as the diagram is now (see lines.js). */
 const replies = () => redReplies(call(engine.play, grid(), state.yellow));
 /** Cuts Play's Yellow line where Red's replies differ from `before` (see lines.js), and says so. */
 function cutAtChangedReply(before) {
@@ -549,10 +544,10 @@ function openLink(r, undoable) {
   say(cutNote(r).trim());
 }
 
-/** What a link's Yellow line lost where play stops at a ? cell ('' when nothing). */
 /** Where this tab keeps its last share link: a reload of a refused link shows it. */
 const TAB_KEY = 'c4lab-tab-link';
 
+/** Keeps `link` (the one the address bar now shows) for this tab. */
 function keepForTab(link) {
   try { sessionStorage.setItem(TAB_KEY, link); } catch { /* storage off: nothing kept */ }
 }

@@ -1,7 +1,11 @@
 // Play's Yellow line when the diagram or the link under it changes: an edit cuts it after
 // the Yellow move whose answer changed, and a link's line cut at a ? cell is said.
 
-/** Red's replies along the replay `g` of the Yellow line (null when it is no game). */
+/**
+ * Red's moves along the replay `g` of the Yellow line (null when it is no game): each
+ * `{column, text}`, the column null where Red makes none (no level unique, or a move that
+ * turns on a `?` cell), the text saying why.
+ */
 export function redReplies(g) {
   if (!g.ok) return null;
   const replies = g.log.filter((m) => m.player === 'Red').map((m) => ({ column: m.column ?? null, text: m.rule.text }));
