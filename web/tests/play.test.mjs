@@ -1,0 +1,248 @@
+// Play: Yellow against the diagram, its line as the diagram changes, the solver and model hints.
+// The Lab in a real browser (see lab.mjs); run by scripts/test.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { useLab, href, shots, bin, browser, open, verdict, settled, count, cell, importText, WIN } from './lab.mjs';
+
+useLab();
+
+test('playing Yellow names the rule behind each Red move', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  assert.match(await verdict(page), /^Win: Red makes four on every line/);
+  await page.click('nav button[data-mode="play"]');
+  assert.match(await page.locator('#log').textContent(), /Red 6 · level 7, lower levels tied: 0 in columns 1, 3/);
+  await cell(page, 1, 4).click(); // column 1
+  const log = await page.locator('#log li').allTextContents();
+  assert.deepEqual(log.slice(1), ['Yellow 1', 'Red 7 · win']);
+  // Red's reply is in the status line, the live region a screen reader announces
+  assert.match(await page.locator('#game-status').textContent(), /^Red played 7\. Red wins/);
+  assert.equal(await page.locator('#board .cell.four').count(), 4);
+  assert.match(await page.locator('#legend').textContent(), /the winning four/);
+  // Red's winning move keeps the last move's ring (the legend names it) beside the four's,
+  // and says both to a screen reader
+  const winning = page.locator('#board .cell.selected.four');
+  assert.equal(await winning.count(), 1);
+  assert.match(await winning.getAttribute('aria-label'), /column 7, .*Red's last move, in the winning four$/);
+  assert.match(await winning.evaluate((c) => getComputedStyle(c).boxShadow), /,/);
+  await page.screenshot({ path: join(shots, 'play.png') });
+  // a move after the end names its count and its column (the count read as a column)
+  await page.keyboard.press('4');
+  assert.match(await page.locator('#message').textContent(), /Yellow's move 2 \(column 4\): the game stops here \(Red wins\), so no move can follow; Undo takes a move back/);
+  // the solver judges Red's winning move
+  await page.waitForFunction(() => /keeps the win/.test(document.querySelector('#hints').textContent));
+  await page.keyboard.press('Backspace');
+  assert.equal(await page.locator('#log li').count(), 1);
+  await page.keyboard.press('7'); // the only block of Red's four
+  assert.equal(await page.locator('#log li').nth(1).textContent(), 'Yellow 7');
+  assert.match(await page.locator('#game-status').textContent(), /^Red played \d\. Yellow to move/);
+  // Ctrl+Z takes the move back as Backspace does (the browser's own undo emptied the
+  // Import box), then Yellow plays 7 again
+  const box = await page.locator('#io-text').inputValue();
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.locator('#log li').count(), 1);
+  assert.equal(await page.locator('#io-text').inputValue(), box);
+  await page.keyboard.press('7');
+  assert.equal(await page.locator('#log li').nth(1).textContent(), 'Yellow 7');
+  // Yellow to move again: the solver marks the losing replies (this root is a Red win, so all lose)
+  await page.waitForFunction(() => /Yellow moves that lose: /.test(document.querySelector('#hints').textContent));
+  const hints = await page.locator('#hints').textContent();
+  assert.match(hints, /Red's last move keeps the win/);
+  assert.ok((await page.locator('#board .cell.losing').count()) > 0);
+  await page.screenshot({ path: join(shots, 'play-hints.png') });
+});
+
+test('an edit that cuts Play\'s Yellow line says so', async () => {
+  const page = await open('#1.655433534337221121.990*H90*D96579.71122');
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#undecide-all');
+  assert.match(await page.locator('#message').textContent(), /Yellow line 71122 was cut to nothing/);
+  await page.click('#undo-levels');
+  await page.click('nav button[data-mode="play"]');
+  assert.ok((await page.locator('#log li').count()) >= 10, 'Undo brings the line back');
+  assert.deepEqual(page.errors, []);
+});
+
+test('Undo after a link returns to the diagram before it with its own line; the same link written otherwise adds no step', async () => {
+  const first = '#1.655433534337221121.990*H90*D96579';
+  const page = await open(first);
+  // another diagram of the same root, with a Yellow line, opened from the address bar
+  const n = await count(page);
+  await page.evaluate(() => { location.hash = '#1.655433534337221121.990*H90*E9579.7112'; });
+  await settled(page, n);
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#undo-levels');
+  // the diagram before, without the link's line (it was taken for moves played since),
+  // and again after Redo and Undo
+  await page.waitForFunction((h) => location.hash === h, first);
+  await page.click('#redo-levels');
+  await page.waitForFunction(() => location.hash.endsWith('.7112'));
+  await page.click('#undo-levels');
+  await page.waitForFunction((h) => location.hash === h, first);
+  // the first link again, percent-encoded: nothing changes, so nothing to undo
+  assert.equal(await page.locator('#undo-levels').isDisabled(), true);
+  await page.evaluate(() => { location.hash = '#1.655433534337221121.990%2AH90%2AD96579'; });
+  await page.waitForFunction(() => !/%2A/.test(location.hash));
+  assert.equal(await page.locator('#undo-levels').isDisabled(), true);
+  assert.deepEqual(page.errors, []);
+});
+
+test('an edit that changes Red\'s answers cuts Play\'s Yellow line where they change', async () => {
+  // the line is still playable after each edit, but Red answers it otherwise: it was
+  // kept whole and silently meant another game
+  const page = await open('#1.5753556341.40310029911*A9403952993109409529.1243');
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#palette button[data-level="0"]');
+  await page.click('#cell-16');
+  assert.match(await page.locator('#message').textContent(),
+    /Yellow line 1243 was cut to 12: with the changed diagram Red's answer to Yellow's move 2 is column 6, not column 2 \(Undo restores it\)/);
+  assert.ok((await page.evaluate(() => location.hash)).endsWith('.12'));
+  await page.click('#undo-levels');
+  assert.ok((await page.evaluate(() => location.hash)).endsWith('.1243'), 'Undo brings the line back');
+  await page.click('#palette button[data-level="9"]');
+  await page.click('#cell-34');
+  assert.match(await page.locator('#message').textContent(),
+    /Yellow line 1243 was cut to nothing: with the changed diagram Red's first move is column 3, not column 7/);
+  // a move that now turns on a ? cell is named as that, not as "no move"
+  await page.click('#undo-levels');
+  await page.click('#cell-23', { button: 'right' });
+  assert.match(await page.locator('#message').textContent(),
+    /Yellow line 1243 was cut to nothing: with the changed diagram Red's first move is none \(Red's move depends on the undecided \(\?\) cell in column 3/);
+  await page.click('nav button[data-mode="play"]');
+  assert.equal(await page.locator('#log li').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a long game\'s log shows whole move numbers and keeps the newest move in view', async () => {
+  const page = await open('#1.655433534337221121.990*H90*D96579.71122', { width: 400, height: 800 });
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 10);
+  const log = await page.locator('#log').evaluate((ol) => {
+    // the widest marker a game can need, as the list draws it ("42. ")
+    const probe = document.createElement('span');
+    probe.style.font = getComputedStyle(ol.children[0]).font;
+    probe.textContent = '42.\u00a0';
+    document.body.append(probe);
+    const marker = probe.getBoundingClientRect().width;
+    probe.remove();
+    return { marker, room: parseFloat(getComputedStyle(ol).paddingLeft), top: ol.scrollTop, height: ol.clientHeight, full: ol.scrollHeight };
+  });
+  assert.ok(log.room > log.marker, `numbers clipped: ${log.room}px of room for ${log.marker}px`);
+  assert.ok(log.full > log.height, 'the log outgrows its box here');
+  assert.ok(log.top + log.height >= log.full - 2, `the newest move out of view: ${JSON.stringify(log)}`);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the model hint in Play mode: a file from c4lab train, the same move as c4lab hint', async (t) => {
+  // a small model trained natively on a small generated corpus
+  const dir = mkdtempSync(join(tmpdir(), 'c4lab-model-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const run = (args) => {
+    const r = spawnSync(bin, args, { encoding: 'utf8' });
+    assert.equal(r.status, 0, `c4lab ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  run(['corpus', 'generate', '--games', '200', '--holdout', '20', '--seed', '5', '--out', dir]);
+  const model = join(dir, 'm.c4m');
+  run(['train', '--load-corpus', join(dir, 'train', 'corpus_200.txt'),
+    '--perply-targets', join(dir, 'train', 'perply_targets.npz'), '--steps', '500', '--out', model]);
+  const junk = join(dir, 'junk.c4m');
+  writeFileSync(junk, 'not a model');
+
+  const page = await open();
+  await importText(page, WIN);
+  const root = await page.evaluate((w) => JSON.parse(window.__lab.engine.read_any(w)).root, WIN);
+  await page.click('nav button[data-mode="play"]');
+  await page.setInputFiles('#model-file', junk);
+  await page.waitForFunction(() => /not a c4lab model/.test(document.querySelector('#model-status').textContent));
+  assert.doesNotMatch(await page.locator('#model-status').textContent(), /not a c4lab model.*not a c4lab model/);
+  assert.equal(await page.locator('#model-hint').textContent(), '');
+  await page.setInputFiles('#model-file', model);
+  await page.waitForFunction(() => /^Model loaded/.test(document.querySelector('#model-status').textContent));
+  const line = async () => (await page.locator('#log li').allTextContents())
+    .map((t) => (t.match(/^(?:Red|Yellow) (\d)/) || [])[1]).filter(Boolean).join('');
+  // Yellow to move (after Red's first move, then after Yellow blocks and Red answers):
+  // the page names the column the native model names for the same position
+  for (const reply of [null, '7']) {
+    if (reply) {
+      await page.keyboard.press(reply);
+      await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 3);
+    }
+    const moves = root + (await line());
+    const native = JSON.parse(run(['hint', '--json', '--model', model, moves]));
+    assert.equal(native.moves, moves);
+    assert.equal(await page.locator('#model-hint').getAttribute('data-column'), String(native.column), moves);
+    assert.equal(await page.locator('#model-hint').textContent(), `Model: Yellow plays column ${native.column}.`);
+  }
+  // a refused file after a good one leaves the good one giving the hint
+  const column = await page.locator('#model-hint').getAttribute('data-column');
+  await page.setInputFiles('#model-file', junk);
+  await page.waitForFunction(() => /still gives the hint/.test(document.querySelector('#model-status').textContent));
+  assert.match(await page.locator('#model-status').textContent(), /^junk\.c4m: not a c4lab model.*The model loaded before, m\.c4m, still gives the hint\.$/);
+  assert.equal(await page.locator('#model-hint').getAttribute('data-column'), column);
+  // a finished game has no hint
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('1');
+  await page.waitForFunction(() => /Red wins/.test(document.querySelector('#game-status').textContent));
+  assert.equal(await page.locator('#model-hint').textContent(), '');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a Levels edit after moves in Play keeps a share link that opens', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  await page.click('nav button[data-mode="play"]');
+  await cell(page, 7, 2).click(); // Yellow on column 7; Red answers from the diagram
+  assert.match(new URL(await href(page)).hash, /\.7$/);
+  // every level 9: Red names no move at the root, so Yellow's 7 is no longer played
+  await page.click('nav button[data-mode="levels"]');
+  const n = await count(page);
+  await page.click('#clear');
+  await settled(page, n);
+  const link = new URL(await href(page)).hash;
+  assert.doesNotMatch(link, /\.7$/, link);
+  // the link in the address bar opens
+  const other = await open(link);
+  assert.doesNotMatch(await other.locator('#message').textContent(), /refused/);
+  await other.close();
+  await page.close();
+});
+
+test('Play on a root where Red names no move says there is nothing to judge', async () => {
+  const page = await open(); // every level 9: the rule names no move at the root
+  await page.click('nav button[data-mode="play"]');
+  await page.waitForFunction(() => /nothing to judge/.test(document.querySelector('#hints').textContent), null, { timeout: 20_000 });
+  await page.close();
+  // every cell `?`: Red's move turns on levels not given yet, so Play stops and says so
+  // (it used to say the diagram names no move, as if a `?` could never be played)
+  const undecided = await open('#1.-.*Z?*L?');
+  await undecided.click('nav button[data-mode="play"]');
+  assert.match(await undecided.locator('#game-status').textContent(),
+    /^Red's move depends on the undecided \(\?\) cells in columns 1, 2, 3, 4, 5, 6, 7: give them a level to play on[.]$/);
+  assert.equal(await undecided.locator('#log li').count(), 0);
+  await undecided.close();
+  // a link whose Yellow line runs past such a stop opens cut there, and says so
+  const cut = await open('#1.4453.0123456*Y9?*A9.41');
+  assert.match(await cut.locator('#message').textContent(),
+    /The link's Yellow line \(2 moves\) was left out: Red's first move depends on a \? cell[.]$/);
+  await cut.close();
+});
+
+test('importing a link with a Yellow line opens it in Play, as opening it does', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  await page.click('nav button[data-mode="play"]');
+  await cell(page, 7, 2).click();
+  const link = await href(page);
+  assert.match(link, /\.7$/);
+  const other = await open();
+  await importText(other, link);
+  assert.equal(await other.locator('nav button[data-mode="play"]').getAttribute('aria-pressed'), 'true');
+  assert.match(await other.locator('#message').textContent(), /Yellow's moves 7/);
+  assert.match((await other.locator('#log li').allTextContents()).join(' | '), /Yellow 7/);
+  await other.close();
+  await page.close();
+});

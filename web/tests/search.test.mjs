@@ -1,0 +1,354 @@
+// The searches: Fill ? (auto-complete) and Solve root (dsat), against the native binary.
+// The Lab in a real browser (see lab.mjs); run by scripts/test.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { useLab, shots, bin, upstream, open, verdict, settled, count, cell, emptyBoardAllUndecided, importText, upstreamDiagrams, WIN } from './lab.mjs';
+
+useLab();
+
+test('auto-complete fills the ? cells of an upstream diagram, and Keep applies them', async (t) => {
+  const blocks = upstreamDiagrams();
+  if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);
+  const page = await open();
+  // a deep upstream diagram (16+ stones) with its ten lowest level cells undecided
+  const puzzle = await page.evaluate((blocks) => {
+    for (const b of blocks) {
+      const r = JSON.parse(window.__lab.engine.read_any(b));
+      if (!r.ok || r.root.length < 16) continue;
+      let undecided = 0;
+      const cells = [...r.cells].reverse().map((c) => (/[0-9]/.test(c) && undecided++ < 10 ? '?' : c)).reverse();
+      return cells.join('').match(/.{7}/g).join('\n') + '\n';
+    }
+    return null;
+  }, blocks);
+  assert.ok(puzzle, 'no upstream diagram with 16 or more stones');
+  await importText(page, puzzle);
+  assert.match(await verdict(page), /^Incomplete: 10 undecided cells/);
+  await page.click('#fill');
+  await page.waitForFunction(() => !document.querySelector('#fill-keep').disabled, null, { timeout: 60_000 });
+  assert.match(await page.locator('#fill-status').textContent(), /^Found a completion that verifies as a win/);
+  assert.equal(await page.locator('#board .cell.candidate').count(), 10);
+  // each shows its level, a 9 too (drawn as a plain empty cell, it looked undecided-free)
+  assert.ok(await page.$$eval('#board .cell.candidate', (cs) => cs.every((c) => c.textContent !== '')));
+  await page.screenshot({ path: join(shots, 'fill-found.png') });
+  const n = await count(page);
+  await page.click('#fill-keep');
+  assert.match(await settled(page, n), /^Win/);
+  assert.equal(await page.locator('#board .cell.candidate').count(), 0);
+  await page.waitForFunction(() => !document.querySelector('#simplify').disabled || /minimal/.test(document.querySelector('#simplify').textContent));
+  assert.deepEqual(page.errors, []);
+});
+
+test('auto-complete says UNSAT for what no completion can win, and Stop ends a wide search', async () => {
+  const page = await open();
+  await page.click('nav button[data-mode="position"]');
+  await page.fill('#moves', '727364'); // Yellow holds three in the bottom row, open at both ends
+  let n = await count(page);
+  await page.click('#set-moves');
+  await settled(page, n);
+  await page.click('nav button[data-mode="levels"]');
+  n = await count(page);
+  await page.click('#undecide-all');
+  await settled(page, n);
+  await page.click('#fill');
+  // every empty cell is ?: nothing else could be fixed otherwise, so the root is lost
+  // to every diagram (it said "Other fixed cells might")
+  await page.waitForFunction(() => /^No diagram wins from this root: no levels 0–9 for its 36 empty cells make a win/.test(document.querySelector('#fill-status').textContent));
+  assert.equal(await page.locator('#fill-keep').isDisabled(), true);
+  // the empty board, every cell undecided: a wide scope that runs until stopped
+  await emptyBoardAllUndecided(page);
+  assert.equal(await page.locator('#clear-root').getAttribute('title'), 'Off: the root is the empty board already. Take every root stone off');
+  assert.equal(await page.locator('#clear-root').isDisabled(), true);
+  await page.click('#fill');
+  assert.match(await page.locator('#fill-status').textContent(), /wide scope/);
+  await page.waitForFunction(() => /^Searching… [1-9]/.test(document.querySelector('#fill-status').textContent), null, { timeout: 30_000 });
+  assert.ok(await page.locator('#board .cell.candidate').count() > 0, 'the live candidate is drawn');
+  await page.waitForFunction(() => /Deepest loss/.test(document.querySelector('#fill-status').textContent), null, { timeout: 30_000 });
+  await page.click('#fill-stop');
+  const stopped = await page.locator('#fill-status').textContent();
+  assert.match(stopped, /^Stopped after/);
+  assert.doesNotMatch(stopped, /Deepest loss: (no-move|draw|yellow-wins) /, 'how the line ends, in words');
+  // the losing line is drawn over the last candidate, whose levels stay readable (a long
+  // line hid every one of them)
+  const ghosts = await page.locator('#board .cell:has(.num)').evaluateAll((cs) => cs.map((c) => c.getAttribute('aria-label')));
+  assert.ok(ghosts.length > 0, 'the deepest line is drawn');
+  assert.ok(ghosts.every((l) => /candidate level \d/.test(l)), ghosts.join('; '));
+  assert.equal(await page.locator('#fill-stop').isDisabled(), true);
+  await page.click('#fill-discard');
+  assert.equal(await page.locator('#board .cell.candidate').count(), 0);
+  assert.equal(await page.locator('#fill-status').textContent(), '', 'no line about a discarded search');
+  assert.deepEqual(page.errors, []);
+});
+
+// Deep upstream roots (22+ stones) with every level cell undecided, as grids, read by
+// the page's engine.
+function deepRoots(page, blocks) {
+  return page.evaluate((blocks) => {
+    const out = [];
+    for (const b of blocks) {
+      const r = JSON.parse(window.__lab.engine.read_any(b));
+      if (!r.ok || r.root.length < 22) continue;
+      out.push([...r.cells].map((c) => (/[0-9]/.test(c) ? '?' : c)).join('').match(/.{7}/g).join('\n') + '\n');
+    }
+    return out;
+  }, blocks);
+}
+
+// Runs the page's Solve root on the diagram in `text` and returns the final report.
+async function solveRoot(page, text) {
+  await importText(page, text);
+  await page.click('#dsat');
+  await page.waitForFunction(() => {
+    const r = window.__lab.dsat();
+    return r && (!r.ok || !['mapping', 'searching'].includes(r.state));
+  }, null, { timeout: 120_000 });
+  return page.evaluate(() => window.__lab.dsat());
+}
+
+// `c4lab dsat --json` natively on the same diagram.
+function nativeDsat(text, backend, ...flags) {
+  const r = spawnSync(bin, ['dsat', '--json', '--backend', backend, ...flags], { input: text, encoding: 'utf8' });
+  assert.ok(r.stdout, `c4lab dsat printed nothing: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+test('Solve root agrees with the native dsat on small roots, and Keep applies a found diagram', async (t) => {
+  const blocks = upstreamDiagrams();
+  if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);
+  const page = await open();
+  const deep = await deepRoots(page, blocks);
+  const step = Math.max(1, Math.floor(deep.length / 3));
+  const roots = deep.filter((_, i) => i % step === 0).slice(0, 3);
+  assert.equal(roots.length, 3);
+  // and a root no diagram can win (moves 727364): Yellow's three in the bottom row is
+  // open at both ends
+  const lost = '???????\n???????\n???????\n???????\n??????R\n?YYY?RR\n';
+  // every level from the start (the fewest-levels default has its own test)
+  await page.uncheck('#dsat-fewest');
+  let byLocal = 0;
+  for (const text of [...roots, lost]) {
+    const web = await solveRoot(page, text);
+    assert.ok(web.ok, web.error);
+    assert.equal(web.state, text === lost ? 'unsat' : 'found');
+    for (const backend of ['batsat', 'cadical']) {
+      const native = nativeDsat(text, backend, '--first-levels', '10');
+      assert.equal(web.state, native.verdict, `${backend} on\n${text}`);
+      // the same engine: the same diagram, whether the local search or the SAT search found it
+      if (backend === 'batsat' && web.state === 'found') {
+        assert.equal(web.cells, native.diagram.join(''), text);
+        assert.equal(web.local_steps, native.local_steps, text);
+      }
+    }
+    if (web.state === 'found') {
+      assert.equal(web.cells.length, 42);
+      assert.match(await page.locator('#dsat-status').textContent(), /^Found a diagram that verifies as a win/);
+      if (web.round === 0) {
+        byLocal += 1;
+        assert.match(await page.locator('#dsat-status').textContent(), /^Found a diagram that verifies as a win by the local search \(/);
+      }
+      if (text === roots[0]) {
+        // Keep writes the found levels into the ? cells: the verdict becomes a win
+        assert.ok(await page.locator('#board .cell.candidate').count() > 0);
+        const n = await count(page);
+        await page.click('#dsat-keep');
+        assert.match(await settled(page, n), /^Win/);
+        assert.equal(await page.locator('#board .cell.candidate').count(), 0);
+      }
+    }
+  }
+  // the local search, which runs first by default, settles roots like these
+  assert.ok(byLocal >= 1, 'no root found by the local search');
+  assert.equal((await page.evaluate(() => window.__lab.dsat())).state, 'unsat');
+  assert.match(await page.locator('#dsat-status').textContent(), /^No diagram wins from this root/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('Solve root races two searches as c4lab dsat does: the same winner, dead ends and diagram', async () => {
+  // the upstream root 56666644444335232221, every cell ?: the second search, let go at
+  // the first's 2,851 dead ends, finds a diagram after 3,740 of its own, which count
+  // twice, before the first reaches 2,851 + 2 x 3,740 (the SAT searches alone: the local
+  // search that runs first has its own test)
+  const text = '???????\n???R?Y?\n?R?Y?R?\n?YYR?Y?\n?RRYYR?\nYRYRRY?\n';
+  const native = nativeDsat(text, 'batsat', '--local-work', '0');
+  assert.equal(native.verdict, 'found');
+  assert.equal(native.winner, 1, 'the second search wins natively');
+  const page = await open();
+  await page.uncheck('#dsat-local');
+  // isolated, so the searches' ceilings are shared with the solvers mid-call
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  const web = await solveRoot(page, text);
+  assert.ok(web.ok, web.error);
+  assert.equal(web.state, 'found');
+  assert.equal(web.winner, 1);
+  assert.equal(web.started_at, native.entrants[1].started_at);
+  assert.equal(web.conflicts, native.conflicts);
+  assert.equal(web.levels, native.levels);
+  assert.equal(web.cells, native.diagram.join(''));
+  // the first search was stopped where its count passed the winner's, or finished later
+  assert.ok(web.entrants[0].conflicts > native.entrants[1].started_at + 2 * native.conflicts);
+  const from = native.entrants[1].started_at.toLocaleString('en');
+  const status = await page.locator('#dsat-status').textContent();
+  assert.ok(status.startsWith(`Found a diagram that verifies as a win by the second search (from the first's ${from} dead ends`), status);
+  // the levels the ? cells take, not the budget, which grew without a proof
+  const given = text.replace(/\n/g, '');
+  const top = Math.max(...[...web.cells].filter((_, i) => given[i] === '?').map(Number));
+  assert.match(status, new RegExp(`its \\? cells take levels 0–${top}[,.]`));
+  assert.deepEqual(page.errors, []);
+});
+
+test('Solve root runs a local search in each worker, as c4lab dsat does: the second\'s stream can win', async () => {
+  // the upstream root 656666454544535242, every cell ?: the second search's local search
+  // (stream 1) finds a diagram with less work than the first's (stream 0) needs
+  const text = '???????\n???RRY?\n???YRR?\n???RYY?\n?Y?RYR?\n?YYRYR?\n';
+  const native = nativeDsat(text, 'batsat');
+  assert.equal(native.verdict, 'found');
+  assert.equal(native.winner, 1, 'the second search\'s local search wins natively');
+  assert.equal(native.local_found, true);
+  const page = await open();
+  const web = await solveRoot(page, text);
+  assert.ok(web.ok, web.error);
+  assert.equal(web.state, 'found');
+  assert.equal(web.winner, 1);
+  assert.equal(web.local_found, true);
+  assert.equal(web.local_work, native.local_work);
+  assert.equal(web.local_steps, native.local_steps);
+  assert.equal(web.cells, native.diagram.join(''));
+  const status = await page.locator('#dsat-status').textContent();
+  assert.ok(status.startsWith('Found a diagram that verifies as a win by the second search\'s local search ('), status);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a dsat session stops mid-call at the ceiling the page shares with it', async () => {
+  const page = await open();
+  const text = '???????\n?????Y?\n??RY?Y?\n??YRRR?\n?YRYYR?\nRYYRRRY\n';
+  const r = await page.evaluate(async (grid) => {
+    const engine = await import('./pkg/c4lab_wasm_synth.js');
+    await engine.default();
+    // one search to its end; the dead ends at each round's end
+    const run = (view) => {
+      const session = engine.DsatSession.start(grid, 16, 2e6, 1, 0, 0);
+      session.set_local_work(0); // the SAT search, whose dead ends the ceiling counts
+      if (view) session.share_ceiling(view, 0);
+      const ends = [];
+      for (;;) {
+        const r = JSON.parse(session.step(4096));
+        if (r.state === 'searching') ends.push(r.conflicts);
+        if (!['mapping', 'searching'].includes(r.state)) return { r, ends };
+      }
+    };
+    const free = run(null);
+    // a ceiling in the middle of the longest round can only be met inside a solver call
+    let at = 0;
+    let gap = 0;
+    let before = 0;
+    for (const c of [...free.ends, free.r.conflicts]) {
+      if (c - before > gap) [gap, at] = [c - before, before + Math.floor((c - before) / 2)];
+      before = c;
+    }
+    const view = new Int32Array(new SharedArrayBuffer(4));
+    Atomics.store(view, 0, at);
+    const capped = run(view);
+    return { free: free.r.state, gap, at, state: capped.r.state, conflicts: capped.r.conflicts };
+  }, text);
+  assert.equal(r.free, 'found');
+  assert.ok(r.gap >= 100, `the longest round took ${r.gap} dead ends`);
+  assert.equal(r.state, 'stopped');
+  assert.ok(r.conflicts >= r.at && r.conflicts < r.at + r.gap / 2, `stopped at ${r.conflicts}, the ceiling ${r.at}`);
+  assert.deepEqual(page.errors, []);
+});
+
+test('Solve root says what its local search did when stopped there, and runs a clock from the start', async () => {
+  const page = await open();
+  await emptyBoardAllUndecided(page);
+  await page.click('#dsat');
+  // the start's words stand with a clock until the first report (seconds near the empty board)
+  assert.match(await page.locator('#dsat-status').textContent(), /^A local search first, then mapping every position .* \(\d+\.\d s\)$/);
+  await page.waitForFunction(() => /^Local search before mapping: /.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
+  assert.equal(await page.locator('#dsat-gauge').getAttribute('aria-label'), "Share of the local search's work budget spent");
+  await page.click('#dsat-stop');
+  // (it said "0 positions, 0 dead ends": the local search's work was lost)
+  assert.match(await page.locator('#dsat-status').textContent(), /^Stopped after [0-9.]+ s, in the local search before mapping: [\d,]+ repair steps?, [\d,]+ of 25,000,000 units of work\.$/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('Solve root shows its mapping gauge on a wide root and stops at once', async () => {
+  const page = await open();
+  await emptyBoardAllUndecided(page);
+  await page.click('#dsat');
+  await page.waitForFunction(() => /^Mapping: [1-9]/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 30_000 });
+  assert.equal(await page.locator('#dsat-gauge').isVisible(), true);
+  const gauge = await page.evaluate(() => [document.querySelector('#dsat-gauge').value, document.querySelector('#dsat-gauge').max]);
+  assert.ok(gauge[0] > 0 && gauge[1] === 300000, `gauge ${gauge}`);
+  assert.equal(await page.locator('#dsat-gauge').getAttribute('aria-label'), 'Share of the state budget mapped');
+  await page.click('#dsat-stop');
+  assert.match(await page.locator('#dsat-status').textContent(), /^Stopped after/);
+  assert.equal(await page.locator('#dsat-gauge').isVisible(), false);
+  await page.click('#dsat-discard');
+  assert.equal(await page.locator('#dsat-discard').isDisabled(), true);
+  assert.deepEqual(page.errors, []);
+});
+
+test('Solve root by default keeps the ? cells to as few levels as the native dsat, with no gap', async (t) => {
+  const blocks = upstreamDiagrams();
+  if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);
+  const page = await open();
+  const [text] = await deepRoots(page, blocks);
+  assert.ok(text, 'an upstream root of 22 stones or more');
+  assert.equal(await page.locator('#dsat-fewest').isChecked(), true, 'Fewest levels is on by default');
+  const web = await solveRoot(page, text);
+  assert.ok(web.ok, web.error);
+  assert.equal(web.state, 'found');
+  // the page races the native default's two searches
+  const native = nativeDsat(text, 'batsat');
+  assert.equal(native.verdict, 'found');
+  assert.equal(web.winner, native.winner);
+  assert.equal(web.levels, native.levels);
+  assert.ok(web.levels >= 1 && web.levels <= 10);
+  const given = text.replace(/\n/g, '');
+  const used = new Set();
+  for (let i = 0; i < 42; i++) {
+    if (given[i] !== '?') continue;
+    assert.ok(Number(web.cells[i]) < web.levels, `cell ${i} is ${web.cells[i]} over ${web.levels} levels`);
+    used.add(Number(web.cells[i]));
+  }
+  // no gap: the fewest levels are exactly 0 to levels - 1
+  assert.equal(used.size, web.levels, `levels used: ${[...used].sort()}`);
+  assert.match(await page.locator('#dsat-status').textContent(), new RegExp(`its \\? cells take levels 0–${web.levels - 1}`));
+  assert.deepEqual(page.errors, []);
+});
+
+test('Fill ? says so when its engine cannot load, instead of searching forever', async () => {
+  const page = await open();
+  // the synthesis engine is fetched only by the auto-complete and dsat workers
+  await page.route('**/c4lab_wasm_synth_bg.wasm', (r) => r.abort());
+  await importText(page, WIN);
+  await page.click('#undecide-all');
+  await page.click('#fill');
+  await page.waitForFunction(() => /did not load|failed/.test(document.querySelector('#fill-status').textContent), null, { timeout: 20_000 });
+  // a failure, not a refusal of the diagram: said as a sentence
+  assert.match(await page.locator('#fill-status').textContent(), /^Auto-complete failed: the engine did not load: .*[.]$/);
+  assert.equal(await page.locator('#fill-stop').isDisabled(), true);
+});
+
+test('starting one search sets the other aside, so the board previews what Keep applies', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  await page.click('#undecide-all');
+  await page.click('#dsat');
+  await page.waitForFunction(() => !document.querySelector('#dsat-keep').disabled, null, { timeout: 60_000 });
+  await page.click('#fill');
+  assert.match(await page.locator('#dsat-status').textContent(), /^Set aside: Fill \? started/);
+  assert.equal(await page.locator('#dsat-keep').isDisabled(), true);
+  // and the other way round, once Fill ? has reported
+  await page.waitForFunction(() => /^(Searching… [1-9]|Found)/.test(document.querySelector('#fill-status').textContent), null, { timeout: 30_000 });
+  await page.click('#dsat');
+  assert.match(await page.locator('#fill-status').textContent(), /^Set aside: Solve root started/);
+  await page.evaluate(() => document.querySelector('#dsat-stop').click()); // a no-op if it has ended
+  // once that solve is discarded, nothing stands behind the line: it goes
+  await page.click('#dsat-discard');
+  assert.equal(await page.locator('#fill-status').textContent(), '');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
