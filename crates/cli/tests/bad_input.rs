@@ -94,3 +94,378 @@ fn check_solution_says_first_that_a_file_holds_none_of_what_it_should() {
         stdout(&out)
     );
 }
+
+#[test]
+fn a_missing_file_is_named_once_with_its_cause_once() {
+    for args in [
+        &["corpus", "check", "no-such-dir/corpus.txt"][..],
+        &["corpus", "label", "no-such-dir/corpus.txt"][..],
+        &["verify", "no-such-dir/diagram.txt"][..],
+    ] {
+        let out = c4lab(args, "");
+        assert_exit(&out, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("error: ") && err.contains("no-such-dir/"),
+            "{err}"
+        );
+        assert_eq!(err.matches("(os error 2)").count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
+    let empty = std::env::temp_dir().join(format!("c4lab-empty-{}.txt", std::process::id()));
+    std::fs::write(&empty, "# nothing but a comment\n").unwrap();
+    let empty_s = empty.display().to_string();
+    // (arguments, what the message names)
+    let never = std::env::temp_dir().join(format!("c4lab-never-{}", std::process::id()));
+    let never_s = never.display().to_string();
+    let generate = |flag: &'static str, value: &'static str| {
+        [
+            "corpus",
+            "generate",
+            "--games",
+            "4",
+            "--out",
+            never_s.as_str(),
+            flag,
+            value,
+        ]
+    };
+    let slots = generate("--slots", "0");
+    let shard = generate("--shard", "1/2/3");
+    // (depth 20 listed its positions until memory ran out)
+    let book = ["book", "--depth", "11", "--out", never_s.as_str()];
+    let opening = generate("--opening-min", "40");
+    let epsilon = generate("--epsilon", "1.5");
+    let bounded = generate("--bounded-empty", "9");
+    // (the book is checked for the teacher before it is read: this one is not there)
+    let unread_book = generate("--book", "no-such-book.bin");
+    let holdout = generate("--holdout", "18446744073709551615");
+    let widen_27 = vec!["0"; 27].join(",");
+    let all_slots = [
+        "corpus",
+        "generate",
+        "--games",
+        "4",
+        "--holdout",
+        "1",
+        "--slots",
+        "42",
+        "--out",
+        never_s.as_str(),
+    ];
+    // a root with Yellow to move: dsat names the file it refuses
+    let odd = std::env::temp_dir().join(format!("c4lab-odd-{}.txt", std::process::id()));
+    std::fs::write(&odd, "9999999\n".repeat(5) + "999R999\n").unwrap();
+    let odd_s = odd.display().to_string();
+    // a grid's comment line alone: no rows (not a share link)
+    let comment = std::env::temp_dir().join(format!("c4lab-comment-{}.txt", std::process::id()));
+    std::fs::write(&comment, "# my root\n\n").unwrap();
+    let comment_s = comment.display().to_string();
+    let cases: [(&[&str], &str); 50] = [
+        (
+            &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
+            "cannot write /nonexistent/dir/b.bin",
+        ),
+        (
+            &["complete", "--backend", "nope", "examples/complete.txt"],
+            "--backend",
+        ),
+        (
+            &["dsat", "--backend", "nope", "examples/complete.txt"],
+            "--backend",
+        ),
+        (&bounded, "--bounded-empty"),
+        (
+            &[
+                "complete",
+                "--lost-budget",
+                "2000",
+                "--learn",
+                "tree",
+                "examples/complete.txt",
+            ],
+            "--lost-budget",
+        ),
+        (
+            &[
+                "complete",
+                "--lost-budget",
+                "2000",
+                "--lost-after",
+                "150",
+                "examples/complete.txt",
+            ],
+            "--lost-after 150 is not before --tree-after 150",
+        ),
+        (&["bench", "solver", "--threads", "1,100000"], "--threads"),
+        (
+            &["bench", "corpus", "--teacher", "exact", "--games", "1"],
+            "--teacher",
+        ),
+        (
+            &[
+                "eval",
+                "--model",
+                "m.c4m",
+                "--holdout-corpus",
+                "h.txt",
+                "--opening",
+                "42",
+            ],
+            "--opening",
+        ),
+        (&["play", "examples/win.txt", "--you", "red"], "--you"),
+        (&["play", "-", "--moves", "4"], "--no-input"),
+        (&["dsat", odd_s.as_str()], ".txt: cannot solve this root"),
+        (&["dsat", comment_s.as_str()], "found 0 rows"),
+        // settings the chosen learning never uses are refused, not ignored
+        (
+            &[
+                "complete",
+                "--learn",
+                "blocking",
+                "--premap",
+                "30",
+                "examples/complete.txt",
+            ],
+            "--premap has no effect with --learn blocking",
+        ),
+        (
+            &[
+                "complete",
+                "--learn",
+                "tree",
+                "--tree-after",
+                "5",
+                "examples/complete.txt",
+            ],
+            "--tree-after applies with --learn positions only",
+        ),
+        (
+            &["complete", "--lost-after", "500", "examples/complete.txt"],
+            "--lost-after needs --lost-budget above 0",
+        ),
+        (
+            &[
+                "complete",
+                "--premap",
+                "10",
+                "--deepen-to",
+                "2",
+                "examples/complete.txt",
+            ],
+            "--deepen-to 2 is not deeper than --premap 10",
+        ),
+        // typed at their default values, they are refused the same way (they passed)
+        (
+            &[
+                "complete",
+                "--premap",
+                "8",
+                "--deepen-to",
+                "8",
+                "examples/complete.txt",
+            ],
+            "--deepen-to 8 is not deeper than --premap 8",
+        ),
+        (
+            &[
+                "complete",
+                "--learn",
+                "blocking",
+                "--premap",
+                "6",
+                "examples/complete.txt",
+            ],
+            "--premap has no effect with --learn blocking",
+        ),
+        (
+            &[
+                "bench",
+                "complete",
+                "--learn",
+                "tree",
+                "--tree-after",
+                "150",
+            ],
+            "--tree-after applies with --learn positions only",
+        ),
+        (
+            &["convert", "--to", "old", "examples/win.txt"],
+            "examples/win.txt: cannot write the old language: row 4",
+        ),
+        (
+            &["dsat", "--max-seconds", "-1", "examples/complete.txt"],
+            "--max-seconds must be a positive number",
+        ),
+        (
+            &[
+                "dsat",
+                "--oracle-nodes",
+                "0",
+                "--local-work",
+                "100000",
+                "examples/complete.txt",
+            ],
+            "needs the strong solver",
+        ),
+        (
+            &["dsat", "--log-rounds", "-", "examples/complete.txt"],
+            "name a file for the round log",
+        ),
+        (
+            &["bench", "dsat", "--min-ply", "30", "--max-ply", "20"],
+            "--min-ply 30 is above --max-ply 20",
+        ),
+        (
+            &[
+                "bench",
+                "dsat",
+                "--grids",
+                "examples/complete.txt",
+                "--local-work",
+                "1,2,3",
+            ],
+            "--local-work has 3 values for 2 searches",
+        ),
+        (
+            &["bench", "dsat", "--write-grids", "examples/win.txt"],
+            "is a file, not a folder",
+        ),
+        (
+            &["bench", "complete", "--cap", "-1"],
+            "expected a positive number of seconds",
+        ),
+        // (a minus sign before a word was taken for a flag: "unexpected argument '-i'")
+        (
+            &["dsat", "--max-seconds", "-inf", "examples/complete.txt"],
+            "--max-seconds must be a positive number",
+        ),
+        (
+            &["bench", "dsat", "--cap", "-inf"],
+            "expected a positive number of seconds",
+        ),
+        (&slots, "--slots"),
+        (&opening, "--opening-min"),
+        (&epsilon, "--epsilon"),
+        (&shard, "--shard 1/2/3"),
+        (&book, "'--depth <DEPTH>': 11 is not in 0..=10"),
+        (
+            &[
+                "eval",
+                "--model",
+                "m.c4m",
+                "--games",
+                "18446744073709551615",
+            ],
+            "'--games <GAMES>': 18446744073709551615 is not in 0..=1000000",
+        ),
+        (&["verify", "--budget", "0", "examples/win.txt"], "--budget"),
+        (&holdout, "at most 1000000000 games"),
+        (&unread_book, "--book speeds up the exact teacher only"),
+        (&all_slots, "no holdout game can be board-disjoint"),
+        (&["bench", "verify", "--runs", "1001"], "--runs"),
+        (
+            &["dsat", "--max-states", "0", "examples/complete.txt"],
+            "expected a whole number from 1 to",
+        ),
+        (
+            &["dsat", "--widen-after", &widen_27, "examples/complete.txt"],
+            "at most 26 searches",
+        ),
+        // a wrong corpus path is named as the corpus, not as its missing sidecar
+        (
+            &["corpus", "stats", "no-such-corpus.txt"],
+            "cannot read corpus no-such-corpus.txt",
+        ),
+        (&["analyze", "--table-mb", "0", "44"], "--table-mb"),
+        (&["analyze", "--threads", "100000", "44"], "--threads"),
+        (
+            &["dsat", "--cut", "4294967295", "examples/complete.txt"],
+            "--cut",
+        ),
+        (
+            &["complete", "--deepen-to", "43", "examples/complete.txt"],
+            "--deepen-to",
+        ),
+        (
+            &["complete", "--max-seconds", "1e20", "examples/complete.txt"],
+            "no larger than about 1.8e19, got 1e20",
+        ),
+        (
+            &[
+                "bench",
+                "verify",
+                "--branches",
+                &empty_s,
+                "--steady-states",
+                &empty_s,
+            ],
+            "no diagrams to verify",
+        ),
+    ];
+    for (args, named) in cases {
+        let out = c4lab(args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        // refused before any table header or result
+        assert!(out.stdout.is_empty(), "{args:?}: {}", stdout(&out));
+        assert!(
+            err.contains(named) && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+    // a benchmark's data folder that is not there: the flag to pass is named, and no
+    // table header is printed first
+    let out = c4lab(
+        &[
+            "bench",
+            "solver",
+            "--sets",
+            "no-such-folder",
+            "--only",
+            "L3_R1",
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("pass --sets FOLDER"), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // a set name that is not in the folder names the sets that are
+    let sets = std::env::temp_dir().join(format!("c4lab-sets-{}", std::process::id()));
+    std::fs::create_dir_all(sets.join("train")).unwrap();
+    std::fs::write(sets.join("L9_R9.txt"), "").unwrap();
+    let sets_s = sets.display().to_string();
+    let out = c4lab(
+        &["bench", "solver", "--sets", &sets_s, "--only", "L0_R0"],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no set \"L0_R0\"") && err.contains("L9_R9"),
+        "{err}"
+    );
+    // a corpus folder given where a corpus file goes: the files inside are named
+    std::fs::write(sets.join("train/corpus_4.txt"), "").unwrap();
+    let out = c4lab(&["corpus", "stats", &sets_s], "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is a folder") && err.contains("corpus_4.txt"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&sets).ok();
+    std::fs::remove_file(&empty).ok();
+    std::fs::remove_file(&odd).ok();
+    std::fs::remove_file(&comment).ok();
+    assert!(!never.exists(), "a refused command created {never_s}");
+}

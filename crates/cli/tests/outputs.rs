@@ -1,0 +1,179 @@
+//! Where output goes: a reader that goes away before the end, and the round log's file
+//! (never the diagram solved, never where the result goes, never worth a verdict).
+
+use std::path::Path;
+
+mod common;
+use common::*;
+
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly() {
+    let grid = std::fs::read_to_string(repo().join("examples/win.txt")).unwrap();
+    let upstream = repo().join("../shared/data/upstream");
+    let [branches, states] =
+        ["branches.txt", "steady_states.txt"].map(|n| upstream.join(n).display().to_string());
+    let mut cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["verify", "examples/win.txt"], ""),
+        (vec!["verify", "--json", "examples/loss.txt"], ""),
+        (vec!["convert", "--to", "link"], &grid),
+        (vec!["simplify", "--dry-run"], &grid),
+        (vec!["analyze", "4444"], ""),
+        (vec!["--help"], ""),
+    ];
+    if upstream.join("branches.txt").exists() {
+        let args = [
+            "check-solution",
+            "--branches",
+            &branches,
+            "--steady-states",
+            &states,
+        ];
+        cases.push((args.to_vec(), ""));
+    }
+    for (args, input) in &cases {
+        let out = c4lab_into_closed_pipe(args, input);
+        let err = String::from_utf8_lossy(&out.stderr);
+        // no panic on the failed write (exit 101) and no error message: the reader left;
+        // and no success, which would let a failed check pass (`verify` of a loss)
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {err}");
+        assert!(
+            err.trim().is_empty() || args[0] == "convert",
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // a full disk under `> file` is named as a failed write of the output (it read as a
+    // bare "No space left on device"), exit 2
+    // (also where a command writes line by line: play, solve; and help, which exited 0)
+    let commands: [&[&str]; 5] = [
+        &["--help"],
+        &["verify", "--help"],
+        &["verify", "--json", "examples/loss.txt"],
+        &["play", "examples/win.txt", "--moves", "1", "--no-input"],
+        &["solve", "-"],
+    ];
+    for args in commands {
+        let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+            break;
+        };
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+            .args(args)
+            .current_dir(repo())
+            .stdin(std::process::Stdio::piped())
+            .stdout(full)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        // (a command that reads no input may have ended already)
+        let _ = child.stdin.take().unwrap().write_all(b"444444\n");
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: cannot write standard output: No space left on device"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn the_round_log_may_not_overwrite_the_diagram_it_solves() {
+    let dir = std::env::temp_dir().join(format!("c4lab-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grid = dir.join("root.txt");
+    let text = std::fs::read_to_string(repo().join("examples/complete.txt")).unwrap();
+    std::fs::write(&grid, &text).unwrap();
+    let g = grid.display().to_string();
+    let out = c4lab(&["dsat", "--log-rounds", &g, &g], "");
+    assert_exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is the diagram being solved"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&grid).unwrap(), text);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_round_log_may_not_go_where_the_result_goes() {
+    // standard output as a pipe (the helper's): /dev/stdout is that pipe
+    let out = c4lab(
+        &[
+            "dsat",
+            "--log-rounds",
+            "/dev/stdout",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    assert_exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("standard output goes there"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout(&out), "");
+    // standard output redirected to a file, and the log named as that file
+    let dir = std::env::temp_dir().join(format!("c4lab-log-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let result = dir.join("result.txt");
+    let run = |log: &Path, out: std::fs::File| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+            .args(["dsat", "--local-work", "0", "--log-rounds"])
+            .arg(log)
+            .arg("examples/complete.txt")
+            .current_dir(repo())
+            .stdout(out)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap()
+    };
+    let out = run(&result, std::fs::File::create(&result).unwrap());
+    assert_exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("standard output goes there"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    // both thrown away: nothing mixes, so it runs
+    let null = Path::new("/dev/null");
+    if null.exists() {
+        let out = run(null, std::fs::File::create(null).unwrap());
+        assert_exit(&out, 0);
+    }
+}
+
+#[test]
+fn a_round_log_that_cannot_be_written_costs_no_verdict() {
+    // a device that refuses every write (Linux)
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full here");
+        return;
+    }
+    let out = c4lab(
+        &[
+            "dsat",
+            "--local-work",
+            "0",
+            "--log-rounds",
+            "/dev/full",
+            "examples/complete.txt",
+        ],
+        "",
+    );
+    assert_exit(&out, 0);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: cannot write the round log /dev/full") && err.contains("found"),
+        "{err}"
+    );
+    assert_eq!(
+        stdout(&out).lines().count(),
+        6,
+        "the grid: {}",
+        stdout(&out)
+    );
+}
