@@ -6,6 +6,10 @@ pub use std::path::PathBuf;
 pub use std::process::Output;
 use std::process::{Command, Stdio};
 
+mod generated;
+#[allow(unused_imports)]
+pub use generated::{Generated, TRAIN_SETTINGS};
+
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }

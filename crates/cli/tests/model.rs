@@ -1,0 +1,579 @@
+//! `c4lab train`, `eval`, `hint`, `bench model` and the model as `play`'s opponent, as a
+//! script would use them, each test on a corpus generated for it.
+
+mod common;
+use common::*;
+
+#[test]
+fn training_is_reproducible_and_resumes_only_the_same_run() {
+    let g = Generated::new("resume");
+    let d = g.d.as_str();
+    let (_, _, hold, hold_t) = g.paths();
+    let model = format!("{d}/m.c4m");
+    let train = |ctx: &str, extra: &[&str]| g.train_to(&model, ctx, extra);
+    let first_run = train("192", &[]);
+    assert_exit(&first_run, 0);
+    let text = stdout(&first_run);
+    assert!(
+        text.contains("trained 2000 steps") && text.contains("holdout agreement"),
+        "{text}"
+    );
+    let first = std::fs::read(&model).unwrap();
+    // the same seed gives the same model; resuming a finished run to more steps works
+    assert_eq!(train("192", &[]).status.code(), Some(0));
+    assert_eq!(std::fs::read(&model).unwrap(), first);
+    let out = train("192", &["--resume"]);
+    assert_exit(&out, 0);
+    let said = stdout(&out);
+    assert!(
+        said.contains("trained 2000 steps (resumed at step 2000)")
+            && said.contains("loss - (no step left to run)"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read(&model).unwrap(),
+        first,
+        "resuming a finished run adds nothing"
+    );
+    // a resume with other settings or other examples would be another run: refused,
+    // naming what differs (it went on, and the run was one no settings make)
+    let more = ["--steps", "2500", "--resume"];
+    let out = train("192", &[&more[..], &["--lr", "0.25"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("used --lr 0.5, not 0.25"), "{err}");
+    let other = [
+        &more[..],
+        &["--load-corpus", &hold, "--perply-targets", &hold_t],
+    ]
+    .concat();
+    let out = train("192", &other);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("trained on other examples ("), "{err}");
+    assert_eq!(std::fs::read(&model).unwrap(), first);
+    // nor is a run rewound: fewer steps than the checkpoint holds are refused before
+    // the corpus is read (the model used to be written again as it was)
+    let out = c4lab(
+        &[
+            &[
+                "train",
+                "--load-corpus",
+                "no-such-corpus.txt",
+                "--perply-targets",
+                "no-such-targets.npz",
+                "--steps",
+                "1000",
+                "--resume",
+                "--out",
+                &model,
+            ][..],
+            &TRAIN_SETTINGS[..],
+        ]
+        .concat(),
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is at step 2000, past --steps 1000") && !err.contains("no-such-corpus"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&model).unwrap(), first);
+}
+
+#[test]
+fn the_column_windows_make_a_smaller_model_that_resumes_only_as_itself() {
+    let g = Generated::new("columns");
+    let d = g.d.as_str();
+    let model = g.model();
+    let train_to = |out: &str, ctx: &str, extra: &[&str]| g.train_to(out, ctx, extra);
+    let train = |ctx: &str, extra: &[&str]| g.train_to(&model, ctx, extra);
+    // the threat windows are the default; the column windows alone make a smaller
+    // model (8 tables a side against 13), which bench model names; a checkpoint of
+    // one set does not resume as the other; an unknown set is refused
+    let columns_model = format!("{d}/columns.c4m");
+    let out = train_to(&columns_model, "192", &["--features", "columns"]);
+    assert_exit(&out, 0);
+    // the weights: the file less its 16-byte header and 32-byte checksum
+    let size = |p: &str| std::fs::metadata(p).unwrap().len() - 16 - 32;
+    assert_eq!(size(&columns_model) * 13, size(&model) * 8);
+    let named = stdout(&c4lab(
+        &[
+            "bench",
+            "model",
+            "--corpus",
+            d,
+            "--model",
+            &columns_model,
+            "--positions",
+            "1",
+        ],
+        "",
+    ));
+    assert!(
+        named.contains("16-bit table indices, columns features"),
+        "{named}"
+    );
+    let out = train("192", &["--features", "columns", "--resume"]);
+    assert_exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("resume it with --index-bits 16 --features threats"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn an_output_that_cannot_be_written_is_named_before_training() {
+    let g = Generated::new("unwritable");
+    let d = g.d.as_str();
+    let model = format!("{d}/m.c4m");
+    let train_to = |out: &str, ctx: &str, extra: &[&str]| g.train_to(out, ctx, extra);
+    let train = |ctx: &str, extra: &[&str]| g.train_to(&model, ctx, extra);
+    // an output that cannot be written is said before the corpus is read, not after
+    // the training
+    let out = train_to(&format!("{d}/no/such/dir/m.c4m"), "192", &[]);
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--out: cannot write") && !err.contains("training positions"),
+        "{err}"
+    );
+    let out = train_to(d, "192", &[]);
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a directory"));
+    let out = train("192", &["--features", "rows"]);
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use threats or columns"));
+}
+
+#[test]
+fn eval_is_reproducible_and_bench_model_agrees_with_it() {
+    let g = Generated::new("eval");
+    let d = g.d.as_str();
+    let (_, _, hold, hold_t) = g.paths();
+    let model = g.model();
+    let hold_dir = format!("{d}/holdout");
+    let eval_of = |model: &str, extra: &[&str]| g.eval_of(model, extra);
+    // the evaluation table, reproducible from its seed
+    let eval = || {
+        stdout(&eval_of(
+            &model,
+            &["--positions", "20", "--games", "2", "--seed", "5"],
+        ))
+    };
+    let table = eval();
+    assert!(
+        table.contains("| holdout agreement |") && table.contains("optimal-move rate"),
+        "{table}"
+    );
+    assert_eq!(eval(), table);
+    let out = c4lab(
+        &[
+            "eval",
+            "--model",
+            &model,
+            "--holdout-corpus",
+            &hold_dir,
+            "--holdout-targets",
+            &hold_t,
+        ],
+        "",
+    );
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "{hold_dir} is a folder; give a corpus file (it holds {hold})"
+        )),
+        "{err}"
+    );
+    // bench model times the exported model itself when given one: no training row, and
+    // the same holdout agreement as eval
+    let bench = stdout(&c4lab(
+        &[
+            "bench",
+            "model",
+            "--corpus",
+            d,
+            "--model",
+            &model,
+            "--positions",
+            "5",
+        ],
+        "",
+    ));
+    let rate = |t: &str| {
+        let line = t
+            .lines()
+            .find(|l| l.starts_with("| holdout agreement |"))
+            .unwrap();
+        line.split('|')
+            .nth(2)
+            .unwrap()
+            .trim()
+            .split(" %")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert!(!bench.contains("training time"), "{bench}");
+    assert!(bench.contains("| inference"), "{bench}");
+    assert_eq!(rate(&bench), rate(&table), "{bench}\n{table}");
+}
+
+#[test]
+fn hint_answers_each_position_and_names_a_bad_one() {
+    let g = Generated::new("hint");
+    let model = g.model();
+    // the model's hint: one line a position; a bad one is named and the rest answered
+    let out = c4lab(
+        &["hint", "--model", &model, "4453", "44444444", "112233"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("4453 ") && lines[1] == "112233 4",
+        "{lines:?}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\"44444444\": move 7"));
+    // `-` is the empty board, printed as `-` so the first field is never blank
+    let out = c4lab(&["hint", "--model", &model, "-"], "");
+    assert_exit(&out, 0);
+    let line = stdout(&out);
+    assert!(
+        line.starts_with("- ") && line.trim_end().len() == 3,
+        "{line}"
+    );
+    // an argument with stray whitespace (a line pasted from a file) still gives JSON
+    let json = stdout(&c4lab(&["hint", "--json", "--model", &model, "4453\n"], ""));
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(v["moves"], "4453");
+    assert_eq!(v["scores"].as_array().unwrap().len(), 7);
+    assert_eq!(lines[0], format!("4453 {}", v["column"]));
+    // a full column's score is null, as in analyze --json (it was the string "full")
+    let json = stdout(&c4lab(&["hint", "--json", "--model", &model, "444444"], ""));
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert!(v["scores"][3].is_null(), "{v}");
+    assert!(v["scores"][0].is_i64(), "{v}");
+}
+
+#[test]
+fn the_model_plays_as_an_opponent_and_refuses_the_diagram_games_flags() {
+    let g = Generated::new("opponent");
+    let model = g.model();
+    // the model as an opponent: it answers every move and the game is judged
+    let red_args = [
+        "play",
+        "--opponent",
+        "model",
+        "--model",
+        &model,
+        "--you",
+        "red",
+    ];
+    let play_red = |moves: &str| {
+        c4lab(
+            &[&red_args[..], &["--moves", moves, "--no-input"]].concat(),
+            "",
+        )
+    };
+    let out = play_red("1111");
+    let text = stdout(&out);
+    assert!(text.matches("the model plays").count() >= 3, "{text}");
+    assert!(text.contains("you play 1\n"), "{text}");
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{text}");
+    // a bad --moves entry is refused by its place, as in the diagram game
+    let out = play_red("4x9");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--moves, move 2: 'x' is not a column; write columns as digits 1-7"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // `u` takes back your last move and the model's answer, as in the diagram game
+    let out = c4lab(&[&red_args[..], &["--moves", "4"]].concat(), "u\nu\nq\n");
+    let text = stdout(&out);
+    assert!(
+        text.contains("took back your last move") && text.contains("nothing to undo"),
+        "{text}"
+    );
+    // a script that goes on after the game is over is refused, as in the diagram game:
+    // play the first column that is not full until the game ends, then one move more
+    let mut script = String::new();
+    'game: loop {
+        for c in '1'..='7' {
+            let out = play_red(&format!("{script}{c}"));
+            if out.status.code() == Some(2) {
+                continue; // that column is full
+            }
+            script.push(c);
+            let text = stdout(&out);
+            if text.contains(" wins\n") || text.contains("a draw") {
+                break 'game;
+            }
+            continue 'game;
+        }
+        panic!("no column to play after {script}");
+    }
+    let out = play_red(&format!("{script}1"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the game is over") && err.contains("no move can follow it"),
+        "{err}"
+    );
+    let out = c4lab(&["play", "--opponent", "model"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--model FILE"));
+    // an option that belongs to the other opponent is refused, not ignored
+    let out = c4lab(
+        &[
+            "play",
+            "examples/win.txt",
+            "--opponent",
+            "model",
+            "--model",
+            &model,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("leave out the diagram file"));
+}
+
+#[test]
+fn eval_and_train_name_bad_input() {
+    let g = Generated::new("bad-input");
+    let (corpus, _, hold, _) = g.paths();
+    let model = g.model();
+    let train = |ctx: &str, extra: &[&str]| g.train_to(&model, ctx, extra);
+    let eval_of = |model: &str, extra: &[&str]| g.eval_of(model, extra);
+    // bad input is named
+    let out = train("5", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--ctx 5"));
+    let out = eval_of(&corpus, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a c4lab model"));
+    // teacher targets without the sidecar name the flag that gives it
+    let out = c4lab(&["eval", "--model", &model, "--holdout-corpus", &hold], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give --holdout-targets"));
+    // a book that cannot be read leaves no half table behind
+    let out = eval_of(&model, &["--book", "no-such-book.bin"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+    // no position solved within the budget: no rate, rather than 0.0 %
+    let out = eval_of(&model, &["--positions", "5", "--solver-nodes", "0"]);
+    assert!(
+        stdout(&out).contains("| optimal-move rate (strong solver, 14+ stones) | - (0 of 0;"),
+        "{}",
+        stdout(&out)
+    );
+    let out = eval_of(&model, &["--corpus-source", "moves"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("leave out --holdout-targets"));
+}
+
+#[test]
+fn several_corpora_train_in_order_each_with_its_sidecar() {
+    let g = Generated::new("several");
+    let d = g.d.as_str();
+    let (corpus, targets, _, _) = g.paths();
+    let model = format!("{d}/m.c4m");
+    let first_run = g.train_to(&model, "192", &[]);
+    assert_exit(&first_run, 0);
+    let train = |ctx: &str, extra: &[&str]| g.train_to(&model, ctx, extra);
+    // several corpora: each with its sidecar, in order (one named twice counts twice)
+    let count = |out: &std::process::Output| -> u64 {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let line = err.lines().find(|l| l.contains("training positions"));
+        line.and_then(|l| l.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no count of training positions in {err}"))
+    };
+    let once = count(&first_run);
+    let twice = train(
+        "192",
+        &["--load-corpus", &corpus, "--perply-targets", &targets],
+    );
+    assert_exit(&twice, 0);
+    assert_eq!(count(&twice), 2 * once);
+    let out = train("192", &["--load-corpus", &corpus]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("2 --load-corpus but 1 --perply-targets"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn train_refuses_settings_that_would_be_ignored_before_writing() {
+    let g = Generated::new("refused-settings");
+    let d = g.d.as_str();
+    let (corpus, targets, _, _) = g.paths();
+    let model = format!("{d}/m.c4m");
+    let diverging = format!("{d}/diverging.c4m");
+    let card = format!("{d}/README.md");
+    // settings that would be ignored or train nothing are refused, and so is an output
+    // that is an input or a checkpoint that is the model, before anything is written
+    // (the last item of each row: what the message must also say, if anything)
+    let before = std::fs::read(&corpus).unwrap();
+    for (extra, said, also) in [
+        (vec!["--lr", "inf", "--out", &model], "--lr inf", ""),
+        (
+            vec!["--corpus-source", "moves", "--out", &model],
+            "reads no sidecar",
+            "",
+        ),
+        (vec!["--out", corpus.as_str()], "--out", "is also an input"),
+        (
+            vec!["--out", &model, "--checkpoint", &targets],
+            "the checkpoint",
+            "is also an input",
+        ),
+        (
+            vec!["--out", &model, "--checkpoint", &model],
+            "are the same file",
+            "",
+        ),
+        (
+            vec!["--out", &model, "--checkpoint-every", "0"],
+            "--checkpoint-every",
+            "",
+        ),
+        // a file that is no model (here the dataset card) is not written over
+        (
+            vec!["--out", &card],
+            "already holds a file that is no c4lab model",
+            "",
+        ),
+        (
+            vec!["--out", &model, "--checkpoint", &card],
+            "already holds a file that is no c4lab checkpoint",
+            "",
+        ),
+        // a step size that makes the weights blow up stops the run before a checkpoint
+        // of NaN weights is written
+        (
+            vec!["--out", &diverging, "--lr", "1e38", "--steps", "1000"],
+            "training diverged",
+            "no checkpoint was written: train again with a lower --lr (now 1e38)",
+        ),
+        // a loss weight raised far from its default is named beside the step size (the
+        // step size alone was blamed)
+        (
+            vec!["--out", &diverging, "--soft-w", "1e38", "--steps", "50"],
+            "training diverged",
+            "with a lower --lr (now 0.5) or a lower --soft-w (now 1e38)",
+        ),
+        // a device as --out leaves the checkpoint nowhere to go by default
+        (
+            vec!["--out", "/dev/null"],
+            "--out /dev/null is no regular file",
+            "name one with --checkpoint",
+        ),
+        // a batch no run could finish is refused (it ran silently, for weeks a step)
+        (
+            vec!["--out", &diverging, "--batch", "1000000000000"],
+            "1..=1048576",
+            "",
+        ),
+    ] {
+        let mut args = vec![
+            "train",
+            "--load-corpus",
+            &corpus,
+            "--perply-targets",
+            &targets,
+        ];
+        args.extend_from_slice(&extra);
+        let out = c4lab(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said) && err.contains(also), "{extra:?}: {err}");
+    }
+    assert_eq!(std::fs::read(&corpus).unwrap(), before);
+}
+
+#[test]
+fn a_file_larger_than_any_model_is_refused_unread() {
+    let g = Generated::new("huge");
+    let d = g.d.as_str();
+    // a file larger than any model is refused without being read
+    let huge = format!("{d}/huge.c4m");
+    let f = std::fs::File::create(&huge).unwrap();
+    f.set_len(1 << 40).unwrap();
+    let out = c4lab(&["hint", "--model", &huge, "4"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than any model"));
+}
+
+#[test]
+fn eval_says_when_no_holdout_position_fills_the_sample() {
+    let g = Generated::new("sample");
+    let (_, _, hold, hold_t) = g.paths();
+    let model = g.model();
+    // a sample no holdout position can fill is said, not a row left out
+    let none = c4lab(
+        &[
+            "eval",
+            "--holdout-corpus",
+            &hold,
+            "--holdout-targets",
+            &hold_t,
+            "--model",
+            &model,
+            "--games",
+            "0",
+            "--min-stones",
+            "43",
+        ],
+        "",
+    );
+    assert_exit(&none, 0);
+    assert!(
+        stdout(&none).contains("no holdout position has 43 stones or more"),
+        "{}",
+        stdout(&none)
+    );
+}
+
+#[test]
+fn a_holdout_that_is_the_training_corpus_is_warned_about() {
+    let g = Generated::new("memorised");
+    let d = g.d.as_str();
+    let (corpus, targets, _, _) = g.paths();
+    // a holdout that is the training corpus itself is warned about
+    let memorised = format!("{d}/memorised.c4m");
+    let same = c4lab(
+        &[
+            "train",
+            "--load-corpus",
+            &corpus,
+            "--perply-targets",
+            &targets,
+            "--holdout-corpus",
+            &corpus,
+            "--holdout-targets",
+            &targets,
+            "--steps",
+            "10",
+            "--out",
+            &memorised,
+        ],
+        "",
+    );
+    assert_exit(&same, 0);
+    assert!(
+        String::from_utf8_lossy(&same.stderr).contains("is also a training corpus"),
+        "{}",
+        String::from_utf8_lossy(&same.stderr)
+    );
+}
