@@ -90,7 +90,8 @@ fn targets_are_read_as_http_spells_them() {
         ("http://127.0.0.1:8765/app.js", "200 OK"),
         ("/../Cargo.toml", "404 Not Found"),
         ("/%2e%2e/Cargo.toml", "404 Not Found"),
-        ("/tests/lab.test.mjs", "404 Not Found"),
+        ("/tests/board.test.mjs", "404 Not Found"),
+        ("/tests/lab.mjs", "404 Not Found"),
         ("/%FF", "400 Bad Request"),
     ] {
         assert_eq!(served(target), format!("HTTP/1.1 {status}"), "{target}");
