@@ -148,7 +148,7 @@ pub enum Corpus {
 
 /// Draws an indicatif bar with ETA for each phase (plain lines where standard error is
 /// no terminal), with the games done so far.
-struct Bar(Mutex<Option<(ProgressBar, PlainProgress, u64)>>);
+struct Bar(Mutex<Option<(ProgressBar, PlainProgress, u64, String)>>);
 
 impl Bar {
     fn new() -> Bar {
@@ -160,26 +160,34 @@ impl Progress for Bar {
     fn start(&self, phase: &str, total: u64) {
         let bar = ProgressBar::new(total);
         let style = ProgressStyle::with_template(
-            "{prefix:>8} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {per_sec} ETA {eta}",
+            "{prefix:>8} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {per_sec} ETA {eta}{msg}",
         )
         .expect("a valid template");
         bar.set_style(style);
         bar.set_prefix(phase.to_string());
         bar.enable_steady_tick(Duration::from_millis(250));
         let plain = PlainProgress::new(phase, "games", total);
-        *self.0.lock().unwrap() = Some((bar, plain, 0));
+        *self.0.lock().unwrap() = Some((bar, plain, 0, String::new()));
     }
 
     fn advance(&self, n: u64) {
-        if let Some((bar, plain, done)) = self.0.lock().unwrap().as_mut() {
+        if let Some((bar, plain, done, note)) = self.0.lock().unwrap().as_mut() {
             bar.inc(n);
             *done += n;
-            plain.update(*done, "");
+            plain.update(*done, note);
+        }
+    }
+
+    fn tried(&self, candidates: u64) {
+        if let Some((bar, plain, done, note)) = self.0.lock().unwrap().as_mut() {
+            *note = format!(", {candidates} candidates tried");
+            bar.set_message(note.clone());
+            plain.update(*done, note);
         }
     }
 
     fn finish(&self) {
-        if let Some((bar, mut plain, done)) = self.0.lock().unwrap().take() {
+        if let Some((bar, mut plain, done, _)) = self.0.lock().unwrap().take() {
             bar.finish();
             plain.finish(done);
         }

@@ -479,3 +479,22 @@ fn a_corpus_write_that_fails_leaves_no_part_file_and_says_so_once() {
     assert!(failed_in[1].contains("perply_targets.npz"), "{failed_in:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_holdout_no_candidate_can_fill_fails_early_naming_why() {
+    // with 41 of 42 slots labelled no holdout game is disjoint from training: the run
+    // stops once its rate is known, not after the limit of 800,000 candidates (about
+    // nine minutes with no line said)
+    let dir = std::env::temp_dir().join(format!("c4lab-hopeless-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = ["corpus", "generate", "--games", "300", "--slots", "41"];
+    let out = c4lab(&[&args[..], &["--out", dir.to_str().unwrap()]].concat(), "");
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("only 0 of 4000 holdout games were disjoint from training after")
+            && err.contains("(none so far, and the limit is 800000 candidates)"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -232,6 +232,9 @@ pub trait Progress: Sync {
     fn start(&self, _phase: &str, _total: u64) {}
     /// `n` more units are done.
     fn advance(&self, _n: u64) {}
+    /// A phase that keeps only some of what it makes (the holdout keeps the games
+    /// disjoint from training) has made `candidates` so far.
+    fn tried(&self, _candidates: u64) {}
     /// The phase ended.
     fn finish(&self) {}
 }

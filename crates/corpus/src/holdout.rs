@@ -128,9 +128,9 @@ pub fn generate_holdout(
     let mut games = Vec::new();
     let mut next = 0u64;
     while games.len() < count {
-        if next >= max_candidates {
+        if let Some(why) = hopeless(games.len() as u64, count as u64, next, max_candidates) {
             return Err(CorpusError::Invalid(format!(
-                "only {} of {count} holdout games were disjoint from training after {next} candidates; raise the opening randomness or label fewer slots",
+                "only {} of {count} holdout games were disjoint from training after {next} candidates{why}; raise the opening randomness or label fewer slots",
                 games.len()
             )));
         }
@@ -154,10 +154,37 @@ pub fn generate_holdout(
                 }
             }
         }
+        progress.tried(next);
     }
     Ok(Holdout {
         games,
         candidates: next,
+    })
+}
+
+/// Candidates tried before the holdout's rate of acceptance is trusted to foretell a
+/// failure.
+const FORETELL_AFTER: u64 = 10_000;
+
+/// Why `accepted` of `count` games after `tried` candidates cannot reach `count` within
+/// `most` candidates (the limit reached, or, once `FORETELL_AFTER` have been tried, a
+/// rate of acceptance that would need more than twice the limit), or None while it
+/// still can.
+fn hopeless(accepted: u64, count: u64, tried: u64, most: u64) -> Option<String> {
+    if tried >= most {
+        return Some(String::new());
+    }
+    if tried < FORETELL_AFTER.min(most) {
+        return None;
+    }
+    let rate = accepted as f64 / tried as f64;
+    let needed = count as f64 / rate;
+    (needed > 2.0 * most as f64).then(|| {
+        if accepted == 0 {
+            format!(" (none so far, and the limit is {most} candidates)")
+        } else {
+            format!(" (at that rate the {count} would take about {needed:.0} candidates, and the limit is {most})")
+        }
     })
 }
 
@@ -262,3 +289,23 @@ pub fn describe(o: &Overlap) -> String {
 
 /// Re-exported for callers that split in place (see [`crate::dataset::split`]).
 pub use crate::dataset::split;
+
+#[cfg(test)]
+mod tests {
+    use super::hopeless;
+
+    #[test]
+    fn a_holdout_no_candidate_can_fill_fails_once_its_rate_is_known() {
+        // the default holdout of 4,000 (limit 800,000) with nothing accepted in 10,000
+        let why = hopeless(0, 4000, 10_000, 800_000).expect("fails early");
+        assert!(why.contains("none so far"), "{why}");
+        // one in a hundred accepted would fill it in about 400,000: go on
+        assert_eq!(hopeless(100, 4000, 10_000, 800_000), None);
+        // one in a thousand would need about 4 million: fail, naming the projection
+        let why = hopeless(10, 4000, 10_000, 800_000).expect("fails early");
+        assert!(why.contains("about 4000000 candidates"), "{why}");
+        // too few tried to tell, and the limit itself
+        assert_eq!(hopeless(0, 4000, 9_999, 800_000), None);
+        assert_eq!(hopeless(5, 10, 10_000, 10_000), Some(String::new()));
+    }
+}
