@@ -448,6 +448,22 @@ fn train_refuses_settings_that_would_be_ignored_before_writing() {
             "--checkpoint-every",
             "",
         ),
+        // no teacher loss and a played-move loss that starts after the last step: an
+        // all-zero model was written, with a loss of 0.000
+        (
+            vec![
+                "--out",
+                &model,
+                "--soft-w",
+                "0",
+                "--hard-start",
+                "1000",
+                "--steps",
+                "500",
+            ],
+            "has no weight yet at the last of --steps 500, so no step would learn anything",
+            "lower --hard-start or give --soft-w a positive weight",
+        ),
         // a file that is no model (here the dataset card) is not written over
         (
             vec!["--out", &card],

@@ -228,6 +228,13 @@ impl Trainer {
                 "--soft-w and --hard-w are both 0, so no step would learn anything: give one a positive weight".into(),
             ));
         }
+        // (the played-move weight only rises, so the last step has the most)
+        if config.soft_w == 0.0 && config.steps > 0 && config.hard_weight(config.steps - 1) == 0.0 {
+            return Err(ModelError::Config(format!(
+                "--soft-w is 0 and the played-move loss (--hard-start {}, --hard-ramp {}) has no weight yet at the last of --steps {}, so no step would learn anything: lower --hard-start or give --soft-w a positive weight",
+                config.hard_start, config.hard_ramp, config.steps
+            )));
+        }
         let widths = DEFAULT_INDEX_BITS..=MAX_INDEX_BITS;
         if !widths.contains(&config.index_bits) {
             return Err(ModelError::Config(format!(
