@@ -318,9 +318,9 @@ impl Sidecar {
             path: path.to_path_buf(),
             rows: n,
             slots: s,
-            ply_of: read_all::<i16>(ply, path)?,
-            teacher: read_all::<i8>(teacher, path)?,
-            n_plies: read_all::<i16>(np, path)?,
+            ply_of: read_all::<i16>(ply, path, "ply_of")?,
+            teacher: read_all::<i8>(teacher, path, "teacher")?,
+            n_plies: read_all::<i16>(np, path, "n_plies")?,
             archive,
         })
     }
@@ -356,7 +356,8 @@ impl Sidecar {
         (self.archive.members().iter())
             .filter(|m| !arrays.contains(&m.name.as_str()))
             .map(|m| format!(
-                "member {:?} is no array of a sidecar (target, ply_of, teacher, n_plies); keep other data in another file",
+                "{}: member {:?} is no array of a sidecar (target, ply_of, teacher, n_plies); keep other data in another file",
+                self.path.display(),
                 m.name
             ))
             .collect()
@@ -410,12 +411,22 @@ fn open_array(
 fn read_all<T: npyz::Deserialize>(
     f: NpyFile<MemberReader>,
     path: &Path,
+    name: &str,
 ) -> Result<Vec<T>, SidecarError> {
     let header = f.header().clone();
     let mut member = f.into_inner();
     let values = NpyFile::with_header(header, &mut member)
         .into_vec::<T>()
-        .map_err(io_at(path))?;
+        .map_err(|e| match e.kind() {
+            // (it read "failed to fill whole buffer")
+            io::ErrorKind::UnexpectedEof => SidecarError::Array {
+                path: path.to_path_buf(),
+                name: name.to_string(),
+                reason: "ends early: the file is cut short or damaged; write the sidecar again"
+                    .into(),
+            },
+            _ => io_at(path)(e),
+        })?;
     member.finish()?;
     Ok(values)
 }
@@ -462,7 +473,8 @@ impl Iterator for TargetRows {
                 io::ErrorKind::UnexpectedEof => SidecarError::Array {
                     path: self.path.clone(),
                     name: "target".into(),
-                    reason: "ends early".into(),
+                    reason: "ends early: the file is cut short or damaged; write the sidecar again"
+                        .into(),
                 },
                 _ => io_at(&self.path)(e),
             }));

@@ -271,6 +271,18 @@ fn damaged_archives_give_typed_errors() {
     names(&e, &bad, None);
     assert!(e.to_string().contains("numpy.load would refuse it"), "{e}");
 
+    // a local header that names its member otherwise than the directory: `zip` reads
+    // by the directory alone, numpy.load refuses the file (the gate passed it)
+    let mut renamed = bytes.clone();
+    renamed[record(&bytes, b"PK\x03\x04", 30, "target.npy") + 30] = b'X';
+    let e = read_err(with(&renamed));
+    names(&e, &bad, Some("target.npy"));
+    assert!(
+        e.to_string()
+            .contains("its local header names it \"Xarget.npy\", so numpy.load would refuse"),
+        "{e}"
+    );
+
     // every truncation fails cleanly; losing the end record is a container error
     for cut in 0..bytes.len() {
         let e = read_err(with(&bytes[..cut]));
@@ -565,6 +577,22 @@ fn a_shape_its_data_cannot_fill_is_refused_before_anything_is_allocated() {
     assert!(
         e.to_string()
             .contains("its shape needs 56000000 bytes of data"),
+        "{e}"
+    );
+    // data a little short of the shape (the member, with its header, holds as many
+    // bytes as the data needs): named by its array (it read "failed to fill whole
+    // buffer")
+    write([
+        ("target.npy", npy("<f4", "(20, 2, 7)", &[0; 1120])),
+        ("ply_of.npy", npy("<i2", "(20, 2)", &[0; 70])),
+        ("teacher.npy", npy("|i1", "(20, 2)", &[0; 40])),
+        ("n_plies.npy", npy("<i2", "(20,)", &[0; 40])),
+    ]);
+    let e = read_err(&bad);
+    names(&e, &bad, Some("ply_of"));
+    assert!(
+        e.to_string()
+            .contains("array \"ply_of\": ends early: the file is cut short or damaged; write the sidecar again"),
         "{e}"
     );
 }
