@@ -126,8 +126,11 @@ pub(crate) fn examples(
     // a sidecar of another corpus with as many rows passes the reader, and would be
     // trained on or scored against as if it fitted (as `split` and `label` refuse it)
     crate::corpus::corpus_file(corpus)?;
-    if let Some(targets) = targets {
-        c4lab_corpus::gate::require_clean(corpus, targets)?;
+    match targets {
+        Some(targets) => c4lab_corpus::gate::require_clean(corpus, targets)?,
+        // the played moves alone: a transcript cut short or with a blank row was
+        // trained on and scored as if whole
+        None => c4lab_corpus::gate::require_clean_transcript(corpus)?,
     }
     let e = load_examples(corpus, targets, source.into())
         .with_context(|| format!("cannot load examples from {}", corpus.display()))?;

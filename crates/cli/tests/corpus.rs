@@ -90,6 +90,29 @@ fn a_sidecar_that_is_missing_or_does_not_fit_is_named() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--no-targets"));
     assert_exit(&c4lab(&["corpus", "check", "--no-targets", &lone], ""), 0);
+    // a sidecar named but not there is said to be missing, not a gate violation (it
+    // read "fails the integrity gate (1 violation, among them sidecar-format: ...")
+    let absent = format!("{d}/absent.npz");
+    for args in [
+        vec!["corpus", "stats", &corpus, &absent],
+        vec!["corpus", "split", &corpus, &absent, "--holdout", "5", "--out", d],
+        vec![
+            "train",
+            "--load-corpus",
+            &corpus,
+            "--perply-targets",
+            &absent,
+        ],
+    ] {
+        let out = c4lab(&args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("no sidecar {absent}: the file is not there"))
+                && !err.contains("integrity gate"),
+            "{args:?}: {err}"
+        );
+    }
     // commands that read the sidecar say where it was looked for and how to name it
     let stats = c4lab(&["corpus", "stats", &lone], "");
     assert_eq!(stats.status.code(), Some(2));

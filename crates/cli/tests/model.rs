@@ -354,6 +354,55 @@ fn eval_and_train_name_bad_input() {
     let model = g.model();
     let train = |ctx: &str, extra: &[&str]| g.train_to(&model, ctx, extra);
     let eval_of = |model: &str, extra: &[&str]| g.eval_of(model, extra);
+    // the played moves alone still pass the transcript's rules: a corpus cut inside
+    // its last row, or with a blank row, was trained on and scored as if whole
+    let text = std::fs::read(&corpus).unwrap();
+    let cut = format!("{}/cut.txt", g.d);
+    std::fs::write(&cut, &text[..text.len() - 21]).unwrap();
+    let blank = format!("{}/blank.txt", g.d);
+    let at = text.iter().position(|&b| b == b'\n').unwrap() + 1;
+    std::fs::write(&blank, [&text[..at], b"\n", &text[at..]].concat()).unwrap();
+    for (file, said) in [(&cut, "final-newline"), (&blank, "empty-row: row 1")] {
+        let moves = ["--corpus-source", "moves"];
+        let out = c4lab(
+            &[
+                &[
+                    "train",
+                    "--load-corpus",
+                    file,
+                    "--steps",
+                    "10",
+                    "--out",
+                    &model,
+                ],
+                &moves[..],
+            ]
+            .concat(),
+            "",
+        );
+        let refused = |out: &Output| {
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{file}: {err}");
+            assert!(
+                err.contains(&format!(
+                    "{file} fails the integrity gate's transcript rules"
+                )) && err.contains(said)
+                    && err.contains("corpus check --no-targets"),
+                "{file}: {err}"
+            );
+        };
+        refused(&out);
+        let args = [
+            "eval",
+            "--model",
+            &model,
+            "--holdout-corpus",
+            file,
+            "--games",
+            "0",
+        ];
+        refused(&c4lab(&[&args[..], &moves[..]].concat(), ""));
+    }
     // bad input is named
     let out = train("5", &[]);
     assert_eq!(out.status.code(), Some(2));

@@ -213,6 +213,18 @@ pub enum CorpusError {
         /// Its first example.
         first: String,
     },
+    /// An input corpus read without its sidecar that fails the gate's transcript rules.
+    #[error("{corpus} fails the integrity gate's transcript rules ({violations} violation{s}, among them {kind}: {first}); `c4lab corpus check --no-targets` lists them all: mend or regenerate it", s = if *.violations == 1 { "" } else { "s" })]
+    TranscriptGate {
+        /// The corpus file.
+        corpus: PathBuf,
+        /// How many violations the gate found.
+        violations: u64,
+        /// The name of the first kind found.
+        kind: &'static str,
+        /// Its first example.
+        first: String,
+    },
 }
 
 /// Attaches a path to an I/O error.

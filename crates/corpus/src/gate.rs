@@ -389,20 +389,51 @@ pub fn check(corpus: &Path, sidecar: Option<&Path>) -> Result<GateReport, Corpus
 /// refuses it on any violation: a sidecar of another corpus with the same row count
 /// passes every reader, and would be published or measured as if it fitted.
 pub fn require_clean(corpus: &Path, sidecar: &Path) -> Result<(), CorpusError> {
+    // a sidecar that is not there or is no readable .npz is named as what it is, not
+    // as a violation (it read "fails the integrity gate (... No such file or directory")
+    if !sidecar.exists() {
+        return Err(CorpusError::Invalid(format!(
+            "no sidecar {}: the file is not there; give the corpus's sidecar (perply_targets.npz beside it, as `corpus generate` writes it)",
+            sidecar.display()
+        )));
+    }
+    Sidecar::open(sidecar)?;
     let rep = check_with(corpus, Some(sidecar), 1)?;
-    match rep.kinds.iter().next() {
+    match first_violation(&rep) {
         None => Ok(()),
-        Some((kind, found)) => Err(CorpusError::Gate {
+        Some((kind, first)) => Err(CorpusError::Gate {
             corpus: corpus.to_path_buf(),
             sidecar: sidecar.to_path_buf(),
             violations: rep.total(),
-            kind: kind.name(),
-            first: found
-                .examples
-                .first()
-                .map_or_else(String::new, |v| v.to_string()),
+            kind,
+            first,
         }),
     }
+}
+
+/// [`require_clean`] for a corpus read without its sidecar (the played moves alone):
+/// the transcript's rules.
+pub fn require_clean_transcript(corpus: &Path) -> Result<(), CorpusError> {
+    let rep = check_with(corpus, None, 1)?;
+    match first_violation(&rep) {
+        None => Ok(()),
+        Some((kind, first)) => Err(CorpusError::TranscriptGate {
+            corpus: corpus.to_path_buf(),
+            violations: rep.total(),
+            kind,
+            first,
+        }),
+    }
+}
+
+/// The name of the first kind of violation in `rep` and its first example.
+fn first_violation(rep: &GateReport) -> Option<(&'static str, String)> {
+    let (kind, found) = rep.kinds.iter().next()?;
+    let first = found
+        .examples
+        .first()
+        .map_or_else(String::new, |v| v.to_string());
+    Some((kind.name(), first))
 }
 
 /// [`check`], keeping `examples` examples per kind.
