@@ -36,7 +36,7 @@ pub enum Corpus {
         #[arg(long)]
         out: PathBuf,
         /// Generate only shard i of N (0-based `i/N`, a contiguous block of games); join with `corpus merge`.
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         shard: Option<String>,
         #[command(flatten)]
         play: SelfPlay,
@@ -251,6 +251,32 @@ fn sidecar(corpus: &Path, given: Option<PathBuf>, how: &str) -> Result<PathBuf> 
     Ok(npz)
 }
 
+/// Refuses an `--out` that is there but is no folder (it read "File exists (os error
+/// 17)" or "Not a directory"): `what` goes into a folder.
+fn out_folder(out: &Path, what: &str) -> Result<()> {
+    match std::fs::metadata(out) {
+        Ok(m) if !m.is_dir() => bail!(
+            "--out {} is a file, not a folder: the {what} is written into a folder; give a folder's name",
+            out.display()
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses to `what` into a folder that holds a finished dataset: its files would
+/// change or be added to, and its SHA256SUMS no longer match.
+fn refuse_finished(dir: &Path, what: &str) -> Result<()> {
+    let sums = dir.join(c4lab_corpus::sums::SUMS_FILE);
+    if sums.exists() {
+        bail!(
+            "{} holds a finished dataset ({} is there), whose checksums would no longer match: {what} into a new folder",
+            dir.display(),
+            sums.display()
+        );
+    }
+    Ok(())
+}
+
 fn parse_shard(s: &str) -> Result<(u64, u64)> {
     let (i, n) = s.split_once('/').context("--shard takes i/N, e.g. 0/4")?;
     let number = |t: &str| {
@@ -346,6 +372,11 @@ fn run_command(cmd: Corpus) -> Result<u8> {
             warn_early_random_moves(&cfg.gen);
             // a bad --shard is refused before the output folder is made
             let shard = shard.as_deref().map(parse_shard).transpose()?;
+            out_folder(&out, "dataset")?;
+            if shard.is_some() {
+                // (a whole run refuses any file it would not write, this among them)
+                refuse_finished(&out, "generate the shard")?;
+            }
             std::fs::create_dir_all(&out)
                 .with_context(|| format!("cannot create {}", out.display()))?;
             let bar = Bar::new();
@@ -432,6 +463,7 @@ fn run_command(cmd: Corpus) -> Result<u8> {
             seed,
             out,
         } => {
+            out_folder(&out, "split dataset")?;
             let (t, h) = dataset::split(
                 &corpus,
                 &sidecar(&corpus, targets, "after the corpus")?,
@@ -450,6 +482,7 @@ fn run_command(cmd: Corpus) -> Result<u8> {
             Ok(0)
         }
         Corpus::Merge { shards, out } => {
+            out_folder(&out, "merged dataset")?;
             let sum = dataset::merge(&shards, &out, &Bar::new())?;
             outln!("train: {}", sum.train.display());
             if let Some(h) = &sum.holdout {
@@ -478,6 +511,8 @@ fn run_command(cmd: Corpus) -> Result<u8> {
             let cfg = play.config()?;
             let npz = sidecar(&corpus, targets, "after the corpus")?;
             if let Some(dir) = &out {
+                out_folder(dir, "relabelled corpus")?;
+                refuse_finished(dir, "relabel")?;
                 // refused before the hours of solving, not after
                 let written = [dir.join("corpus.txt"), dir.join("perply_targets.npz")];
                 dataset::refuse_overwrite(&[&corpus, &npz], &[&written[0], &written[1]])?;

@@ -258,9 +258,22 @@ enum Command {
     },
 }
 
+/// Lets every argument that takes a value take a negative number, in every subcommand:
+/// `--lr -1` was "unexpected argument '-1'", where `--lr=-1` is named as no step size.
+fn negative_values(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|a| {
+        if a.get_action().takes_values() {
+            a.allow_negative_numbers(true)
+        } else {
+            a
+        }
+    })
+    .mut_subcommands(negative_values)
+}
+
 fn main() -> ExitCode {
     // (the matches too: a check of auto-complete's settings asks which were typed)
-    let parsed = Cli::command()
+    let parsed = negative_values(Cli::command())
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
     let cli = match parsed {

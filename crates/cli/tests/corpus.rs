@@ -95,7 +95,16 @@ fn a_sidecar_that_is_missing_or_does_not_fit_is_named() {
     let absent = format!("{d}/absent.npz");
     for args in [
         vec!["corpus", "stats", &corpus, &absent],
-        vec!["corpus", "split", &corpus, &absent, "--holdout", "5", "--out", d],
+        vec![
+            "corpus",
+            "split",
+            &corpus,
+            &absent,
+            "--holdout",
+            "5",
+            "--out",
+            d,
+        ],
         vec![
             "train",
             "--load-corpus",
@@ -520,4 +529,106 @@ fn a_holdout_no_candidate_can_fill_fails_early_naming_why() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_output_folder_that_is_a_file_or_a_finished_dataset_is_refused() {
+    let g = Generated::new("out-folder");
+    let d = g.d.as_str();
+    let (corpus, _, _, _) = g.paths();
+    // a file where a folder is meant (it read "File exists (os error 17)", or
+    // "afile/train: Not a directory (os error 20)")
+    let file = format!("{d}/afile");
+    std::fs::write(&file, "").unwrap();
+    let shard = format!("{d}/shard");
+    assert_exit(
+        &c4lab(
+            &[
+                "corpus",
+                "generate",
+                "--games",
+                "4",
+                "--holdout",
+                "0",
+                "--shard",
+                "0/1",
+                "--out",
+                &shard,
+            ],
+            "",
+        ),
+        0,
+    );
+    for (args, what) in [
+        (
+            vec!["corpus", "generate", "--games", "5", "--holdout", "0"],
+            "the dataset",
+        ),
+        (
+            vec!["corpus", "label", &corpus, "--rows", "2"],
+            "the relabelled corpus",
+        ),
+        (
+            vec!["corpus", "split", &corpus, "--holdout", "5"],
+            "the split dataset",
+        ),
+        (vec!["corpus", "merge", &shard], "the merged dataset"),
+    ] {
+        let out = c4lab(&[&args[..], &["--out", &file]].concat(), "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let said = format!("--out {file} is a file, not a folder: {what} is written into a folder");
+        assert!(err.contains(&said), "{args:?}: {err}");
+    }
+    // a finished dataset (it has SHA256SUMS) is not relabelled into, nor given a shard:
+    // its checksums would no longer match
+    for (args, what) in [
+        (vec!["corpus", "label", &corpus, "--rows", "2"], "relabel"),
+        (
+            vec![
+                "corpus",
+                "generate",
+                "--games",
+                "4",
+                "--holdout",
+                "0",
+                "--shard",
+                "0/2",
+            ],
+            "generate the shard",
+        ),
+    ] {
+        let out = c4lab(&[&args[..], &["--out", d]].concat(), "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let said = format!("{d} holds a finished dataset ({d}/SHA256SUMS is there), whose checksums would no longer match: {what} into a new folder");
+        assert!(err.contains(&said), "{args:?}: {err}");
+    }
+    std::fs::remove_file(&file).unwrap();
+    std::fs::remove_dir_all(&shard).unwrap();
+    assert_exit(&c4lab(&["corpus", "verify-sums", d], ""), 0);
+}
+
+#[test]
+fn a_negative_value_is_named_by_its_flag() {
+    // `--lr -1` read `-1` as a flag ("unexpected argument '-1' found")
+    for (args, said) in [
+        (
+            vec!["train", "--lr", "-1", "--load-corpus", "c.txt"],
+            "--lr -1 is not a positive step size",
+        ),
+        (
+            vec!["corpus", "generate", "--epsilon", "-0.1", "--out", "unused"],
+            "--epsilon -0.1 is not a probability",
+        ),
+        (
+            vec!["corpus", "generate", "--shard", "-1/2", "--out", "unused"],
+            "--shard -1/2: \"-1\" is not a count",
+        ),
+    ] {
+        let out = c4lab(&args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
 }
