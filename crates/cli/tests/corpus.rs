@@ -632,3 +632,37 @@ fn a_negative_value_is_named_by_its_flag() {
         assert!(err.contains(said), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_relabel_says_what_became_of_the_slots_it_did_not_solve() {
+    // (with --keep-early they were said to be "skipped", though kept)
+    let g = Generated::new("label-early");
+    let d = g.d.as_str();
+    for (flag, said) in [
+        (
+            Some("--keep-early"),
+            "were not solved: they keep their original labels.",
+        ),
+        (None, "were not solved: they are left empty."),
+    ] {
+        let out_dir = format!("{d}/relabelled-{}", flag.is_some());
+        let mut args = vec![
+            "corpus",
+            "label",
+            &g.corpus,
+            "--rows",
+            "2",
+            "--min-stones",
+            "12",
+        ];
+        args.extend(flag);
+        args.extend(["--out", &out_dir]);
+        let out = c4lab(&args, "");
+        assert_exit(&out, 0);
+        let text = stdout(&out);
+        assert!(
+            text.contains("labelled slots with too few stones") && text.contains(said),
+            "{text}"
+        );
+    }
+}

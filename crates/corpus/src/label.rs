@@ -33,8 +33,10 @@ pub struct LabelReport {
     pub rows: u64,
     /// Agreement by original flag 0..=3 (flag 0 never counts).
     pub flags: [Agreement; 4],
-    /// Labelled slots left out because their board had fewer than `min_stones` stones.
+    /// Labelled slots not solved because their board had fewer than `min_stones` stones.
     pub skipped: u64,
+    /// Whether those slots kept their original labels (else they are left empty).
+    pub kept_early: bool,
 }
 
 impl LabelReport {
@@ -59,10 +61,16 @@ impl LabelReport {
             );
         }
         if self.skipped > 0 {
+            // (it said "were skipped" when --keep-early had kept them)
             let _ = writeln!(
                 s,
-                "\n{} labelled slots with too few stones were skipped.",
-                self.skipped
+                "\n{} labelled slots with too few stones were not solved: {}.",
+                self.skipped,
+                if self.kept_early {
+                    "they keep their original labels"
+                } else {
+                    "they are left empty"
+                }
             );
         }
         s
@@ -118,7 +126,10 @@ pub fn relabel(
     let pool = TeacherPool::new(&cfg);
     let mut rows = RowReader::open(corpus)?;
     let mut targets = sc.targets()?;
-    let mut report = LabelReport::default();
+    let mut report = LabelReport {
+        kept_early: scope.keep_early,
+        ..LabelReport::default()
+    };
     let mut labels = Labels::new(sc.slots);
     let total = scope.rows.unwrap_or(sc.rows).min(sc.rows);
     progress.start("label", total as u64);
