@@ -275,13 +275,18 @@ pub fn dsat(
     } else {
         ProgressBar::new(options.max_states)
     };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "mapping [{bar:30}] {pos}/{len} positions of the state budget ({elapsed})",
-        )
-        .expect("template")
-        .progress_chars("=> "),
-    );
+    // the local search's line first (the mapping gauge's style hid it: its repair steps
+    // and work were never seen live), then the gauge, then the search's line
+    let line_style =
+        || ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template");
+    // (beside the gauge, the other searches' lines, which may still be in their local search)
+    let gauge = if entrants.len() > 1 { " | {msg}" } else { "" };
+    let gauge_style = ProgressStyle::with_template(&format!(
+        "mapping [{{bar:30}}] {{pos}}/{{len}} positions of the state budget ({{elapsed}}){gauge}"
+    ))
+    .expect("template")
+    .progress_chars("=> ");
+    bar.set_style(line_style());
     let start = Instant::now();
     // memory: what the solvers, the oracles' tables and the empty encodings take before
     // the first position (setup), then the peak above that per encoded position
@@ -291,8 +296,8 @@ pub fn dsat(
         setup_held.store(heap::held(), Ordering::Relaxed);
         heap::mark();
     };
-    let searching = AtomicBool::new(false);
-    let lines = Mutex::new(vec![String::new(); entrants.len()]);
+    let (mapping, searching) = (AtomicBool::new(false), AtomicBool::new(false));
+    let lines = Mutex::new(vec!["starting".to_string(); entrants.len()]);
     let progress = |i: usize, p: Progress| {
         if let Some(log) = &round_log {
             log.record(i, &p);
@@ -306,10 +311,7 @@ pub fn dsat(
                 ..
             } => {
                 if !searching.swap(true, Ordering::Relaxed) {
-                    bar.set_style(
-                        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-                            .expect("template"),
-                    );
+                    bar.set_style(line_style());
                 }
                 format!("round {round}: {positions} positions, {conflicts} dead ends, {settled} settled variables")
             }
@@ -327,6 +329,9 @@ pub fn dsat(
                 max_states,
             } => {
                 if !searching.load(Ordering::Relaxed) {
+                    if !mapping.swap(true, Ordering::Relaxed) {
+                        bar.set_style(gauge_style.clone());
+                    }
                     bar.set_position(positions.max(bar.position()));
                 }
                 format!("mapping: {positions} of at most {max_states} positions")

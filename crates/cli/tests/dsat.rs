@@ -484,3 +484,41 @@ fn dsat_exit_codes_and_json() {
     assert_eq!(zero.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&zero.stderr).contains("--first-levels"));
 }
+
+#[cfg(unix)]
+#[test]
+fn on_a_terminal_dsat_shows_its_local_search_then_the_mapping_gauge() {
+    // (the gauge's style was set from the start and hid the local search's line, so its
+    // steps and work were never seen while it ran)
+    let dir = std::env::temp_dir().join(format!("c4lab-dsat-tty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // the upstream root 6566664545444452, every level cell undecided: a local search
+    // of a second or so that finds nothing
+    let grid = dir.join("root.txt");
+    std::fs::write(
+        &grid,
+        "???Y???\n???R?Y?\n???YRR?\n???RYY?\n???RYR?\n?Y?RYR?\n",
+    )
+    .unwrap();
+    let command = format!(
+        "{} dsat --max-seconds 4 --widen-after 0 --local-work 5000000 {}",
+        env!("CARGO_BIN_EXE_c4lab"),
+        grid.display()
+    );
+    // `script` gives the command a terminal (util-linux; skipped where it is missing)
+    let Ok(out) = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+    else {
+        eprintln!("skipped: no `script` to give c4lab a terminal");
+        return;
+    };
+    let shown = String::from_utf8_lossy(&out.stdout);
+    let local = shown
+        .find("local search: ")
+        .unwrap_or_else(|| panic!("{shown}"));
+    let gauge = shown.find("mapping [").unwrap_or_else(|| panic!("{shown}"));
+    assert!(local < gauge, "{shown}");
+    assert!(shown.contains("of 5000000"), "{shown}");
+    std::fs::remove_dir_all(&dir).ok();
+}
