@@ -64,13 +64,16 @@ pub struct SearchArgs {
 }
 
 /// The settings `check` refuses where they would have no effect: argument id, flag.
-const CHECKED: [(&str, &str); 6] = [
+const CHECKED: [(&str, &str); 8] = [
     ("tree_cap", "--tree-cap"),
     ("tree_after", "--tree-after"),
     ("premap", "--premap"),
     ("deepen_after", "--deepen-after"),
     ("deepen_to", "--deepen-to"),
     ("lost_after", "--lost-after"),
+    ("lost_budget", "--lost-budget"),
+    // (the strong solver is asked about the moves of mapped positions only)
+    ("oracle_nodes", "--oracle-nodes"),
 ];
 
 impl SearchArgs {
@@ -99,6 +102,16 @@ impl SearchArgs {
         if learn == Learn::Tree && typed("tree_after") {
             anyhow::bail!(
                 "--tree-after applies with --learn positions only: --learn tree learns whole trees from the first candidate"
+            );
+        }
+        if learn == Learn::Tree && typed("lost_budget") {
+            anyhow::bail!(
+                "--lost-budget learns losing cores with --learn positions only: leave it out with --learn tree"
+            );
+        }
+        if learn == Learn::Positions && self.tree_after == 0 && typed("tree_cap") {
+            anyhow::bail!(
+                "--tree-cap caps the trees --learn positions learns from --tree-after on, and --tree-after 0 learns none: leave it out, or give --tree-after a count"
             );
         }
         if self.lost_budget == 0 && typed("lost_after") {

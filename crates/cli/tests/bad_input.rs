@@ -164,7 +164,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment = std::env::temp_dir().join(format!("c4lab-comment-{}.txt", std::process::id()));
     std::fs::write(&comment, "# my root\n\n").unwrap();
     let comment_s = comment.display().to_string();
-    let cases: [(&[&str], &str); 50] = [
+    let cases: [(&[&str], &str); 54] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -292,6 +292,24 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
                 "150",
             ],
             "--tree-after applies with --learn positions only",
+        ),
+        // a strong-solver budget where no position is mapped, a core budget (even 0)
+        // where no core is learnt, a tree cap where no tree is (they passed, unused)
+        (
+            &["complete", "--learn", "blocking", "--oracle-nodes", "0", "examples/complete.txt"],
+            "--oracle-nodes has no effect with --learn blocking",
+        ),
+        (
+            &["complete", "--learn", "blocking", "--lost-budget", "0", "examples/complete.txt"],
+            "--lost-budget has no effect with --learn blocking",
+        ),
+        (
+            &["complete", "--learn", "tree", "--lost-budget", "0", "examples/complete.txt"],
+            "--lost-budget learns losing cores with --learn positions only",
+        ),
+        (
+            &["complete", "--tree-after", "0", "--tree-cap", "100", "examples/complete.txt"],
+            "--tree-cap caps the trees --learn positions learns from --tree-after on, and --tree-after 0 learns none",
         ),
         (
             &["convert", "--to", "old", "examples/win.txt"],
