@@ -178,8 +178,12 @@ test('position mode: stones only, and illegal input is named', async () => {
   // "the counts must be equal Until Red is to move")
   await page.click('nav button[data-mode="position"]');
   await page.fill('#moves', '44533');
+  const before = await count(page);
   await page.click('#set-moves');
+  await settled(page, before);
   await page.click('nav button[data-mode="levels"]');
+  // (the engine's sentence, not the placeholder while it verifies)
+  assert.doesNotMatch(await verdict(page), /^Verifying/);
   assert.match(await verdict(page), /[.] Until Red is to move/);
   assert.doesNotMatch(await verdict(page), /[^.] Until Red/);
   // a root changed under Play's Yellow line says the line was left out (it went unsaid)

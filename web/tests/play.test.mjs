@@ -33,7 +33,7 @@ test('playing Yellow names the rule behind each Red move', async () => {
   // a move after the end names its count and its column (the count read as a column)
   await page.keyboard.press('4');
   assert.match(await page.locator('#message').textContent(), /Yellow's move 2 \(column 4\): the game stops here \(Red wins\), so no move can follow; Undo takes a move back/);
-  // the solver judges Red's winning move
+  // Red's winning move is said to keep the win (at once: a four needs no solver)
   await page.waitForFunction(() => /keeps the win/.test(document.querySelector('#hints').textContent));
   await page.keyboard.press('Backspace');
   assert.equal(await page.locator('#log li').count(), 1);

@@ -320,7 +320,9 @@ test('Stop says how long a search ran until Stop, not until its last report', as
   const { searchWorker } = await import('../search.js');
   const search = searchWorker('complete.worker.js', (r) => r.state !== 'running', () => {});
   search.start('grid', {});
-  assert.ok(search.elapsed() >= 0, 'a running search has a clock');
+  // (null, a search not running, would pass a bare `>= 0`)
+  assert.equal(typeof search.elapsed(), 'number', 'a running search has a clock');
+  assert.ok(search.elapsed() >= 0);
   const worker = StandIn.made.at(-1);
   worker.report({ state: 'running', candidates: 1, ms: 5 });
   // (a 60 ms timer may fire a little early on performance.now's clock: 50 still tells
