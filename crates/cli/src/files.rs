@@ -347,6 +347,9 @@ mod tests {
         std::os::unix::fs::symlink("y.bin", &x).unwrap();
         std::os::unix::fs::symlink("x.bin", &y).unwrap();
         assert_eq!(Output::new(&x).target, x);
+        Output::new(&x).write(b"new").unwrap();
+        assert!(x.symlink_metadata().unwrap().file_type().is_file());
+        assert_eq!(std::fs::read(&x).unwrap(), b"new");
         assert!(y.symlink_metadata().unwrap().file_type().is_symlink());
         std::fs::remove_dir_all(&dir).ok();
     }

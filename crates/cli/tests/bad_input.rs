@@ -105,10 +105,8 @@ fn a_missing_file_is_named_once_with_its_cause_once() {
         let out = c4lab(args, "");
         assert_exit(&out, 2);
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.starts_with("error: ") && err.contains("no-such-dir/"),
-            "{err}"
-        );
+        assert!(err.starts_with("error: "), "{err}");
+        assert_eq!(err.matches(args[args.len() - 1]).count(), 1, "{err}");
         assert_eq!(err.matches("(os error 2)").count(), 1, "{err}");
     }
 }
@@ -164,6 +162,10 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment = std::env::temp_dir().join(format!("c4lab-comment-{}.txt", std::process::id()));
     std::fs::write(&comment, "# my root\n\n").unwrap();
     let comment_s = comment.display().to_string();
+    // (each message names its file: any `.txt` passed "`.txt`: cannot solve")
+    let odd_said = format!("{odd_s}: cannot solve this root");
+    let comment_said = format!("{comment_s}: not a diagram");
+    let empty_said = format!("{empty_s}: no diagrams to verify");
     let cases: [(&[&str], &str); 54] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
@@ -219,8 +221,8 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         ),
         (&["play", "examples/win.txt", "--you", "red"], "--you"),
         (&["play", "-", "--moves", "4"], "--no-input"),
-        (&["dsat", odd_s.as_str()], ".txt: cannot solve this root"),
-        (&["dsat", comment_s.as_str()], "found 0 rows"),
+        (&["dsat", odd_s.as_str()], odd_said.as_str()),
+        (&["dsat", comment_s.as_str()], comment_said.as_str()),
         // settings the chosen learning never uses are refused, not ignored
         (
             &[
@@ -422,7 +424,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
                 "--steady-states",
                 &empty_s,
             ],
-            "no diagrams to verify",
+            empty_said.as_str(),
         ),
     ];
     for (args, named) in cases {

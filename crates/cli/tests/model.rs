@@ -470,6 +470,7 @@ fn train_refuses_settings_that_would_be_ignored_before_writing() {
     let model = format!("{d}/m.c4m");
     let diverging = format!("{d}/diverging.c4m");
     let card = format!("{d}/README.md");
+    let card_before = std::fs::read(&card).unwrap();
     // settings that would be ignored or train nothing are refused, and so is an output
     // that is an input or a checkpoint that is the model, before anything is written
     // (the last item of each row: what the message must also say, if anything)
@@ -565,6 +566,13 @@ fn train_refuses_settings_that_would_be_ignored_before_writing() {
         assert!(err.contains(said) && err.contains(also), "{extra:?}: {err}");
     }
     assert_eq!(std::fs::read(&corpus).unwrap(), before);
+    // nothing was written: no model, no checkpoint, the card as generate wrote it
+    for never in [&model, &diverging] {
+        for file in [never.to_string(), format!("{never}.ckpt")] {
+            assert!(!std::path::Path::new(&file).exists(), "{file} was written");
+        }
+    }
+    assert_eq!(std::fs::read(&card).unwrap(), card_before);
 }
 
 #[test]

@@ -102,8 +102,15 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
     );
     // a score out of range suggests joining only where the joined digits make a game
     let far = c4lab(&["solve", "--table-mb", "16"], "12 30\n");
+    assert_eq!(far.status.code(), Some(2));
+    // (a bad line's error stands in its row of the output)
     let far = stdout(&far);
-    assert!(!far.contains("without separators"), "{far}");
+    assert!(
+        far.starts_with(
+            "12 error: line 1: the score 30 after the moves is impossible after 2 moves"
+        ) && !far.contains("without separators"),
+        "{far}"
+    );
 
     // scores agree with the independent solver's file, weakly and strongly
     let set = repo().join("../shared/data/bench/L3_R1.txt");
@@ -344,7 +351,8 @@ fn bench_solver_reports_the_fastest_of_repeated_runs_and_any_wrong_score() {
     let good = run("3");
     assert_eq!(good.status.code(), Some(0), "{}", stdout(&good));
     assert!(
-        stdout(&good).contains("| L3_R1 | 20 | 0 |"),
+        stdout(&good).contains("| L3_R1 | 20 | 0 |")
+            && stdout(&good).contains("| mean µs (1 thread, fastest of 3 runs) |"),
         "{}",
         stdout(&good)
     );
