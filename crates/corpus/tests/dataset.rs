@@ -157,6 +157,8 @@ fn sums_round_trip_and_detect_a_change() {
             "{}",
             String::from_utf8_lossy(&out.stdout)
         );
+    } else {
+        eprintln!("skipped: no sha256sum here to check the file with");
     }
     // one flipped byte is caught
     let p = dir.join("holdout/corpus.txt");
@@ -218,7 +220,8 @@ fn sums_round_trip_and_detect_a_change() {
     assert_eq!(rep.failed[0].1, "listed again (first on line 1)", "{rep:?}");
     std::fs::write(&sums, text).unwrap();
     // a listed name outside the folder fails, and is not read (it was followed)
-    let outside = dir.parent().unwrap().join("outside.txt");
+    // (named for this process: another run's test may be writing its own)
+    let outside = (dir.parent().unwrap()).join(format!("c4lab-outside-{}.txt", std::process::id()));
     std::fs::write(&outside, b"x").unwrap();
     let name = format!("../{}", outside.file_name().unwrap().to_str().unwrap());
     let hex = sha256_file(&outside).unwrap();
@@ -294,6 +297,8 @@ fn sums_round_trip_and_detect_a_change() {
         assert!(rep.failed[0].1.contains("is no regular file"), "{rep:?}");
         std::fs::remove_file(&fifo).unwrap();
         write_sums(&dir).unwrap();
+    } else {
+        eprintln!("skipped: no mkfifo here to make a FIFO with");
     }
     // a listed folder is named as one (it was "a FIFO, socket or device"), and a line
     // that names no file at all is malformed (it was read as the folder itself)

@@ -319,7 +319,8 @@ fn a_level_budget_grows_until_a_diagram_fits_and_unsat_still_covers_every_level(
         ..sat_only()
     };
     let mut grown = 0;
-    for d in spread(22, 4).iter() {
+    let roots = spread(22, 4);
+    for d in roots.iter() {
         let puzzle = all_undecided(d);
         let report = solve(&puzzle, &budget(1, true), stop()).unwrap();
         assert_found(&puzzle, &report.outcome);
@@ -366,7 +367,8 @@ fn a_level_budget_grows_until_a_diagram_fits_and_unsat_still_covers_every_level(
         grown += u32::from(report.levels > 1);
     }
     // with one level every quiet playable cell ties, so some root needs more
-    assert!(grown > 0);
+    // (no roots where upstream's files are absent: skipped, said by `upstream`)
+    assert!(grown > 0 || roots.is_empty());
     // unsat is only said once all ten levels are allowed
     let threats = Diagram::from_root(&Position::from_moves("727364").unwrap(), |_, _| {
         Cell::Undecided
@@ -386,7 +388,8 @@ fn gates_built_as_the_budget_grows_prove_the_same_budgets_with_fewer_variables()
         ..sat_only()
     };
     let mut smaller = 0;
-    for d in spread(22, 4).iter() {
+    let roots = spread(22, 4);
+    for d in roots.iter() {
         let puzzle = all_undecided(d);
         let lazy = solve(&puzzle, &options(true), stop()).unwrap();
         let full = solve(&puzzle, &options(false), stop()).unwrap();
@@ -401,7 +404,8 @@ fn gates_built_as_the_budget_grows_prove_the_same_budgets_with_fewer_variables()
         assert!(per_position(&lazy) <= per_position(&full));
         smaller += u32::from(per_position(&lazy) < per_position(&full));
     }
-    assert!(smaller > 0);
+    // (no roots where upstream's files are absent: skipped, said by `upstream`)
+    assert!(smaller > 0 || roots.is_empty());
     // unsat still covers every level
     let threats = Diagram::from_root(&Position::from_moves("727364").unwrap(), |_, _| {
         Cell::Undecided
