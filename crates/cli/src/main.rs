@@ -34,6 +34,7 @@ mod complete_args;
 mod convert;
 mod corpus;
 mod corpus_bench;
+mod corpus_paths;
 mod dsat;
 mod dsat_args;
 mod dsat_bench;

@@ -125,7 +125,7 @@ pub(crate) fn examples(
 ) -> Result<Vec<Example>> {
     // a sidecar of another corpus with as many rows passes the reader, and would be
     // trained on or scored against as if it fitted (as `split` and `label` refuse it)
-    crate::corpus::corpus_file(corpus)?;
+    crate::corpus_paths::corpus_file(corpus)?;
     match targets {
         Some(targets) => c4lab_corpus::gate::require_clean(corpus, targets)?,
         // the played moves alone: a transcript cut short or with a blank row was

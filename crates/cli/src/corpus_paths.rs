@@ -1,0 +1,89 @@
+//! Where the corpus commands read and write: a corpus file (not a folder), the sidecar
+//! beside it, and an output folder (not a file, not a finished dataset).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+
+/// The sidecar of `corpus`: `given`, or perply_targets.npz beside it. The corpus is
+/// checked first, so a wrong corpus path is named as such rather than as a missing
+/// sidecar.
+pub(crate) fn beside(corpus: &Path, given: Option<PathBuf>) -> Result<PathBuf> {
+    corpus_file(corpus)?;
+    Ok(given.unwrap_or_else(|| corpus.with_file_name("perply_targets.npz")))
+}
+
+/// Refuses a corpus path that is a folder (naming the corpus files in it) or cannot be
+/// read, so it is not met as "Is a directory (os error 21)" further on.
+pub(crate) fn corpus_file(corpus: &Path) -> Result<()> {
+    match std::fs::metadata(corpus) {
+        Ok(m) if m.is_dir() => {
+            // name the corpus files that are there: `generate` writes train/corpus_<N>.txt
+            // and holdout/corpus.txt, `label` and `split` corpus.txt
+            let mut found: Vec<String> = ["", "train", "holdout"]
+                .iter()
+                .flat_map(|sub| std::fs::read_dir(corpus.join(sub)).into_iter().flatten())
+                .filter_map(|e| {
+                    let path = e.ok()?.path();
+                    let name = path.file_name()?.to_str()?;
+                    let is_corpus = name == "corpus.txt"
+                        || name.starts_with("corpus_") && name.ends_with(".txt");
+                    is_corpus.then(|| path.display().to_string())
+                })
+                .collect();
+            found.sort();
+            let hint = if found.is_empty() {
+                "no corpus file is in it".to_string()
+            } else {
+                format!("it holds {}", found.join(", "))
+            };
+            bail!(
+                "{} is a folder; give a corpus file ({hint})",
+                corpus.display()
+            )
+        }
+        Ok(_) => Ok(()),
+        Err(e) => bail!("cannot read corpus {}: {e}", corpus.display()),
+    }
+}
+
+/// The sidecar of `corpus` as [`beside`] finds it, refusing a default one that is not
+/// there with how to name it (`how`: the argument or flag that does).
+pub(crate) fn sidecar(corpus: &Path, given: Option<PathBuf>, how: &str) -> Result<PathBuf> {
+    let named = given.is_some();
+    let npz = beside(corpus, given)?;
+    if !named && !npz.exists() {
+        bail!(
+            "{} has no sidecar beside it ({} is not there); name its sidecar {how}",
+            corpus.display(),
+            npz.display()
+        );
+    }
+    Ok(npz)
+}
+
+/// Refuses an `--out` that is there but is no folder (it read "File exists (os error
+/// 17)" or "Not a directory"): `what` goes into a folder.
+pub(crate) fn out_folder(out: &Path, what: &str) -> Result<()> {
+    match std::fs::metadata(out) {
+        Ok(m) if !m.is_dir() => bail!(
+            "--out {} is a file, not a folder: the {what} is written into a folder; give a folder's name",
+            out.display()
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses to `what` into a folder that holds a finished dataset: its files would
+/// change or be added to, and its SHA256SUMS no longer match.
+pub(crate) fn refuse_finished(dir: &Path, what: &str) -> Result<()> {
+    let sums = dir.join(c4lab_corpus::sums::SUMS_FILE);
+    if sums.exists() {
+        bail!(
+            "{} holds a finished dataset ({} is there), whose checksums would no longer match: {what} into a new folder",
+            dir.display(),
+            sums.display()
+        );
+    }
+    Ok(())
+}
