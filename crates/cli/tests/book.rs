@@ -1,0 +1,110 @@
+//! `c4lab book` as a script would use it: where it refuses to write, and what a stop
+//! leaves.
+
+mod common;
+use common::*;
+
+#[test]
+fn book_refuses_a_directory_before_solving() {
+    let dir = std::env::temp_dir();
+    let out = c4lab(
+        &["book", "--depth", "1", "--out", dir.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is a directory") && err.contains("book.bin"),
+        "{err}"
+    );
+    assert!(!err.contains("positions solved"), "{err}");
+    // nor is a file that is no book written over (a diagram was replaced without a word)
+    let kept = std::env::temp_dir().join(format!("c4lab-not-a-book-{}.txt", std::process::id()));
+    std::fs::write(&kept, "9909999\n").unwrap();
+    let out = c4lab(
+        &["book", "--depth", "1", "--out", kept.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("already holds a file that is no c4lab book"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "9909999\n");
+    std::fs::remove_file(&kept).ok();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_book_stopped_by_ctrl_c_leaves_no_part_file() {
+    let dir = std::env::temp_dir().join(format!("c4lab-book-stop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("book.bin");
+    let part = dir.join("book.bin.part");
+    // depth 0 solves the empty board: a minute or more, so the stop lands mid-solve
+    let args = ["book", "--depth", "0", "--table-mb", "16", "--out"];
+    interrupt_once(
+        &[&args[..], &[out.to_str().unwrap()]].concat(),
+        || part.exists(),
+        "the book to be written",
+    );
+    assert!(
+        !part.exists(),
+        "the .part file is removed (it was left behind)"
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_under_the_part_files_name_is_refused_not_waited_on() {
+    // opening a FIFO to write waits for a reader, and Ctrl-C would wait with it
+    let dir = std::env::temp_dir().join(format!("c4lab-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("d/train")).unwrap();
+    for part in ["book.bin.part", "d/train/corpus_10.txt.part"] {
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.join(part))
+            .status()
+            .unwrap();
+        assert!(made.success());
+    }
+    let d = dir.to_str().unwrap();
+    for (args, named) in [
+        (
+            vec!["book", "--depth", "0", "--out", &format!("{d}/book.bin")],
+            "book.bin.part",
+        ),
+        (
+            vec![
+                "corpus",
+                "generate",
+                "--games",
+                "10",
+                "--holdout",
+                "2",
+                "--out",
+                &format!("{d}/d"),
+            ],
+            "corpus_10.txt.part",
+        ),
+    ] {
+        // under `timeout`, so a run that waits on the FIFO fails (exit 124) rather than
+        // hanging the tests
+        let out = std::process::Command::new("timeout")
+            .arg("30")
+            .arg(env!("CARGO_BIN_EXE_c4lab"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(named) && err.contains("no regular file"),
+            "{err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,271 @@
+//! The corpus commands' inputs as a script meets them: a sidecar missing or of another
+//! corpus, and what `corpus label` reads, writes and says.
+
+mod common;
+use common::*;
+
+#[test]
+fn a_sidecar_that_is_missing_or_does_not_fit_is_named() {
+    let g = Generated::new("sidecar");
+    let d = g.d.as_str();
+    let (corpus, targets, _, _) = g.paths();
+    // a corpus without its sidecar is no pass (a stopped run leaves one so), unless the
+    // transcript alone is asked for
+    let lone = format!("{d}/lone.txt");
+    std::fs::copy(&corpus, &lone).unwrap();
+    let out = c4lab(&["corpus", "check", &lone], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--no-targets"));
+    assert_exit(&c4lab(&["corpus", "check", "--no-targets", &lone], ""), 0);
+    // a sidecar named but not there is said to be missing, not a gate violation (it
+    // read "fails the integrity gate (1 violation, among them sidecar-format: ...")
+    let absent = format!("{d}/absent.npz");
+    for args in [
+        vec!["corpus", "stats", &corpus, &absent],
+        vec![
+            "corpus",
+            "split",
+            &corpus,
+            &absent,
+            "--holdout",
+            "5",
+            "--out",
+            d,
+        ],
+        vec![
+            "train",
+            "--load-corpus",
+            &corpus,
+            "--perply-targets",
+            &absent,
+        ],
+    ] {
+        let out = c4lab(&args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("no sidecar {absent}: the file is not there"))
+                && !err.contains("integrity gate"),
+            "{args:?}: {err}"
+        );
+    }
+    // commands that read the sidecar say where it was looked for and how to name it
+    let stats = c4lab(&["corpus", "stats", &lone], "");
+    assert_eq!(stats.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&stats.stderr).contains("has no sidecar beside it"),
+        "{}",
+        String::from_utf8_lossy(&stats.stderr)
+    );
+    // stats of a sidecar that does not fit its corpus (its rows in another order) are
+    // refused, not reported as if they described it
+    let text = std::fs::read(&corpus).unwrap();
+    let mut rows: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+    rows.reverse();
+    std::fs::write(&lone, rows.concat()).unwrap();
+    let stats = c4lab(&["corpus", "stats", &lone, &targets], "");
+    assert_eq!(stats.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&stats.stderr).contains("fails the integrity gate"),
+        "{}",
+        String::from_utf8_lossy(&stats.stderr)
+    );
+    assert_exit(&c4lab(&["corpus", "stats", &corpus, &targets], ""), 0);
+    // a sidecar named with --no-targets is refused, not ignored
+    let both = c4lab(&["corpus", "check", "--no-targets", &lone, &targets], "");
+    assert_eq!(both.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
+    // a folder named as the sidecar is said to be one (it read "Invalid argument")
+    let folder = c4lab(&["corpus", "check", &corpus, &format!("{d}/train")], "");
+    assert_ne!(folder.status.code(), Some(0));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&folder.stdout),
+        String::from_utf8_lossy(&folder.stderr)
+    );
+    assert!(said.contains("a folder, not an .npz file"), "{said}");
+    std::fs::remove_file(&lone).unwrap();
+}
+
+#[test]
+fn a_sidecar_of_another_corpus_fails_the_integrity_gate_everywhere() {
+    let g = Generated::new("gate");
+    let d = g.d.as_str();
+    let (corpus, _, hold, hold_t) = g.paths();
+    let model = g.model();
+    // a corpus shorter than its sidecar is refused before any row is solved, and so is
+    // a sidecar of another corpus with as many rows (it was relabelled, and measured
+    // by overlap, as if it fitted): the gate runs on what they read
+    let first_rows = |path: &str, n: usize| -> Vec<u8> {
+        let all = std::fs::read(path).unwrap();
+        let rows = all.split_inclusive(|&b| b == b'\n').take(n);
+        rows.flatten().copied().collect()
+    };
+    let short = format!("{d}/short.txt");
+    std::fs::write(&short, first_rows(&hold, 10)).unwrap();
+    let foreign = format!("{d}/foreign.txt");
+    let gated = format!("{d}/gated.c4m");
+    std::fs::write(&foreign, first_rows(&corpus, 60)).unwrap();
+    for (args, said) in [
+        (
+            vec!["corpus", "label", &short, &hold_t, "--teacher", "exact"],
+            "the sidecar has 60 rows, the corpus 10",
+        ),
+        (
+            vec!["corpus", "label", &foreign, &hold_t],
+            "among them ply-of",
+        ),
+        (
+            vec![
+                "corpus",
+                "overlap",
+                &corpus,
+                &foreign,
+                "--b-targets",
+                &hold_t,
+            ],
+            "among them ply-of",
+        ),
+        (
+            vec![
+                "train",
+                "--load-corpus",
+                &foreign,
+                "--perply-targets",
+                &hold_t,
+                "--steps",
+                "10",
+                "--out",
+                &gated,
+            ],
+            "among them ply-of",
+        ),
+        (
+            vec![
+                "eval",
+                "--holdout-corpus",
+                &foreign,
+                "--holdout-targets",
+                &hold_t,
+                "--model",
+                &model,
+                "--games",
+                "0",
+            ],
+            "among them ply-of",
+        ),
+    ] {
+        let out = c4lab(&args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let named = args[2..]
+            .iter()
+            .find(|a| a.ends_with(".txt") && *a != &corpus);
+        assert!(
+            err.contains("fails the integrity gate") && err.contains(said),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains(named.unwrap()), "{args:?}: {err}");
+    }
+    assert!(
+        !std::path::Path::new(&gated).exists(),
+        "a model trained on a foreign sidecar"
+    );
+}
+
+#[test]
+fn relabelling_never_writes_over_what_it_reads() {
+    let g = Generated::new("relabel");
+    let d = g.d.as_str();
+    let (corpus, _, hold, _) = g.paths();
+    // relabelling into the folder it reads from is refused before any solving, and the
+    // corpus is left whole (it used to be emptied)
+    let before = std::fs::read(&hold).unwrap();
+    // and a training corpus is not relabelled over the holdout folder's corpus
+    let into_holdout = format!("{d}/holdout");
+    for (args, said) in [
+        (
+            vec![hold.as_str(), "--teacher", "exact"],
+            "written over while it is read",
+        ),
+        (
+            vec![corpus.as_str(), "--rows", "3"],
+            "already holds a corpus",
+        ),
+        // the one teacher a relabel takes is the only one its help offers (alphabeta
+        // was offered, then refused)
+        (
+            vec![corpus.as_str(), "--teacher", "alphabeta"],
+            "[possible values: exact]",
+        ),
+    ] {
+        let mut full = vec!["corpus", "label"];
+        full.extend(&args);
+        full.extend(["--out", into_holdout.as_str()]);
+        let out = c4lab(&full, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert_eq!(std::fs::read(&hold).unwrap(), before);
+    }
+    // a folder that cannot be made is named before the relabel (it used to be named
+    // after it, the whole table printed and the labels lost)
+    let under_file = format!("{hold}/relabelled");
+    let out = c4lab(
+        &[
+            "corpus",
+            "label",
+            &corpus,
+            "--rows",
+            "3",
+            "--out",
+            &under_file,
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot create") && err.contains(&under_file),
+        "{err}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "",
+        "no table before the error"
+    );
+}
+
+#[test]
+fn a_relabel_says_what_became_of_the_slots_it_did_not_solve() {
+    // (with --keep-early they were said to be "skipped", though kept)
+    let g = Generated::new("label-early");
+    let d = g.d.as_str();
+    for (flag, said) in [
+        (
+            Some("--keep-early"),
+            "were not solved: they keep their original labels.",
+        ),
+        (None, "were not solved: they are left empty."),
+    ] {
+        let out_dir = format!("{d}/relabelled-{}", flag.is_some());
+        let mut args = vec![
+            "corpus",
+            "label",
+            &g.corpus,
+            "--rows",
+            "2",
+            "--min-stones",
+            "12",
+        ];
+        args.extend(flag);
+        args.extend(["--out", &out_dir]);
+        let out = c4lab(&args, "");
+        assert_exit(&out, 0);
+        let text = stdout(&out);
+        assert!(
+            text.contains("labelled slots with too few stones") && text.contains(said),
+            "{text}"
+        );
+    }
+}

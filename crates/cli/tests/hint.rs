@@ -1,0 +1,127 @@
+//! A trained model's move: `c4lab hint`, and the model as `play`'s opponent.
+
+mod common;
+use common::*;
+
+#[test]
+fn hint_answers_each_position_and_names_a_bad_one() {
+    let g = Generated::new("hint");
+    let model = g.model();
+    // the model's hint: one line a position; a bad one is named and the rest answered
+    let out = c4lab(
+        &["hint", "--model", &model, "4453", "44444444", "112233"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].starts_with("4453 ") && lines[1] == "112233 4",
+        "{lines:?}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\"44444444\": move 7"));
+    // `-` is the empty board, printed as `-` so the first field is never blank
+    let out = c4lab(&["hint", "--model", &model, "-"], "");
+    assert_exit(&out, 0);
+    let line = stdout(&out);
+    assert!(
+        line.starts_with("- ") && line.trim_end().len() == 3,
+        "{line}"
+    );
+    // an argument with stray whitespace (a line pasted from a file) still gives JSON
+    let json = stdout(&c4lab(&["hint", "--json", "--model", &model, "4453\n"], ""));
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(v["moves"], "4453");
+    assert_eq!(v["scores"].as_array().unwrap().len(), 7);
+    assert_eq!(lines[0], format!("4453 {}", v["column"]));
+    // a full column's score is null, as in analyze --json (it was the string "full")
+    let json = stdout(&c4lab(&["hint", "--json", "--model", &model, "444444"], ""));
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert!(v["scores"][3].is_null(), "{v}");
+    assert!(v["scores"][0].is_i64(), "{v}");
+}
+
+#[test]
+fn the_model_plays_as_an_opponent_and_refuses_the_diagram_games_flags() {
+    let g = Generated::new("opponent");
+    let model = g.model();
+    // the model as an opponent: it answers every move and the game is judged
+    let red_args = [
+        "play",
+        "--opponent",
+        "model",
+        "--model",
+        &model,
+        "--you",
+        "red",
+    ];
+    let play_red = |moves: &str| {
+        c4lab(
+            &[&red_args[..], &["--moves", moves, "--no-input"]].concat(),
+            "",
+        )
+    };
+    let out = play_red("1111");
+    let text = stdout(&out);
+    assert!(text.matches("the model plays").count() >= 3, "{text}");
+    assert!(text.contains("you play 1\n"), "{text}");
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{text}");
+    // a bad --moves entry is refused by its place, as in the diagram game
+    let out = play_red("4x9");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--moves, move 2: 'x' is not a column; write columns as digits 1-7"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // `u` takes back your last move and the model's answer, as in the diagram game
+    let out = c4lab(&[&red_args[..], &["--moves", "4"]].concat(), "u\nu\nq\n");
+    let text = stdout(&out);
+    assert!(
+        text.contains("took back your last move") && text.contains("nothing to undo"),
+        "{text}"
+    );
+    // a script that goes on after the game is over is refused, as in the diagram game:
+    // play the first column that is not full until the game ends, then one move more
+    let mut script = String::new();
+    'game: loop {
+        for c in '1'..='7' {
+            let out = play_red(&format!("{script}{c}"));
+            if out.status.code() == Some(2) {
+                continue; // that column is full
+            }
+            script.push(c);
+            let text = stdout(&out);
+            if text.contains(" wins\n") || text.contains("a draw") {
+                break 'game;
+            }
+            continue 'game;
+        }
+        panic!("no column to play after {script}");
+    }
+    let out = play_red(&format!("{script}1"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the game is over") && err.contains("no move can follow it"),
+        "{err}"
+    );
+    let out = c4lab(&["play", "--opponent", "model"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--model FILE"));
+    // an option that belongs to the other opponent is refused, not ignored
+    let out = c4lab(
+        &[
+            "play",
+            "examples/win.txt",
+            "--opponent",
+            "model",
+            "--model",
+            &model,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("leave out the diagram file"));
+}
