@@ -179,6 +179,14 @@ pub fn dsat(
             );
         }
     }
+    // (`< root.txt` with `--log-rounds root.txt` emptied the diagram's file)
+    let from_stdin = file.is_none_or(|f| f == Path::new("-"));
+    if let Some(log) = log_rounds.filter(|log| from_stdin && crate::files::is_stdin(log)) {
+        bail!(
+            "--log-rounds {} is standard input, which holds the diagram being solved; name another file for the round log",
+            log.display()
+        );
+    }
     let input = read_diagram(file)?;
     // refused before the description of the run, which would describe nothing
     c4lab_synth::checked_root(&input.diagram)

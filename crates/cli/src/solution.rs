@@ -14,10 +14,13 @@ const SHOWN: usize = 5;
 pub fn check(branches: &Path, steady: &Path, json_out: bool) -> Result<u8> {
     // a solution's files are some kilobytes (upstream's: 5 KB and 64 KB)
     let read = |p: &Path| crate::input::read_limited(Some(p), 256 << 20, "a solution file");
-    let stdin = Path::new("-");
-    if branches == stdin && steady == stdin {
+    // (`-`, or a name such as /dev/stdin for the same stream)
+    let stdin = |p: &Path| p == Path::new("-") || crate::files::is_stdin(p);
+    if stdin(branches) && stdin(steady) {
         anyhow::bail!(
-            "--branches and --steady-states are both `-`, but standard input holds one file: give the other by name"
+            "--branches {} and --steady-states {} are both standard input, but it holds one file: give the other by name",
+            branches.display(),
+            steady.display()
         );
     }
     let (b, s) = (read(branches)?, read(steady)?);

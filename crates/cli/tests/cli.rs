@@ -24,6 +24,16 @@ fn verify_exit_codes_and_json() {
         said.contains("replay: c4lab play examples/loss.txt --moves 7112 (Yellow's moves"),
         "{said}"
     );
+    // a diagram read from standard input, by `-` or by a name for the stream, is replayed
+    // from a file to be named (`c4lab play /dev/stdin` plays nothing)
+    let loss_text = std::fs::read_to_string(repo().join("examples/loss.txt")).unwrap();
+    for name in ["-", "/dev/stdin"] {
+        let said = stdout(&c4lab(&["verify", name], &loss_text));
+        assert!(
+            said.contains("replay: c4lab play FILE --moves 7112"),
+            "{name}: {said}"
+        );
+    }
     let replayed = c4lab(
         &["play", "examples/loss.txt", "--moves", "7112", "--no-input"],
         "",

@@ -94,6 +94,23 @@ fn the_round_log_may_not_overwrite_the_diagram_it_solves() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(std::fs::read_to_string(&grid).unwrap(), text);
+    // nor when the diagram comes on standard input from that file (`< root.txt`, with
+    // no file argument or `-`): it was emptied
+    for extra in [&[][..], &["-"][..]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+            .args([&["dsat", "--log-rounds", &g][..], extra].concat())
+            .stdin(std::fs::File::open(&grid).unwrap())
+            .output()
+            .unwrap();
+        assert_exit(&out, 2);
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .contains("is standard input, which holds the diagram being solved"),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(std::fs::read_to_string(&grid).unwrap(), text, "{extra:?}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -125,14 +125,23 @@ fn bench_verify_names_the_failed_checks() {
 #[test]
 fn check_solution_takes_one_file_from_standard_input_at_most() {
     // standard input holds one file, not both: refused, not read as an empty second file
-    let out = c4lab(
-        &["check-solution", "--branches", "-", "--steady-states", "-"],
-        "-->4\n",
-    );
-    assert_exit(&out, 2);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("both `-`") && err.contains("give the other by name"),
-        "{err}"
-    );
+    // (and so is a name for that stream: it was read as both files, and failed)
+    for (b, s) in [
+        ("-", "-"),
+        ("-", "/dev/stdin"),
+        ("/dev/stdin", "/dev/stdin"),
+    ] {
+        let out = c4lab(
+            &["check-solution", "--branches", b, "--steady-states", s],
+            "-->4\n",
+        );
+        assert_exit(&out, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!(
+                "--branches {b} and --steady-states {s} are both standard input"
+            )) && err.contains("give the other by name"),
+            "{err}"
+        );
+    }
 }
