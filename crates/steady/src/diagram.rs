@@ -122,7 +122,13 @@ impl Diagram {
         // a byte-order mark is no part of any form, and any line ending reads as `\n`
         let text = c4lab_board::unified_lines(text);
         let text = text.as_ref();
-        let trimmed = text.trim();
+        // comment lines around JSON, as around a grid, are no part of it (they made the
+        // JSON read as a grid of one long row)
+        let uncommented: Vec<&str> = (text.lines())
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .collect();
+        let uncommented = uncommented.join("\n");
+        let trimmed = uncommented.trim();
         if trimmed.starts_with('{') {
             // (a command's --json output piped on as it is)
             return Err(DiagramError::Json(
@@ -214,7 +220,10 @@ impl Diagram {
             let n = row.chars().count();
             if n != WIDTH {
                 // whitespace is invisible in an editor, so say where it is
-                let note = if old && n < WIDTH {
+                let note = if row.contains(['\u{feff}', '\u{200b}']) {
+                    // (a byte-order mark inside the text: files joined, each with its own)
+                    " (it holds an invisible character, a byte-order mark or a zero-width space: remove it)"
+                } else if old && n < WIDTH {
                     " (a space is a claimeven cell of the old language: an editor may have stripped those at the row's end; restore them)"
                 } else if row.starts_with(char::is_whitespace) || row.ends_with(char::is_whitespace)
                 {

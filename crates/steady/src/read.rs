@@ -102,9 +102,13 @@ pub enum ReadError {
 pub fn read_any(text: &str) -> Result<Read, ReadError> {
     let text = unified_lines(text);
     // comment and blank lines around one line leave that line (a link, say) alone; a
-    // link fragment (`#1.`...) is no comment
-    let is_comment =
-        |l: &str| l.starts_with('#') && !l[1..].starts_with(|c: char| c.is_ascii_digit());
+    // link fragment (`#1.`...: digits, then a dot) is no comment, `#1 my root` is one
+    let is_comment = |l: &str| {
+        l.strip_prefix('#').is_some_and(|rest| {
+            let number = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+            !(number.len() < rest.len() && number.starts_with('.'))
+        })
+    };
     let mut lines = (text.lines().map(str::trim)).filter(|l| !l.is_empty() && !is_comment(l));
     let t = match (lines.next(), lines.next()) {
         (Some(line), None) => line,
@@ -339,5 +343,29 @@ mod tests {
         let read = read_any(&format!("#{link}")).unwrap();
         assert_eq!(read.form(), "share link");
         assert_eq!(read.diagram(), &want);
+        // a comment that starts with a digit is a comment all the same: the link after it
+        // is read (`#1 my favourite` was taken for a fragment, and both lines for a grid)
+        for comment in ["#1 my favourite", "#2024-05-01 from the lab", "#12"] {
+            let read = read_any(&format!("{comment}\n{link}\n")).unwrap();
+            assert_eq!(read.form(), "share link", "{comment}");
+            assert_eq!(read.diagram(), &want, "{comment}");
+        }
+        // nor do comments hide upstream's JSON (it was read as a grid of one long row)
+        let json = serde_json::to_string(&WIN.lines().collect::<Vec<_>>()).unwrap();
+        for text in [
+            format!("# from upstream\n{json}\n"),
+            format!("{json}\n# after\n"),
+        ] {
+            let read = read_any(&text).unwrap();
+            assert_eq!(read.diagram(), &want, "{text}");
+        }
+        // an invisible character in a row is named (it said only "row 1 has 8 cells")
+        let e = read_any(&format!("# header\n\u{feff}{WIN}"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("row 1 has 8 cells (it holds an invisible character"),
+            "{e}"
+        );
     }
 }
