@@ -44,11 +44,12 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
     for m in game.log() {
         writeln!(out, "{}", describe(m))?;
     }
-    for column in script {
+    for (i, column) in script.into_iter().enumerate() {
         if let Err(e) = step(&mut game, column, &mut out) {
-            // the board the line got to, then why it cannot go on
+            // the board the line got to, then why it cannot go on; the entry of --moves
+            // is named (Yellow's moves count a link's own line too)
             show(&game, &mut out)?;
-            return Err(e);
+            return Err(e.context(format!("--moves, move {}", i + 1)));
         }
     }
     show(&game, &mut out)?;
@@ -168,15 +169,22 @@ fn show_position(pos: &Position, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "  1 2 3 4 5 6 7")
 }
 
-/// Plays column `x` for the side to move; Some(message) when the game ends.
-fn move_and_judge(pos: &mut Position, x: usize, who: &str) -> Option<String> {
+/// Plays column `x` for the side to move (`yours`: you, else the model); Some(message)
+/// when the game ends.
+fn move_and_judge(pos: &mut Position, x: usize, yours: bool) -> Option<String> {
+    // (it said "you plays")
+    let (play, win) = if yours {
+        ("you play", "win")
+    } else {
+        ("the model plays", "wins")
+    };
     if pos.is_winning_move(x) {
         *pos = pos.after(x);
-        return Some(format!("{who} plays {} and wins", x + 1));
+        return Some(format!("{play} {} and {win}", x + 1));
     }
     *pos = pos.after(x);
     if pos.is_full() {
-        return Some(format!("{who} plays {}: the board is full, a draw", x + 1));
+        return Some(format!("{play} {}: the board is full, a draw", x + 1));
     }
     None
 }
@@ -208,7 +216,7 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
             let x = model
                 .best_move(&pos)
                 .expect("a move on a board that is not full");
-            if let Some(end) = move_and_judge(&mut pos, x, "the model") {
+            if let Some(end) = move_and_judge(&mut pos, x, false) {
                 show_position(&pos, &mut out)?;
                 writeln!(out, "{end}")?;
                 over(&mut typed, &end)?;
@@ -251,7 +259,7 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
             t => match typed_column(t) {
                 Some(c) if pos.can_play(c - 1) => {
                     turns.push(pos);
-                    if let Some(end) = move_and_judge(&mut pos, c - 1, "you") {
+                    if let Some(end) = move_and_judge(&mut pos, c - 1, true) {
                         show_position(&pos, &mut out)?;
                         writeln!(out, "{end}")?;
                         over(&mut typed, &end)?;

@@ -283,6 +283,18 @@ fn play_prints_each_rule() {
             "{args:?}: {said}"
         );
     }
+    // a refused entry of --moves is named by its place in --moves, beside Yellow's count
+    // (which includes a link's own Yellow line: "Yellow's move 4" for the second entry)
+    let out = c4lab(
+        &["play", "-", "--no-input", "--moves", "44"],
+        "1.-.*A901*C901*C901*C901*C901*C90199.44\n",
+    );
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--moves, move 2: Yellow's move 4: column 4 is full"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -93,7 +93,12 @@ fn the_model_plays_as_an_opponent_and_refuses_the_diagram_games_flags() {
             }
             script.push(c);
             let text = stdout(&out);
-            if text.contains(" wins\n") || text.contains("a draw") {
+            // (a win of yours read "you plays N and wins")
+            assert!(!text.contains("you plays"), "{text}");
+            if text.contains(" and wins\n")
+                || text.contains(" and win\n")
+                || text.contains("a draw")
+            {
                 break 'game;
             }
             continue 'game;
