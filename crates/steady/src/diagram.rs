@@ -197,6 +197,11 @@ impl Diagram {
                 _ if rows.len() < HEIGHT && (rows.iter()).any(|r| r.contains(|c: char| c != ' ' && legacy::is_marker(c))) => {
                     " (in the old language a row of seven spaces is a row of claimeven cells: an editor may have stripped one; restore it)".to_string()
                 }
+                // two or more grids, one after another
+                0 if rows.len().is_multiple_of(HEIGHT) && rows.iter().all(|r| r.chars().count() == WIDTH) => format!(
+                    " (that is {} diagrams of six rows: give one diagram at a time)",
+                    rows.len() / HEIGHT
+                ),
                 0 => String::new(),
                 _ if rows.len() < HEIGHT => String::new(),
                 1 => format!(

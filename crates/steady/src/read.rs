@@ -359,6 +359,14 @@ mod tests {
             let read = read_any(&text).unwrap();
             assert_eq!(read.diagram(), &want, "{text}");
         }
+        // two grids in one file are named as such (it said only "found 12 rows")
+        let e = read_any(&format!("{WIN}\n{WIN}")).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "found 12 rows (that is 2 diagrams of six rows: give one diagram at a time)"
+            ),
+            "{e}"
+        );
         // an invisible character in a row is named (it said only "row 1 has 8 cells")
         let e = read_any(&format!("# header\n\u{feff}{WIN}"))
             .unwrap_err()
