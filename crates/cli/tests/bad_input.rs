@@ -164,7 +164,9 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment_s = comment.display().to_string();
     // (each message names its file: any `.txt` passed "`.txt`: cannot solve")
     let odd_said = format!("{odd_s}: cannot solve this root");
-    let comment_said = format!("{comment_s}: not a diagram");
+    let comment_said = format!(
+        "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
+    );
     let empty_said = format!("{empty_s}: no diagrams to verify");
     let cases: [(&[&str], &str); 54] = [
         (

@@ -124,8 +124,15 @@ impl Diagram {
         let text = text.as_ref();
         // comment lines around JSON, as around a grid, are no part of it (they made the
         // JSON read as a grid of one long row)
+        // (blanked, not dropped: serde_json's line numbers stay the input's)
         let uncommented: Vec<&str> = (text.lines())
-            .filter(|l| !l.trim_start().starts_with('#'))
+            .map(|l| {
+                if l.trim_start().starts_with('#') {
+                    ""
+                } else {
+                    l
+                }
+            })
             .collect();
         let uncommented = uncommented.join("\n");
         let trimmed = uncommented.trim();
@@ -136,8 +143,8 @@ impl Diagram {
             ));
         }
         if trimmed.starts_with('[') {
-            let rows: Vec<String> =
-                serde_json::from_str(trimmed).map_err(|e| DiagramError::Json(format!("{e}")))?;
+            let rows: Vec<String> = serde_json::from_str(&uncommented)
+                .map_err(|e| DiagramError::Json(format!("{e}")))?;
             if rows.len() != HEIGHT {
                 return Err(DiagramError::Json(format!("found {} strings", rows.len())));
             }
@@ -198,7 +205,8 @@ impl Diagram {
                     " (in the old language a row of seven spaces is a row of claimeven cells: an editor may have stripped one; restore it)".to_string()
                 }
                 // two or more grids, one after another
-                0 if rows.len().is_multiple_of(HEIGHT) && rows.iter().all(|r| r.chars().count() == WIDTH) => format!(
+                // (not 0 rows: "0 diagrams" was said of an empty input)
+                0 if rows.len() >= 2 * HEIGHT && rows.len().is_multiple_of(HEIGHT) && rows.iter().all(|r| r.chars().count() == WIDTH) => format!(
                     " (that is {} diagrams of six rows: give one diagram at a time)",
                     rows.len() / HEIGHT
                 ),

@@ -102,11 +102,14 @@ pub enum ReadError {
 pub fn read_any(text: &str) -> Result<Read, ReadError> {
     let text = unified_lines(text);
     // comment and blank lines around one line leave that line (a link, say) alone; a
-    // link fragment (`#1.`...: digits, then a dot) is no comment, `#1 my root` is one
+    // link fragment (`#1.4453`...: digits, a dot, then the link) is no comment;
+    // `#1 my root` and `#1. my first root` are
     let is_comment = |l: &str| {
         l.strip_prefix('#').is_some_and(|rest| {
             let number = rest.trim_start_matches(|c: char| c.is_ascii_digit());
-            !(number.len() < rest.len() && number.starts_with('.'))
+            let link = (number.strip_prefix('.'))
+                .is_some_and(|after| after.starts_with(|c: char| !c.is_whitespace()));
+            !(number.len() < rest.len() && link)
         })
     };
     let mut lines = (text.lines().map(str::trim)).filter(|l| !l.is_empty() && !is_comment(l));
@@ -131,8 +134,8 @@ pub fn read_any(text: &str) -> Result<Read, ReadError> {
     let version_dot = t
         .find(|c: char| !c.is_ascii_digit())
         .is_some_and(|i| i > 0 && t[i..].starts_with('.'));
-    // a grid's comment line (`#`, then no digit) alone is no link: it reads as a grid,
-    // which then says it has no rows, where a link fragment (`#1.`...) is a link
+    // a grid's comment line alone is no link: it reads as a grid, which then says it has
+    // no rows, where a link fragment (`#1.`...) is a link
     let comment = is_comment(t);
     if one_line && !comment && (version_dot || t.contains('#')) {
         return match link::decode(t) {
@@ -345,7 +348,12 @@ mod tests {
         assert_eq!(read.diagram(), &want);
         // a comment that starts with a digit is a comment all the same: the link after it
         // is read (`#1 my favourite` was taken for a fragment, and both lines for a grid)
-        for comment in ["#1 my favourite", "#2024-05-01 from the lab", "#12"] {
+        for comment in [
+            "#1 my favourite",
+            "#2024-05-01 from the lab",
+            "#12",
+            "#1. my first root",
+        ] {
             let read = read_any(&format!("{comment}\n{link}\n")).unwrap();
             assert_eq!(read.form(), "share link", "{comment}");
             assert_eq!(read.diagram(), &want, "{comment}");
@@ -359,6 +367,16 @@ mod tests {
             let read = read_any(&text).unwrap();
             assert_eq!(read.diagram(), &want, "{text}");
         }
+        // an empty input, or comments alone, is no "0 diagrams"
+        for empty in ["", "# my root\n", "\n\n"] {
+            let e = read_any(empty).unwrap_err().to_string();
+            assert!(e.ends_with("found 0 rows"), "{empty:?}: {e}");
+        }
+        // a JSON error's line is the input's, comments counted
+        let e = Diagram::parse("# one\n# two\n[\"9999999\",]")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 3"), "{e}");
         // two grids in one file are named as such (it said only "found 12 rows")
         let e = read_any(&format!("{WIN}\n{WIN}")).unwrap_err().to_string();
         assert!(
