@@ -30,7 +30,7 @@ test('serve on a busy port or a foreign host says which flag to change', () => {
     if (low.status === 2 && /Permission denied/.test(low.stderr)) {
       assert.match(low.stderr, /ports below 1024 need privileges/);
     } else {
-      console.log(`skipped: port 80 needs no privilege here (serve said: ${low.stderr.trim()})`);
+      console.log(`skipped: serve on port 80 as another user was not refused for privilege (exit ${low.status}: ${low.stderr.trim()})`);
     }
   } else {
     console.log('skipped: the privileged port needs root and setpriv to be tried as another user');

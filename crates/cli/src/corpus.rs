@@ -38,7 +38,7 @@ pub enum Corpus {
         #[arg(long)]
         out: PathBuf,
         /// Generate only shard i of N (0-based `i/N`, a contiguous block of games); join with `corpus merge`.
-        #[arg(long, allow_hyphen_values = true)]
+        #[arg(long)]
         shard: Option<String>,
         #[command(flatten)]
         play: SelfPlay,
@@ -437,7 +437,6 @@ fn run_command(cmd: Corpus) -> Result<u8> {
             let npz = sidecar(&corpus, targets, "after the corpus")?;
             if let Some(dir) = &out {
                 out_folder(dir, "relabelled corpus")?;
-                refuse_finished(dir, "relabel")?;
                 // refused before the hours of solving, not after
                 let written = [dir.join("corpus.txt"), dir.join("perply_targets.npz")];
                 dataset::refuse_overwrite(&[&corpus, &npz], &[&written[0], &written[1]])?;
@@ -450,6 +449,7 @@ fn run_command(cmd: Corpus) -> Result<u8> {
                         there.display()
                     );
                 }
+                refuse_finished(dir, "relabel")?;
                 // a folder that cannot be made fails now, not after the relabel
                 std::fs::create_dir_all(dir)
                     .with_context(|| format!("cannot create {}", dir.display()))?;

@@ -74,15 +74,25 @@ pub(crate) fn out_folder(out: &Path, what: &str) -> Result<()> {
     }
 }
 
-/// Refuses to `what` into a folder that holds a finished dataset: its files would
-/// change or be added to, and its SHA256SUMS no longer match.
+/// Refuses to `what` into a folder that is or lies inside a finished dataset (one with
+/// SHA256SUMS beside its train/ folder): its files would change or be added to, and its
+/// checksums no longer match (`verify-sums` walks its subfolders too).
 pub(crate) fn refuse_finished(dir: &Path, what: &str) -> Result<()> {
-    let sums = dir.join(c4lab_corpus::sums::SUMS_FILE);
-    if sums.exists() {
+    let whole = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let sums = c4lab_corpus::sums::SUMS_FILE;
+    let dataset = whole
+        .ancestors()
+        .find(|a| a.join(sums).is_file() && a.join("train").is_dir());
+    if let Some(dataset) = dataset {
+        let inside = if dataset == whole {
+            String::new()
+        } else {
+            format!(" (inside {})", dataset.display())
+        };
         bail!(
-            "{} holds a finished dataset ({} is there), whose checksums would no longer match: {what} into a new folder",
+            "{}{inside} holds a finished dataset ({} is there), whose checksums would no longer match: {what} into a new folder",
             dir.display(),
-            sums.display()
+            dataset.join(sums).display()
         );
     }
     Ok(())

@@ -278,3 +278,28 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_that_ends_is_told_in_the_mover_s_person() {
+        // Red (first to move) has three in column 1 and wins there
+        let threes = Position::from_moves("121212").unwrap();
+        let mut pos = threes;
+        assert_eq!(
+            move_and_judge(&mut pos, 0, true).as_deref(),
+            Some("you play 1 and win")
+        );
+        let mut pos = threes;
+        assert_eq!(
+            move_and_judge(&mut pos, 0, false).as_deref(),
+            Some("the model plays 1 and wins")
+        );
+        // a quiet move ends nothing
+        let mut pos = Position::new();
+        assert_eq!(move_and_judge(&mut pos, 3, true), None);
+        assert_eq!(pos.moves_played(), 1);
+    }
+}

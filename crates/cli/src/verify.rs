@@ -141,11 +141,13 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
         // link's own Yellow line before them, so a link with one goes through a grid)
         if let Verdict::Loss { counterexample, .. } = &verdict {
             let yellow = format_moves(&counterexample.yellow_moves());
-            // (a stream such as /dev/stdin cannot be read again by the replay)
+            // (a stream such as /dev/stdin cannot be read again by the replay; a file
+            // that standard input also comes from can)
+            let stream = |p: &Path| {
+                crate::files::is_stdin(p) && !std::fs::metadata(p).is_ok_and(|m| m.is_file())
+            };
             let file = match file {
-                Some(p) if p != Path::new("-") && !crate::files::is_stdin(p) => {
-                    shell_word(&input.name)
-                }
+                Some(p) if p != Path::new("-") && !stream(p) => shell_word(&input.name),
                 _ => "FILE".to_string(),
             };
             if yellow.is_empty() {

@@ -210,7 +210,10 @@ fn relabelling_never_writes_over_what_it_reads() {
     }
     // a folder that cannot be made is named before the relabel (it used to be named
     // after it, the whole table printed and the labels lost)
-    let under_file = format!("{hold}/relabelled");
+    // (a file beside the dataset: inside it the relabel is refused as a dataset's)
+    let file = format!("{d}-file");
+    std::fs::write(&file, "").unwrap();
+    let under_file = format!("{file}/relabelled");
     let out = c4lab(
         &[
             "corpus",
@@ -234,6 +237,7 @@ fn relabelling_never_writes_over_what_it_reads() {
         "",
         "no table before the error"
     );
+    std::fs::remove_file(&file).unwrap();
 }
 
 #[test]
@@ -248,7 +252,8 @@ fn a_relabel_says_what_became_of_the_slots_it_did_not_solve() {
         ),
         (None, "were not solved: they are left empty."),
     ] {
-        let out_dir = format!("{d}/relabelled-{}", flag.is_some());
+        // (beside the dataset: inside it the relabel is refused)
+        let out_dir = format!("{d}-relabelled-{}", flag.is_some());
         let mut args = vec![
             "corpus",
             "label",
@@ -267,5 +272,6 @@ fn a_relabel_says_what_became_of_the_slots_it_did_not_solve() {
             text.contains("labelled slots with too few stones") && text.contains(said),
             "{text}"
         );
+        std::fs::remove_dir_all(&out_dir).unwrap();
     }
 }

@@ -27,7 +27,7 @@ use std::path::Path;
 
 use c4lab_board::{Position, CELLS, WIDTH};
 
-use crate::error::CorpusError;
+use crate::error::{CorpusError, SidecarError};
 use crate::reader::RowReader;
 use c4lab_solver::Solver;
 
@@ -391,14 +391,15 @@ pub fn check(corpus: &Path, sidecar: Option<&Path>) -> Result<GateReport, Corpus
 pub fn require_clean(corpus: &Path, sidecar: &Path) -> Result<(), CorpusError> {
     // a sidecar that is not there or is no readable .npz is named as what it is, not
     // as a violation (it read "fails the integrity gate (... No such file or directory")
-    if !sidecar.exists() {
+    // (only a file that is not there: a folder, a loop of links or a file it may not
+    // read is named by the error that opening it gives)
+    if std::fs::metadata(sidecar).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
         return Err(CorpusError::Invalid(format!(
             "no sidecar {}: the file is not there; give the corpus's sidecar (perply_targets.npz beside it, as `corpus generate` writes it)",
             sidecar.display()
         )));
     }
-    Sidecar::open(sidecar)?;
-    let rep = check_with(corpus, Some(sidecar), 1)?;
+    let rep = check_opened(corpus, Some(Ok(Sidecar::open(sidecar)?)), 1)?;
     match first_violation(&rep) {
         None => Ok(()),
         Some((kind, first)) => Err(CorpusError::Gate {
@@ -442,11 +443,21 @@ pub fn check_with(
     sidecar: Option<&Path>,
     examples: usize,
 ) -> Result<GateReport, CorpusError> {
+    check_opened(corpus, sidecar.map(Sidecar::open), examples)
+}
+
+/// [`check_with`] with the sidecar already opened, or its failure to open (a
+/// `sidecar-format` violation).
+fn check_opened(
+    corpus: &Path,
+    opened: Option<Result<Sidecar, SidecarError>>,
+    examples: usize,
+) -> Result<GateReport, CorpusError> {
     let mut rep = GateReport {
         max_examples: examples,
         ..GateReport::default()
     };
-    let sc = match sidecar.map(Sidecar::open) {
+    let sc = match opened {
         None => None,
         Some(Ok(sc)) => {
             // a published sidecar holds the four arrays and nothing else (SPEC §8)
