@@ -102,14 +102,15 @@ pub enum ReadError {
 pub fn read_any(text: &str) -> Result<Read, ReadError> {
     let text = unified_lines(text);
     // comment and blank lines around one line leave that line (a link, say) alone; a
-    // link fragment (`#1.4453`...: digits, a dot, then the link) is no comment;
-    // `#1 my root` and `#1. my first root` are
+    // link fragment (`#1.4453`...: digits, then a dot and the link, or nothing, as in a
+    // link cut short) is no comment; `#1 my root` and `#1. my first root` are
     let is_comment = |l: &str| {
         l.strip_prefix('#').is_some_and(|rest| {
-            let number = rest.trim_start_matches(|c: char| c.is_ascii_digit());
-            let link = (number.strip_prefix('.'))
-                .is_some_and(|after| after.starts_with(|c: char| !c.is_whitespace()));
-            !(number.len() < rest.len() && link)
+            let after = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+            let link = after.is_empty()
+                || (after.strip_prefix('.'))
+                    .is_some_and(|link| !link.starts_with(char::is_whitespace));
+            !(after.len() < rest.len() && link)
         })
     };
     let mut lines = (text.lines().map(str::trim)).filter(|l| !l.is_empty() && !is_comment(l));
@@ -351,12 +352,17 @@ mod tests {
         for comment in [
             "#1 my favourite",
             "#2024-05-01 from the lab",
-            "#12",
             "#1. my first root",
         ] {
             let read = read_any(&format!("{comment}\n{link}\n")).unwrap();
             assert_eq!(read.form(), "share link", "{comment}");
             assert_eq!(read.diagram(), &want, "{comment}");
+        }
+        // a fragment cut short after its digits is a link, refused as one (the Lab's
+        // address bar may hold one)
+        for cut in ["#1", "#12", "#1."] {
+            let e = read_any(cut).unwrap_err();
+            assert!(matches!(e, ReadError::Link(_)), "{cut}: {e}");
         }
         // nor do comments hide upstream's JSON (it was read as a grid of one long row)
         let json = serde_json::to_string(&WIN.lines().collect::<Vec<_>>()).unwrap();
