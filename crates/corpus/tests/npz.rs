@@ -9,36 +9,9 @@ use std::path::Path;
 use std::process::Command;
 
 use c4lab_corpus::npz::{NpzReader, NpzWriter};
-use c4lab_corpus::rng::Rng;
 use c4lab_corpus::sidecar::{read_labels, write_sidecar, RawArrays, Sidecar};
-use c4lab_corpus::{Labels, SidecarError, SlotLabel};
-
-/// Random compact labels as the generator makes them: rows of 0..=slots labelled
-/// slots, newest ply first, alpha-beta (flag 2) targets one-hot.
-fn random_labels(rows: usize, slots: usize, seed: u64) -> Labels {
-    let mut rng = Rng::new(seed);
-    let mut labels = Labels::new(slots);
-    for _ in 0..rows {
-        let n = rng.below(slots as u64 + 1) as usize;
-        let last = n as i16 + rng.below(20) as i16;
-        let row: Vec<SlotLabel> = (0..n)
-            .map(|s| {
-                let flag = 1 + rng.below(3) as u8;
-                let mask = match flag {
-                    2 => 1 << rng.below(7),
-                    _ => 1 + rng.below(127) as u8,
-                };
-                SlotLabel {
-                    ply: last - s as i16,
-                    flag,
-                    mask,
-                }
-            })
-            .collect();
-        labels.push_row(&row);
-    }
-    labels
-}
+use c4lab_corpus::SidecarError;
+use common::{names, random_labels, read_err};
 
 #[test]
 fn labels_round_trip_bit_exactly_and_reproducibly() {
@@ -62,41 +35,6 @@ fn labels_round_trip_bit_exactly_and_reproducibly() {
     let flat = || labels.rows().flatten();
     assert!(raw.ply_of.iter().copied().eq(flat().map(|l| l.ply)));
     assert!(raw.teacher.iter().copied().eq(flat().map(|l| l.flag as i8)));
-}
-
-#[test]
-fn a_target_that_is_not_a_number_or_a_flag_out_of_range_is_refused_with_its_place() {
-    let dir = common::scratch("npz-values");
-    let good = dir.join("good.npz");
-    write_sidecar(&good, &random_labels(20, 5, 7)).unwrap();
-    let raw = RawArrays::read(&good).unwrap();
-    // row 3, slot 2: a labelled slot whose first column is NaN
-    let mut nan = raw.clone();
-    nan.teacher[3 * 5 + 2] = 2;
-    nan.ply_of[3 * 5 + 2] = 4;
-    nan.target[(3 * 5 + 2) * 7..(3 * 5 + 3) * 7].copy_from_slice(&[
-        f32::NAN,
-        1.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-    ]);
-    let p = dir.join("nan.npz");
-    nan.write(&p).unwrap();
-    let e = read_labels(&p).unwrap_err().to_string();
-    assert!(
-        e.contains("row 3, slot 2") && e.contains("not a number"),
-        "{e}"
-    );
-    // a teacher flag outside 0-3
-    let mut flag = raw;
-    flag.teacher[11] = -2;
-    let p = dir.join("flag.npz");
-    flag.write(&p).unwrap();
-    let e = read_labels(&p).unwrap_err().to_string();
-    assert!(e.contains("row 2, slot 1") && e.contains("flag -2"), "{e}");
 }
 
 #[test]
@@ -207,13 +145,6 @@ fn record(bytes: &[u8], sig: &[u8; 4], name_at: usize, name: &str) -> usize {
         .unwrap_or_else(|| panic!("no record for {name}"))
 }
 
-fn read_err(path: &Path) -> SidecarError {
-    match RawArrays::read(path) {
-        Ok(_) => panic!("{} read without error", path.display()),
-        Err(e) => e,
-    }
-}
-
 /// Where member `name`'s data lies: its size and local header from the central
 /// directory (a small archive, no zip64 fields there), its data after that header.
 fn member_data(bytes: &[u8], name: &str) -> Range<usize> {
@@ -243,15 +174,6 @@ fn crc_mismatch(e: &SidecarError, path: &Path, member: &str) {
         text.contains("the data is damaged: CRC-32 mismatch: recorded 0x"),
         "{text}"
     );
-}
-
-/// The error names the file and, where given, the member at fault.
-fn names(e: &SidecarError, path: &Path, member: Option<&str>) {
-    let text = e.to_string();
-    assert!(text.contains(&path.display().to_string()), "{text}");
-    if let Some(m) = member {
-        assert!(text.contains(m), "{text}");
-    }
 }
 
 #[test]
@@ -494,132 +416,4 @@ fn damaged_deflated_members_give_errors_or_the_same_values() {
         }
     }
     assert!(errors > 0);
-}
-
-#[test]
-fn a_fortran_order_array_is_refused_not_read_transposed() {
-    let dir = common::scratch("fortran");
-    let path = dir.join("perply_targets.npz");
-    let script = format!(
-        "import numpy as np\n\
-         t = np.zeros((2, 3, 7), dtype='<f4'); p = np.full((2, 3), -1, dtype='<i2')\n\
-         f = np.zeros((2, 3), dtype='i1'); n = np.zeros(2, dtype='<i2')\n\
-         np.savez({:?}, target=np.asfortranarray(t), ply_of=p, teacher=f, n_plies=n)\n",
-        path.display().to_string()
-    );
-    if !common::has_numpy("test") {
-        return;
-    }
-    let ran = Command::new("python3").args(["-c", &script]).status();
-    assert!(
-        ran.is_ok_and(|s| s.success()),
-        "numpy could not write {path:?}"
-    );
-    let err = Sidecar::open(&path).err().expect("refused");
-    assert!(err.to_string().contains("Fortran order"), "{err}");
-}
-
-/// A `.npy` file: a version 1.0 header for `descr` and `shape`, then `data`.
-fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
-    let mut dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
-    while (10 + dict.len() + 1) % 64 != 0 {
-        dict.push(' ');
-    }
-    dict.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend((dict.len() as u16).to_le_bytes());
-    out.extend(dict.as_bytes());
-    out.extend(data);
-    out
-}
-
-#[test]
-fn a_shape_its_data_cannot_fill_is_refused_before_anything_is_allocated() {
-    let dir = common::scratch("npz-shapes");
-    let bad = dir.join("bad.npz");
-    let write = |members: [(&str, Vec<u8>); 4]| {
-        let mut w = NpzWriter::create(&bad).unwrap();
-        for (name, data) in members {
-            w.member(name, data.len() as u64)
-                .unwrap()
-                .write_all(&data)
-                .unwrap();
-        }
-        w.finish().unwrap();
-    };
-    // 2^59 slots: a row buffer of that size would abort the process
-    let huge = 1u64 << 59;
-    write([
-        ("target.npy", npy("<f4", &format!("(0, {huge}, 7)"), &[])),
-        ("ply_of.npy", npy("<i2", &format!("(0, {huge})"), &[])),
-        ("teacher.npy", npy("|i1", &format!("(0, {huge})"), &[])),
-        ("n_plies.npy", npy("<i2", "(0,)", &[])),
-    ]);
-    let e = read_err(&bad);
-    assert!(
-        matches!(e, SidecarError::Array { ref name, .. } if name == "target"),
-        "{e}"
-    );
-    assert!(e.to_string().contains("expected 1 to 42"), "{e}");
-    // a million rows claimed, one row of data held
-    let rows = 1_000_000;
-    write([
-        (
-            "target.npy",
-            npy("<f4", &format!("({rows}, 2, 7)"), &[0; 56]),
-        ),
-        ("ply_of.npy", npy("<i2", &format!("({rows}, 2)"), &[0; 4])),
-        ("teacher.npy", npy("|i1", &format!("({rows}, 2)"), &[0; 2])),
-        ("n_plies.npy", npy("<i2", &format!("({rows},)"), &[0; 2])),
-    ]);
-    let e = read_err(&bad);
-    names(&e, &bad, Some("target"));
-    assert!(
-        e.to_string()
-            .contains("its shape needs 56000000 bytes of data"),
-        "{e}"
-    );
-    // data a little short of the shape (the member, with its header, holds as many
-    // bytes as the data needs): named by its array (it read "failed to fill whole
-    // buffer")
-    write([
-        ("target.npy", npy("<f4", "(20, 2, 7)", &[0; 1120])),
-        ("ply_of.npy", npy("<i2", "(20, 2)", &[0; 70])),
-        ("teacher.npy", npy("|i1", "(20, 2)", &[0; 40])),
-        ("n_plies.npy", npy("<i2", "(20,)", &[0; 40])),
-    ]);
-    let e = read_err(&bad);
-    names(&e, &bad, Some("ply_of"));
-    assert!(
-        e.to_string()
-            .contains("array \"ply_of\": ends early: the file is cut short or damaged; write the sidecar again"),
-        "{e}"
-    );
-}
-
-#[test]
-fn members_named_without_npy_are_named_with_the_name_a_sidecar_needs() {
-    // numpy's np.load reads members named `target`, `ply_of`...; a sidecar's are
-    // `target.npy`...: the message said array "target" was missing while naming
-    // "target" among the members held
-    let dir = common::scratch("npz-suffix");
-    let bad = dir.join("bad.npz");
-    let mut w = NpzWriter::create(&bad).unwrap();
-    for (name, data) in [
-        ("target", npy("<f4", "(0, 2, 7)", &[])),
-        ("ply_of", npy("<i2", "(0, 2)", &[])),
-        ("teacher", npy("|i1", "(0, 2)", &[])),
-        ("n_plies", npy("<i2", "(0,)", &[])),
-    ] {
-        w.member(name, data.len() as u64)
-            .unwrap()
-            .write_all(&data)
-            .unwrap();
-    }
-    w.finish().unwrap();
-    let e = read_err(&bad).to_string();
-    assert!(
-        e.contains("no member \"target.npy\" (the file holds \"target\", \"ply_of\""),
-        "{e}"
-    );
 }

@@ -4,7 +4,9 @@
 use std::path::Path;
 
 use c4lab_corpus::dataset::{generate_dataset, DatasetConfig};
-use c4lab_corpus::{GenConfig, NoProgress, TeacherConfig};
+use c4lab_corpus::rng::Rng;
+use c4lab_corpus::sidecar::RawArrays;
+use c4lab_corpus::{GenConfig, Labels, NoProgress, SidecarError, SlotLabel, TeacherConfig};
 
 /// A fresh scratch directory for one test, removed when it goes out of scope.
 pub struct Scratch(tempfile::TempDir);
@@ -72,4 +74,47 @@ pub fn has_numpy(skipped: &str) -> bool {
         eprintln!("{skipped} skipped: python3 with numpy is not installed (CI installs it)");
     }
     ok
+}
+
+/// Random compact labels as the generator makes them: rows of 0..=slots labelled
+/// slots, newest ply first, alpha-beta (flag 2) targets one-hot.
+pub fn random_labels(rows: usize, slots: usize, seed: u64) -> Labels {
+    let mut rng = Rng::new(seed);
+    let mut labels = Labels::new(slots);
+    for _ in 0..rows {
+        let n = rng.below(slots as u64 + 1) as usize;
+        let last = n as i16 + rng.below(20) as i16;
+        let row: Vec<SlotLabel> = (0..n)
+            .map(|s| {
+                let flag = 1 + rng.below(3) as u8;
+                let mask = match flag {
+                    2 => 1 << rng.below(7),
+                    _ => 1 + rng.below(127) as u8,
+                };
+                SlotLabel {
+                    ply: last - s as i16,
+                    flag,
+                    mask,
+                }
+            })
+            .collect();
+        labels.push_row(&row);
+    }
+    labels
+}
+
+pub fn read_err(path: &Path) -> SidecarError {
+    match RawArrays::read(path) {
+        Ok(_) => panic!("{} read without error", path.display()),
+        Err(e) => e,
+    }
+}
+
+/// The error names the file and, where given, the member at fault.
+pub fn names(e: &SidecarError, path: &Path, member: Option<&str>) {
+    let text = e.to_string();
+    assert!(text.contains(&path.display().to_string()), "{text}");
+    if let Some(m) = member {
+        assert!(text.contains(m), "{text}");
+    }
 }
