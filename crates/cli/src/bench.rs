@@ -329,6 +329,7 @@ fn solver(
     outln!("{head} classic solver µs (recorded) |");
     outln!("{rule} ---: |");
     let mut failed = false;
+    let mut notes = Vec::new();
     for (name, cases) in only.iter().zip(sets) {
         let mut cells = String::new();
         let (mut positions, mut mismatches, mut first) = (0, 0, None);
@@ -393,11 +394,22 @@ fn solver(
             "| {name} | {positions} | {mismatches} |{cells} {} |",
             classic_micros(name)
         );
+        // (said under the table: between its rows they broke it apart)
         if let Some((moves, want, got)) = first {
-            outln!("first mismatch: {moves}: expected {want}, solved {got}");
+            notes.push(format!(
+                "{name}: first mismatch: {moves}: expected {want}, solved {got}"
+            ));
         }
         if let Some((moves, want, got)) = their_first {
-            outln!("the baseline's first mismatch: {moves}: expected {want}, it answered {got}");
+            notes.push(format!(
+                "{name}: the baseline's first mismatch: {moves}: expected {want}, it answered {got}"
+            ));
+        }
+    }
+    if !notes.is_empty() {
+        outln!();
+        for note in notes {
+            outln!("{note}");
         }
     }
     if empty {

@@ -216,17 +216,17 @@ pub struct BenchComplete {
     /// Upstream's steady_states.txt.
     #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
     steady_states: PathBuf,
-    /// How many cells to undecide, per row of the table.
-    #[arg(long, value_delimiter = ',', default_value = "4,8,14,20")]
+    /// How many cells to undecide, per row of the table (1 or more each).
+    #[arg(long, value_delimiter = ',', default_value = "4,8,14,20", value_parser = crate::solve::count_arg)]
     k: Vec<usize>,
     /// Diagrams per k (taken evenly from those with a root of at least --min-ply stones).
     #[arg(long, default_value_t = 12, value_parser = crate::solve::count_arg)]
     tasks: usize,
     /// Only diagrams whose root has at least this many stones.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=42))]
     min_ply: u32,
     /// Only diagrams whose root has at most this many stones.
-    #[arg(long, default_value_t = 18)]
+    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=42))]
     max_ply: u32,
     /// Give up a task after this many seconds.
     #[arg(long, allow_hyphen_values = true, default_value_t = 20.0, value_parser = seconds_arg)]
@@ -237,8 +237,8 @@ pub struct BenchComplete {
     tasks_detail: bool,
     /// Run the tasks under each of these seeds and pool them in each row; a seed acts
     /// as --seed does (it chooses the undecided cells and, on CaDiCaL, seeds the phase
-    /// scrambling). Default: --seed alone.
-    #[arg(long, value_delimiter = ',')]
+    /// scrambling). Default: --seed alone (which is refused beside it, not ignored).
+    #[arg(long, value_delimiter = ',', conflicts_with = "seed")]
     seeds: Vec<u64>,
     /// Write each task's grid (its `?` cells undecided) to this directory as
     /// `k<K>-seed<S>-task<I>.txt` instead of running it, so that one task can be rerun
@@ -302,6 +302,19 @@ pub(crate) fn all_there_are(taken: usize, asked: usize) -> String {
 /// Runs the benchmark and prints its table.
 pub fn bench(a: BenchComplete) -> Result<u8> {
     a.search.check()?;
+    // a value given twice would be run, or pooled, twice (`--seeds 1,1` counted each
+    // task twice in its row)
+    for (flag, values) in [
+        ("--k", a.k.iter().map(|&k| k as u64).collect::<Vec<_>>()),
+        ("--seeds", a.seeds.clone()),
+    ] {
+        if let Some(twice) = values
+            .iter()
+            .find(|v| values.iter().filter(|w| w == v).count() > 1)
+        {
+            bail!("{flag} names {twice} twice: give each value once");
+        }
+    }
     if let Some(dir) = &a.write_grids {
         crate::input::check_grid_dir(dir)?;
     }

@@ -16,10 +16,10 @@ pub struct BenchDsat {
     #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
     steady_states: std::path::PathBuf,
     /// Roots with at least this many stones.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=42))]
     min_ply: u32,
     /// Roots with at most this many stones.
-    #[arg(long, default_value_t = 42)]
+    #[arg(long, default_value_t = 42, value_parser = clap::value_parser!(u32).range(0..=42))]
     max_ply: u32,
     /// How many roots (taken evenly from those of --min-ply to --max-ply stones).
     #[arg(long, default_value_t = 8, value_parser = crate::solve::count_arg)]
@@ -39,7 +39,10 @@ pub struct BenchDsat {
     jobs: u64,
     /// Solve these grids (as `c4lab dsat` reads them, pinned cells kept) instead of
     /// upstream's roots: a fixed sample, such as one `--write-grids` wrote.
-    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with = "write_grids")]
+    /// (--roots, --min-ply, --max-ply and --steady-states choose upstream's roots, so
+    /// they are refused beside it rather than ignored.)
+    #[arg(long, num_args = 1.., value_name = "FILE",
+          conflicts_with_all = ["write_grids", "roots", "min_ply", "max_ply", "steady_states"])]
     grids: Vec<std::path::PathBuf>,
     /// Another `c4lab` build to run on every root as well, with the same flags (and
     /// the same environment, so a setting read from it applies to both): the two

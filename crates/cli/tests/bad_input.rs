@@ -168,7 +168,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
     let empty_said = format!("{empty_s}: no diagrams to verify");
-    let cases: [(&[&str], &str); 54] = [
+    let cases: [(&[&str], &str); 60] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -297,6 +297,19 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
             ],
             "--tree-after applies with --learn positions only",
         ),
+        // benchmark settings that would run a row twice, count nothing, or be ignored
+        (&["bench", "complete", "--k", "0"], "'--k <K>': expected a whole number of at least 1"),
+        (&["bench", "complete", "--k", "4,4"], "--k names 4 twice: give each value once"),
+        (&["bench", "complete", "--seeds", "1,1"], "--seeds names 1 twice"),
+        (
+            &["bench", "complete", "--seeds", "1,2", "--seed", "7"],
+            "'--seeds <SEEDS>' cannot be used with '--seed <SEED>'",
+        ),
+        (
+            &["bench", "dsat", "--grids", "examples/complete.txt", "--roots", "1"],
+            "'--grids <FILE>...' cannot be used with '--roots <ROOTS>'",
+        ),
+        (&["bench", "dsat", "--max-ply", "50"], "50 is not in 0..=42"),
         // a strong-solver budget where no position is mapped, a core budget (even 0)
         // where no core is learnt, a tree cap where no tree is (they passed, unused)
         (

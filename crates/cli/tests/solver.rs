@@ -379,7 +379,13 @@ fn bench_solver_reports_the_fastest_of_repeated_runs_and_any_wrong_score() {
         "{}",
         stdout(&failed)
     );
-    assert!(stdout(&failed).contains(&format!("first mismatch: {moves}")));
+    // (under the table, naming the set: between its rows it broke the table apart)
+    let text = stdout(&failed);
+    let note = text.find(&format!("L3_R1: first mismatch: {moves}"));
+    assert!(
+        note.is_some_and(|at| at > text.find("| L3_R1 |").unwrap()),
+        "{text}"
+    );
     // under two thread counts the one wrong line is still one mismatch (it was two)
     let both = c4lab(
         &[
