@@ -289,6 +289,13 @@ fn solver(
         }
         crate::book::read_book(b)?;
     }
+    // (a set named twice was solved and printed twice)
+    if let Some(twice) = only
+        .iter()
+        .find(|n| only.iter().filter(|m| m == n).count() > 1)
+    {
+        bail!("--only names {twice} twice: give each set once");
+    }
     // every set is read and checked before the table starts, so a wrong --sets, --only
     // or line prints no header (and solves nothing first)
     let sets = only

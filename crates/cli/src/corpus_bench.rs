@@ -63,10 +63,10 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
         if let Some(name) = name {
             r.teacher = name;
         }
-        runs.push(r);
-    }
-    for r in &runs {
+        // each row as its teacher finishes (a run stopped during a slow teacher showed
+        // the header alone)
         outln!("{}", r.table_row());
+        runs.push(r);
     }
     outln!();
     for r in &runs {

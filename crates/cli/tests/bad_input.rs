@@ -168,7 +168,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
     let empty_said = format!("{empty_s}: no diagrams to verify");
-    let cases: [(&[&str], &str); 60] = [
+    let cases: [(&[&str], &str); 61] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -310,6 +310,10 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
             "'--grids <FILE>...' cannot be used with '--roots <ROOTS>'",
         ),
         (&["bench", "dsat", "--max-ply", "50"], "50 is not in 0..=42"),
+        (
+            &["bench", "solver", "--only", "L3_R1,L3_R1"],
+            "--only names L3_R1 twice: give each set once",
+        ),
         // a strong-solver budget where no position is mapped, a core budget (even 0)
         // where no core is learnt, a tree cap where no tree is (they passed, unused)
         (
