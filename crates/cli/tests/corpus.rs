@@ -310,24 +310,21 @@ fn an_output_folder_that_is_a_file_or_a_finished_dataset_is_refused() {
     std::fs::write(&file, "").unwrap();
     // (beside the dataset: a shard inside it is refused)
     let shard = format!("{d}-shard");
-    assert_exit(
-        &c4lab(
-            &[
-                "corpus",
-                "generate",
-                "--games",
-                "4",
-                "--holdout",
-                "0",
-                "--shard",
-                "0/1",
-                "--out",
-                &shard,
-            ],
-            "",
-        ),
-        0,
-    );
+    // a small shard's run, given its `i/N`
+    let small_shard = |of: &'static str| {
+        vec![
+            "corpus",
+            "generate",
+            "--games",
+            "4",
+            "--holdout",
+            "0",
+            "--shard",
+            of,
+        ]
+    };
+    let out = c4lab(&[&small_shard("0/1")[..], &["--out", &shard]].concat(), "");
+    assert_exit(&out, 0);
     for (args, what) in [
         (
             vec!["corpus", "generate", "--games", "5", "--holdout", "0"],
@@ -353,19 +350,7 @@ fn an_output_folder_that_is_a_file_or_a_finished_dataset_is_refused() {
     // its checksums would no longer match
     for (args, what) in [
         (vec!["corpus", "label", &corpus, "--rows", "2"], "relabel"),
-        (
-            vec![
-                "corpus",
-                "generate",
-                "--games",
-                "4",
-                "--holdout",
-                "0",
-                "--shard",
-                "0/2",
-            ],
-            "generate the shard",
-        ),
+        (small_shard("0/2"), "generate the shard"),
     ] {
         // the dataset's folder, or one inside it (verify-sums walks the subfolders)
         let inner = format!("{d}/more");
