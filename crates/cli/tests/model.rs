@@ -192,19 +192,22 @@ fn eval_is_reproducible_and_bench_model_agrees_with_it() {
     );
     // bench model times the exported model itself when given one: no training row, and
     // the same holdout agreement as eval
-    let bench = stdout(&c4lab(
-        &[
-            "bench",
-            "model",
-            "--corpus",
-            d,
-            "--model",
-            &model,
-            "--positions",
-            "5",
-        ],
-        "",
-    ));
+    let bench_once = || {
+        stdout(&c4lab(
+            &[
+                "bench",
+                "model",
+                "--corpus",
+                d,
+                "--model",
+                &model,
+                "--positions",
+                "5",
+            ],
+            "",
+        ))
+    };
+    let bench = bench_once();
     let rate = |t: &str| {
         let line = t
             .lines()
@@ -222,6 +225,13 @@ fn eval_is_reproducible_and_bench_model_agrees_with_it() {
     assert!(!bench.contains("training time"), "{bench}");
     assert!(bench.contains("| inference"), "{bench}");
     assert_eq!(rate(&bench), rate(&table), "{bench}\n{table}");
+    // the inference row's checksum is of the model's moves, the same on every run (it
+    // was summed over however many passes a timed second made)
+    let checksum = |t: &str| {
+        let at = t.find("checksum ").expect(t) + "checksum ".len();
+        t[at..].split(')').next().unwrap().to_string()
+    };
+    assert_eq!(checksum(&bench), checksum(&bench_once()), "{bench}");
 }
 
 #[test]
