@@ -22,7 +22,10 @@ const WIDE_SCOPE: usize = 20;
 /// Parses a time cap in seconds: a positive number a `Duration` can hold.
 pub fn seconds_arg(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(s) if Duration::try_from_secs_f64(s).is_ok_and(|d| !d.is_zero()) => Ok(s),
+        // (a positive time below a nanosecond is a nanosecond, as `stop_flag` waits it)
+        Ok(s) if s > 0.0 && Duration::try_from_secs_f64(s).is_ok() => Ok(s),
+        // (it said "positive" of 1e20 too)
+        Ok(s) if s > 0.0 => Err("expected a number of seconds no larger than about 1.8e19".into()),
         _ => Err("expected a positive number of seconds".into()),
     }
 }

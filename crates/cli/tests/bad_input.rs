@@ -168,7 +168,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
     let empty_said = format!("{empty_s}: no diagrams to verify");
-    let cases: [(&[&str], &str); 61] = [
+    let cases: [(&[&str], &str); 62] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -377,6 +377,11 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (
             &["bench", "complete", "--cap", "-1"],
             "expected a positive number of seconds",
+        ),
+        // (it said "positive" of a value too large)
+        (
+            &["bench", "complete", "--cap", "1e20"],
+            "'--cap <CAP>': expected a number of seconds no larger than about 1.8e19",
         ),
         // (a minus sign before a word was taken for a flag: "unexpected argument '-i'")
         (

@@ -242,6 +242,36 @@ fn bench_dsat_runs_roots_side_by_side_in_order_and_sums_them_up() {
     );
 }
 
+#[test]
+fn bench_dsat_counts_per_position_over_the_positions_encoded() {
+    let Some(states) = upstream_states() else {
+        return;
+    };
+    // with --cut 0 the map is empty and refinement encodes every position: the row
+    // shows both, and its per-position figures are over the encoded ones (beside the
+    // map alone it read 0 positions of some 2,500 bytes each)
+    let flags = [
+        "--min-ply",
+        "22",
+        "--roots",
+        "1",
+        "--cut",
+        "0",
+        "--local-work",
+        "0",
+    ];
+    let out = bench_dsat(&states, &flags);
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    let head: Vec<&str> = text.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(head[3..5], ["mapped", "encoded"], "{text}");
+    let row: Vec<&str> = text.lines().nth(2).unwrap().split_whitespace().collect();
+    assert_eq!((row[2], row[3]), ("found", "0"), "{text}");
+    let encoded: u64 = row[4].parse().expect(&text);
+    let bytes: u64 = row[8].parse().expect(&text);
+    assert!(encoded > 0 && bytes > 0, "{text}");
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_bench_killed_mid_root_leaves_no_solve_running() {
