@@ -22,7 +22,14 @@ export function solverHints(store, changed) {
       if (!game.ok) return store({ id, error: game.error });
       if (!worker) {
         worker = new Worker(new URL('./solve.worker.js', import.meta.url), { type: 'module' });
+        const asked = worker;
         worker.onmessage = (e) => {
+          // a worker whose engine failed is not asked again (it failed every later
+          // question until the page was reloaded)
+          if (e.data.failed && worker === asked) {
+            asked.terminate();
+            worker = null;
+          }
           if (e.data.id !== id) return;
           busy = false;
           store(e.data);

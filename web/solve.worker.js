@@ -1,7 +1,8 @@
 // The strong solver off the main thread, for Play mode's hints: which Yellow moves
 // lose, and whether Red's last move kept the win. Each question has a node budget, so
 // a hard position answers "unknown" rather than stalling. A failure (the engine did not
-// load, a trap) is posted as `{id, error}`, so the page never waits on it.
+// load, a trap) is posted as `{id, error, failed: true}`, so the page never waits on it
+// and asks a fresh worker next (a trapped engine is not fit to run again).
 import init, { analyze, score } from './pkg/c4lab_wasm.js';
 
 const ready = init();
@@ -20,6 +21,6 @@ self.onmessage = async (e) => {
     }
     self.postMessage({ id, yellow, red });
   } catch (err) {
-    self.postMessage({ id, error: `the solver failed: ${err}` });
+    self.postMessage({ id, error: `the solver failed: ${err}`, failed: true });
   }
 };

@@ -26,6 +26,9 @@ export function verifier(engine, lab, grid, answer) {
     busy = false;
   }
   function onWorker(msg) {
+    // (a worker whose engine trapped was asked again, and failed every verification
+    // until the page was reloaded)
+    if (msg.failed) worker.failed = true;
     if (msg.type === 'bench') { lab.benchResult?.(msg); return; }
     if (msg.id !== requestId) return;
     if (msg.type === 'verdict') {

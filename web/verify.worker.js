@@ -1,8 +1,9 @@
 // Verification off the main thread: a verdict first, then (for a win) how many cells
 // Simplify would clear. The page terminates this worker to cancel a stale request.
 // Messages: {type: 'verify' | 'simplify' | 'bench', id, grid | grids}. A failure (the
-// engine did not load, a trap) is posted as a verdict `{ok: false, error}`, so the page
-// never waits on it.
+// engine did not load, a trap) is posted as a verdict `{ok: false, error}` with `failed`
+// set, so the page never waits on it and starts a fresh worker for its next request (a
+// trapped engine is not fit to run again).
 import init, { verify, simplify } from './pkg/c4lab_wasm.js';
 
 const ready = init();
@@ -30,6 +31,6 @@ self.onmessage = async (e) => {
     }
   } catch (err) {
     const result = { ok: false, error: `Verification failed: ${err}` };
-    self.postMessage({ type: msg.type === 'simplify' ? 'simplify' : 'verdict', id: msg.id, result });
+    self.postMessage({ type: msg.type === 'simplify' ? 'simplify' : 'verdict', id: msg.id, result, failed: true });
   }
 };

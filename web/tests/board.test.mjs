@@ -347,6 +347,41 @@ test('a verifier or solver worker that cannot load is named, not waited on', asy
   await page.close();
 });
 
+test('a verifier or solver worker whose engine traps is replaced, not asked again', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  // the first verifier and the first solver worker get an engine that traps on every
+  // call, as a WebAssembly instance does once it has trapped; later workers, the real one
+  const trapped = [];
+  for (const [name, calls] of [['verify.worker.js', 'verify, simplify'], ['solve.worker.js', 'analyze, score']]) {
+    await page.route(`**/${name}`, async (r) => {
+      const response = await r.fetch();
+      let body = await response.text();
+      if (!trapped.includes(name)) {
+        const real = body;
+        body = body.replace(/^import init, \{[^}]*\} from '\.\/pkg\/c4lab_wasm\.js';$/m,
+          `const init = async () => {}; const trap = () => { throw new WebAssembly.RuntimeError('unreachable'); }; const [${calls}] = [trap, trap];`);
+        assert.notEqual(body, real, `${name}: its engine import was not replaced`);
+        trapped.push(name);
+      }
+      await r.fulfill({ response, body });
+    });
+  }
+  await page.goto(url);
+  await page.waitForFunction(() => window.__lab && window.__lab.verdicts > 0);
+  // whichever request met the trapped worker failed; the one after it is answered
+  await importText(page, LOSS);
+  await importText(page, WIN);
+  assert.match(await verdict(page), /^Win: Red makes four on every line/);
+  assert.ok(trapped.includes('verify.worker.js'));
+  // Play's first question meets the trapped solver; Yellow's next move asks a fresh one
+  await page.click('nav button[data-mode="play"]');
+  await page.waitForFunction(() => /the solver failed/.test(document.querySelector('#hints').textContent), null, { timeout: 20_000 });
+  await page.keyboard.press('7');
+  await page.waitForFunction(() => /Yellow moves that lose: /.test(document.querySelector('#hints').textContent), null, { timeout: 20_000 });
+  assert.ok(trapped.includes('solve.worker.js'));
+  await page.close();
+});
+
 test('a diagram whose root already holds a four is refused on import, as a link with it is', async () => {
   const page = await open();
   await importText(page, WIN);
