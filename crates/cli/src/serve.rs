@@ -453,10 +453,16 @@ fn parse(head: &[u8]) -> Result<Request, Refusal> {
         .next()
         .filter(|p| !p.is_empty())
         .unwrap_or("/");
-    let path = percent_encoding::percent_decode_str(path)
-        .decode_utf8()
-        .map_err(|_| bad)?
-        .into_owned();
+    // segment by segment: an encoded slash (`%2F`) is part of a name, so it stays
+    // encoded and names no file (`/pkg%2Fc4lab_wasm.js` was served as a file in pkg/)
+    let mut segments = Vec::new();
+    for raw in path.split('/') {
+        let segment = percent_encoding::percent_decode_str(raw)
+            .decode_utf8()
+            .map_err(|_| bad)?;
+        segments.push(segment.replace('/', "%2F"));
+    }
+    let path = segments.join("/");
     // HTTP/1.0 keeps a connection only when asked to
     let keep_alive = if minor == 0 { keep && !close } else { !close };
     Ok(Request {

@@ -93,6 +93,10 @@ fn targets_are_read_as_http_spells_them() {
         ("/tests/board.test.mjs", "404 Not Found"),
         ("/tests/lab.mjs", "404 Not Found"),
         ("/%FF", "400 Bad Request"),
+        // an encoded slash is no path separator
+        ("/pkg%2Fc4lab_wasm.js", "404 Not Found"),
+        ("/pkg%2fc4lab_wasm.js", "404 Not Found"),
+        ("/pkg/c4lab_wasm.js", "200 OK"),
     ] {
         assert_eq!(served(target), format!("HTTP/1.1 {status}"), "{target}");
     }
