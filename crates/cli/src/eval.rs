@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 use c4lab_board::Position;
-use c4lab_model::eval::{agreement, optimal_rate, play_games};
+use c4lab_model::eval::{agreement, column_scores, optimality, play_games};
 use c4lab_model::Example;
 
 use crate::model::{examples, load_model, pct, solved_rate, CorpusSource};
@@ -33,7 +33,10 @@ pub struct EvalArgs {
     /// Only positions with at least this many stones are sampled (earlier ones cost minutes each).
     #[arg(long, default_value_t = 14)]
     min_stones: u32,
-    /// Strong-solver node budget per column (a position over budget is skipped and counted).
+    /// Strong-solver node budget per column (a position over budget is skipped and
+    /// counted). With --threads above 1 the threads' race moves node counts, so a
+    /// position near the budget may be skipped in one run and not in the next: --threads
+    /// 1 gives a table that repeats exactly.
     #[arg(long, default_value_t = 2_000_000)]
     solver_nodes: u64,
     /// Games against the perfect solver (random best replies) from random openings (at
@@ -156,7 +159,13 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
             pct(&raw_ag)
         );
     } else {
-        let o = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.best_move(p));
+        // solved once: the network alone is judged on the same positions (solved again,
+        // it could lose or gain one to the budget, run to run with --threads above 1)
+        let scores: Vec<_> = sample
+            .iter()
+            .map(|p| column_scores(&mut solver, p, a.solver_nodes))
+            .collect();
+        let o = optimality(&sample, &scores, |p| model.best_move(p));
         outln!(
             "| optimal-move rate (strong solver, {}+ stones) | {} ({} of {}; {} over budget) |",
             a.min_stones,
@@ -169,11 +178,13 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
             "| value-keeping moves (a win stays a win, a draw a draw) | {} |",
             solved_rate(o.solved, o.value_rate())
         );
-        let raw = optimal_rate(&sample, &mut solver, a.solver_nodes, |p| model.net_move(p));
+        let raw = optimality(&sample, &scores, |p| model.net_move(p));
         outln!(
-            "| the network alone (no tactical checks): agreement, optimal-move rate | {}, {} |",
+            "| the network alone (no tactical checks): agreement, optimal-move rate | {}, {} ({} of {}) |",
             pct(&raw_ag),
-            solved_rate(raw.solved, raw.rate())
+            solved_rate(raw.solved, raw.rate()),
+            raw.optimal,
+            raw.solved
         );
     }
     if a.games > 0 {

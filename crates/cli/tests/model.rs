@@ -235,6 +235,37 @@ fn eval_is_reproducible_and_bench_model_agrees_with_it() {
 }
 
 #[test]
+fn eval_judges_the_network_alone_on_the_same_solved_positions() {
+    let g = Generated::new("same-positions");
+    let model = g.model();
+    // a budget some positions run past: the network alone was judged on a second solve,
+    // whose table, warm from the first, settled a position the first had skipped
+    // (`38 of 59` beside `52 of 58`)
+    let flags = ["--positions", "60", "--min-stones", "10", "--games", "0"];
+    let table = stdout(&g.eval_of(&model, &[&flags[..], &["--solver-nodes", "3000"]].concat()));
+    let counts = |row: &str| -> (u64, u64) {
+        let line = table.lines().find(|l| l.starts_with(row)).expect(&table);
+        let inside = line.rsplit('(').next().unwrap();
+        let mut words = inside.split([' ', ';', ')']).filter(|w| !w.is_empty());
+        let optimal = words.next().unwrap().parse().expect(line);
+        assert_eq!(words.next(), Some("of"), "{line}");
+        (optimal, words.next().unwrap().parse().expect(line))
+    };
+    let over = table
+        .lines()
+        .find(|l| l.starts_with("| optimal-move rate"))
+        .and_then(|l| l.split("; ").nth(1))
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse::<u64>().ok())
+        .expect(&table);
+    assert!(over > 0, "no position ran past the budget: {table}");
+    let (_, solved) = counts("| optimal-move rate");
+    let (raw_optimal, raw_solved) = counts("| the network alone");
+    assert_eq!(raw_solved, solved, "{table}");
+    assert!(raw_optimal <= raw_solved, "{table}");
+}
+
+#[test]
 fn eval_and_train_name_bad_input() {
     let g = Generated::new("bad-input");
     let (corpus, _, hold, _) = g.paths();

@@ -97,9 +97,24 @@ pub fn optimal_rate(
     max_nodes: u64,
     choose: impl Fn(&Position) -> Option<usize>,
 ) -> Optimality {
+    let scores: Vec<_> = positions
+        .iter()
+        .map(|p| column_scores(solver, p, max_nodes))
+        .collect();
+    optimality(positions, &scores, choose)
+}
+
+/// How often `choose` plays a best move in `positions`, given each one's column scores
+/// (None: over budget) from [`column_scores`]; two players judged on the same scores
+/// are judged on the same positions.
+pub fn optimality(
+    positions: &[Position],
+    scores: &[Option<[Option<i32>; WIDTH]>],
+    choose: impl Fn(&Position) -> Option<usize>,
+) -> Optimality {
     let mut o = Optimality::default();
-    for p in positions {
-        let Some(scores) = column_scores(solver, p, max_nodes) else {
+    for (p, scores) in positions.iter().zip(scores) {
+        let Some(scores) = scores else {
             o.unsolved += 1;
             continue;
         };
