@@ -167,7 +167,9 @@ fn verify(branches: &Path, steady: &Path, runs: u32) -> Result<u8> {
         .map(|(t, ok)| if ok { t } else { f64::NAN })
         .collect();
     walls.sort_by(f64::total_cmp);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // the threads the check ran on (the core count, named here before, ignored
+    // RAYON_NUM_THREADS)
+    let threads = c4lab_steady::verify_many_threads();
     outln!("| measure | value |");
     outln!("| --- | ---: |");
     outln!(
@@ -198,8 +200,9 @@ fn verify(branches: &Path, steady: &Path, runs: u32) -> Result<u8> {
         }
     };
     outln!(
-        "| check-solution wall, best of {} ({threads} threads) | {} |",
+        "| check-solution wall, best of {} ({threads} thread{}) | {} |",
         walls.len(),
+        if threads == 1 { "" } else { "s" },
         ms(walls[0])
     );
     outln!(

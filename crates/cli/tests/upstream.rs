@@ -102,7 +102,23 @@ fn bench_verify_names_the_failed_checks() {
         ],
         "",
     );
+    // the check's wall time names the threads it ran on, RAYON_NUM_THREADS heeded (it
+    // named the core count)
+    let one_thread = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args(["bench", "verify", "--runs", "1", "--branches"])
+        .arg(&b)
+        .arg("--steady-states")
+        .arg(&tmp)
+        .current_dir(repo())
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .unwrap();
     std::fs::remove_file(&tmp).ok();
+    let text = stdout(&one_thread);
+    assert!(
+        text.contains("check-solution wall, best of 1 (1 thread) |"),
+        "{text}"
+    );
     assert_exit(&out, 1);
     let text = stdout(&out);
     // it said only "check-solution FAILED on these files"

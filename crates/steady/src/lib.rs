@@ -23,7 +23,9 @@ pub use diagram::{Cell, Diagram, Language, Levels, ParsedDiagram, Root};
 pub use error::{DiagramError, RootError};
 pub use read::{read_any, read_grid, unflattened, Read, ReadError};
 pub use simplify::{simplify, Simplified, SimplifyError};
-pub use verify::{verify_many, Counterexample, LossReason, Verdict, Verifier, DEFAULT_BUDGET};
+pub use verify::{
+    verify_many, verify_many_threads, Counterexample, LossReason, Verdict, Verifier, DEFAULT_BUDGET,
+};
 
 /// The number of levels the language knows: `0`..`9` and `a`..`d` (10..13).
 pub const LEVELS: usize = 14;

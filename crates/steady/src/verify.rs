@@ -346,6 +346,19 @@ impl Verifier {
     }
 }
 
+/// The threads [`verify_many`] runs on: rayon's pool (all cores unless
+/// `RAYON_NUM_THREADS` says otherwise) with the `parallel` feature, else 1.
+pub fn verify_many_threads() -> usize {
+    #[cfg(feature = "parallel")]
+    {
+        rayon::current_num_threads()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        1
+    }
+}
+
 /// Verifies many diagrams, on all cores when the `parallel` feature is on.
 pub fn verify_many(diagrams: &[Diagram]) -> Vec<Verdict> {
     #[cfg(feature = "parallel")]
