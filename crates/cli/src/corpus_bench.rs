@@ -93,7 +93,11 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
         args.play.nodes
     );
     if let Some(b) = peak_rss() {
-        outln!("peak memory: {:.1} MiB", b as f64 / (1 << 20) as f64);
+        // (a measurement, not a count: it moves by a little between runs)
+        outln!(
+            "peak memory: {:.1} MiB resident, as the system counts it",
+            b as f64 / (1 << 20) as f64
+        );
     }
     Ok(0)
 }
