@@ -30,7 +30,7 @@ pub fn seconds_arg(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Raises `stop` after `seconds` (if given) and on Ctrl-C.
+/// Raises `stop` after `seconds` (if given) and on Ctrl-C, SIGTERM or SIGHUP.
 pub fn stop_flag(seconds: Option<f64>) -> Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
     if let Some(s) = seconds {

@@ -2,7 +2,7 @@
 //!
 //! Exit codes: 0 win / found / ok, 1 loss / unsat / failed check or bench, 2 bad input
 //! (or a diagram with no verdict: incomplete, bad root, root already won; `solve` and
-//! `hint`: any bad line), 3 budget ran out or stopped (Ctrl-C, `--max-seconds`), 141 the
+//! `hint`: any bad line), 3 budget ran out or stopped (Ctrl-C, SIGTERM or SIGHUP, `--max-seconds`), 141 the
 //! reader closed the output pipe.
 
 /// `print!` that returns a failed write as the command's error instead of panicking, so
@@ -125,7 +125,7 @@ enum Command {
     /// Fill the undecided cells (`?`) so the diagram wins: CEGIS with a SAT solver.
     ///
     /// Exit 0 found (the completed grid on stdout), 1 unsat (no completion of the fixed
-    /// cells wins), 3 stopped (Ctrl-C or --max-seconds), 2 bad input.
+    /// cells wins), 3 stopped (Ctrl-C, SIGTERM, SIGHUP or --max-seconds), 2 bad input.
     Complete {
         /// Diagram file with `?` cells (stdin if absent or `-`).
         file: Option<PathBuf>,

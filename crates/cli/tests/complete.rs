@@ -280,3 +280,61 @@ fn a_root_lost_to_every_diagram_is_named_so() {
     assert_exit(&o, 1);
     assert!(String::from_utf8_lossy(&o.stderr).contains("no completion of these fixed cells wins"));
 }
+
+#[cfg(unix)]
+#[test]
+fn sigterm_and_sighup_stop_complete_and_dsat_as_ctrl_c_does() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    // every cell undecided on the empty board: far more than a second of search
+    let dir = std::env::temp_dir().join(format!("c4lab-sigterm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grid = dir.join("empty.txt");
+    std::fs::write(&grid, "???????\n".repeat(6)).unwrap();
+    let log = dir.join("rounds.log");
+    let grid = grid.to_str().unwrap();
+    let log_s = log.to_str().unwrap();
+    let runs: [(&str, Vec<&str>); 3] = [
+        ("TERM", vec!["complete", "--json", grid]),
+        ("HUP", vec!["complete", "--json", grid]),
+        (
+            "TERM",
+            vec![
+                "dsat",
+                "--json",
+                "--local-work",
+                "0",
+                "--log-rounds",
+                log_s,
+                grid,
+            ],
+        ),
+    ];
+    for (signal, args) in runs {
+        let child = Command::new(env!("CARGO_BIN_EXE_c4lab"))
+            .args(&args)
+            .current_dir(repo())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let start = Instant::now();
+        let out = child.wait_with_output().unwrap();
+        // it ended by the signal (143 in a shell), with no summary
+        assert_eq!(out.status.code(), Some(3), "SIG{signal} {args:?}: {out:?}");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["verdict"], "stopped", "SIG{signal} {args:?}");
+        // (a guard against a hang, not a speed claim)
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "SIG{signal} {args:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
