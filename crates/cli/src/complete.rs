@@ -50,10 +50,19 @@ pub fn stop_flag(seconds: Option<f64>) -> Result<Arc<AtomicBool>> {
             flag.store(true, Ordering::Relaxed);
         });
     }
-    let flag = stop.clone();
-    // a second handler cannot be installed (tests call this twice in one process): then
-    // Ctrl-C keeps its default meaning
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    #[cfg(unix)]
+    for signal in crate::files::stopping_signals() {
+        // (a signal the process ignores stays ignored: `nohup` keeps a closed terminal
+        // from stopping the search)
+        let _ = signal_hook::flag::register(signal, stop.clone());
+    }
+    #[cfg(not(unix))]
+    {
+        let flag = stop.clone();
+        // a second handler cannot be installed (tests call this twice in one process):
+        // then Ctrl-C keeps its default meaning
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    }
     Ok(stop)
 }
 

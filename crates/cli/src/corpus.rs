@@ -168,6 +168,7 @@ impl Progress for Bar {
         bar.set_style(style);
         bar.set_prefix(phase.to_string());
         bar.enable_steady_tick(Duration::from_millis(250));
+        crate::plain::clear_bar_on_stop(&bar);
         let plain = PlainProgress::new(phase, "games", total);
         *self.0.lock().unwrap() = Some((bar, plain, 0, String::new()));
     }

@@ -187,9 +187,7 @@ fn handle_interrupt() {
     INSTALLED.call_once(|| {
         #[cfg(unix)]
         {
-            use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-            let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
-            else {
+            let Ok(mut signals) = signal_hook::iterator::Signals::new(stopping_signals()) else {
                 return;
             };
             let _ = std::thread::Builder::new()
@@ -209,6 +207,28 @@ fn handle_interrupt() {
             std::process::exit(130)
         });
     });
+}
+
+/// The stopping signals (SIGINT, SIGTERM, SIGHUP) this process was not started
+/// ignoring: one started under `nohup` ignores SIGHUP, and a script's background job
+/// SIGINT, and a handler must not undo that (a closed terminal ended a `nohup` run once
+/// it wrote its first file).
+#[cfg(unix)]
+pub fn stopping_signals() -> Vec<i32> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let ignored = |signal: i32| {
+        // SAFETY: with no new action given, sigaction only writes the current one into
+        // `old`, a zeroed struct of the right type
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+                && old.sa_sigaction == libc::SIG_IGN
+        }
+    };
+    [SIGINT, SIGTERM, SIGHUP]
+        .into_iter()
+        .filter(|&s| !ignored(s))
+        .collect()
 }
 
 /// Removes the `.part` files being written, and holds the lock for good: no writer

@@ -308,6 +308,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         .expect("template"),
     );
     bar.set_position(t.step);
+    crate::plain::clear_bar_on_stop(&bar);
     let mut plain = crate::plain::PlainProgress::new("train", "steps", a.steps);
     let from = t.step;
     let start = Instant::now();

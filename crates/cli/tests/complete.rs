@@ -338,3 +338,73 @@ fn sigterm_and_sighup_stop_complete_and_dsat_as_ctrl_c_does() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[cfg(unix)]
+#[test]
+fn a_run_started_under_nohup_keeps_ignoring_sighup() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+    let dir = std::env::temp_dir().join(format!("c4lab-nohup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grid = dir.join("empty.txt");
+    std::fs::write(&grid, "???????\n".repeat(6)).unwrap();
+    let out = dir.join("corpus");
+    // a search that stops on signals, and a writer whose handler removes its .part files
+    let runs: [(Vec<&str>, Option<i32>); 2] = [
+        (
+            vec!["dsat", "--local-work", "0", grid.to_str().unwrap()],
+            None,
+        ),
+        (
+            vec![
+                "corpus",
+                "generate",
+                "--games",
+                "1000000",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            Some(15),
+        ),
+    ];
+    for (args, by_signal) in runs {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_c4lab"));
+        command
+            .args(&args)
+            .current_dir(repo())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        // SAFETY: between fork and exec only signal(), which is async-signal-safe
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGHUP, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+        let mut child = command.spawn().unwrap();
+        let pid = child.id().to_string();
+        let kill = |name: &str| {
+            let sent = Command::new("kill")
+                .args([&format!("-{name}"), &pid])
+                .status()
+                .unwrap();
+            assert!(sent.success());
+        };
+        std::thread::sleep(Duration::from_millis(2000));
+        // a closed terminal: ignored, as nohup asked (it ended the run, or stopped it)
+        kill("HUP");
+        std::thread::sleep(Duration::from_millis(1000));
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{args:?} ended on SIGHUP"
+        );
+        kill("TERM");
+        let status = child.wait().unwrap();
+        match by_signal {
+            None => assert_eq!(status.code(), Some(3), "{args:?}: {status:?}"),
+            Some(s) => assert_eq!(status.signal(), Some(s), "{args:?}: {status:?}"),
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
