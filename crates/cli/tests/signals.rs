@@ -1,0 +1,162 @@
+//! How `c4lab` ends on a stopping signal: searches stop with their summary, signals
+//! ignored at the start stay ignored (`nohup`), and progress bars are cleared.
+
+mod common;
+use common::*;
+
+#[cfg(unix)]
+#[test]
+fn sigterm_and_sighup_stop_complete_and_dsat_as_ctrl_c_does() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    // every cell undecided on the empty board: far more than a second of search
+    let dir = std::env::temp_dir().join(format!("c4lab-sigterm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grid = dir.join("empty.txt");
+    std::fs::write(&grid, "???????\n".repeat(6)).unwrap();
+    let log = dir.join("rounds.log");
+    let grid = grid.to_str().unwrap();
+    let log_s = log.to_str().unwrap();
+    let runs: [(&str, Vec<&str>); 3] = [
+        ("TERM", vec!["complete", "--json", grid]),
+        ("HUP", vec!["complete", "--json", grid]),
+        (
+            "TERM",
+            vec![
+                "dsat",
+                "--json",
+                "--local-work",
+                "0",
+                "--log-rounds",
+                log_s,
+                grid,
+            ],
+        ),
+    ];
+    for (signal, args) in runs {
+        let child = Command::new(env!("CARGO_BIN_EXE_c4lab"))
+            .args(&args)
+            .current_dir(repo())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1500));
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let start = Instant::now();
+        let out = child.wait_with_output().unwrap();
+        // it ended by the signal (143 in a shell), with no summary
+        assert_eq!(out.status.code(), Some(3), "SIG{signal} {args:?}: {out:?}");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["verdict"], "stopped", "SIG{signal} {args:?}");
+        // (a guard against a hang, not a speed claim)
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "SIG{signal} {args:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_run_started_under_nohup_keeps_ignoring_sighup() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+    let dir = std::env::temp_dir().join(format!("c4lab-nohup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grid = dir.join("empty.txt");
+    std::fs::write(&grid, "???????\n".repeat(6)).unwrap();
+    let out = dir.join("corpus");
+    // a search that stops on signals, and a writer whose handler removes its .part files
+    let runs: [(Vec<&str>, Option<i32>); 2] = [
+        (
+            vec!["dsat", "--local-work", "0", grid.to_str().unwrap()],
+            None,
+        ),
+        (
+            vec![
+                "corpus",
+                "generate",
+                "--games",
+                "1000000",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            Some(15),
+        ),
+    ];
+    for (args, by_signal) in runs {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_c4lab"));
+        command
+            .args(&args)
+            .current_dir(repo())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        // SAFETY: between fork and exec only signal(), which is async-signal-safe
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGHUP, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+        let mut child = command.spawn().unwrap();
+        let pid = child.id().to_string();
+        let kill = |name: &str| {
+            let sent = Command::new("kill")
+                .args([&format!("-{name}"), &pid])
+                .status()
+                .unwrap();
+            assert!(sent.success());
+        };
+        std::thread::sleep(Duration::from_millis(2000));
+        // a closed terminal: ignored, as nohup asked (it ended the run, or stopped it)
+        kill("HUP");
+        std::thread::sleep(Duration::from_millis(1000));
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{args:?} ended on SIGHUP"
+        );
+        kill("TERM");
+        let status = child.wait().unwrap();
+        match by_signal {
+            None => assert_eq!(status.code(), Some(3), "{args:?}: {status:?}"),
+            Some(s) => assert_eq!(status.signal(), Some(s), "{args:?}: {status:?}"),
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_that_ends_training_clears_its_progress_bar() {
+    let g = Generated::new("bar-cleared");
+    let (corpus, targets, _, _) = g.paths();
+    let model = format!("{}/m.c4m", g.d);
+    // on a terminal (`script`, util-linux), ended by SIGTERM two seconds in
+    let train = format!(
+        "{} train --load-corpus {corpus} --perply-targets {targets} --steps 100000000 --out {model}",
+        env!("CARGO_BIN_EXE_c4lab")
+    );
+    let shell = format!("{train} & pid=$!; sleep 2; kill -TERM $pid; wait $pid; echo ended=$?");
+    let out = std::process::Command::new("script")
+        .args(["-qec", &format!("sh -c '{shell}'"), "/dev/null"])
+        .output();
+    let shown = match &out {
+        Ok(o) => String::from_utf8_lossy(&o.stdout).into_owned(),
+        Err(_) => String::new(),
+    };
+    let (Some(bar), Some(end)) = (shown.rfind(" steps, "), shown.rfind("ended=")) else {
+        eprintln!("skipped: `script` could not give c4lab a terminal here");
+        return;
+    };
+    assert!(shown[end..].starts_with("ended=143"), "{shown:?}");
+    // the bar's last frame is erased before the program ends (it stayed, and the shell
+    // wrote on after it)
+    assert!(shown[bar..end].contains("\u{1b}[2K"), "{:?}", &shown[bar..]);
+}
