@@ -13,7 +13,7 @@ use c4lab_corpus::holdout;
 use c4lab_corpus::label::{relabel, Scope};
 use c4lab_corpus::sidecar::write_sidecar;
 
-use crate::corpus_paths::{beside, out_folder, refuse_finished, sidecar};
+use crate::corpus_paths::{beside, hold_folder, out_folder, refuse_finished, sidecar};
 use c4lab_corpus::stats;
 
 use crate::plain::PlainProgress;
@@ -297,8 +297,7 @@ fn run_command(cmd: Corpus) -> Result<u8> {
                 // (a whole run refuses any file it would not write, this among them)
                 refuse_finished(&out, "generate the shard")?;
             }
-            std::fs::create_dir_all(&out)
-                .with_context(|| format!("cannot create {}", out.display()))?;
+            let _hold = hold_folder(&out)?;
             let bar = Bar::new();
             let t = Instant::now();
             if let Some((i, n)) = shard {
@@ -390,6 +389,7 @@ fn run_command(cmd: Corpus) -> Result<u8> {
             out,
         } => {
             out_folder(&out, "split dataset")?;
+            let _hold = hold_folder(&out)?;
             let (t, h) = dataset::split(
                 &corpus,
                 &sidecar(&corpus, targets, "after the corpus")?,
@@ -409,6 +409,7 @@ fn run_command(cmd: Corpus) -> Result<u8> {
         }
         Corpus::Merge { shards, out } => {
             out_folder(&out, "merged dataset")?;
+            let _hold = hold_folder(&out)?;
             let sum = dataset::merge(&shards, &out, &Bar::new())?;
             outln!("train: {}", sum.train.display());
             if let Some(h) = &sum.holdout {
@@ -451,10 +452,9 @@ fn run_command(cmd: Corpus) -> Result<u8> {
                     );
                 }
                 refuse_finished(dir, "relabel")?;
-                // a folder that cannot be made fails now, not after the relabel
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("cannot create {}", dir.display()))?;
             }
+            // a folder that cannot be made fails now, not after the relabel
+            let _hold = out.as_deref().map(hold_folder).transpose()?;
             let t = Instant::now();
             let scope = Scope {
                 rows,

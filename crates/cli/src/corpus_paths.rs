@@ -1,9 +1,10 @@
 //! Where the corpus commands read and write: a corpus file (not a folder), the sidecar
-//! beside it, and an output folder (not a file, not a finished dataset).
+//! beside it, and an output folder (not a file, not a finished dataset, not one another
+//! run is writing).
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 /// The sidecar of `corpus`: `given`, or perply_targets.npz beside it. The corpus is
 /// checked first, so a wrong corpus path is named as such rather than as a missing
@@ -96,4 +97,43 @@ pub(crate) fn refuse_finished(dir: &Path, what: &str) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A run's hold on the folder it writes a dataset into: an advisory lock on the folder,
+/// which the system releases when the run ends however it ends. A second run writing
+/// the same folder at once is refused (its failure once removed the files the first had
+/// just finished). A folder the hold made is removed again if it is left empty.
+pub(crate) struct FolderHold {
+    _folder: std::fs::File,
+    made: Option<PathBuf>,
+}
+
+/// Makes `out` (if needed) and holds it for this run, or names the run that does.
+pub(crate) fn hold_folder(out: &Path) -> Result<FolderHold> {
+    let made = (!out.exists()).then(|| out.to_path_buf());
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let folder = std::fs::File::open(out)
+        .with_context(|| format!("cannot open the folder {}", out.display()))?;
+    let hold = FolderHold {
+        _folder: folder,
+        made,
+    };
+    match hold._folder.try_lock() {
+        Ok(()) => Ok(hold),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "{} is being written by another run: wait for it to end, or write into another folder",
+            out.display()
+        ),
+        // a file system without locks: written as before
+        Err(std::fs::TryLockError::Error(_)) => Ok(hold),
+    }
+}
+
+impl Drop for FolderHold {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.made {
+            // (fails, as it should, on a folder with anything in it)
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
 }

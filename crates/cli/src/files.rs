@@ -121,7 +121,7 @@ impl Output {
                     );
                 }
                 let mut parts = parts();
-                let created = File::create(part);
+                let created = open_part(part, &self.shown)?;
                 if created.is_ok() && !parts.contains(part) {
                     parts.push(part.clone());
                 }
@@ -161,6 +161,55 @@ impl Output {
         let file = self.create()?;
         self.finish(file, bytes)
     }
+}
+
+/// Opens `part` for writing, emptied, and holds a lock on it until it is closed (renamed
+/// into place or removed): a second run writing the same file is refused rather than
+/// writing into the first one's `.part` file (or removing it on Ctrl-C). The outer error
+/// is that refusal; the inner one, the system's.
+fn open_part(part: &Path, shown: &Path) -> Result<std::io::Result<File>> {
+    loop {
+        let file = match std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(part)
+        {
+            Ok(f) => f,
+            Err(e) => return Ok(Err(e)),
+        };
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => bail!(
+                "cannot write {}: another run is writing it ({} is held): wait for that run to end, or name another file",
+                shown.display(),
+                part.display()
+            ),
+            // a file system without locks: written as before
+            Err(std::fs::TryLockError::Error(_)) => {}
+        }
+        // the file held must still be the one under the part name (a run that ended
+        // between the open and the lock renamed it into place): else open afresh
+        if same_inode(&file, part) {
+            return Ok(file.set_len(0).map(|_| file));
+        }
+    }
+}
+
+/// Whether `file` is the file at `path` now.
+#[cfg(unix)]
+fn same_inode(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
+}
+
+/// Whether `file` is the file at `path` now (not told apart off Unix).
+#[cfg(not(unix))]
+fn same_inode(_file: &File, _path: &Path) -> bool {
+    true
 }
 
 /// The `.part` files being written, removed by a stopping signal. Creating or renaming

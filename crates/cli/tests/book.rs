@@ -108,3 +108,27 @@ fn a_fifo_under_the_part_files_name_is_refused_not_waited_on() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_book_another_run_is_writing_is_refused_and_left_to_it() {
+    let dir = std::env::temp_dir().join(format!("c4lab-book-held-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.bin");
+    // another run's .part file, held as a running c4lab holds it
+    let part = dir.join("book.bin.part");
+    std::fs::write(&part, b"the other run's bytes").unwrap();
+    let held = std::fs::File::open(&part).unwrap();
+    held.lock().unwrap();
+    let out = c4lab(
+        &["book", "--depth", "1", "--out", book.to_str().unwrap()],
+        "",
+    );
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("another run is writing it"), "{err}");
+    // (the second run wrote into the first one's .part file, and its Ctrl-C removed it)
+    assert_eq!(std::fs::read(&part).unwrap(), b"the other run's bytes");
+    assert!(!book.exists());
+    drop(held);
+    std::fs::remove_dir_all(&dir).ok();
+}

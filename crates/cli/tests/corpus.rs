@@ -386,3 +386,53 @@ fn a_negative_value_is_named_by_its_flag() {
         assert!(err.contains(said), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_dataset_folder_another_run_is_writing_is_refused() {
+    let dir = std::env::temp_dir().join(format!("c4lab-held-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // held as a running generate, split, merge or label holds its --out folder
+    let held = std::fs::File::open(&dir).unwrap();
+    held.lock().unwrap();
+    let d = dir.to_str().unwrap();
+    let out = c4lab(
+        &[
+            "corpus",
+            "generate",
+            "--games",
+            "20",
+            "--holdout",
+            "2",
+            "--out",
+            d,
+        ],
+        "",
+    );
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    // (the second run's failure removed the files the first had just finished)
+    assert!(
+        err.contains(&format!("{d} is being written by another run")),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    drop(held);
+    assert_exit(
+        &c4lab(
+            &[
+                "corpus",
+                "generate",
+                "--games",
+                "20",
+                "--holdout",
+                "2",
+                "--out",
+                d,
+            ],
+            "",
+        ),
+        0,
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
