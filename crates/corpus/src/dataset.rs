@@ -365,10 +365,25 @@ pub fn split(
     tw.flush().map_err(io_err(&train))?;
     hw.flush().map_err(io_err(&hold))?;
     drop((tw, hw));
-    write_sidecar(&train_npz, &train_l)?;
-    write_sidecar(&hold_npz, &hold_l)?;
-    part::commit(&train).map_err(io_err(&train))?;
-    part::commit(&hold).map_err(io_err(&hold))?;
-    write_sums(dir)?;
+    // once one file is in place, the split is whole or gone: a stop between the renames
+    // left an earlier split's files beside this one's, under its checksums
+    let whole = part::Whole::new(vec![
+        train.clone(),
+        train_npz.clone(),
+        hold.clone(),
+        hold_npz.clone(),
+        dir.join(crate::sums::SUMS_FILE),
+    ]);
+    let finish = || -> Result<(), CorpusError> {
+        write_sidecar(&train_npz, &train_l)?;
+        write_sidecar(&hold_npz, &hold_l)?;
+        part::commit(&train).map_err(io_err(&train))?;
+        part::commit(&hold).map_err(io_err(&hold))?;
+        write_sums(dir)?;
+        Ok(())
+    };
+    let finished = finish();
+    whole.end(finished.is_ok());
+    finished?;
     Ok((train_l.len(), hold_l.len()))
 }

@@ -73,6 +73,34 @@ fn split_is_board_disjoint() {
 }
 
 #[test]
+fn a_split_that_fails_once_a_file_is_in_place_leaves_none_of_its_files() {
+    let dir = common::scratch("split-whole");
+    let cfg = common::dataset(&dir, 120, 0, 9);
+    let [train, npz, ..] = layout(&dir, cfg.games);
+    let out = dir.join("out");
+    // the checksums cannot be written (a folder where their part file goes), after
+    // the training and holdout files are in place
+    std::fs::create_dir_all(out.join("SHA256SUMS.part")).unwrap();
+    split(&train, &npz, 12, 1, &out).unwrap_err();
+    // (they stayed, without checksums: half a dataset, or beside an earlier split's)
+    let left = files_under(&out);
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// The files under `dir`, however deep.
+fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        if e.path().is_dir() {
+            found.extend(files_under(&e.path()));
+        } else {
+            found.push(e.path());
+        }
+    }
+    found
+}
+
+#[test]
 fn split_refuses_its_own_folder_and_a_corpus_shorter_than_its_sidecar() {
     let dir = common::scratch("split-refused");
     let cfg = common::dataset(&dir, 60, 0, 5);
