@@ -16,7 +16,9 @@ export function verifier(engine, lab, grid, answer) {
   function start() {
     const w = new Worker(new URL('./verify.worker.js', import.meta.url), { type: 'module' });
     worker = w;
-    w.onmessage = (e) => onWorker(e.data);
+    // (a worker whose engine trapped was asked again, and failed every verification
+    // until the page was reloaded)
+    w.onmessage = (e) => { if (e.data.failed) w.failed = true; onWorker(e.data); };
     w.onerror = (e) => {
       // the worker could not run (its script or engine failed to load): say so; the next
       // edit starts a fresh one
@@ -26,9 +28,6 @@ export function verifier(engine, lab, grid, answer) {
     busy = false;
   }
   function onWorker(msg) {
-    // (a worker whose engine trapped was asked again, and failed every verification
-    // until the page was reloaded)
-    if (msg.failed) worker.failed = true;
     if (msg.type === 'bench') { lab.benchResult?.(msg); return; }
     if (msg.id !== requestId) return;
     if (msg.type === 'verdict') {

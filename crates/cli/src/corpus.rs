@@ -13,7 +13,7 @@ use c4lab_corpus::holdout;
 use c4lab_corpus::label::{relabel, Scope};
 use c4lab_corpus::sidecar::write_sidecar;
 
-use crate::corpus_paths::{beside, hold_folder, out_folder, refuse_finished, sidecar};
+use crate::corpus_paths::{beside, hold_folder, out_folder, refuse_finished, sidecar, FolderHold};
 use c4lab_corpus::stats;
 
 use crate::plain::PlainProgress;
@@ -262,14 +262,19 @@ impl From<Relabeller> for Teacher {
 pub fn run(cmd: Corpus) -> Result<u8> {
     // a stopped writer leaves no `.part` file behind, nor does a failed one (a full disk)
     crate::files::remove_on_interrupt(c4lab_corpus::remove_parts_being_written);
-    let ran = run_command(cmd);
+    // the output folder stays held until a failed run's `.part` files are gone (another
+    // run could otherwise take the folder and lose its own files of those names)
+    let mut hold = None;
+    let ran = run_command(cmd, &mut hold);
     if ran.is_err() {
         c4lab_corpus::remove_parts_being_written();
     }
+    drop(hold);
     ran
 }
 
-fn run_command(cmd: Corpus) -> Result<u8> {
+/// Runs a corpus command, holding its output folder in `hold` (see [`hold_folder`]).
+fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
     match cmd {
         Corpus::Generate {
             games,
@@ -297,7 +302,7 @@ fn run_command(cmd: Corpus) -> Result<u8> {
                 // (a whole run refuses any file it would not write, this among them)
                 refuse_finished(&out, "generate the shard")?;
             }
-            let _hold = hold_folder(&out)?;
+            *hold = Some(hold_folder(&out)?);
             let bar = Bar::new();
             let t = Instant::now();
             if let Some((i, n)) = shard {
@@ -389,7 +394,7 @@ fn run_command(cmd: Corpus) -> Result<u8> {
             out,
         } => {
             out_folder(&out, "split dataset")?;
-            let _hold = hold_folder(&out)?;
+            *hold = Some(hold_folder(&out)?);
             let (t, h) = dataset::split(
                 &corpus,
                 &sidecar(&corpus, targets, "after the corpus")?,
@@ -409,7 +414,7 @@ fn run_command(cmd: Corpus) -> Result<u8> {
         }
         Corpus::Merge { shards, out } => {
             out_folder(&out, "merged dataset")?;
-            let _hold = hold_folder(&out)?;
+            *hold = Some(hold_folder(&out)?);
             let sum = dataset::merge(&shards, &out, &Bar::new())?;
             outln!("train: {}", sum.train.display());
             if let Some(h) = &sum.holdout {
@@ -454,7 +459,7 @@ fn run_command(cmd: Corpus) -> Result<u8> {
                 refuse_finished(dir, "relabel")?;
             }
             // a folder that cannot be made fails now, not after the relabel
-            let _hold = out.as_deref().map(hold_folder).transpose()?;
+            *hold = out.as_deref().map(hold_folder).transpose()?;
             let t = Instant::now();
             let scope = Scope {
                 rows,

@@ -104,29 +104,50 @@ pub(crate) fn refuse_finished(dir: &Path, what: &str) -> Result<()> {
 /// the same folder at once is refused (its failure once removed the files the first had
 /// just finished). A folder the hold made is removed again if it is left empty.
 pub(crate) struct FolderHold {
-    _folder: std::fs::File,
+    /// The open folder, locked (None where folders cannot be opened as files: Windows).
+    _folder: Option<std::fs::File>,
     made: Option<PathBuf>,
 }
 
 /// Makes `out` (if needed) and holds it for this run, or names the run that does.
 pub(crate) fn hold_folder(out: &Path) -> Result<FolderHold> {
-    let made = (!out.exists()).then(|| out.to_path_buf());
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let folder = std::fs::File::open(out)
-        .with_context(|| format!("cannot open the folder {}", out.display()))?;
-    let hold = FolderHold {
-        _folder: folder,
+    // made here only if this run's own create made it (of two runs that both found no
+    // folder, the refused one removed the other's)
+    let made = match std::fs::create_dir(out) {
+        Ok(()) => Some(out.to_path_buf()),
+        Err(_) => {
+            std::fs::create_dir_all(out)
+                .with_context(|| format!("cannot create {}", out.display()))?;
+            None
+        }
+    };
+    let mut hold = FolderHold {
+        _folder: None,
         made,
     };
-    match hold._folder.try_lock() {
-        Ok(()) => Ok(hold),
-        Err(std::fs::TryLockError::WouldBlock) => bail!(
-            "{} is being written by another run: wait for it to end, or write into another folder",
-            out.display()
-        ),
+    let folder = match std::fs::File::open(out) {
+        Ok(f) => f,
+        Err(e) if cfg!(unix) => {
+            return Err(e).with_context(|| format!("cannot open the folder {}", out.display()))
+        }
+        // (a folder opens as a file on Unix only): written as before, unheld
+        Err(_) => return Ok(hold),
+    };
+    match folder.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            // (the folder is the other run's: it stays, empty or not)
+            hold.made = None;
+            bail!(
+                "{} is being written by another run: wait for it to end, or write into another folder",
+                out.display()
+            );
+        }
         // a file system without locks: written as before
-        Err(std::fs::TryLockError::Error(_)) => Ok(hold),
+        Err(std::fs::TryLockError::Error(_)) => {}
     }
+    hold._folder = Some(folder);
+    Ok(hold)
 }
 
 impl Drop for FolderHold {

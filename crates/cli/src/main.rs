@@ -2,8 +2,9 @@
 //!
 //! Exit codes: 0 win / found / ok, 1 loss / unsat / failed check or bench, 2 bad input
 //! (or a diagram with no verdict: incomplete, bad root, root already won; `solve` and
-//! `hint`: any bad line), 3 budget ran out or stopped (Ctrl-C, SIGTERM or SIGHUP, `--max-seconds`), 141 the
-//! reader closed the output pipe.
+//! `hint`: any bad line), 3 budget ran out or stopped (`complete` and `dsat`: Ctrl-C,
+//! SIGTERM, SIGHUP or `--max-seconds`; other commands end by the signal), 141 the reader
+//! closed the output pipe.
 
 /// `print!` that returns a failed write as the command's error instead of panicking, so
 /// a reader that goes away (`c4lab ... | head`) ends the command quietly in `main`.

@@ -1,30 +1,33 @@
 //! Progress as plain lines where standard error is no terminal (a log file, a CI job,
 //! a pipe): indicatif draws nothing there, and a long run would stay silent until it
-//! ends. One line every ten seconds, and one at the end. On a terminal, the bars a
-//! stopping signal clears.
+//! ends. One line every ten seconds, and one at the end. On a terminal a bar shows the
+//! progress instead, and a stopping signal clears it.
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use indicatif::ProgressBar;
+use indicatif::{ProgressBar, WeakProgressBar};
 
-/// The progress bars that may be on the screen, cleared by a stopping signal.
-static BARS: Mutex<Vec<ProgressBar>> = Mutex::new(Vec::new());
+/// The progress bars that may be on the screen, cleared by a stopping signal (held
+/// weakly: a bar dropped on an error path is finished by its drop, not kept drawing).
+static BARS: Mutex<Vec<WeakProgressBar>> = Mutex::new(Vec::new());
 
 /// Has Ctrl-C, SIGTERM or SIGHUP clear `bar` from the screen before the program ends
 /// by the signal (its last frame stayed, and the shell's prompt ran on after it).
 pub fn clear_bar_on_stop(bar: &ProgressBar) {
     crate::files::remove_on_interrupt(clear_bars);
     let mut bars = BARS.lock().unwrap_or_else(|e| e.into_inner());
-    bars.retain(|b| !b.is_finished());
-    bars.push(bar.clone());
+    bars.retain(|b| b.upgrade().is_some_and(|b| !b.is_finished()));
+    bars.push(bar.downgrade());
 }
 
 /// Clears every registered bar (run by the stopping signal's handler).
 fn clear_bars() {
     for bar in BARS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-        bar.finish_and_clear();
+        if let Some(bar) = bar.upgrade() {
+            bar.finish_and_clear();
+        }
     }
 }
 
