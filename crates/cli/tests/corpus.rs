@@ -396,19 +396,17 @@ fn a_dataset_folder_another_run_is_writing_is_refused() {
     let held = std::fs::File::open(&dir).unwrap();
     held.lock().unwrap();
     let d = dir.to_str().unwrap();
-    let out = c4lab(
-        &[
-            "corpus",
-            "generate",
-            "--games",
-            "20",
-            "--holdout",
-            "2",
-            "--out",
-            d,
-        ],
-        "",
-    );
+    let generate = [
+        "corpus",
+        "generate",
+        "--games",
+        "20",
+        "--holdout",
+        "2",
+        "--out",
+        d,
+    ];
+    let out = c4lab(&generate, "");
     assert_exit(&out, 2);
     let err = String::from_utf8_lossy(&out.stderr);
     // (the second run's failure removed the files the first had just finished)
@@ -418,21 +416,6 @@ fn a_dataset_folder_another_run_is_writing_is_refused() {
     );
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     drop(held);
-    assert_exit(
-        &c4lab(
-            &[
-                "corpus",
-                "generate",
-                "--games",
-                "20",
-                "--holdout",
-                "2",
-                "--out",
-                d,
-            ],
-            "",
-        ),
-        0,
-    );
+    assert_exit(&c4lab(&generate, ""), 0);
     std::fs::remove_dir_all(&dir).ok();
 }

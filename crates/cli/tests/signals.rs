@@ -9,11 +9,7 @@ use common::*;
 fn sigterm_and_sighup_stop_complete_and_dsat_as_ctrl_c_does() {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
-    // every cell undecided on the empty board: far more than a second of search
-    let dir = std::env::temp_dir().join(format!("c4lab-sigterm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let grid = dir.join("empty.txt");
-    std::fs::write(&grid, "???????\n".repeat(6)).unwrap();
+    let (dir, grid) = empty_board_undecided("sigterm");
     let log = dir.join("rounds.log");
     // the upstream root 6566664545444452, every level cell undecided: a SAT search of
     // many rounds, each logged as it ends
@@ -56,11 +52,7 @@ fn sigterm_and_sighup_stop_complete_and_dsat_as_ctrl_c_does() {
         if args[0] == "dsat" {
             std::thread::sleep(Duration::from_millis(2500));
         }
-        let sent = Command::new("kill")
-            .args([&format!("-{signal}"), &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
+        send(signal, child.id());
         // (a guard against a hang, not a speed claim)
         let start = Instant::now();
         while child.try_wait().unwrap().is_none() {
@@ -81,6 +73,25 @@ fn sigterm_and_sighup_stop_complete_and_dsat_as_ctrl_c_does() {
         }
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A scratch folder for the test `tag`, and in it a grid of the empty board with every
+/// cell undecided (far more than a second of search for `complete` and `dsat`).
+fn empty_board_undecided(tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("c4lab-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grid = dir.join("empty.txt");
+    std::fs::write(&grid, "???????\n".repeat(6)).unwrap();
+    (dir, grid)
+}
+
+/// Sends the signal named `name` (`TERM`) to the process `pid`.
+fn send(name: &str, pid: u32) {
+    let sent = std::process::Command::new("kill")
+        .args([&format!("-{name}"), &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -{name} {pid}");
 }
 
 /// Has `command` start with the stopping signals at their defaults, whatever this test
@@ -105,10 +116,7 @@ fn a_run_started_under_nohup_keeps_ignoring_sighup() {
     use std::os::unix::process::{CommandExt, ExitStatusExt};
     use std::process::{Command, Stdio};
     use std::time::Duration;
-    let dir = std::env::temp_dir().join(format!("c4lab-nohup-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let grid = dir.join("empty.txt");
-    std::fs::write(&grid, "???????\n".repeat(6)).unwrap();
+    let (dir, grid) = empty_board_undecided("nohup");
     let out = dir.join("corpus");
     // a search that stops on signals, and a writer whose handler removes its .part files
     let runs: [(Vec<&str>, Option<i32>); 2] = [
@@ -144,23 +152,15 @@ fn a_run_started_under_nohup_keeps_ignoring_sighup() {
             });
         }
         let mut child = command.spawn().unwrap();
-        let pid = child.id().to_string();
-        let kill = |name: &str| {
-            let sent = Command::new("kill")
-                .args([&format!("-{name}"), &pid])
-                .status()
-                .unwrap();
-            assert!(sent.success());
-        };
         std::thread::sleep(Duration::from_millis(2000));
         // a closed terminal: ignored, as nohup asked (it ended the run, or stopped it)
-        kill("HUP");
+        send("HUP", child.id());
         std::thread::sleep(Duration::from_millis(1000));
         assert!(
             child.try_wait().unwrap().is_none(),
             "{args:?} ended on SIGHUP"
         );
-        kill("TERM");
+        send("TERM", child.id());
         let status = child.wait().unwrap();
         match by_signal {
             None => assert_eq!(status.code(), Some(3), "{args:?}: {status:?}"),
