@@ -160,7 +160,7 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
         );
     } else {
         // solved once: the network alone is judged on the same positions (solved again,
-        // it could lose or gain one to the budget, run to run with --threads above 1)
+        // the table warm from the first pass settled positions that pass had skipped)
         let scores: Vec<_> = sample
             .iter()
             .map(|p| column_scores(&mut solver, p, a.solver_nodes))
