@@ -3,11 +3,11 @@
 
 mod common;
 use common::*;
+use std::process::{Command, Stdio};
 
 #[cfg(unix)]
 #[test]
 fn sigterm_and_sighup_stop_complete_and_dsat_as_ctrl_c_does() {
-    use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
     let (dir, grid) = empty_board_undecided("sigterm");
     let log = dir.join("rounds.log");
@@ -39,14 +39,7 @@ fn sigterm_and_sighup_stop_complete_and_dsat_as_ctrl_c_does() {
     ];
     let logged = || std::fs::read_to_string(&log).map_or(0, |t| t.lines().count());
     for (signal, args) in runs {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_c4lab"));
-        command
-            .args(&args)
-            .current_dir(repo())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        heeding_stops(&mut command);
-        let mut child = command.spawn().unwrap();
+        let mut child = c4lab_command(&args, Stdio::piped, false).spawn().unwrap();
         std::thread::sleep(Duration::from_millis(1500));
         // dsat: a few seconds of rounds (about 30 on a quiet machine), logged
         if args[0] == "dsat" {
@@ -94,27 +87,37 @@ fn send(name: &str, pid: u32) {
     assert!(sent.success(), "kill -{name} {pid}");
 }
 
-/// Has `command` start with the stopping signals at their defaults, whatever this test
-/// runner was started ignoring (under `nohup`, SIGHUP).
+/// `c4lab args` run from the repository, its output to `output` (piped or dropped),
+/// started with the stopping signals at their defaults whatever this test runner was
+/// started ignoring, but for SIGHUP when `ignoring_hup` (as `nohup` starts it).
 #[cfg(unix)]
-fn heeding_stops(command: &mut std::process::Command) {
+fn c4lab_command(args: &[&str], output: fn() -> Stdio, ignoring_hup: bool) -> Command {
     use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_c4lab"));
+    command
+        .args(args)
+        .current_dir(repo())
+        .stdout(output())
+        .stderr(output());
     // SAFETY: between fork and exec only signal(), which is async-signal-safe
     unsafe {
-        command.pre_exec(|| {
+        command.pre_exec(move || {
             for s in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
                 libc::signal(s, libc::SIG_DFL);
+            }
+            if ignoring_hup {
+                libc::signal(libc::SIGHUP, libc::SIG_IGN);
             }
             Ok(())
         });
     }
+    command
 }
 
 #[cfg(unix)]
 #[test]
 fn a_run_started_under_nohup_keeps_ignoring_sighup() {
-    use std::os::unix::process::{CommandExt, ExitStatusExt};
-    use std::process::{Command, Stdio};
+    use std::os::unix::process::ExitStatusExt;
     use std::time::Duration;
     let (dir, grid) = empty_board_undecided("nohup");
     let out = dir.join("corpus");
@@ -137,21 +140,7 @@ fn a_run_started_under_nohup_keeps_ignoring_sighup() {
         ),
     ];
     for (args, by_signal) in runs {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_c4lab"));
-        command
-            .args(&args)
-            .current_dir(repo())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        // SAFETY: between fork and exec only signal(), which is async-signal-safe
-        unsafe {
-            command.pre_exec(|| {
-                libc::signal(libc::SIGTERM, libc::SIG_DFL);
-                libc::signal(libc::SIGHUP, libc::SIG_IGN);
-                Ok(())
-            });
-        }
-        let mut child = command.spawn().unwrap();
+        let mut child = c4lab_command(&args, Stdio::null, true).spawn().unwrap();
         std::thread::sleep(Duration::from_millis(2000));
         // a closed terminal: ignored, as nohup asked (it ended the run, or stopped it)
         send("HUP", child.id());
