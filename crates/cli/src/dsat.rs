@@ -101,8 +101,9 @@ impl RoundLog {
             "positions": positions,
         });
         let mut out = self.out.lock().expect("round log");
+        // flushed line by line: a run killed mid-search leaves its rounds so far
         if out.1.is_none() {
-            if let Err(e) = writeln!(out.0, "{line}") {
+            if let Err(e) = writeln!(out.0, "{line}").and_then(|()| out.0.flush()) {
                 out.1 = Some(e);
             }
         }

@@ -68,6 +68,55 @@ fn sigterm_and_sighup_stop_complete_and_dsat_as_ctrl_c_does() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+#[cfg(unix)]
+#[test]
+fn the_round_log_holds_each_round_as_it_ends() {
+    use std::time::{Duration, Instant};
+    let (dir, _) = empty_board_undecided("round-log");
+    let log = dir.join("rounds.log");
+    // the upstream root 6566664545444452: a SAT search of many rounds
+    let root = dir.join("root.txt");
+    std::fs::write(
+        &root,
+        "???Y???\n???R?Y?\n???YRR?\n???RYY?\n???RYR?\n?Y?RYR?\n",
+    )
+    .unwrap();
+    let args = [
+        "dsat",
+        "--json",
+        "--local-work",
+        "0",
+        "--widen-after",
+        "0",
+        "--log-rounds",
+        log.to_str().unwrap(),
+        root.to_str().unwrap(),
+    ];
+    let mut child = c4lab_command(&args, Stdio::null, false).spawn().unwrap();
+    let logged = || std::fs::read_to_string(&log).map_or(0, |t| t.lines().count());
+    let start = Instant::now();
+    // (a guard against a hang, not a speed claim)
+    while logged() == 0 && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let first_seen = logged();
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(running, "the search ended before its log showed a round");
+    // (buffered, the lines came some seventy at a time, the first only seconds in)
+    assert!(
+        (1..=5).contains(&first_seen),
+        "{first_seen} rounds were the first seen in the log"
+    );
+    let lines = std::fs::read_to_string(&log).unwrap();
+    for line in lines.lines() {
+        let round: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(round["dead_ends"].is_u64(), "{line}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A scratch folder for the test `tag`, and in it a grid of the empty board with every
 /// cell undecided (far more than a second of search for `complete` and `dsat`).
 fn empty_board_undecided(tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
