@@ -11,7 +11,6 @@ use c4lab_corpus::gate::{check_with, GateReport};
 use c4lab_corpus::generate::Progress;
 use c4lab_corpus::holdout;
 use c4lab_corpus::label::{relabel, Scope};
-use c4lab_corpus::sidecar::write_sidecar;
 
 use crate::corpus_paths::{beside, hold_folder, out_folder, refuse_finished, sidecar, FolderHold};
 use c4lab_corpus::stats;
@@ -476,10 +475,7 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
                 slots as f64 / secs.max(1e-9)
             );
             if let Some(dir) = out {
-                // the sidecar first, as every writer of a corpus: a stop between the two
-                // leaves no corpus without its sidecar
-                write_sidecar(&dir.join("perply_targets.npz"), &labels)?;
-                dataset::copy_rows(&corpus, &dir.join("corpus.txt"), labels.len())?;
+                dataset::write_relabelled(&corpus, &labels, &dir)?;
                 outln!("relabelled: {}", dir.display());
             }
             Ok(0)

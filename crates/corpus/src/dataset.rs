@@ -308,20 +308,30 @@ pub fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<(), Corpu
     Ok(())
 }
 
-/// Copies the first `n` rows of a corpus to `dst` (refused when `dst` is `src`).
-pub fn copy_rows(src: &Path, dst: &Path, n: usize) -> Result<(), CorpusError> {
-    refuse_overwrite(&[src], &[dst])?;
-    let mut rows = RowReader::open(src)?;
-    let mut out = BufWriter::new(part::create(dst).map_err(io_err(dst))?);
-    for _ in 0..n {
+/// Writes the first `labels.len()` rows of `corpus` with `labels` as a relabelled
+/// corpus, `dir/corpus.txt` and `dir/perply_targets.npz`: once either is in place the
+/// two are whole or gone (a stop between them left a sidecar without its corpus).
+pub fn write_relabelled(corpus: &Path, labels: &Labels, dir: &Path) -> Result<(), CorpusError> {
+    let rows_path = dir.join("corpus.txt");
+    let npz = dir.join("perply_targets.npz");
+    refuse_overwrite(&[corpus], &[&rows_path, &npz])?;
+    let mut rows = RowReader::open(corpus)?;
+    let mut out = BufWriter::new(part::create(&rows_path).map_err(io_err(&rows_path))?);
+    for _ in 0..labels.len() {
         let Some(r) = rows.next_row()? else { break };
         out.write_all(r.bytes)
             .and_then(|_| out.write_all(b"\n"))
-            .map_err(io_err(dst))?;
+            .map_err(io_err(&rows_path))?;
     }
-    out.flush().map_err(io_err(dst))?;
+    out.flush().map_err(io_err(&rows_path))?;
     drop(out);
-    part::commit(dst).map_err(io_err(dst))
+    let whole = part::Whole::new(vec![rows_path.clone(), npz.clone()]);
+    // the sidecar first, as every writer of a corpus
+    let finished = write_sidecar(&npz, labels)
+        .map_err(CorpusError::from)
+        .and_then(|()| part::commit(&rows_path).map_err(io_err(&rows_path)));
+    whole.end(finished.is_ok());
+    finished
 }
 
 /// Splits a corpus and its sidecar into `dir/train` and `dir/holdout` board-disjointly

@@ -6,9 +6,10 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use c4lab_corpus::dataset::{generate_dataset, layout, split, DatasetConfig};
+use c4lab_corpus::dataset::{generate_dataset, layout, split, write_relabelled, DatasetConfig};
 use c4lab_corpus::gate::check;
 use c4lab_corpus::holdout::{file_row_keys, overlap, overlap_keys, KeySet};
+use c4lab_corpus::sidecar::read_labels;
 use c4lab_corpus::sums::{sha256_file, verify_sums, write_sums};
 use c4lab_corpus::NoProgress;
 
@@ -467,4 +468,34 @@ fn a_stopped_run_leaves_only_part_files_and_a_rerun_writes_over_them() {
     std::fs::remove_file(part(&train)).unwrap();
     assert!(verify_sums(&dir).unwrap().passed());
     assert!(check(&train, Some(&npz)).unwrap().is_clean());
+}
+
+#[test]
+fn a_relabelled_corpus_that_fails_once_its_sidecar_is_in_place_leaves_neither_file() {
+    let dir = common::scratch("relabel-whole");
+    let cfg = common::dataset(&dir, 40, 0, 3);
+    let [train, npz, ..] = layout(&dir, cfg.games);
+    let labels = read_labels(&npz).unwrap();
+    let out = dir.join("out");
+    // the corpus cannot be renamed into place (a folder holds its name), after the
+    // sidecar is
+    std::fs::create_dir_all(out.join("corpus.txt").join("in-the-way")).unwrap();
+    write_relabelled(&train, &labels, &out).unwrap_err();
+    // (the sidecar stayed, without its corpus)
+    let left = files_under(&out);
+    assert!(left.is_empty(), "{left:?}");
+    // and with nothing in the way, both are written
+    let fresh = dir.join("fresh");
+    std::fs::create_dir_all(&fresh).unwrap();
+    write_relabelled(&train, &labels, &fresh).unwrap();
+    assert_eq!(
+        std::fs::read(fresh.join("corpus.txt")).unwrap(),
+        std::fs::read(&train).unwrap()
+    );
+    assert_eq!(
+        read_labels(&fresh.join("perply_targets.npz"))
+            .unwrap()
+            .len(),
+        labels.len()
+    );
 }
