@@ -161,6 +161,45 @@ impl Output {
         let file = self.create()?;
         self.finish(file, bytes)
     }
+
+    /// Opens the file now ([`Output::create`]) and holds it for a long run that writes
+    /// it at the end: a second run writing the same file is refused from the start, not
+    /// only while the bytes go out. Dropped unfinished, the `.part` file is removed.
+    pub fn hold(self) -> Result<HeldOutput> {
+        let file = self.create()?;
+        Ok(HeldOutput {
+            output: self,
+            file: Some(file),
+        })
+    }
+}
+
+/// An [`Output`] opened and held from the start of a run (see [`Output::hold`]).
+pub struct HeldOutput {
+    output: Output,
+    /// The open file; None once finished.
+    file: Option<File>,
+}
+
+impl HeldOutput {
+    /// Writes `bytes` and renames the file into place (see [`Output::finish`]).
+    pub fn finish(mut self, bytes: &[u8]) -> Result<()> {
+        let file = self.file.take().expect("held until finished");
+        self.output.finish(file, bytes)
+    }
+}
+
+impl Drop for HeldOutput {
+    /// A run that failed before its write removes the `.part` file, still holding it
+    /// (closed first, another run could take it in between and lose it).
+    fn drop(&mut self) {
+        if let (Some(file), Some(part)) = (self.file.take(), &self.output.part) {
+            let mut parts = parts();
+            let _ = std::fs::remove_file(part);
+            parts.retain(|p| p != part);
+            drop(file);
+        }
+    }
 }
 
 /// Opens `part` for writing, emptied, and holds a lock on it until it is closed (renamed

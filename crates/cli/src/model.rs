@@ -247,6 +247,9 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         ckpt_flag,
         (c4lab_model::CHECKPOINT_MAGIC, "checkpoint"),
     )?;
+    // held from here: a second training into the same --out (and so the same default
+    // checkpoint) is refused at once, not left to overwrite this one's checkpoints
+    let model_out = Output::new(&a.out).hold()?;
     let config = TrainConfig {
         steps: a.steps,
         batch: a.batch as usize,
@@ -377,7 +380,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     diverged(&t, mean, good_checkpoint)?;
     save(&ckpt, &t.checkpoint())?;
     let (model, scale) = t.net.quantize();
-    save(&a.out, &model.to_bytes())?;
+    model_out.finish(&model.to_bytes())?;
     // a resumed run says where it started; one with no step left has no loss to show
     let resumed = if from > 0 {
         format!(" (resumed at step {from})")
