@@ -16,12 +16,14 @@ mod faults;
 mod local;
 mod mapping;
 mod options;
+#[cfg(feature = "race")]
 mod race;
 mod report;
 mod search;
 pub use local::LocalSearch;
 pub use mapping::{start, Mapping};
 pub use options::{entrant, Options, FAULT_PATHS, LATER_LOCAL_WORK, LOCAL_WORK, UNASKED_PLIES};
+#[cfg(feature = "race")]
 pub use race::{dead_end_weight, race, Entrant, RaceReport};
 pub use report::{LocalStats, Outcome, Progress, Report, RoundEnd};
 pub use search::{map, map_with_progress, Mapped};

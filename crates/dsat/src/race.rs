@@ -1,4 +1,5 @@
-//! Several differently configured solves of one root side by side, one thread each.
+//! Several differently configured solves of one root side by side, one thread each
+//! (feature `race`, native builds only: the only threads and clock of this crate).
 //!
 //! Each entrant's search is deterministic on its own, and the winner is judged on dead
 //! ends, never on which is back first, so the winner, and the diagram it found, do not
