@@ -21,9 +21,16 @@ pub enum Form {
     Link,
 }
 
-/// `c4lab convert`: prints the diagram in another form; says on stderr what was read.
-pub fn convert(file: Option<&Path>, to: Form) -> Result<u8> {
-    let input = read_diagram(file)?;
+/// `c4lab convert`: prints the diagram in another form (its mirror image with `mirror`);
+/// says on stderr what was read.
+pub fn convert(file: Option<&Path>, to: Form, mirror: bool) -> Result<u8> {
+    let mut input = read_diagram(file)?;
+    if mirror {
+        input.diagram = input.diagram.mirror();
+        for x in &mut input.line {
+            *x = (c4lab_board::WIDTH - 1) as u8 - *x;
+        }
+    }
     let d = &input.diagram;
     let out = match to {
         Form::Grid => d.to_grid(),

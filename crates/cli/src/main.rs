@@ -102,6 +102,10 @@ enum Command {
         /// Output form.
         #[arg(long, value_enum, default_value_t = convert::Form::Grid)]
         to: convert::Form,
+        /// Mirror the diagram left to right (column c becomes 8 - c), a link's Yellow
+        /// line with it, as the Lab's Mirror button does.
+        #[arg(long)]
+        mirror: bool,
     },
     /// Play Yellow against a diagram in the terminal: type a column 1-7, `u` to undo, `q` to quit.
     Play {
@@ -327,7 +331,7 @@ fn main() -> ExitCode {
             &search.local_work,
             log_rounds.as_deref(),
         ),
-        Command::Convert { file, to } => convert::convert(file.as_deref(), to),
+        Command::Convert { file, to, mirror } => convert::convert(file.as_deref(), to, mirror),
         Command::Play {
             file,
             moves,

@@ -127,6 +127,29 @@ fn stdin_links_and_conversions() {
         "{}",
         String::from_utf8_lossy(&cut.stderr)
     );
+    // the mirror image: each row reversed, a link's Yellow line with it; it verifies
+    // as the diagram does, and mirrored twice it is the diagram again
+    let mirrored = stdout(&c4lab(&["convert", "--mirror"], &grid));
+    let reversed: String = grid
+        .lines()
+        .map(|row| row.chars().rev().collect::<String>() + "\n")
+        .collect();
+    assert_eq!(mirrored, reversed);
+    assert_ne!(mirrored, grid);
+    assert_eq!(stdout(&c4lab(&["convert", "--mirror"], &mirrored)), grid);
+    let verdict = |g: &str| stdout(&c4lab(&["verify", "--json"], g));
+    let verdict_of = |g: &str| {
+        let v: serde_json::Value = serde_json::from_str(&verdict(g)).unwrap();
+        (v["verdict"].clone(), v["positions"].clone())
+    };
+    assert_eq!(verdict_of(&mirrored), verdict_of(&grid));
+    let mirrored_link = stdout(&c4lab(
+        &["convert", "--mirror", "--to", "link"],
+        format!("{}.2", link.trim()),
+    ));
+    assert!(mirrored_link.trim_end().ends_with(".6"), "{mirrored_link}");
+    let back = c4lab(&["convert"], &mirrored_link);
+    assert_eq!(stdout(&back), mirrored);
     // JSON round trip through stdin
     let json = stdout(&c4lab(&["convert", "--to", "json"], &grid));
     assert!(json.starts_with("[\"9909999\""), "{json}");
