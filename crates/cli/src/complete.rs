@@ -155,6 +155,18 @@ pub fn complete(
     let as_it_stands = matches!(done, Completion::Unsat)
         .then(|| crate::verify::loss_as_it_stands(&diagram))
         .flatten();
+    // what an unsat verdict covers, said on the verdict line and as `covers` in JSON
+    let covers = match &as_it_stands {
+        Some(_) => "the diagram as it stands: it has no ? cell, and it loses".to_string(),
+        // with no level cell fixed, nothing else could be: the root is lost to every
+        // diagram
+        None if !has_fixed_levels(&diagram) => {
+            format!("no diagram wins from this root (its {undecided} empty cells over levels 0-9)")
+        }
+        None => format!(
+            "no completion of these fixed cells wins (the {undecided} ? cells over levels 0-9, every other cell as given); this says nothing of the root with other fixed cells"
+        ),
+    };
     if json_out {
         let mut j = json!({
             "verdict": verdict,
@@ -172,6 +184,9 @@ pub fn complete(
         if let Completion::Found { diagram, positions } = &done {
             j["diagram"] = json!(diagram.to_grid().lines().collect::<Vec<_>>());
             j["verified_positions"] = json!(positions);
+        }
+        if let Completion::Unsat = done {
+            j["covers"] = json!(covers);
         }
         if let Some(cx) = &as_it_stands {
             j["loss"] = cx.to_json();
@@ -202,14 +217,7 @@ pub fn complete(
                 "unsat: with no ? cell the diagram is judged as it stands, and it loses: {}; {summary}",
                 cx.describe()
             ),
-            // with no level cell fixed, nothing else could be: the root is lost to every
-            // diagram
-            None if !has_fixed_levels(&diagram) => eprintln!(
-                "unsat: no diagram wins from this root (its {undecided} empty cells over levels 0-9); {summary}"
-            ),
-            None => eprintln!(
-                "unsat: no completion of these fixed cells wins (the {undecided} ? cells over levels 0-9, every other cell as given); this says nothing of the root with other fixed cells; {summary}"
-            ),
+            None => eprintln!("unsat: {covers}; {summary}"),
         },
         Completion::Stopped => {
             if let Some((d, cx)) = &p.deepest {

@@ -150,10 +150,22 @@ impl Ended<'_> {
         if let Outcome::Found(d) = &report.outcome {
             j["diagram"] = json!(d.to_grid().lines().collect::<Vec<_>>());
         }
+        if let Outcome::Unsat = report.outcome {
+            j["covers"] = json!(self.unsat_covers());
+        }
         if let (Outcome::Unsat, Some(cx)) = (&report.outcome, &self.as_it_stands) {
             j["loss"] = cx.to_json();
         }
         j
+    }
+
+    /// What an unsat verdict covers (the verdict line says it; `--json` as `covers`).
+    fn unsat_covers(&self) -> &'static str {
+        match (&self.as_it_stands, self.pinned_levels) {
+            (Some(_), _) => "the diagram as it stands: it has no ? cell, and it loses",
+            (None, false) => "no diagram wins from this root (every empty cell free over levels 0-9); sound for the language, not independently audited",
+            (None, true) => "no diagram with these pinned cells (levels 0-9 for the ? cells) wins from this root; sound for the language, not independently audited",
+        }
     }
 
     /// Prints the diagram (when found) on standard output and the verdict line on
@@ -289,12 +301,7 @@ impl Ended<'_> {
                     "unsat: with no ? cell the diagram is solved as it stands, and it loses: {}; {counts}",
                     cx.describe()
                 ),
-                None if !self.pinned_levels => eprintln!(
-                    "unsat: no diagram wins from this root (every empty cell free over levels 0-9); sound for the language, not independently audited; {counts}"
-                ),
-                None => eprintln!(
-                    "unsat: no diagram with these pinned cells (levels 0-9 for the ? cells) wins from this root; sound for the language, not independently audited; {counts}"
-                ),
+                None => eprintln!("unsat: {}; {counts}", self.unsat_covers()),
             },
             Outcome::Budget => eprintln!("budget: the state budget (--max-states) or the round cap ran out; {counts}"),
             Outcome::Stopped => eprintln!("stopped; {counts}"),

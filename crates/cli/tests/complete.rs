@@ -274,9 +274,31 @@ fn a_root_lost_to_every_diagram_is_named_so() {
         assert_exit(&o, 1);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(said), "{cmd}: {err}");
+        // --json says what the verdict covers too (it gave the bare verdict)
+        let j = c4lab(&[cmd, "--json", "-"], lost);
+        assert_exit(&j, 1);
+        let j: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
+        let covers = j["covers"].as_str().unwrap_or_default();
+        assert!(
+            covers.starts_with(said.trim_start_matches("unsat: ")),
+            "{cmd}: {j}"
+        );
+        if cmd == "dsat" {
+            assert!(err.contains(&format!("unsat: {covers}; ")), "{err}");
+            assert!(covers.ends_with("not independently audited"), "{covers}");
+        }
     }
     // one level fixed: the answer is about these fixed cells only
     let o = c4lab(&["complete", "-"], lost.replacen('?', "9", 1));
     assert_exit(&o, 1);
     assert!(String::from_utf8_lossy(&o.stderr).contains("no completion of these fixed cells wins"));
+    let j = c4lab(&["complete", "--json", "-"], lost.replacen('?', "9", 1));
+    let j: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
+    assert!(
+        j["covers"]
+            .as_str()
+            .unwrap()
+            .starts_with("no completion of these fixed cells wins"),
+        "{j}"
+    );
 }
