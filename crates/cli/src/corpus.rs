@@ -405,7 +405,10 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             let o = holdout::overlap((&train, &train_npz), (&hold, &hold_npz))?;
             outln!("train: {} ({t} rows)", train.display());
             outln!("holdout: {} ({h} rows)", hold.display());
-            outln!("overlap: {}", holdout::describe(&o));
+            outln!(
+                "overlap: {}",
+                holdout::describe(&o, "the training corpus", "the holdout")
+            );
             if h < holdout {
                 eprintln!("note: only {h} rows share no labelled board with another row");
             }
@@ -527,7 +530,10 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             c4lab_corpus::gate::require_clean(&a, &an)?;
             c4lab_corpus::gate::require_clean(&b, &bn)?;
             let o = holdout::overlap((&a, &an), (&b, &bn))?;
-            outln!("{}", holdout::describe(&o));
+            outln!(
+                "{}",
+                holdout::describe(&o, &a.display().to_string(), &b.display().to_string())
+            );
             let disjoint = o.rows_b_shared == 0;
             Ok(if expect_disjoint && !disjoint { 1 } else { 0 })
         }

@@ -287,8 +287,14 @@ impl Ended<'_> {
             String::new()
         };
         let counts = format!(
-            "{who}{local_note}{} positions mapped, {} in the end, {} variables, {} clauses, {} Red moves pruned by the strong solver, {} rounds, {} dead ends, {levels}{memory}mapping {map_seconds:.2} s, {seconds:.2} s in all",
-            report.mapped, e.positions, e.variables, e.clauses, e.pruned, report.rounds, report.conflicts
+            "{who}{local_note}{} mapped, {} in the end, {}, {}, {} pruned by the strong solver, {}, {}, {levels}{memory}mapping {map_seconds:.2} s, {seconds:.2} s in all",
+            crate::complete::counted(report.mapped, "position"),
+            e.positions,
+            crate::complete::counted(e.variables, "variable"),
+            crate::complete::counted(e.clauses, "clause"),
+            crate::complete::counted(e.pruned, "Red move"),
+            crate::complete::counted(report.rounds, "round"),
+            crate::complete::counted(report.conflicts, "dead end"),
         );
         match &report.outcome {
             Outcome::Found(d) => {

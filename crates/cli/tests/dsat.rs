@@ -415,6 +415,12 @@ fn dsat_exit_codes_and_json() {
         );
     }
 
+    // a diagram with nothing to decide: one round, counted in the singular
+    let decided = c4lab(&["dsat", "examples/win.txt"], "");
+    assert_exit(&decided, 0);
+    let said = String::from_utf8_lossy(&decided.stderr);
+    assert!(said.contains(", 1 round, 0 dead ends,"), "{said}");
+
     let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";
     let unsat = c4lab(&["dsat", "-"], board);
     assert_eq!(unsat.status.code(), Some(1));

@@ -245,7 +245,7 @@ pub(crate) fn finish_dataset(
             cfg.holdout,
             candidates,
             100.0 * cfg.holdout as f64 / candidates.max(1) as f64,
-            holdout::describe(&o)
+            holdout::describe(&o, "the training corpus", "the holdout")
         );
     }
     let _ = writeln!(

@@ -275,10 +275,11 @@ pub fn split_labels(labels: &Labels, holdout_rows: &[usize]) -> (Labels, Labels)
     (train, hold)
 }
 
-/// Rows of B sharing a board with A, and the board share, as one line of text.
-pub fn describe(o: &Overlap) -> String {
+/// Rows of B sharing a board with A, and the board share, as one line of text naming
+/// the two corpora (`a` and `b`: "the training corpus", a file name).
+pub fn describe(o: &Overlap, a: &str, b: &str) -> String {
     format!(
-        "{} of {} rows share a labelled board; {} of {} distinct labelled boards ({:.4} %) are labelled in A",
+        "{} of {} rows of {b} share a labelled board with {a}; {} of {} distinct labelled boards of {b} ({:.4} %) are labelled in {a}",
         o.rows_b_shared,
         o.rows_b,
         o.boards_b_in_a,

@@ -23,6 +23,14 @@ fn holdout_is_board_disjoint_and_overlap_detects_a_plant() {
     assert_eq!(o.rows_b, 40);
     assert_eq!((o.rows_b_shared, o.boards_b_in_a), (0, 0), "{o:?}");
     assert!(o.boards_b > 0);
+    // the card names both corpora in its measured overlap (it spoke of an "A" it never
+    // defined)
+    let card = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(
+        card.contains("Measured overlap with training: 0 of 40 rows of the holdout share a labelled board with the training corpus;"),
+        "{card}"
+    );
+    assert!(!card.contains(" in A"), "{card}");
 
     // plant: a training row copied into the holdout is found (a mirrored copy shares
     // its keys, checked below)
