@@ -581,7 +581,7 @@ async function main() {
     fixed: () => [...grid()].filter((c) => /[0-9]/.test(c)).length, // empty cells with a level
     render,
     // one search at a time: the board previews one, and Keep applies what it shows
-    starting: (who) => (who === 'fill' ? whole : fill)?.setAside(`Set aside: ${who === 'fill' ? 'Fill ?' : 'Solve root'} started.`),
+    starting: (who) => (who === 'fill' ? whole : fill)?.setAside(`Set aside: ${who === 'fill' ? 'Fill undecided cells' : 'Solve whole root'} started.`),
     ended: (who) => (who === 'fill' ? whole : fill)?.otherEnded(),
     keep: (cells) => editLevels(() => {
       for (let i = 0; i < N; i++) if (state.levels[i] === '?' && LEVELS.includes(cells[i])) state.levels[i] = cells[i];

@@ -129,7 +129,7 @@ export function renderLegend(ul, items, mode) {
   if (items.has('selected')) add('legend-selected', 'var(--accent)', mode === 'play' ? "Red's last move" : 'the cell the diagram selects');
   if (items.has('four')) add('legend-four', 'var(--win)', 'the winning four');
   if (items.has('ghost')) add('legend-ghost', 'var(--muted)', 'faded numbered stones: the losing line (the level in the corner)');
-  if (items.has('candidate')) add('legend-candidate', 'var(--accent)', 'underlined: candidate levels for the ? cells (Fill ? or Solve root)');
+  if (items.has('candidate')) add('legend-candidate', 'var(--accent)', 'underlined: candidate levels for the ? cells (Fill undecided cells or Solve whole root)');
 }
 
 /** `text` with a capital first letter and a closing full stop (kept if it has one). */

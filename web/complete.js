@@ -1,4 +1,4 @@
-// "Fill ?": auto-complete in the Lab. The search runs in complete.worker.js; the board
+// "Fill undecided cells": auto-complete in the Lab. The search runs in complete.worker.js; the board
 // previews the live candidate (its levels in the ? cells) with the deepest losing line
 // found so far drawn behind it; a found diagram is offered with Keep / Discard.
 

@@ -1,4 +1,4 @@
-// "Solve root": the whole-root solve (dsat) in the Lab. It runs in dsat.worker.js with
+// "Solve whole root": the whole-root solve (dsat) in the Lab. It runs in dsat.worker.js with
 // the same Rust as `c4lab dsat` (pure-Rust SAT backend) under a state budget the browser
 // can hold, as the native race of two searches, one worker each (race.js); a gauge
 // shows the share of that budget the map has used (full means overflow, not done), then
@@ -98,7 +98,7 @@ export function wholeRoot(host) {
       // behind it
       if (!r && search.running) return status(`${startText} (${(search.elapsed() / 1000).toFixed(1)} s)`);
       if (!r) return controls.idle() ? status('') : undefined;
-      if (!r.ok) return status(failure('Solve root', r));
+      if (!r.ok) return status(failure('Solve whole root', r));
       const secs = ((search.elapsed() ?? r.ms) / 1000).toFixed(1);
       const count = (n, word) => `${fmt(n)} ${word}${Number(n) === 1 ? '' : 's'}`;
       const counts = `${count(r.positions, 'position')}, ${count(r.conflicts ?? 0, 'dead end')}, ${count(r.settled ?? 0, 'settled variable')}`;
@@ -151,7 +151,7 @@ export function wholeRoot(host) {
             if (document.activeElement === ui.keep) ui.discard.focus();
             ui.keep.disabled = true;
             titled(ui.keep, 'the diagram has no ? cell for it to fill');
-            return status(`This diagram has no ? cells, so Solve root had nothing to fill: as it stands it verifies as a win (${secs} s).`);
+            return status(`This diagram has no ? cells, so Solve whole root had nothing to fill: as it stands it verifies as a win (${secs} s).`);
           }
           const top = Math.max(0, ...[...r.cells].filter((c, i) => given[i] === '?' && /[0-9]/.test(c)).map(Number));
           const taken = firstLevels < 10 ? (top === 0 ? 'level 0' : `levels 0–${top}`) : '';
@@ -162,7 +162,7 @@ export function wholeRoot(host) {
         }
         case 'unsat':
           if (host.undecided() === 0) {
-            return status(`This diagram has no ? cells, so Solve root had nothing to fill: as it stands it does not win (${secs} s).`);
+            return status(`This diagram has no ? cells, so Solve whole root had nothing to fill: as it stands it does not win (${secs} s).`);
           }
           {
             // with no level cell pinned the answer is about the root itself

@@ -1,4 +1,4 @@
-// Solve root's race: the searches of `c4lab dsat --widen-after 0,3000` (the native
+// Solve whole root's race: the searches of `c4lab dsat --widen-after 0,3000` (the native
 // default), each in its own worker, judged by the native race's rule
 // (crates/dsat/src/race.rs), so the page's verdict, diagram and dead ends are the
 // native ones whatever the timing:

@@ -1,10 +1,10 @@
-// The life cycle Fill ? and Solve root share: one worker per search, replies matched to
+// The life cycle Fill undecided cells and Solve whole root share: one worker per search, replies matched to
 // the search that asked for them, Stop by terminating the worker.
 import { titled } from './buttons.js';
 
 /**
  * The status line of a report with `ok: false`: the engine refused the diagram, or (with
- * `failed`) the engine or its worker failed; `what` names the search ("Solve root").
+ * `failed`) the engine or its worker failed; `what` names the search ("Solve whole root").
  */
 export function failure(what, r) {
   const text = `${what} ${r.failed ? 'failed' : 'refused'}: ${r.error}`;

@@ -1,7 +1,7 @@
 // Whole-root solving in the browser's engine against the native command line, on the
 // same diagrams, one after the other. By default: the WebAssembly dsat (BatSat, single
 // thread, run by Node's V8, the engine Chromium uses) against `c4lab dsat --backend
-// batsat --widen-after 0` (the same one search). With --page: the Lab's Solve root in
+// batsat --widen-after 0` (the same one search). With --page: the Lab's Solve whole root in
 // Debian's Chromium (its two searches raced in two workers) against `c4lab dsat`'s
 // default race of the same two searches on two threads.
 //
@@ -61,7 +61,7 @@ async function engine() {
   };
 }
 
-// The Lab's Solve root in Chromium, against `c4lab serve`, stopped after `cap` seconds.
+// The Lab's Solve whole root in Chromium, against `c4lab serve`, stopped after `cap` seconds.
 async function lab() {
   const { chromium } = await import('playwright-core');
   const { server, url } = await startLab(bin);

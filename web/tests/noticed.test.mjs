@@ -7,7 +7,7 @@ import { useLab, href, bin, url, browser, open, verdict, settled, count, cell, e
 
 useLab();
 
-test('what a user noticed: stale messages, a palette that follows the keys, failed exports, a search lost to an edit, an answer set aside by one, Solve root with nothing to fill, keys away from the board, a steady panel', async () => {
+test('what a user noticed: stale messages, a palette that follows the keys, failed exports, a search lost to an edit, an answer set aside by one, Solve whole root with nothing to fill, keys away from the board, a steady panel', async () => {
   const page = await open();
   await importText(page, WIN);
   // a refused paint's message goes with the next edit
@@ -65,7 +65,7 @@ test('what a user noticed: stale messages, a palette that follows the keys, fail
   await page.click('[data-export="old"]');
   assert.match(await page.locator('#message').textContent(), /no old-language marker/);
   assert.equal(await page.inputValue('#io-text'), '');
-  // Solve root on a diagram with no ? cells: nothing to fill, nothing to keep
+  // Solve whole root on a diagram with no ? cells: nothing to fill, nothing to keep
   await page.click('#dsat');
   await page.waitForFunction(() => /nothing to fill/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 30_000 });
   assert.equal(await page.locator('#dsat-keep').isDisabled(), true);
@@ -181,7 +181,7 @@ test('what a user noticed, second round: a tablet width, stale set-aside lines, 
   // a percent-encoded link reads as from the address bar
   await importText(page, `${url}#1.-.%3F*Z9*K9`);
   assert.match(await verdict(page), /^Incomplete: 1 undecided cell/);
-  // Fill ? stopped before its first report says so
+  // Fill undecided cells stopped before its first report says so
   await page.click('nav button[data-mode="levels"]');
   await page.click('#undecide-all');
   await page.evaluate(() => { document.querySelector('#fill').click(); document.querySelector('#fill-stop').click(); });
@@ -189,7 +189,7 @@ test('what a user noticed, second round: a tablet width, stale set-aside lines, 
   // a set-aside line goes with the next edit
   await page.click('#fill');
   await page.click('#dsat');
-  assert.match(await page.locator('#fill-status').textContent(), /^Set aside: Solve root started/);
+  assert.match(await page.locator('#fill-status').textContent(), /^Set aside: Solve whole root started/);
   await page.click('#dsat-stop');
   await page.click('#palette button[data-level="4"]');
   n = await count(page);
@@ -283,11 +283,11 @@ test('what a user noticed, third round: Undo and Redo after Play moves, the undo
   assert.equal(cli.status, 2, cli.stderr);
 });
 
-test('what a user noticed, fourth round: a set-aside answer lost to the other search, the keyboard focus through a search, Stop with nothing to restart, an unsat Fill ?, errors as sentences, settings held while a solve runs', async () => {
+test('what a user noticed, fourth round: a set-aside answer lost to the other search, the keyboard focus through a search, Stop with nothing to restart, an unsat Fill undecided cells, errors as sentences, settings held while a solve runs', async () => {
   const page = await open();
   await importText(page, WIN);
   await page.click('#undecide-all');
-  // Solve root's answer, set aside by an edit, promises Undo or Redo; Fill ? started
+  // Solve whole root's answer, set aside by an edit, promises Undo or Redo; Fill undecided cells started
   // after it throws that answer away, and the line says so rather than keep the promise
   await page.click('#dsat');
   await page.waitForFunction(() => !document.querySelector('#dsat-keep').disabled, null, { timeout: 60_000 });
@@ -296,11 +296,11 @@ test('what a user noticed, fourth round: a set-aside answer lost to the other se
   await cell(page, 1, 6).click();
   await settled(page, n);
   assert.match(await page.locator('#dsat-status').textContent(), /Undo \(or Redo\) back to that diagram brings the answer back[.]$/);
-  // by keyboard: Enter on Fill ? leaves the focus on Stop (Fill ? turns itself off),
+  // by keyboard: Enter on Fill undecided cells leaves the focus on Stop (Fill undecided cells turns itself off),
   // and Enter on Stop on a button still on, not on the page
   await page.focus('#fill');
   await page.keyboard.down('Enter');
-  assert.match(await page.locator('#dsat-status').textContent(), /^Set aside: Fill \? started[.]/);
+  assert.match(await page.locator('#dsat-status').textContent(), /^Set aside: Fill undecided cells started[.]/);
   assert.equal(await page.evaluate(() => document.activeElement.id), 'fill-stop');
   // a held Enter's repeat does not press Stop, which took the focus
   await page.keyboard.down('Enter');
@@ -322,7 +322,7 @@ test('what a user noticed, fourth round: a set-aside answer lost to the other se
   await page.click('#palette button[data-level="3"]');
   await cell(page, 2, 1).click();
   assert.match(await page.locator('#fill-status').textContent(), /Start it again to search the new diagram[.]$/);
-  // a Fill ? that proves no completion wins shows no candidate: none of them won
+  // a Fill undecided cells that proves no completion wins shows no candidate: none of them won
   await importText(page, LOSS);
   n = await count(page);
   await cell(page, 4, 3).click({ button: 'right' });
@@ -333,7 +333,7 @@ test('what a user noticed, fourth round: a set-aside answer lost to the other se
   await page.waitForFunction(() => /^No completion/.test(document.querySelector('#fill-status').textContent), null, { timeout: 60_000 });
   assert.doesNotMatch(await page.locator('#legend').textContent(), /candidate/);
   assert.equal(await ghosts(), before, 'no losing line of a refuted candidate');
-  // Solve root's settings are read at its start: off while it runs, and the title says why
+  // Solve whole root's settings are read at its start: off while it runs, and the title says why
   await emptyBoardAllUndecided(page);
   await page.click('#dsat');
   assert.equal(await page.locator('#dsat-fewest').isDisabled(), true);

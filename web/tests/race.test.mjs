@@ -1,4 +1,4 @@
-// Solve root's race judge (web/race.js) with stand-in workers the test drives, so each
+// Solve whole root's race judge (web/race.js) with stand-in workers the test drives, so each
 // rule of the native race (crates/dsat/src/race.rs) is checked on exact counts, with no
 // timing involved. Run by scripts/test with the browser tests.
 import { test, beforeEach } from 'node:test';
@@ -364,7 +364,7 @@ function stubPage(ids) {
   return els;
 }
 
-test('Solve root\'s status says the first search\'s verdict while the second runs on', async () => {
+test('Solve whole root\'s status says the first search\'s verdict while the second runs on', async () => {
   const { wholeRoot } = await import('../dsat.js');
   const els = stubPage(['dsat', 'dsat-stop', 'dsat-keep', 'dsat-discard', 'dsat-status', 'dsat-gauge', 'dsat-fewest', 'dsat-local']);
   const tick = globalThis.setInterval;

@@ -1,4 +1,4 @@
-// The searches: Fill ? (auto-complete) and Solve root (dsat), against the native binary.
+// The searches: Fill undecided cells (auto-complete) and Solve whole root (dsat), against the native binary.
 // The Lab in a real browser (see lab.mjs); run by scripts/test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -96,7 +96,7 @@ function deepRoots(page, blocks) {
   }, blocks);
 }
 
-// Runs the page's Solve root on the diagram in `text` and returns the final report.
+// Runs the page's Solve whole root on the diagram in `text` and returns the final report.
 async function solveRoot(page, text) {
   await importText(page, text);
   await page.click('#dsat');
@@ -114,7 +114,7 @@ function nativeDsat(text, backend, ...flags) {
   return JSON.parse(r.stdout);
 }
 
-test('Solve root agrees with the native dsat on small roots, and Keep applies a found diagram', async (t) => {
+test('Solve whole root agrees with the native dsat on small roots, and Keep applies a found diagram', async (t) => {
   const blocks = upstreamDiagrams();
   if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);
   const page = await open();
@@ -165,7 +165,7 @@ test('Solve root agrees with the native dsat on small roots, and Keep applies a 
   assert.deepEqual(page.errors, []);
 });
 
-test('Solve root races two searches as c4lab dsat does: the same winner, dead ends and diagram', async () => {
+test('Solve whole root races two searches as c4lab dsat does: the same winner, dead ends and diagram', async () => {
   // the upstream root 56666644444335232221, every cell ?: the second search, let go at
   // the first's 2,851 dead ends, finds a diagram after 3,740 of its own, which count
   // twice, before the first reaches 2,851 + 2 x 3,740 (the SAT searches alone: the local
@@ -198,7 +198,7 @@ test('Solve root races two searches as c4lab dsat does: the same winner, dead en
   assert.deepEqual(page.errors, []);
 });
 
-test('Solve root runs a local search in each worker, as c4lab dsat does: the second\'s stream can win', async () => {
+test('Solve whole root runs a local search in each worker, as c4lab dsat does: the second\'s stream can win', async () => {
   // the upstream root 656666454544535242, every cell ?: the second search's local search
   // (stream 1) finds a diagram with less work than the first's (stream 0) needs
   const text = '???????\n???RRY?\n???YRR?\n???RYY?\n?Y?RYR?\n?YYRYR?\n';
@@ -259,7 +259,7 @@ test('a dsat session stops mid-call at the ceiling the page shares with it', asy
   assert.deepEqual(page.errors, []);
 });
 
-test('Solve root says what its local search did when stopped there, and runs a clock from the start', async () => {
+test('Solve whole root says what its local search did when stopped there, and runs a clock from the start', async () => {
   const page = await open();
   await emptyBoardAllUndecided(page);
   await page.click('#dsat');
@@ -273,7 +273,7 @@ test('Solve root says what its local search did when stopped there, and runs a c
   assert.deepEqual(page.errors, []);
 });
 
-test('Solve root shows its mapping gauge on a wide root and stops at once', async () => {
+test('Solve whole root shows its mapping gauge on a wide root and stops at once', async () => {
   const page = await open();
   await emptyBoardAllUndecided(page);
   await page.click('#dsat');
@@ -290,7 +290,7 @@ test('Solve root shows its mapping gauge on a wide root and stops at once', asyn
   assert.deepEqual(page.errors, []);
 });
 
-test('Solve root by default keeps the ? cells to as few levels as the native dsat, with no gap', async (t) => {
+test('Solve whole root by default keeps the ? cells to as few levels as the native dsat, with no gap', async (t) => {
   const blocks = upstreamDiagrams();
   if (!blocks) return t.skip(`upstream's solution is not at ${upstream}`);
   const page = await open();
@@ -319,7 +319,7 @@ test('Solve root by default keeps the ? cells to as few levels as the native dsa
   assert.deepEqual(page.errors, []);
 });
 
-test('Fill ? says so when its engine cannot load, instead of searching forever', async () => {
+test('Fill undecided cells says so when its engine cannot load, instead of searching forever', async () => {
   const page = await open();
   // the synthesis engine is fetched only by the auto-complete and dsat workers
   await page.route('**/c4lab_wasm_synth_bg.wasm', (r) => r.abort());
@@ -339,12 +339,12 @@ test('starting one search sets the other aside, so the board previews what Keep 
   await page.click('#dsat');
   await page.waitForFunction(() => !document.querySelector('#dsat-keep').disabled, null, { timeout: 60_000 });
   await page.click('#fill');
-  assert.match(await page.locator('#dsat-status').textContent(), /^Set aside: Fill \? started/);
+  assert.match(await page.locator('#dsat-status').textContent(), /^Set aside: Fill undecided cells started/);
   assert.equal(await page.locator('#dsat-keep').isDisabled(), true);
-  // and the other way round, once Fill ? has reported
+  // and the other way round, once Fill undecided cells has reported
   await page.waitForFunction(() => /^(Searching… [1-9]|Found)/.test(document.querySelector('#fill-status').textContent), null, { timeout: 30_000 });
   await page.click('#dsat');
-  assert.match(await page.locator('#fill-status').textContent(), /^Set aside: Solve root started/);
+  assert.match(await page.locator('#fill-status').textContent(), /^Set aside: Solve whole root started/);
   await page.evaluate(() => document.querySelector('#dsat-stop').click()); // a no-op if it has ended
   // once that solve is discarded, nothing stands behind the line: it goes
   await page.click('#dsat-discard');
