@@ -7,14 +7,16 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use c4lab_board::format_moves;
+use c4lab_steady::Counterexample;
 use c4lab_steady::{Cell, Diagram};
-use c4lab_synth::{undecide, Completer, Completion, Learn, Options, Progress};
+use c4lab_synth::{undecide, Completer, Completion, Learn, Options, Progress, Step};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::complete_args::SearchArgs;
 use crate::input::read_diagram;
+use crate::line_log::{refuse_clash, LineLog};
 
 /// Above this many `?` cells the scope is called wide before the search starts.
 const WIDE_SCOPE: usize = 20;
@@ -68,7 +70,12 @@ pub fn stop_flag(seconds: Option<f64>) -> Result<Arc<AtomicBool>> {
 
 fn progress_line(p: &Progress) -> String {
     let deepest = match &p.deepest {
-        Some((_, cx)) => format!("deepest loss {} plies", cx.line.len()),
+        Some((_, cx)) => format!(
+            "deepest loss {} plies ({} after {})",
+            cx.line.len(),
+            cx.reason.name(),
+            format_moves(&cx.line)
+        ),
         None => "no loss yet".into(),
     };
     // losing cores are opt-in: counted only once there are some
@@ -92,14 +99,35 @@ pub(crate) fn counted(n: impl Into<u64>, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
-/// `c4lab complete`.
+/// One candidate's line of `--log-candidates`: `lost` is its counterexample, None for
+/// the candidate that won.
+fn log_candidate(log: &LineLog, p: &Progress, diagram: &Diagram, lost: Option<&Counterexample>) {
+    let mut line = json!({
+        "candidate": p.candidates,
+        "diagram": diagram.to_grid().lines().collect::<Vec<_>>(),
+        "won": lost.is_none(),
+        "clauses": p.clauses,
+        "positions": p.positions,
+    });
+    if let Some(cx) = lost {
+        line["reason"] = json!(cx.reason.name());
+        line["line"] = json!(format_moves(&cx.line));
+    }
+    log.write(&line);
+}
+
+/// `c4lab complete`; `log_candidates` names a file for a line per candidate.
 pub fn complete(
     file: Option<&Path>,
     json_out: bool,
     max_seconds: Option<f64>,
     args: &SearchArgs,
+    log_candidates: Option<&Path>,
 ) -> Result<u8> {
     args.check()?;
+    if let Some(log) = log_candidates {
+        refuse_clash("--log-candidates", "candidate log", log, file)?;
+    }
     let input = read_diagram(file)?;
     let diagram = input.diagram;
     let stop = stop_flag(max_seconds)?;
@@ -136,14 +164,37 @@ pub fn complete(
     bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"));
     let start = Instant::now();
     let mut last = Instant::now();
-    let done = completer.run(|p| {
+    let candidate_log = log_candidates
+        .map(|log| LineLog::create(log, "candidate log"))
+        .transpose()?;
+    let done = loop {
+        let step = completer.step()?;
+        let p = completer.progress();
+        if let Some(log) = &candidate_log {
+            match &step {
+                Step::Refuted => {
+                    if let Some((d, cx)) = &p.live {
+                        log_candidate(log, p, d, Some(cx));
+                    }
+                }
+                Step::Done(Completion::Found { diagram, .. }) => {
+                    log_candidate(log, p, diagram, None)
+                }
+                Step::Done(_) => {}
+            }
+        }
         if last.elapsed() > Duration::from_millis(100) {
             bar.set_message(progress_line(p));
             bar.tick();
             last = Instant::now();
         }
-    })?;
+        if let Step::Done(done) = step {
+            break done;
+        }
+    };
     bar.finish_and_clear();
+    // a candidate log that could not be written costs the run no verdict: said at the end
+    let log_error = candidate_log.and_then(|log| log.finish().err());
     let p = completer.progress().clone();
     let seconds = start.elapsed().as_secs_f64();
     let (verdict, code) = match &done {
@@ -199,6 +250,7 @@ pub fn complete(
             });
         }
         outln!("{j}");
+        crate::line_log::warn_after_verdict(log_error);
         return Ok(code);
     }
     let summary = format!(
@@ -227,6 +279,7 @@ pub fn complete(
             eprintln!("stopped: no completion found yet; {summary}");
         }
     }
+    crate::line_log::warn_after_verdict(log_error);
     Ok(code)
 }
 

@@ -1,8 +1,6 @@
 //! `c4lab dsat`: solve a whole root as one SAT instance.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -17,6 +15,7 @@ use crate::dsat_args::flag_list;
 use crate::dsat_out::{verdict, Ended};
 use crate::heap;
 use crate::input::read_diagram;
+use crate::line_log::{refuse_clash, LineLog};
 
 /// How the header line names the level budget (nothing when there is none).
 fn budget_note(options: &Options) -> String {
@@ -61,62 +60,28 @@ pub(crate) fn widen_note(search: &Options) -> String {
     }
 }
 
-/// `--log-rounds`: one JSON line per solve-verify round of each search, written as the
-/// rounds end (the searches' lines interleave by time; each search's own are in order).
-struct RoundLog {
-    path: PathBuf,
-    /// The file, and the first write error (reported at the end, not mid-search).
-    out: Mutex<(BufWriter<File>, Option<std::io::Error>)>,
-}
-
-impl RoundLog {
-    fn create(path: &Path) -> Result<RoundLog> {
-        let file = File::create(path)
-            .with_context(|| format!("cannot write the round log {}", path.display()))?;
-        Ok(RoundLog {
-            path: path.to_path_buf(),
-            out: Mutex::new((BufWriter::new(file), None)),
-        })
-    }
-
-    /// Logs a round's report (other reports are not rounds).
-    fn record(&self, search: usize, p: &Progress) {
-        let Progress::Searching {
-            round,
-            positions,
-            conflicts,
-            levels,
-            ended: Some(ended),
-            ..
-        } = *p
-        else {
-            return;
-        };
-        let line = json!({
-            "search": entrant_name(search),
-            "round": round,
-            "levels": levels,
-            "ended": ended.name(),
-            "dead_ends": conflicts,
-            "positions": positions,
-        });
-        let mut out = self.out.lock().expect("round log");
-        // flushed line by line: a run killed mid-search leaves its rounds so far
-        if out.1.is_none() {
-            if let Err(e) = writeln!(out.0, "{line}").and_then(|()| out.0.flush()) {
-                out.1 = Some(e);
-            }
-        }
-    }
-
-    fn finish(self) -> Result<()> {
-        let (mut out, error) = self.out.into_inner().expect("round log");
-        match error {
-            Some(e) => Err(e),
-            None => out.flush(),
-        }
-        .with_context(|| format!("cannot write the round log {}", self.path.display()))
-    }
+/// `--log-rounds`: a line per solve-verify round of each search, written as the rounds
+/// end (the searches' lines interleave by time; each search's own are in order).
+fn log_round(log: &LineLog, search: usize, p: &Progress) {
+    let Progress::Searching {
+        round,
+        positions,
+        conflicts,
+        levels,
+        ended: Some(ended),
+        ..
+    } = *p
+    else {
+        return;
+    };
+    log.write(&json!({
+        "search": entrant_name(search),
+        "round": round,
+        "levels": levels,
+        "ended": ended.name(),
+        "dead_ends": conflicts,
+        "positions": positions,
+    }));
 }
 
 /// Refuses `--widen-after` and `--local-work` values that cannot go together (with each
@@ -163,30 +128,8 @@ pub fn dsat(
     local_work: &[u64],
     log_rounds: Option<&Path>,
 ) -> Result<u8> {
-    if log_rounds == Some(Path::new("-")) {
-        bail!("--log-rounds -: standard output carries the result; name a file for the round log");
-    }
-    if let Some(log) = log_rounds.filter(|log| crate::files::is_stdout(log)) {
-        bail!(
-            "--log-rounds {}: standard output goes there, and it carries the result; name another file for the round log",
-            log.display()
-        );
-    }
-    if let (Some(file), Some(log)) = (file, log_rounds) {
-        if file != Path::new("-") && crate::files::same_file(file, log) {
-            bail!(
-                "--log-rounds {} is the diagram being solved; name another file for the round log",
-                log.display()
-            );
-        }
-    }
-    // (`< root.txt` with `--log-rounds root.txt` emptied the diagram's file)
-    let from_stdin = file.is_none_or(|f| f == Path::new("-"));
-    if let Some(log) = log_rounds.filter(|log| from_stdin && crate::files::is_stdin(log)) {
-        bail!(
-            "--log-rounds {} is standard input, which holds the diagram being solved; name another file for the round log",
-            log.display()
-        );
+    if let Some(log) = log_rounds {
+        refuse_clash("--log-rounds", "round log", log, file)?;
     }
     let input = read_diagram(file)?;
     // refused before the description of the run, which would describe nothing
@@ -210,7 +153,9 @@ pub fn dsat(
         })
         .collect();
     let stop = stop_flag(max_seconds)?;
-    let round_log = log_rounds.map(RoundLog::create).transpose()?;
+    let round_log = log_rounds
+        .map(|log| LineLog::create(log, "round log"))
+        .transpose()?;
     if !json_out {
         let side_by_side = if entrants.len() > 1 {
             let names: Vec<String> = entrants
@@ -309,7 +254,7 @@ pub fn dsat(
     let lines = Mutex::new(vec!["starting".to_string(); entrants.len()]);
     let progress = |i: usize, p: Progress| {
         if let Some(log) = &round_log {
-            log.record(i, &p);
+            log_round(log, i, &p);
         }
         let line = match p {
             Progress::Searching {
@@ -424,15 +369,8 @@ pub fn dsat(
     } else {
         ended.print()?;
     }
-    warn_log(log_error);
+    crate::line_log::warn_after_verdict(log_error);
     Ok(verdict(&report.outcome).1)
-}
-
-/// Says, after the verdict, that the round log could not be written.
-fn warn_log(error: Option<anyhow::Error>) {
-    if let Some(e) = error {
-        eprintln!("warning: {e:#}; the verdict stands, the log is incomplete");
-    }
 }
 
 /// `n plies`, or `1 ply`.

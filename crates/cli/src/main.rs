@@ -44,6 +44,7 @@ mod eval;
 mod files;
 mod heap;
 mod input;
+mod line_log;
 mod model;
 mod model_bench;
 mod plain;
@@ -142,6 +143,12 @@ enum Command {
         max_seconds: Option<f64>,
         #[command(flatten)]
         search: complete_args::SearchArgs,
+        /// Write one JSON line per candidate to this file as it is judged: its number,
+        /// the diagram with its levels in the `?` cells, and how it lost (the reason and
+        /// the line) or that it won; then the clauses and positions so far. Refused as
+        /// --log-rounds of dsat is (standard output, the diagram being read).
+        #[arg(long, value_name = "FILE")]
+        log_candidates: Option<PathBuf>,
     },
     /// Solve a whole root as one SAT instance: a winning diagram for the `?` cells, or unsat.
     ///
@@ -315,7 +322,14 @@ fn main() -> ExitCode {
             json,
             max_seconds,
             search,
-        } => complete::complete(file.as_deref(), json, max_seconds, &search),
+            log_candidates,
+        } => complete::complete(
+            file.as_deref(),
+            json,
+            max_seconds,
+            &search,
+            log_candidates.as_deref(),
+        ),
         Command::Dsat {
             file,
             json,

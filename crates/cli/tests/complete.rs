@@ -302,3 +302,55 @@ fn a_root_lost_to_every_diagram_is_named_so() {
         "{j}"
     );
 }
+
+#[test]
+fn the_candidate_log_holds_every_candidate_and_how_it_was_judged() {
+    let dir = std::env::temp_dir().join(format!("c4lab-candidates-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("candidates.jsonl");
+    let log_s = log.to_str().unwrap();
+    // a root whose first candidates lose
+    let wider = "??0????\n??R????\n0?Y????\nYRY?R??\nYYYRR??\nRRRYYRY\n";
+    let run = c4lab(
+        &["complete", "--json", "--log-candidates", log_s, "-"],
+        wider,
+    );
+    assert_exit(&run, 0);
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // one line per candidate, in order, the last the one that won
+    assert_eq!(lines.len() as u64, report["candidates"].as_u64().unwrap());
+    assert!(lines.len() > 1, "{text}");
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["candidate"], i as u64 + 1, "{line}");
+        let last = i + 1 == lines.len();
+        assert_eq!(line["won"], last, "{line}");
+        let grid: String = line["diagram"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| format!("{}\n", r.as_str().unwrap()))
+            .collect();
+        // each candidate is judged as the verifier judges it
+        let verdict = c4lab(&["verify", "--json", "-"], &grid);
+        let verdict: serde_json::Value = serde_json::from_slice(&verdict.stdout).unwrap();
+        if last {
+            assert_eq!(line["diagram"], report["diagram"]);
+            assert_eq!(verdict["verdict"], "win");
+        } else {
+            assert_eq!(verdict["verdict"], "loss", "{grid}");
+            assert_eq!(verdict["line"], line["line"], "{grid}");
+            assert_eq!(verdict["reason"], line["reason"], "{grid}");
+        }
+    }
+    // standard output carries the result: refused, and nothing searched
+    let out = c4lab(&["complete", "--log-candidates", "-", "-"], wider);
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--log-candidates -: standard output carries the result"));
+    std::fs::remove_dir_all(&dir).ok();
+}
