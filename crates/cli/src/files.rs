@@ -21,10 +21,27 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
             Some(std::fs::canonicalize(dir).ok()?.join(name))
         })
     };
-    match (resolve(a), resolve(b)) {
+    let by_name = match (resolve(a), resolve(b)) {
         (Some(x), Some(y)) => x == y,
         _ => a == b,
+    };
+    by_name || hard_linked(a, b)
+}
+
+/// Whether `a` and `b` are one regular file under two names (a hard link).
+#[cfg(unix)]
+fn hard_linked(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.is_file() && (x.dev(), x.ino()) == (y.dev(), y.ino()),
+        _ => false,
     }
+}
+
+/// Whether `a` and `b` are one file under two names (not told apart off Unix).
+#[cfg(not(unix))]
+fn hard_linked(_a: &Path, _b: &Path) -> bool {
+    false
 }
 
 /// Whether `path` names the file standard output goes to (the terminal, a file it is
@@ -182,20 +199,31 @@ pub struct HeldOutput {
 }
 
 impl HeldOutput {
-    /// Writes `bytes` and renames the file into place (see [`Output::finish`]).
+    /// Writes `bytes` and renames the file into place (see [`Output::finish`]). Where
+    /// the `.part` file is no longer the one held (removed or replaced during the run),
+    /// the bytes go through a fresh one, and whatever took its name is not renamed.
     pub fn finish(mut self, bytes: &[u8]) -> Result<()> {
         let file = self.file.take().expect("held until finished");
-        self.output.finish(file, bytes)
+        match &self.output.part {
+            Some(part) if !same_inode(&file, part) => {
+                drop(file);
+                self.output.write(bytes)
+            }
+            _ => self.output.finish(file, bytes),
+        }
     }
 }
 
 impl Drop for HeldOutput {
     /// A run that failed before its write removes the `.part` file, still holding it
-    /// (closed first, another run could take it in between and lose it).
+    /// (closed first, another run could take it in between and lose it), unless its
+    /// name now holds another file.
     fn drop(&mut self) {
         if let (Some(file), Some(part)) = (self.file.take(), &self.output.part) {
             let mut parts = parts();
-            let _ = std::fs::remove_file(part);
+            if same_inode(&file, part) {
+                let _ = std::fs::remove_file(part);
+            }
             parts.retain(|p| p != part);
             drop(file);
         }

@@ -218,6 +218,16 @@ pub fn train(a: TrainArgs) -> Result<u8> {
             a.out.display()
         );
     }
+    // nor may one be the other's `.part` file, written over while the other is made
+    // (with --checkpoint OUT.part the checkpoint was renamed into place as the model)
+    let part_of = |p: &Path| PathBuf::from(format!("{}.part", p.display()));
+    if same_file(&ckpt, &part_of(&a.out)) || same_file(&a.out, &part_of(&ckpt)) {
+        bail!(
+            "--out {} and the checkpoint {} would share a file as it is written (one is the other's name with .part); name another --checkpoint",
+            a.out.display(),
+            ckpt.display()
+        );
+    }
     let inputs = a
         .load_corpus
         .iter()

@@ -150,51 +150,6 @@ fn an_output_that_cannot_be_written_is_named_before_training() {
 }
 
 #[test]
-fn a_training_into_an_output_another_run_is_writing_is_refused_before_it_trains() {
-    let g = Generated::new("held");
-    let model = format!("{}/m.c4m", g.d);
-    // the other training's .part file, held as a running c4lab holds it from its start
-    let part = format!("{model}.part");
-    std::fs::write(&part, b"").unwrap();
-    let held = std::fs::File::open(&part).unwrap();
-    held.lock().unwrap();
-    let out = g.train_to(&model, "192", &[]);
-    assert_exit(&out, 2);
-    let err = String::from_utf8_lossy(&out.stderr);
-    // (it trained, overwrote the other run's checkpoint, and failed only at the end)
-    assert!(
-        err.contains("another run is writing it") && !err.contains("training positions"),
-        "{err}"
-    );
-    assert!(!std::path::Path::new(&format!("{model}.ckpt")).exists());
-    assert!(std::path::Path::new(&part).exists());
-    drop(held);
-    // a training that fails after taking its .part file (here reading its corpus)
-    // removes it
-    let missing = format!("{}/no-such-corpus.txt", g.d);
-    let out = c4lab(
-        &[
-            "train",
-            "--load-corpus",
-            &missing,
-            "--corpus-source",
-            "moves",
-            "--out",
-            &model,
-        ],
-        "",
-    );
-    assert_exit(&out, 2);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-corpus.txt"));
-    assert!(!std::path::Path::new(&part).exists());
-    // once that run ended, a training writes the model and leaves no .part file
-    let out = g.train_to(&model, "192", &[]);
-    assert_exit(&out, 0);
-    assert!(std::path::Path::new(&model).exists());
-    assert!(!std::path::Path::new(&part).exists());
-}
-
-#[test]
 fn eval_is_reproducible_and_bench_model_agrees_with_it() {
     let g = Generated::new("eval");
     let d = g.d.as_str();

@@ -1,5 +1,6 @@
-//! Where output goes: a reader that goes away before the end, and the round log's file
-//! (never the diagram solved, never where the result goes, never worth a verdict).
+//! Where output goes: a reader that goes away before the end, the round and candidate
+//! logs' files (never the diagram solved, never where the result goes, never worth a
+//! verdict), and a training's model file, held from its start.
 
 use std::path::Path;
 
@@ -111,6 +112,23 @@ fn the_round_log_may_not_overwrite_the_diagram_it_solves() {
         );
         assert_eq!(std::fs::read_to_string(&grid).unwrap(), text, "{extra:?}");
     }
+    // nor a hard link to it, for either log (it overwrote the diagram's file)
+    let linked = dir.join("linked.txt");
+    std::fs::hard_link(&grid, &linked).unwrap();
+    let l = linked.display().to_string();
+    for args in [
+        ["dsat", "--log-rounds", &l, &g],
+        ["complete", "--log-candidates", &l, &g],
+    ] {
+        let out = c4lab(&args, "");
+        assert_exit(&out, 2);
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("is the diagram being solved"),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(std::fs::read_to_string(&grid).unwrap(), text, "{args:?}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -194,4 +212,57 @@ fn a_round_log_that_cannot_be_written_costs_no_verdict() {
         "the grid: {}",
         stdout(&out)
     );
+}
+
+#[test]
+fn a_training_into_an_output_another_run_is_writing_is_refused_before_it_trains() {
+    let g = Generated::new("held");
+    let model = format!("{}/m.c4m", g.d);
+    // the other training's .part file, held as a running c4lab holds it from its start
+    let part = format!("{model}.part");
+    std::fs::write(&part, b"").unwrap();
+    let held = std::fs::File::open(&part).unwrap();
+    held.lock().unwrap();
+    let out = g.train_to(&model, "192", &[]);
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    // (it trained, overwrote the other run's checkpoint, and failed only at the end)
+    assert!(
+        err.contains("another run is writing it") && !err.contains("training positions"),
+        "{err}"
+    );
+    assert!(!std::path::Path::new(&format!("{model}.ckpt")).exists());
+    assert!(std::path::Path::new(&part).exists());
+    drop(held);
+    // a training that fails after taking its .part file (here reading its corpus)
+    // removes it
+    let missing = format!("{}/no-such-corpus.txt", g.d);
+    let out = c4lab(
+        &[
+            "train",
+            "--load-corpus",
+            &missing,
+            "--corpus-source",
+            "moves",
+            "--out",
+            &model,
+        ],
+        "",
+    );
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-corpus.txt"));
+    assert!(!std::path::Path::new(&part).exists());
+    // once that run ended, a training writes the model and leaves no .part file
+    let out = g.train_to(&model, "192", &[]);
+    assert_exit(&out, 0);
+    assert!(std::path::Path::new(&model).exists());
+    assert!(!std::path::Path::new(&part).exists());
+    // a checkpoint named as the model's .part file is refused before training (it was
+    // renamed into place as the model, which was lost)
+    let clash = format!("{}/n.c4m", g.d);
+    let out = g.train_to(&clash, "192", &["--checkpoint", &format!("{clash}.part")]);
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("would share a file as it is written"), "{err}");
+    assert!(!std::path::Path::new(&clash).exists());
 }
