@@ -75,7 +75,7 @@ export function autoComplete(host) {
       // once no search stands behind it
       if (!r && search.running) return status(`${startText} (${(search.elapsed() / 1000).toFixed(1)} s)`);
       if (!r) return controls.idle() ? status('') : undefined;
-      if (!r.ok) return status(failure('Auto-complete', r));
+      if (!r.ok) return status(failure('Fill undecided cells', r));
       const counts = `${count(r.candidates, 'candidate')}, ${count(r.clauses, 'clause')}, ${count(r.positions, 'position')}`;
       const deepest = r.deepest ? ` Deepest loss: ${REASONS[r.deepest.reason] ?? r.deepest.reason} after ${r.deepest.line || 'nothing'} (drawn on the board).` : '';
       const secs = ((search.elapsed() ?? r.ms) / 1000).toFixed(1);

@@ -328,7 +328,7 @@ test('Fill undecided cells says so when its engine cannot load, instead of searc
   await page.click('#fill');
   await page.waitForFunction(() => /did not load|failed/.test(document.querySelector('#fill-status').textContent), null, { timeout: 20_000 });
   // a failure, not a refusal of the diagram: said as a sentence
-  assert.match(await page.locator('#fill-status').textContent(), /^Auto-complete failed: the engine did not load: .*[.]$/);
+  assert.match(await page.locator('#fill-status').textContent(), /^Fill undecided cells failed: the engine did not load: .*[.]$/);
   assert.equal(await page.locator('#fill-stop').isDisabled(), true);
 });
 

@@ -7,8 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use c4lab_board::format_moves;
-use c4lab_steady::Counterexample;
-use c4lab_steady::{Cell, Diagram};
+use c4lab_steady::{Cell, Counterexample, Diagram};
 use c4lab_synth::{undecide, Completer, Completion, Learn, Options, Progress, Step};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -140,9 +139,14 @@ pub fn complete(
         )),
     })?;
     let undecided = completer.undecided();
+    // a log that cannot be written is refused before the run is described
+    let candidate_log = log_candidates
+        .map(|log| LineLog::create(log, "candidate log"))
+        .transpose()?;
     if !json_out {
         eprintln!(
-            "{undecided} undecided cells (?) searched over levels 0-9; every other cell stays as it is; backend {}",
+            "{} (?) searched over levels 0-9; every other cell stays as it is; backend {}",
+            counted(undecided as u64, "undecided cell"),
             args.backend
         );
         if undecided > WIDE_SCOPE {
@@ -164,9 +168,6 @@ pub fn complete(
     bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"));
     let start = Instant::now();
     let mut last = Instant::now();
-    let candidate_log = log_candidates
-        .map(|log| LineLog::create(log, "candidate log"))
-        .transpose()?;
     let done = loop {
         let step = completer.step()?;
         let p = completer.progress();
@@ -208,14 +209,16 @@ pub fn complete(
         .flatten();
     // what an unsat verdict covers, said on the verdict line and as `covers` in JSON
     let covers = match &as_it_stands {
-        Some(_) => "the diagram as it stands: it has no ? cell, and it loses".to_string(),
+        Some(_) => "with no ? cell the diagram is judged as it stands, and it loses".to_string(),
         // with no level cell fixed, nothing else could be: the root is lost to every
         // diagram
-        None if !has_fixed_levels(&diagram) => {
-            format!("no diagram wins from this root (its {undecided} empty cells over levels 0-9)")
-        }
+        None if !has_fixed_levels(&diagram) => format!(
+            "no diagram wins from this root (its {} over levels 0-9)",
+            counted(undecided as u64, "empty cell")
+        ),
         None => format!(
-            "no completion of these fixed cells wins (the {undecided} ? cells over levels 0-9, every other cell as given); this says nothing of the root with other fixed cells"
+            "no completion of these fixed cells wins (the {} over levels 0-9, every other cell as given); this says nothing of the root with other fixed cells",
+            counted(undecided as u64, "? cell")
         ),
     };
     if json_out {
@@ -265,10 +268,7 @@ pub fn complete(
             eprintln!("found: a completion that verifies as a win ({positions} positions searched); {summary}");
         }
         Completion::Unsat => match &as_it_stands {
-            Some(cx) => eprintln!(
-                "unsat: with no ? cell the diagram is judged as it stands, and it loses: {}; {summary}",
-                cx.describe()
-            ),
+            Some(cx) => eprintln!("unsat: {covers}: {}; {summary}", cx.describe()),
             None => eprintln!("unsat: {covers}; {summary}"),
         },
         Completion::Stopped => {

@@ -25,6 +25,8 @@ pub enum Form {
 /// says on stderr what was read.
 pub fn convert(file: Option<&Path>, to: Form, mirror: bool) -> Result<u8> {
     let mut input = read_diagram(file)?;
+    // (the note on a line not kept names the line as given)
+    let given_line = input.line.clone();
     if mirror {
         input.diagram = input.diagram.mirror();
         for x in &mut input.line {
@@ -44,7 +46,7 @@ pub fn convert(file: Option<&Path>, to: Form, mirror: bool) -> Result<u8> {
     if !input.line.is_empty() && !matches!(to, Form::Link) {
         eprintln!(
             "note: the link's Yellow line ({}) is not kept: only a share link holds one (--to link)",
-            c4lab_board::format_moves(&input.line)
+            c4lab_board::format_moves(&given_line)
         );
     }
     out!("{out}");

@@ -162,7 +162,7 @@ impl Ended<'_> {
     /// What an unsat verdict covers (the verdict line says it; `--json` as `covers`).
     fn unsat_covers(&self) -> &'static str {
         match (&self.as_it_stands, self.pinned_levels) {
-            (Some(_), _) => "the diagram as it stands: it has no ? cell, and it loses",
+            (Some(_), _) => "with no ? cell the diagram is solved as it stands, and it loses",
             (None, false) => "no diagram wins from this root (every empty cell free over levels 0-9); sound for the language, not independently audited",
             (None, true) => "no diagram with these pinned cells (levels 0-9 for the ? cells) wins from this root; sound for the language, not independently audited",
         }
@@ -304,12 +304,15 @@ impl Ended<'_> {
             }
             Outcome::Unsat => match &self.as_it_stands {
                 Some(cx) => eprintln!(
-                    "unsat: with no ? cell the diagram is solved as it stands, and it loses: {}; {counts}",
+                    "unsat: {}: {}; {counts}",
+                    self.unsat_covers(),
                     cx.describe()
                 ),
                 None => eprintln!("unsat: {}; {counts}", self.unsat_covers()),
             },
-            Outcome::Budget => eprintln!("budget: the state budget (--max-states) or the round cap ran out; {counts}"),
+            Outcome::Budget => eprintln!(
+                "budget: the state budget (--max-states) or the round cap ran out; {counts}"
+            ),
             Outcome::Stopped => eprintln!("stopped; {counts}"),
         }
         Ok(())
