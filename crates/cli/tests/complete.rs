@@ -354,3 +354,45 @@ fn the_candidate_log_holds_every_candidate_and_how_it_was_judged() {
         .contains("--log-candidates -: standard output carries the result"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn on_a_terminal_the_live_line_names_the_deepest_loss_and_its_moves() {
+    let dir = std::env::temp_dir().join(format!("c4lab-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grid = dir.join("empty.txt");
+    std::fs::write(&grid, "???????\n".repeat(6)).unwrap();
+    // on a terminal (`script`, util-linux), two seconds of search
+    let run = format!(
+        "{} complete --max-seconds 2 {}",
+        env!("CARGO_BIN_EXE_c4lab"),
+        grid.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &run, "/dev/null"])
+        .output();
+    std::fs::remove_dir_all(&dir).ok();
+    let shown = match &out {
+        Ok(o) => String::from_utf8_lossy(&o.stdout).into_owned(),
+        Err(_) => String::new(),
+    };
+    // (no pty for `script` to open, as in some containers: nothing ran)
+    if !shown.contains("stopped") {
+        eprintln!("skipped: `script` could not give c4lab a terminal here");
+        return;
+    }
+    // "deepest loss 42 plies (draw after 5161...)": the reason and the moves (it gave
+    // the ply count alone)
+    let at = shown.find("deepest loss ").expect(&shown);
+    let rest = &shown[at..];
+    let open = rest.find(" (").expect(rest);
+    let after = rest.find(" after ").expect(rest);
+    let plies: usize = rest["deepest loss ".len()..rest.find(" plies").expect(rest)]
+        .parse()
+        .expect(rest);
+    let moves: String = rest[after + " after ".len()..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    assert!(open < after, "{rest}");
+    assert_eq!(moves.len(), plies, "{rest}");
+}
