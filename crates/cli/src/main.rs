@@ -89,7 +89,7 @@ enum Command {
     Simplify {
         /// Diagram file (stdin if absent or `-`).
         file: Option<PathBuf>,
-        /// Only report how many cells would be cleared.
+        /// Only report the cells that would be cleared (how many, and where), writing nothing.
         #[arg(long)]
         dry_run: bool,
         /// Machine-readable output.
