@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -16,6 +16,7 @@ use serde_json::json;
 use crate::complete_args::SearchArgs;
 use crate::input::read_diagram;
 use crate::line_log::{refuse_clash, LineLog};
+use crate::plain::with_status_lines;
 
 /// Above this many `?` cells the scope is called wide before the search starts.
 const WIDE_SCOPE: usize = 20;
@@ -168,31 +169,37 @@ pub fn complete(
     bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("template"));
     let start = Instant::now();
     let mut last = Instant::now();
-    let done = loop {
-        let step = completer.step()?;
-        let p = completer.progress();
-        if let Some(log) = &candidate_log {
-            match &step {
-                Step::Refuted => {
-                    if let Some((d, cx)) = &p.live {
-                        log_candidate(log, p, d, Some(cx));
+    // where standard error is no terminal (a log file, a batch job), the live line
+    // every ten seconds
+    let status = Mutex::new("no candidate yet".to_string());
+    let done = with_status_lines("complete", !json_out, &status, || -> Result<Completion> {
+        loop {
+            let step = completer.step()?;
+            let p = completer.progress();
+            if let Some(log) = &candidate_log {
+                match &step {
+                    Step::Refuted => {
+                        if let Some((d, cx)) = &p.live {
+                            log_candidate(log, p, d, Some(cx));
+                        }
                     }
+                    Step::Done(Completion::Found { diagram, .. }) => {
+                        log_candidate(log, p, diagram, None)
+                    }
+                    Step::Done(_) => {}
                 }
-                Step::Done(Completion::Found { diagram, .. }) => {
-                    log_candidate(log, p, diagram, None)
-                }
-                Step::Done(_) => {}
+            }
+            *status.lock().unwrap_or_else(|e| e.into_inner()) = progress_line(p);
+            if last.elapsed() > Duration::from_millis(100) {
+                bar.set_message(progress_line(p));
+                bar.tick();
+                last = Instant::now();
+            }
+            if let Step::Done(done) = step {
+                return Ok(done);
             }
         }
-        if last.elapsed() > Duration::from_millis(100) {
-            bar.set_message(progress_line(p));
-            bar.tick();
-            last = Instant::now();
-        }
-        if let Step::Done(done) = step {
-            break done;
-        }
-    };
+    })?;
     bar.finish_and_clear();
     // a candidate log that could not be written costs the run no verdict: said at the end
     let log_error = candidate_log.and_then(|log| log.finish().err());

@@ -252,6 +252,8 @@ pub fn dsat(
     };
     let (mapping, searching) = (AtomicBool::new(false), AtomicBool::new(false));
     let lines = Mutex::new(vec!["starting".to_string(); entrants.len()]);
+    // the bar's line, written every ten seconds where standard error is no terminal
+    let status = Mutex::new("starting".to_string());
     let progress = |i: usize, p: Progress| {
         if let Some(log) = &round_log {
             log_round(log, i, &p);
@@ -293,16 +295,18 @@ pub fn dsat(
         };
         let mut lines = lines.lock().expect("progress lines");
         lines[i] = line;
-        if lines.len() == 1 {
-            bar.set_message(lines[0].clone());
+        let message = if lines.len() == 1 {
+            lines[0].clone()
         } else {
             let named: Vec<String> = lines
                 .iter()
                 .enumerate()
                 .map(|(i, l)| format!("{}: {l}", entrant_name(i)))
                 .collect();
-            bar.set_message(named.join(" | "));
-        }
+            named.join(" | ")
+        };
+        *status.lock().expect("status line") = message.clone();
+        bar.set_message(message);
         bar.tick();
     };
     // the searches differ only in when a budget may grow unproved, so they search alike
@@ -313,14 +317,16 @@ pub fn dsat(
         .filter(|&w| w > 0)
         .min()
         .unwrap_or(u64::MAX);
-    let race = c4lab_dsat::race(
-        &input.diagram,
-        &entrants,
-        head_start,
-        stop,
-        &ready,
-        &progress,
-    )
+    let race = crate::plain::with_status_lines("dsat", !json_out, &status, || {
+        c4lab_dsat::race(
+            &input.diagram,
+            &entrants,
+            head_start,
+            stop,
+            &ready,
+            &progress,
+        )
+    })
     .context("cannot solve this root")?;
     bar.finish_and_clear();
     // a round log that could not be written costs the run no verdict: said at the end

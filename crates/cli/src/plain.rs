@@ -4,7 +4,7 @@
 //! progress instead, and a stopping signal clears it.
 
 use std::io::IsTerminal;
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, WeakProgressBar};
@@ -88,4 +88,49 @@ impl PlainProgress {
             self.on = false;
         }
     }
+}
+
+/// Runs `work`, and meanwhile, where `shown` and standard error is no terminal (a log
+/// file, a batch job), writes `status` as it stands every ten seconds: the searches
+/// (`complete`, `dsat`) report between their SAT calls, and one call can take minutes.
+pub fn with_status_lines<R>(
+    what: &str,
+    shown: bool,
+    status: &Mutex<String>,
+    work: impl FnOnce() -> R,
+) -> R {
+    if !shown || std::io::stderr().is_terminal() {
+        return work();
+    }
+    let started = Instant::now();
+    let done = (Mutex::new(false), Condvar::new());
+    /// Ends the line writer however `work` ends (a panic too: the scope waits for it).
+    struct Done<'a>(&'a (Mutex<bool>, Condvar));
+    impl Drop for Done<'_> {
+        fn drop(&mut self) {
+            *self.0 .0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            self.0 .1.notify_all();
+        }
+    }
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let (lock, wake) = &done;
+            let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
+            let mut last = Instant::now();
+            while !*finished {
+                let left = EVERY.saturating_sub(last.elapsed());
+                finished = wake
+                    .wait_timeout(finished, left)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+                if !*finished && last.elapsed() >= EVERY {
+                    last = Instant::now();
+                    let line = status.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                    eprintln!("{what}, {:.0} s: {line}", started.elapsed().as_secs_f64());
+                }
+            }
+        });
+        let _done = Done(&done);
+        work()
+    })
 }

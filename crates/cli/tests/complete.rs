@@ -396,3 +396,26 @@ fn on_a_terminal_the_live_line_names_the_deepest_loss_and_its_moves() {
     assert!(open < after, "{rest}");
     assert_eq!(moves.len(), plies, "{rest}");
 }
+
+#[test]
+fn where_standard_error_is_no_terminal_a_long_search_writes_its_line_every_ten_seconds() {
+    // a log file or a batch job (standard error piped here): it was silent until the
+    // verdict, however long the search ran
+    let out = c4lab(
+        &["complete", "--max-seconds", "11", "-"],
+        "???????\n".repeat(6),
+    );
+    assert_exit(&out, 3);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("complete, "))
+        .collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    // (ten seconds in, give or take a busy machine's wake-up)
+    let secs: u64 = lines[0]["complete, ".len()..lines[0].find(" s: ").expect(&err)]
+        .parse()
+        .expect(&err);
+    assert!((10..=11).contains(&secs), "{err}");
+    assert!(lines[0].contains(" candidates, "), "{err}");
+}
