@@ -76,11 +76,11 @@ export function autoComplete(host) {
       if (!r && search.running) return status(`${startText} (${(search.elapsed() / 1000).toFixed(1)} s)`);
       if (!r) return controls.idle() ? status('') : undefined;
       if (!r.ok) return status(failure('Fill undecided cells', r));
-      const counts = `${count(r.candidates, 'candidate')}, ${count(r.clauses, 'clause')}, ${count(r.positions, 'position')}`;
+      const counts = `${count(r.candidates, 'candidate')}, ${count(r.clauses, 'clause')}, ${count(r.positions, 'position')} encoded`;
       const deepest = r.deepest ? ` Deepest loss: ${REASONS[r.deepest.reason] ?? r.deepest.reason} after ${r.deepest.line || 'nothing'} (drawn on the board).` : '';
       const secs = ((search.elapsed() ?? r.ms) / 1000).toFixed(1);
       if (r.state === 'running') status(`Searching… ${counts}, ${secs} s.${deepest}`);
-      else if (r.state === 'found') status(`Found a completion that verifies as a win (${count(r.positions_verified, 'position')} searched); ${counts}, ${secs} s. Keep it, or Discard.`);
+      else if (r.state === 'found') status(`Found a completion that verifies as a win (the verifier searched ${count(r.positions_verified, 'position')}); ${counts}, ${secs} s. Keep it, or Discard.`);
       else if (r.state === 'unsat') {
         // with no level cell fixed there is nothing else to change: the root is lost to
         // every diagram

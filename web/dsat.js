@@ -132,7 +132,9 @@ export function wholeRoot(host) {
             ui.gauge.setAttribute('aria-label', "Share of the local search's work budget spent");
             ui.gauge.max = r.local_budget;
             ui.gauge.value = r.local_work;
-            const faults = r.local_faults == null ? '' : `, ${count(r.local_faults, 'fault')} at fewest`;
+            // a fault: a position the diagram reaches where it names no move, or one that
+            // does not keep the win
+            const faults = r.local_faults == null ? '' : `, its best diagram so far failing at ${count(r.local_faults, 'position')}`;
             // the first search has ended: a diagram this local search finds would still win
             const whose = r.waiting_on ? `The first search ${ended}; the second search's local search, which would win with a diagram, runs on to its budget: ` : 'Local search before mapping: ';
             return status(`${whose}${count(r.local_steps, 'repair step')}${faults}, ${fmt(r.local_work)} of ${fmt(r.local_budget)} units of work (${secs} s).`);

@@ -28,7 +28,8 @@ test('auto-complete fills the ? cells of an upstream diagram, and Keep applies t
   assert.match(await verdict(page), /^Incomplete: 10 undecided cells/);
   await page.click('#fill');
   await page.waitForFunction(() => !document.querySelector('#fill-keep').disabled, null, { timeout: 60_000 });
-  assert.match(await page.locator('#fill-status').textContent(), /^Found a completion that verifies as a win/);
+  // the verifier's positions and the encoded ones, each named (two bare position counts)
+  assert.match(await page.locator('#fill-status').textContent(), /^Found a completion that verifies as a win \(the verifier searched [\d,]+ positions?\); [\d,]+ candidates?, [\d,]+ clauses?, [\d,]+ positions? encoded, /);
   assert.equal(await page.locator('#board .cell.candidate').count(), 10);
   // each shows its level, a 9 too (drawn as a plain empty cell, it looked undecided-free)
   assert.ok(await page.$$eval('#board .cell.candidate', (cs) => cs.every((c) => c.textContent !== '')));
@@ -266,6 +267,8 @@ test('Solve whole root says what its local search did when stopped there, and ru
   // the start's words stand with a clock until the first report (seconds near the empty board)
   assert.match(await page.locator('#dsat-status').textContent(), /^A local search first, then mapping every position .* \(\d+\.\d s\)$/);
   await page.waitForFunction(() => /^Local search before mapping: /.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
+  // its faults said as what they are (it read "18,595 faults at fewest")
+  await page.waitForFunction(() => /^Local search before mapping: [\d,]+ repair steps?, its best diagram so far failing at [\d,]+ positions?, /.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
   assert.equal(await page.locator('#dsat-gauge').getAttribute('aria-label'), "Share of the local search's work budget spent");
   await page.click('#dsat-stop');
   // (it said "0 positions, 0 dead ends": the local search's work was lost)
