@@ -293,7 +293,8 @@ function setMode(mode) {
 function column(x) {
   if (state.mode === 'play') {
     const g = call(engine.play, grid(), state.yellow + (x + 1));
-    if (!g.ok) return say(g.error, true);
+    // with no game at all the game's status says why (each click said it once more)
+    if (!g.ok) return say(call(engine.play, grid(), '').ok ? g.error : 'No move: there is no game from this root (the game status says why).', true);
     // a move after the end, or where Red's move waits on a ? cell: say how to go on
     if (g.error) {
       // (the status names the ? cells and the fix: the engine's error said it again)

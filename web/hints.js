@@ -19,7 +19,9 @@ export function solverHints(store, changed) {
         worker = null;
       }
       busy = false;
-      if (!game.ok) return store({ id, error: game.error });
+      // no game (a root Red does not move from): the verdict and the game's status say
+      // why, so the solver line does not say it a third time
+      if (!game.ok) return store({ id, noGame: true });
       if (!worker) {
         worker = new Worker(new URL('./solve.worker.js', import.meta.url), { type: 'module' });
         const asked = worker;
@@ -59,6 +61,7 @@ export function solverHints(store, changed) {
 
 /** The hint line for answer `h`, and the Yellow columns (1-7) the solver proves losing. */
 export function hintText(h) {
+  if (h.noGame) return { text: 'Solver: no game to judge here.', lose: [] };
   if (h.error) return { text: `Solver: no hints here: ${h.error.replace(/\.$/, '')}.`, lose: [] };
   const parts = [];
   if (h.red !== null) {

@@ -231,6 +231,21 @@ test('Play on a root where Red names no move says there is nothing to judge', as
   await cut.close();
 });
 
+test('Play on a root with Yellow to move says why once, not in every line', async () => {
+  const page = await open();
+  await page.click('nav button[data-mode="position"]');
+  await cell(page, 4, 1).click(); // one Red stone: Yellow to move, no game for the diagram
+  await page.click('nav button[data-mode="play"]');
+  const status = await page.locator('#game-status').textContent();
+  assert.match(status, /^Bad root: 1 Red and 0 Yellow stones/);
+  // the solver's line and a click's message point to it rather than repeat it
+  await page.waitForFunction(() => document.querySelector('#hints').textContent === 'Solver: no game to judge here.', null, { timeout: 20_000 });
+  await cell(page, 3, 1).click();
+  assert.equal(await page.locator('#message').textContent(), 'No move: there is no game from this root (the game status says why).');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('importing a link with a Yellow line opens it in Play, as opening it does', async () => {
   const page = await open();
   await importText(page, WIN);
