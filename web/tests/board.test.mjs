@@ -294,10 +294,11 @@ test('odd input leaves the page saying what it did: truncated links, Yellow-to-m
     await page.fill('#moves', moves);
     await page.click('#set-moves');
   };
-  // Yellow to move at the root: Play says why there are no hints instead of thinking on
+  // Yellow to move at the root: Play says there is nothing to hint at instead of thinking
+  // on (why, its game status says)
   await setMoves('4');
   await page.click('nav button[data-mode="play"]');
-  await page.waitForFunction(() => /no hints here/.test(document.querySelector('#hints').textContent));
+  await page.waitForFunction(() => document.querySelector('#hints').textContent === 'Solver: no game to judge here.');
   // the searches' buttons are off, and their titles say why
   for (const id of ['#fill', '#dsat']) {
     assert.equal(await page.locator(id).isDisabled(), true);
