@@ -53,7 +53,7 @@ pub fn build(depth: u32, out: &Path, mb: usize, threads: usize) -> Result<u8> {
             ));
         }
         if !terminal && (last.elapsed().as_secs() >= 10 || done == total) {
-            eprintln!(
+            sayln!(
                 "book: {done}/{total} positions solved, {:.0} s",
                 t.elapsed().as_secs_f64()
             );

@@ -145,7 +145,7 @@ pub fn complete(
         .map(|log| LineLog::create(log, "candidate log"))
         .transpose()?;
     if !json_out {
-        eprintln!(
+        sayln!(
             "{} (?) searched over levels 0-9; every other cell stays as it is; backend {}",
             counted(undecided as u64, "undecided cell"),
             args.backend
@@ -156,7 +156,7 @@ pub fn complete(
             } else {
                 ""
             };
-            eprintln!(
+            sayln!(
                 "warning: {undecided} undecided cells is a wide scope: the search may run a long time; decide some cells{or_cap}"
             );
         }
@@ -272,18 +272,18 @@ pub fn complete(
     match &done {
         Completion::Found { diagram, positions } => {
             out!("{}", diagram.to_grid());
-            eprintln!("found: a completion that verifies as a win ({positions} positions searched); {summary}");
+            sayln!("found: a completion that verifies as a win ({positions} positions searched); {summary}");
         }
         Completion::Unsat => match &as_it_stands {
-            Some(cx) => eprintln!("unsat: {covers}: {}; {summary}", cx.describe()),
-            None => eprintln!("unsat: {covers}; {summary}"),
+            Some(cx) => sayln!("unsat: {covers}: {}; {summary}", cx.describe()),
+            None => sayln!("unsat: {covers}; {summary}"),
         },
         Completion::Stopped => {
             if let Some((d, cx)) = &p.deepest {
-                eprintln!("deepest candidate so far, lost by {}:", cx.describe());
-                eprint!("{}", d.to_grid());
+                sayln!("deepest candidate so far, lost by {}:", cx.describe());
+                say!("{}", d.to_grid());
             }
-            eprintln!("stopped: no completion found yet; {summary}");
+            sayln!("stopped: no completion found yet; {summary}");
         }
     }
     crate::line_log::warn_after_verdict(log_error);
@@ -440,7 +440,7 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
             }
         }
         if pool.len() < a.tasks {
-            eprintln!(
+            sayln!(
                 "wrote the tasks of {} of ply {}-{}{}",
                 counted(pool.len() as u64, "upstream diagram"),
                 a.min_ply,
@@ -514,7 +514,7 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
                     Completion::Unsat => "unsat",
                     Completion::Stopped => "stopped",
                 };
-                eprintln!(
+                sayln!(
                     "  k {k} seed {seed} task {i} root {}: {outcome}, {}, {}, {}, {}, {}, {:.1} ms",
                     puzzle
                         .root()

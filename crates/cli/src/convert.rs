@@ -42,9 +42,9 @@ pub fn convert(file: Option<&Path>, to: Form, mirror: bool) -> Result<u8> {
             .map_err(|e| anyhow!("{}: cannot write the old language: {e}", input.name))?,
         Form::Link => link::encode(d, &input.line).with_context(|| input.name.clone())? + "\n",
     };
-    eprintln!("read: {}", input.form);
+    sayln!("read: {}", input.form);
     if !input.line.is_empty() && !matches!(to, Form::Link) {
-        eprintln!(
+        sayln!(
             "note: the link's Yellow line ({}) is not kept: only a share link holds one (--to link)",
             c4lab_board::format_moves(&given_line)
         );

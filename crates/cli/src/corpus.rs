@@ -410,7 +410,7 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
                 holdout::describe(&o, "the training corpus", "the holdout")
             );
             if h < holdout {
-                eprintln!("note: only {h} rows share no labelled board with another row");
+                sayln!("note: only {h} rows share no labelled board with another row");
             }
             Ok(0)
         }

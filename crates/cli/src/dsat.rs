@@ -204,7 +204,7 @@ pub fn dsat(
         } else {
             String::new()
         };
-        eprintln!(
+        sayln!(
             "{} (?) over levels 0-9{}, every other cell pinned; mapping to {} below the root, {} after {} (at most {}), up to {} of each failed candidate's tree and {} learnt, backend {}{side_by_side}",
             counted(input.diagram.undecided() as u64, "undecided cell"),
             if input.diagram.undecided() > 0 {

@@ -80,7 +80,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     if a.write_grids.is_some() {
         let written = roots.len();
         if written < a.roots {
-            eprintln!(
+            sayln!(
                 "wrote {written} upstream roots of ply {}-{}{}",
                 a.min_ply,
                 a.max_ply,

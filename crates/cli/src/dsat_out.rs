@@ -300,20 +300,20 @@ impl Ended<'_> {
             Outcome::Found(d) => {
                 out!("{}", d.to_grid());
                 let how = if by_local { " by the local search" } else { "" };
-                eprintln!("found{how}: a diagram that verifies as a win; {counts}");
+                sayln!("found{how}: a diagram that verifies as a win; {counts}");
             }
             Outcome::Unsat => match &self.as_it_stands {
-                Some(cx) => eprintln!(
+                Some(cx) => sayln!(
                     "unsat: {}: {}; {counts}",
                     self.unsat_covers(),
                     cx.describe()
                 ),
-                None => eprintln!("unsat: {}; {counts}", self.unsat_covers()),
+                None => sayln!("unsat: {}; {counts}", self.unsat_covers()),
             },
-            Outcome::Budget => eprintln!(
-                "budget: the state budget (--max-states) or the round cap ran out; {counts}"
-            ),
-            Outcome::Stopped => eprintln!("stopped; {counts}"),
+            Outcome::Budget => {
+                sayln!("budget: the state budget (--max-states) or the round cap ran out; {counts}")
+            }
+            Outcome::Stopped => sayln!("stopped; {counts}"),
         }
         Ok(())
     }

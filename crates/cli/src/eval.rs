@@ -93,7 +93,7 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
                 }
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                sayln!("error: {e}");
                 code = 2;
             }
         }
@@ -224,7 +224,7 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
             |p| model.best_move(p),
             |end| {
                 let word = ["lost", "drawn", "won"][(end.result + 1) as usize];
-                eprintln!("empty-board game {}: {word} {}", end.index + 1, end.moves);
+                sayln!("empty-board game {}: {word} {}", end.index + 1, end.moves);
             },
         );
         let (n, k) = g.won_starts;

@@ -498,7 +498,7 @@ mod tests {
         let fifo = dir.join("fifo");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         if !made.is_ok_and(|s| s.success()) {
-            eprintln!("skipped: no mkfifo here");
+            sayln!("skipped: no mkfifo here");
             return;
         }
         // (checked first: a write renamed over the pipe would leave the reader waiting)
@@ -521,7 +521,7 @@ mod tests {
     fn a_full_device_is_an_error_and_stays_a_device() {
         let full = Path::new("/dev/full");
         if !full.exists() {
-            eprintln!("skipped: no /dev/full here");
+            sayln!("skipped: no /dev/full here");
             return;
         }
         let output = Output::new(full);

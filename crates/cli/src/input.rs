@@ -34,7 +34,7 @@ pub fn read_text(path: Option<&Path>) -> Result<String> {
 pub fn typing_note(note: &str) {
     use std::io::IsTerminal;
     if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
-        eprintln!("{note}");
+        sayln!("{note}");
     }
 }
 
@@ -123,7 +123,7 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
                 // (as the Lab says it when it opens such a link)
                 let (kept, left) = (shared.line.len(), shared.dropped);
                 if kept == 0 {
-                    eprintln!(
+                    sayln!(
                         "note: {name}: the link's Yellow line ({}) was left out: Red's first move depends on a ? cell",
                         counted(left as u64, "move")
                     );
@@ -133,7 +133,7 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
                     } else {
                         format!("{left} moves were")
                     };
-                    eprintln!(
+                    sayln!(
                         "note: {name}: the link's Yellow line stops after {}, where Red's move depends on a ? cell; its last {last} left out",
                         counted(kept as u64, "move")
                     );

@@ -87,6 +87,6 @@ impl LineLog {
 /// Says, after the verdict, that a log could not be written (the verdict stands).
 pub fn warn_after_verdict(error: Option<anyhow::Error>) {
     if let Some(e) = error {
-        eprintln!("warning: {e:#}; the verdict stands, the log is incomplete");
+        sayln!("warning: {e:#}; the verdict stands, the log is incomplete");
     }
 }

@@ -27,6 +27,24 @@ macro_rules! outln {
     }};
 }
 
+/// `eprint!` that drops a failed write instead of panicking: standard error carries
+/// notes and progress, and its reader going away (`c4lab ... 2>&1 | head`) must not end
+/// the command with a panic (a result on standard output still ends it quietly, `out!`).
+macro_rules! say {
+    ($($arg:tt)+) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)+);
+    }};
+}
+
+/// `eprintln!` that drops a failed write (see `say!`).
+macro_rules! sayln {
+    ($($arg:tt)+) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)+);
+    }};
+}
+
 mod baseline;
 mod bench;
 mod book;
@@ -303,7 +321,7 @@ fn main() -> ExitCode {
                     ExitCode::from(BROKEN_PIPE_EXIT)
                 }
                 Err(failed) if code == 0 => {
-                    eprintln!("error: cannot write standard output: {failed}");
+                    sayln!("error: cannot write standard output: {failed}");
                     ExitCode::from(2)
                 }
                 _ => ExitCode::from(code as u8),
@@ -423,7 +441,7 @@ fn main() -> ExitCode {
             ExitCode::from(BROKEN_PIPE_EXIT)
         }
         Err(e) => {
-            eprintln!("error: {}", message(&e));
+            sayln!("error: {}", message(&e));
             ExitCode::from(2)
         }
     }

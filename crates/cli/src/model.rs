@@ -190,7 +190,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     }
     if let Some(hold) = &a.holdout_corpus {
         if a.load_corpus.iter().any(|c| same_file(c, hold)) {
-            eprintln!(
+            sayln!(
                 "warning: --holdout-corpus {} is also a training corpus: its agreement measures what the model memorised, not how it plays positions it never saw",
                 hold.display()
             );
@@ -308,7 +308,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         Some(p) => examples(p, a.holdout_targets.as_deref(), a.corpus_source)?,
         None => Vec::new(),
     };
-    eprintln!(
+    sayln!(
         "{} training positions, {} holdout positions",
         train.len(),
         hold.len()

@@ -64,7 +64,7 @@ impl PlainProgress {
     pub fn update(&mut self, done: u64, note: &str) {
         if self.on && self.last.elapsed() >= EVERY {
             self.last = Instant::now();
-            eprintln!(
+            sayln!(
                 "{}: {done} of {} {} ({:.0} %), {:.0} s{note}",
                 self.phase,
                 self.total,
@@ -78,7 +78,7 @@ impl PlainProgress {
     /// Says the phase ended at `done`.
     pub fn finish(&mut self, done: u64) {
         if self.on {
-            eprintln!(
+            sayln!(
                 "{}: {done} of {} {} in {:.1} s",
                 self.phase,
                 self.total,
@@ -126,7 +126,8 @@ pub fn with_status_lines<R>(
                 if !*finished && last.elapsed() >= EVERY {
                     last = Instant::now();
                     let line = status.lock().unwrap_or_else(|e| e.into_inner()).clone();
-                    eprintln!("{what}, {:.0} s: {line}", started.elapsed().as_secs_f64());
+                    let secs = started.elapsed().as_secs_f64();
+                    sayln!("{what}, {secs:.0} s: {line}");
                 }
             }
         });

@@ -153,7 +153,7 @@ fn page_address(bound: SocketAddr) -> SocketAddr {
 /// while the server runs, so a thread waits for it.
 fn open_browser(opener: &'static str, url: &str) {
     let failed = move |why: String, url: &str| {
-        eprintln!("could not open a browser ({opener} {why}); open {url} yourself");
+        sayln!("could not open a browser ({opener} {why}); open {url} yourself");
     };
     // (its own chatter, and a missing browser's seven lines from xdg-open, would bury
     // the banner: a failure is said below, once)

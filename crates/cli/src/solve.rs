@@ -257,7 +257,7 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
                         differ += 1;
                         out.flush()?;
                         let what = if weak { "sign" } else { "score" };
-                        eprintln!(
+                        sayln!(
                             "line {n}: the solved {what} {score} differs from the expected score {g} given on the line"
                         );
                     }

@@ -45,7 +45,7 @@ static ON_SCREEN: AtomicBool = AtomicBool::new(false);
 /// Erases standard error's ticker line, if drawn: run by a stopping signal.
 fn erase_on_stop() {
     if ON_SCREEN.swap(false, Ordering::SeqCst) {
-        eprint!("{ERASE}");
+        say!("{ERASE}");
     }
 }
 

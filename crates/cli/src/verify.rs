@@ -209,15 +209,13 @@ pub fn simplify(file: Option<&Path>, dry_run: bool, json_out: bool) -> Result<u8
     } else if n == 0 {
         // the grid still goes to stdout, so `simplify | verify` works either way
         out!("{}", s.diagram.to_grid());
-        eprintln!("already minimal: no cell can be blanked without losing the win");
+        sayln!("already minimal: no cell can be blanked without losing the win");
     } else if dry_run {
         let them = if n == 1 { "it" } else { "them" };
         outln!("simplify would clear {what} (set {them} to 9; rows from the top: {listed}); the diagram keeps its win");
     } else {
         out!("{}", s.diagram.to_grid());
-        eprintln!(
-            "cleared {what} (rows from the top: {listed}); the diagram still verifies as a win"
-        );
+        sayln!("cleared {what} (rows from the top: {listed}); the diagram still verifies as a win");
     }
     Ok(0)
 }

@@ -266,3 +266,38 @@ fn a_training_into_an_output_another_run_is_writing_is_refused_before_it_trains(
     assert!(err.contains("would share a file as it is written"), "{err}");
     assert!(!std::path::Path::new(&clash).exists());
 }
+
+#[test]
+fn a_reader_of_standard_error_that_goes_away_costs_the_command_nothing() {
+    // notes, progress and verdict lines go to standard error; with its reader gone
+    // (`c4lab ... 2>&1 >file | head`) the command ends as it would have, its result on
+    // standard output (each such write panicked, exit 101)
+    let cases: [(&[&str], &str, i32); 3] = [
+        (&["complete", "examples/complete.txt"], "", 0),
+        (&["dsat", "examples/loss.txt"], "", 1),
+        (
+            &["convert", "--to", "grid"],
+            "1.665575655443373721.*B90*K9056997.6",
+            0,
+        ),
+    ];
+    for (args, input, code) in cases {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+            .args(args)
+            .current_dir(repo())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(writer)
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        if code == 0 {
+            assert!(!out.stdout.is_empty(), "{args:?}: no result");
+        }
+    }
+}
