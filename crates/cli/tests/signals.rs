@@ -10,32 +10,13 @@ use std::process::{Command, Stdio};
 fn sigterm_and_sighup_stop_complete_and_dsat_as_ctrl_c_does() {
     use std::time::{Duration, Instant};
     let (dir, grid) = empty_board_undecided("sigterm");
-    let log = dir.join("rounds.log");
-    // the upstream root 6566664545444452, every level cell undecided: a SAT search of
-    // many rounds, each logged as it ends
-    let root = dir.join("root.txt");
-    std::fs::write(
-        &root,
-        "???Y???\n???R?Y?\n???YRR?\n???RYY?\n???RYR?\n?Y?RYR?\n",
-    )
-    .unwrap();
+    let (root, log) = hard_root(&dir);
     let grid = grid.to_str().unwrap();
-    let log_s = log.to_str().unwrap();
-    let dsat = [
-        "dsat",
-        "--json",
-        "--local-work",
-        "0",
-        "--widen-after",
-        "0",
-        "--log-rounds",
-        log_s,
-        root.to_str().unwrap(),
-    ];
+    let dsat = dsat_logging_rounds(&root, &log);
     let runs: [(&str, Vec<&str>); 3] = [
         ("TERM", vec!["complete", "--json", grid]),
         ("HUP", vec!["complete", "--json", grid]),
-        ("TERM", dsat.to_vec()),
+        ("TERM", dsat.clone()),
     ];
     let logged = || std::fs::read_to_string(&log).map_or(0, |t| t.lines().count());
     for (signal, args) in runs {
@@ -73,25 +54,8 @@ fn sigterm_and_sighup_stop_complete_and_dsat_as_ctrl_c_does() {
 fn the_round_log_holds_each_round_as_it_ends() {
     use std::time::{Duration, Instant};
     let (dir, _) = empty_board_undecided("round-log");
-    let log = dir.join("rounds.log");
-    // the upstream root 6566664545444452: a SAT search of many rounds
-    let root = dir.join("root.txt");
-    std::fs::write(
-        &root,
-        "???Y???\n???R?Y?\n???YRR?\n???RYY?\n???RYR?\n?Y?RYR?\n",
-    )
-    .unwrap();
-    let args = [
-        "dsat",
-        "--json",
-        "--local-work",
-        "0",
-        "--widen-after",
-        "0",
-        "--log-rounds",
-        log.to_str().unwrap(),
-        root.to_str().unwrap(),
-    ];
+    let (root, log) = hard_root(&dir);
+    let args = dsat_logging_rounds(&root, &log);
     let mut child = c4lab_command(&args, Stdio::null, false).spawn().unwrap();
     let logged = || std::fs::read_to_string(&log).map_or(0, |t| t.lines().count());
     let start = Instant::now();
@@ -115,6 +79,35 @@ fn the_round_log_holds_each_round_as_it_ends() {
         assert!(round["dead_ends"].is_u64(), "{line}");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// In `dir`, the upstream root 6566664545444452 with every level cell undecided (a SAT
+/// search of many rounds), and the path for its round log.
+fn hard_root(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let root = dir.join("root.txt");
+    std::fs::write(
+        &root,
+        "???Y???\n???R?Y?\n???YRR?\n???RYY?\n???RYR?\n?Y?RYR?\n",
+    )
+    .unwrap();
+    (root, dir.join("rounds.log"))
+}
+
+/// `dsat` on `root`, the SAT search alone (one search, no local search), a line per
+/// round to `log`.
+fn dsat_logging_rounds<'a>(root: &'a std::path::Path, log: &'a std::path::Path) -> Vec<&'a str> {
+    let (root, log) = (root.to_str().unwrap(), log.to_str().unwrap());
+    vec![
+        "dsat",
+        "--json",
+        "--local-work",
+        "0",
+        "--widen-after",
+        "0",
+        "--log-rounds",
+        log,
+        root,
+    ]
 }
 
 /// A scratch folder for the test `tag`, and in it a grid of the empty board with every
