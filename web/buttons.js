@@ -47,5 +47,9 @@ export function renderButtons($, state, root, levelGrid) {
     $(id).disabled = Boolean(off);
     titled($(id), off);
   }
+  // ? cells under the root's stones alone: Clear ? is on with none on the board, so its
+  // title says where they are
+  const hidden = root.ok && state.levels.includes('?') && state.levels.every((l, i) => l !== '?' || root.stones[i] !== '.');
+  if (hidden) $('#clear-undecided').title += ' (every ? cell is under a root stone: it shows again once the stone is taken back)';
   return playable;
 }

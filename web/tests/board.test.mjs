@@ -396,3 +396,17 @@ test('a diagram whose root already holds a four is refused on import, as a link 
   assert.equal(new URL(await href(page)).hash, link);
   await page.close();
 });
+
+test('Clear ? with its ? cells under the root stones alone says where they are', async () => {
+  const page = await open();
+  // every cell ?, then a diagram imported over it: the cells under its stones keep ?
+  await page.click('#undecide-all');
+  await importText(page, WIN);
+  assert.equal(await page.locator('#clear-undecided').isDisabled(), false);
+  assert.match(await page.locator('#clear-undecided').getAttribute('title'),
+    /^Set every \? cell to 9 \(every \? cell is under a root stone: it shows again once the stone is taken back\)$/);
+  await page.click('#clear-undecided');
+  assert.equal(await page.locator('#clear-undecided').isDisabled(), true);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
