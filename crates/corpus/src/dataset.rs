@@ -310,26 +310,30 @@ pub fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<(), Corpu
 
 /// Writes the first `labels.len()` rows of `corpus` with `labels` as a relabelled
 /// corpus, `dir/corpus.txt` and `dir/perply_targets.npz`: once either is in place the
-/// two are whole or gone (a stop between them left a sidecar without its corpus).
+/// two are whole or gone (a stop between them left a sidecar without its corpus), and a
+/// failure leaves no `.part` file.
 pub fn write_relabelled(corpus: &Path, labels: &Labels, dir: &Path) -> Result<(), CorpusError> {
     let rows_path = dir.join("corpus.txt");
     let npz = dir.join("perply_targets.npz");
     refuse_overwrite(&[corpus], &[&rows_path, &npz])?;
-    let mut rows = RowReader::open(corpus)?;
-    let mut out = BufWriter::new(part::create(&rows_path).map_err(io_err(&rows_path))?);
-    for _ in 0..labels.len() {
-        let Some(r) = rows.next_row()? else { break };
-        out.write_all(r.bytes)
-            .and_then(|_| out.write_all(b"\n"))
-            .map_err(io_err(&rows_path))?;
-    }
-    out.flush().map_err(io_err(&rows_path))?;
-    drop(out);
+    // (a failure leaves neither file's `.part` behind)
     let whole = part::Whole::new(vec![rows_path.clone(), npz.clone()]);
-    // the sidecar first, as every writer of a corpus
-    let finished = write_sidecar(&npz, labels)
-        .map_err(CorpusError::from)
-        .and_then(|()| part::commit(&rows_path).map_err(io_err(&rows_path)));
+    let write = || -> Result<(), CorpusError> {
+        let mut rows = RowReader::open(corpus)?;
+        let mut out = BufWriter::new(part::create(&rows_path).map_err(io_err(&rows_path))?);
+        for _ in 0..labels.len() {
+            let Some(r) = rows.next_row()? else { break };
+            out.write_all(r.bytes)
+                .and_then(|_| out.write_all(b"\n"))
+                .map_err(io_err(&rows_path))?;
+        }
+        out.flush().map_err(io_err(&rows_path))?;
+        drop(out);
+        // the sidecar first, as every writer of a corpus
+        write_sidecar(&npz, labels)?;
+        part::commit(&rows_path).map_err(io_err(&rows_path))
+    };
+    let finished = write();
     whole.end(finished.is_ok());
     finished
 }
@@ -359,24 +363,9 @@ pub fn split(
     for d in [train.parent(), hold.parent()].into_iter().flatten() {
         std::fs::create_dir_all(d).map_err(io_err(d))?;
     }
-    let mut tw = BufWriter::new(part::create(&train).map_err(io_err(&train))?);
-    let mut hw = BufWriter::new(part::create(&hold).map_err(io_err(&hold))?);
-    let mut rows = RowReader::open(corpus)?;
-    while let Some(r) = rows.next_row()? {
-        let (w, p) = if chosen.binary_search(&r.index).is_ok() {
-            (&mut hw, &hold)
-        } else {
-            (&mut tw, &train)
-        };
-        w.write_all(r.bytes)
-            .and_then(|_| w.write_all(b"\n"))
-            .map_err(io_err(p))?;
-    }
-    tw.flush().map_err(io_err(&train))?;
-    hw.flush().map_err(io_err(&hold))?;
-    drop((tw, hw));
     // once one file is in place, the split is whole or gone: a stop between the renames
-    // left an earlier split's files beside this one's, under its checksums
+    // left an earlier split's files beside this one's, under its checksums (and a
+    // failure leaves none of its `.part` files)
     let whole = part::Whole::new(vec![
         train.clone(),
         train_npz.clone(),
@@ -385,6 +374,22 @@ pub fn split(
         dir.join(crate::sums::SUMS_FILE),
     ]);
     let finish = || -> Result<(), CorpusError> {
+        let mut tw = BufWriter::new(part::create(&train).map_err(io_err(&train))?);
+        let mut hw = BufWriter::new(part::create(&hold).map_err(io_err(&hold))?);
+        let mut rows = RowReader::open(corpus)?;
+        while let Some(r) = rows.next_row()? {
+            let (w, p) = if chosen.binary_search(&r.index).is_ok() {
+                (&mut hw, &hold)
+            } else {
+                (&mut tw, &train)
+            };
+            w.write_all(r.bytes)
+                .and_then(|_| w.write_all(b"\n"))
+                .map_err(io_err(p))?;
+        }
+        tw.flush().map_err(io_err(&train))?;
+        hw.flush().map_err(io_err(&hold))?;
+        drop((tw, hw));
         write_sidecar(&train_npz, &train_l)?;
         write_sidecar(&hold_npz, &hold_l)?;
         part::commit(&train).map_err(io_err(&train))?;

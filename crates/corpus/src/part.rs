@@ -51,19 +51,29 @@ impl Whole {
         Whole(id)
     }
 
-    /// Ends the whole: finished (`ok`), its files stay; failed, those of its files
-    /// that exist are removed once one was replaced.
+    /// Ends the whole: finished (`ok`), its files stay; failed, the `.part` files of
+    /// its files still being written are removed, and those of its files that exist
+    /// too once one was replaced.
     pub(crate) fn end(self, ok: bool) {
+        let mut writing = writing();
         let mut list = wholes();
         if let Some(i) = list.iter().position(|w| w.0 == self.0) {
             let (_, paths, armed) = list.remove(i);
-            if armed && !ok {
+            if !ok {
                 for p in paths {
-                    let _ = std::fs::remove_file(p);
+                    // (this run's own: created here and not yet renamed into place)
+                    let part = part_of(&p);
+                    if writing.contains(&part) {
+                        let _ = std::fs::remove_file(&part);
+                        writing.retain(|w| *w != part);
+                    }
+                    if armed {
+                        let _ = std::fs::remove_file(p);
+                    }
                 }
             }
         }
-        drop(list);
+        drop((list, writing));
         std::mem::forget(self);
     }
 }
@@ -171,6 +181,12 @@ mod tests {
         write(&b, "this run's").unwrap();
         whole.end(true);
         assert!(a.exists() && b.exists());
+        // a failed whole leaves none of the `.part` files it was writing
+        let whole = Whole::new(vec![a.clone(), b.clone()]);
+        drop(create(&b).unwrap());
+        whole.end(false);
+        assert!(a.exists() && b.exists() && !part_of(&b).exists());
+        assert!(!writing().contains(&part_of(&b)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -96,6 +96,36 @@ fn a_split_that_fails_once_a_file_is_in_place_leaves_none_of_its_files() {
     assert!(left.is_empty(), "{left:?}");
 }
 
+#[test]
+fn a_split_or_relabelling_whose_sidecar_fails_leaves_no_part_file() {
+    let dir = common::scratch("sidecar-fails");
+    let cfg = common::dataset(&dir, 60, 0, 5);
+    let [train, npz, ..] = layout(&dir, cfg.games);
+    let labels = read_labels(&npz).unwrap();
+    // a folder where the sidecar's part file goes: the sidecar cannot be written, after
+    // the corpus rows are (as a part file)
+    let out = dir.join("relabelled");
+    std::fs::create_dir_all(out.join("perply_targets.npz.part")).unwrap();
+    let e = write_relabelled(&train, &labels, &out)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("perply_targets.npz.part"), "{e}");
+    std::fs::remove_dir(out.join("perply_targets.npz.part")).unwrap();
+    // (the corpus's part file stayed, for the caller to find)
+    let left = files_under(&out);
+    assert!(left.is_empty(), "{left:?}");
+    let out = dir.join("split");
+    let [_, split_npz, ..] = layout(&out, cfg.games);
+    std::fs::create_dir_all(split_npz.with_extension("npz.part")).unwrap();
+    split(&train, &npz, 6, 1, &out).unwrap_err();
+    std::fs::remove_dir(split_npz.with_extension("npz.part")).unwrap();
+    let left = files_under(&out);
+    assert!(left.is_empty(), "{left:?}");
+    // and nothing stands in the way of a rerun
+    let (kept, held) = split(&train, &npz, 6, 1, &out).unwrap();
+    assert_eq!(kept + held, 60);
+}
+
 /// The files under `dir`, however deep.
 fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut found = Vec::new();
