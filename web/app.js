@@ -229,7 +229,7 @@ function render() {
   if (state.focus !== null && state.mode === 'levels') board.setAttribute('aria-activedescendant', `cell-${state.focus}`);
   else board.removeAttribute('aria-activedescendant');
   renderLegend($('#legend'), legend, state.mode);
-  const [text, cls] = verdictText(state.verdict, state.mode);
+  const [text, cls] = verdictText(state.verdict, state.mode, state.levels.every((l, i) => l === '9' || stones[i] !== '.'));
   const v = $('#verdict');
   const root = call(engine.position, state.root);
   // a root with Yellow to move is a step while a root is built: no link carries it, so
@@ -481,7 +481,8 @@ function wire() {
     apply(r);
     if (r.line) setMode('play'); // a link with a Yellow line opens in Play, as from the address bar
     // a form without a line replaces Play's, as a new root does in Position mode
-    const lost = line && !r.line ? ` Play's Yellow line ${line} was left out (Undo in Levels mode restores it).` : '';
+    // (when the link's own line was left out, that sentence says the line is gone)
+    const lost = !line || r.line ? '' : r.dropped ? ` Undo in Levels mode restores Play's line ${line}.` : ` Play's Yellow line ${line} was left out (Undo in Levels mode restores it).`;
     say(`Read: ${r.form}${r.line ? `, with Yellow's moves ${r.line} (shown in Play)` : ''}.${cutNote(r)}${lost}`);
   });
   for (const b of document.querySelectorAll('[data-export]')) {

@@ -66,7 +66,9 @@ test('the page loads and gives a first verdict', async () => {
   const ms = await page.evaluate(() => window.__lab.firstVerdictMs);
   const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => `${m.name} ${m.startTime.toFixed(0)} ms`).join(', '));
   console.log(`# page load to first verdict: ${ms.toFixed(0)} ms (${marks})`);
-  assert.match(await verdict(page), /Loss: the diagram names no move \(tied levels: 9\) at the root/);
+  // a first visit's blank diagram says where to start, not an alarm in red
+  assert.match(await verdict(page), /^Every cell is blank \(level 9\), so the diagram names no move at the root\. Paint levels .*import a link/);
+  assert.equal(await page.locator('#verdict').getAttribute('class'), '');
   assert.equal(await page.locator('#board .cell').count(), 42);
   await page.screenshot({ path: join(shots, 'levels-empty.png') });
   assert.deepEqual(page.errors, []);
@@ -81,6 +83,9 @@ test('painting levels changes the verdict', async () => {
   await cell(page, 4, 1).click();
   const after = await settled(page, n);
   assert.notEqual(after, before);
+  // one painted cell: the diagram is no longer blank, and its loss is a loss again
+  assert.match(after, /^Loss: the diagram names no move \(tied levels: 9\) after /);
+  assert.equal(await page.locator('#verdict').getAttribute('class'), 'loss');
   assert.match(await cell(page, 4, 1).getAttribute('title'), /column 4, row 1: .*level 0/);
   // right-click marks the cell undecided: no verdict
   n = await count(page);

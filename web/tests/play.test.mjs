@@ -229,6 +229,13 @@ test('Play on a root where Red names no move says there is nothing to judge', as
   assert.match(await cut.locator('#message').textContent(),
     /The link's Yellow line \(2 moves\) was left out: Red's first move depends on a \? cell[.]$/);
   await cut.close();
+  // imported over Play's line 4, it says once that the line is gone, and how to get it back
+  const over = await open('#1.4453.0123456*Y90*A9.4');
+  assert.equal(await over.locator('#message').textContent(), '');
+  await importText(over, '1.4453.0123456*Y9?*A9.4');
+  assert.equal(await over.locator('#message').textContent(),
+    "Read: share link. The link's Yellow line (1 move) was left out: Red's first move depends on a ? cell. Undo in Levels mode restores Play's line 4.");
+  await over.close();
 });
 
 test('Play on a root with Yellow to move says why once, not in every line', async () => {
