@@ -117,6 +117,18 @@ impl SearchArgs {
         if self.lost_budget == 0 && typed("lost_after") {
             anyhow::bail!("--lost-after needs --lost-budget above 0, or no core is learnt");
         }
+        // (the engine refuses these too, naming its own fields; this names the flags)
+        if self.lost_budget > 0
+            && learn == Learn::Positions
+            && self.tree_after > 0
+            && self.lost_after >= self.tree_after
+        {
+            anyhow::bail!(
+                "--lost-after {} is not before --tree-after {}, where whole-tree learning takes over: no core would be learnt; give a smaller --lost-after or a larger --tree-after",
+                self.lost_after,
+                self.tree_after
+            );
+        }
         if typed("deepen_to") && self.deepen_to <= self.premap {
             anyhow::bail!(
                 "--deepen-to {} is not deeper than --premap {}: nothing to deepen; give a deeper --deepen-to",

@@ -106,12 +106,12 @@ impl Completer {
             // takes over; a setting that never reaches them is refused, not ignored
             if options.learn != Learn::Positions {
                 return Err(SynthError::Options(
-                    "--lost-budget learns losing cores with --learn positions only".into(),
+                    "lost_budget learns losing cores with Learn::Positions only".into(),
                 ));
             }
             if options.tree_after > 0 && options.lost_after >= options.tree_after {
                 return Err(SynthError::Options(format!(
-                    "--lost-after {} is not before --tree-after {}, where whole-tree learning takes over: no core would be learnt",
+                    "lost_after {} is not before tree_after {}, where whole-tree learning takes over: no core would be learnt",
                     options.lost_after, options.tree_after
                 )));
             }

@@ -25,7 +25,7 @@ pub enum SynthError {
         /// Positions searched.
         positions: u64,
     },
-    /// Options that cannot work together (each named as its command-line flag).
+    /// Options that cannot work together (each named as its field of `Options`).
     #[error("{0}")]
     Options(String),
     /// A broken invariant of this crate: a bug, reported instead of a panic.
