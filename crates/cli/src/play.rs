@@ -117,10 +117,21 @@ fn typed_column(word: &str) -> Option<usize> {
 
 /// The lines typed on standard input. A line that is not UTF-8 comes through with its
 /// bad bytes replaced, to be answered as any other line no move reads (it ended the
-/// game with "stream did not contain valid UTF-8"); one past 64 KiB is cut there.
+/// game with "stream did not contain valid UTF-8"); one past 64 KiB is cut there. A
+/// byte-order mark before the first line is dropped, as a diagram file's is (moves
+/// piped from a file an editor saved with one lost their first move).
 fn typed_lines() -> impl Iterator<Item = std::io::Result<String>> {
     crate::solve::capped_lines(std::io::stdin().lock(), crate::solve::MAX_LINE)
-        .map(|line| line.map(|(bytes, _)| String::from_utf8_lossy(&bytes).into_owned()))
+        .enumerate()
+        .map(|(i, line)| {
+            line.map(|(bytes, _)| {
+                let text = String::from_utf8_lossy(&bytes);
+                match text.strip_prefix('\u{feff}') {
+                    Some(rest) if i == 0 => rest.to_string(),
+                    _ => text.into_owned(),
+                }
+            })
+        })
 }
 
 fn step(game: &mut Game, x: usize, out: &mut impl Write) -> Result<()> {

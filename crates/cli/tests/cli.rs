@@ -386,6 +386,16 @@ fn odd_input_is_named_where_it_is_odd() {
     );
     assert!(text.contains("Yellow plays 1"), "{text}");
     assert!(text.len() < 10_000, "the long line is not echoed whole");
+    // moves piped from a file saved with a byte-order mark: the first move is played
+    // (it was answered as a bad line, and the game went on without it)
+    let o = c4lab(
+        &["play", "examples/loss.txt"],
+        "\u{feff}7\n1\n1\n2\n".as_bytes(),
+    );
+    let text = stdout(&o);
+    assert!(text.contains("Yellow plays 7"), "{text}");
+    assert!(!text.contains("type a column"), "{text}");
+    assert_exit(&o, 1);
     // a column typed once the game is over is answered with what can still be done (it
     // was "Yellow's move N ...: the game stops here" with the same N each time)
     let o = c4lab(&["play", "examples/win.txt"], b"1\n1\n5\nu\n");
