@@ -231,6 +231,14 @@ impl NpzReader {
         // the gate passed would then fail the user's own loader
         let mut head = [0u8; 4];
         let read = (&file).take(4).read(&mut head).map_err(io_at(path))?;
+        // (a transcript's rows start with a column byte, 0x80 and up)
+        if read == 4 && head[0] >= 0x80 && head.iter().all(|&b| b >= 0x80) {
+            return Err(damaged(
+                path,
+                None,
+                "it starts as a corpus transcript does, not as a zip archive: give the corpus first and its sidecar after it".into(),
+            ));
+        }
         if read == 4 && head != *b"PK\x03\x04" && head != *b"PK\x05\x06" {
             return Err(damaged(
                 path,

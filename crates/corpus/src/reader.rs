@@ -35,7 +35,17 @@ impl RowReader {
     /// Opens a corpus file.
     pub fn open(path: &Path) -> Result<RowReader, CorpusError> {
         let f = File::open(path).map_err(io_err(path))?;
-        Ok(RowReader::from_reader(path, Box::new(f)))
+        let mut rows = RowReader::from_reader(path, Box::new(f));
+        // a sidecar given where its corpus goes read as a hundred transcript faults
+        // and "mend or regenerate it"; it is named as what it is
+        let head = rows.inner.fill_buf().map_err(io_err(path))?;
+        if head.starts_with(b"PK\x03\x04") {
+            return Err(CorpusError::Invalid(format!(
+                "{}: a zip archive (an .npz sidecar?), not a corpus transcript: give the corpus first and its sidecar after it",
+                path.display()
+            )));
+        }
+        Ok(rows)
     }
 
     /// Reads rows from any reader; `path` only labels errors.

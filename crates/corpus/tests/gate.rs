@@ -91,6 +91,26 @@ fn fresh_corpus_is_clean() {
     assert!(rep.is_clean(), "{rep}");
 }
 
+#[test]
+fn a_corpus_and_sidecar_given_the_other_way_round_are_named_so() {
+    let f = fixture("swapped");
+    // (it listed a hundred transcript faults, or called the sidecar damaged, and told
+    // the user to write it again)
+    let e = check(&f.npz, Some(&f.corpus)).unwrap_err().to_string();
+    assert!(
+        e.contains("a zip archive (an .npz sidecar?), not a corpus transcript: give the corpus first and its sidecar after it"),
+        "{e}"
+    );
+    // (the gate reports a sidecar it cannot read as a violation of the sidecar's form)
+    let e = check(&f.corpus, Some(&f.corpus)).unwrap().to_string();
+    assert!(
+        e.contains(
+            "it starts as a corpus transcript does, not as a zip archive: give the corpus first"
+        ),
+        "{e}"
+    );
+}
+
 /// Two rows of the same length swapped: every transcript rule and the sidecar's shape
 /// hold, but the labels now sit on another game's positions, where some pass up an
 /// immediate win or let the opponent win at once (no teacher labels so).
