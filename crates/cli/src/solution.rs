@@ -4,7 +4,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use c4lab_steady::solution::check_solution;
+use c4lab_steady::solution::{check_solution, parse_branches, parse_leaves};
 use serde_json::json;
 
 /// How many failures of each check are printed in text mode.
@@ -24,6 +24,7 @@ pub fn check(branches: &Path, steady: &Path, json_out: bool) -> Result<u8> {
         );
     }
     let (b, s) = (read(branches)?, read(steady)?);
+    refuse_wrong_files(branches, &b, steady, &s)?;
     let start = Instant::now();
     let report = check_solution(&b, &s);
     let secs = start.elapsed().as_secs_f64();
@@ -63,4 +64,38 @@ pub fn check(branches: &Path, steady: &Path, json_out: bool) -> Result<u8> {
         );
     }
     Ok(if report.passed() { 0 } else { 1 })
+}
+
+/// Refuses (exit 2) a file that holds none of what it should, as a wrong file or the two
+/// swapped: such input is no solution that fails (exit 1), and its thousands of line
+/// errors said so only in their first line.
+fn refuse_wrong_files(branches: &Path, b: &str, steady: &Path, s: &str) -> Result<()> {
+    let (found_b, errors_b) = parse_branches(b);
+    let (found_s, errors_s) = parse_leaves(s);
+    if !found_b.is_empty() && !found_s.is_empty() {
+        return Ok(());
+    }
+    if !parse_leaves(b).0.is_empty() || !parse_branches(s).0.is_empty() {
+        anyhow::bail!(
+            "--branches {} and --steady-states {} look swapped (diagrams where branch lines go, or the reverse): give branches.txt to --branches and steady_states.txt to --steady-states",
+            branches.display(),
+            steady.display()
+        );
+    }
+    let first = |errors: &[String]| match errors.first() {
+        Some(e) => format!(" (the first thing read: {e})"),
+        None => " (it is empty)".into(),
+    };
+    if found_b.is_empty() {
+        anyhow::bail!(
+            "--branches {} holds no branch line (`<moves>-><column>`, the root's `-><column>`){}: give upstream's branches.txt",
+            branches.display(),
+            first(&errors_b)
+        );
+    }
+    anyhow::bail!(
+        "--steady-states {} holds no diagram (six rows each, blank lines between){}: give upstream's steady_states.txt",
+        steady.display(),
+        first(&errors_s)
+    )
 }

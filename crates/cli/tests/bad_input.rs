@@ -63,17 +63,50 @@ fn check_solution_says_first_that_a_file_holds_none_of_what_it_should() {
         ],
         "",
     );
-    assert_exit(&out, 1);
-    let text = stdout(&out);
-    let structure = text
-        .lines()
-        .skip_while(|l| !l.starts_with("structure"))
-        .nth(1)
-        .unwrap_or("");
-    assert!(
-        structure.contains("is it upstream's branches.txt?"),
-        "{text}"
+    // (exit 1, a failed solution, with thousands of line errors under a hint)
+    assert_exit(&out, 2);
+    assert_eq!(stdout(&out), "");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("look swapped"), "{said}");
+    assert!(said.len() < 500, "{said}");
+    // an empty file is no solution: bad input, named
+    let out = c4lab(
+        &[
+            "check-solution",
+            "--branches",
+            branches.to_str().unwrap(),
+            "--steady-states",
+            "-",
+        ],
+        "",
     );
+    assert_exit(&out, 2);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("--steady-states - holds no diagram (six rows each, blank lines between) (it is empty): give upstream's steady_states.txt"),
+        "{said}"
+    );
+    // diagrams with no blank line between them: said so (it said "give one diagram at
+    // a time", as for a file of one diagram)
+    let whole = std::fs::read_to_string(&states).unwrap();
+    let packed: String = whole
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let out = c4lab(
+        &[
+            "check-solution",
+            "--branches",
+            branches.to_str().unwrap(),
+            "--steady-states",
+            "-",
+        ],
+        packed,
+    );
+    assert_exit(&out, 2);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("rows with no blank line between them: in this file each diagram is six rows, then a blank line"), "{said}");
     // cut short: said to end inside a diagram (it said an editor stripped a row)
     let whole = std::fs::read_to_string(&states).unwrap();
     let cut = &whole[..30_000];

@@ -150,9 +150,17 @@ pub fn parse_leaves(text: &str) -> (Vec<Leaf>, Vec<String>) {
         // read as a diagram missing rows)
         let cut_row = block.last().is_some_and(|r| r.chars().count() < WIDTH);
         let at_end = i == lines.len() && (block.len() < c4lab_board::HEIGHT || cut_row);
+        // rows past six: diagrams written with no blank line between them (the level
+        // language's "give one diagram at a time" misled here)
+        let run_on = block.len() > c4lab_board::HEIGHT;
         let leaf = Diagram::from_rows(&block)
             .map_err(|e| {
-                if at_end {
+                if run_on {
+                    format!(
+                        "{} rows with no blank line between them: in this file each diagram is six rows, then a blank line",
+                        block.len()
+                    )
+                } else if at_end {
                     format!("the file ends inside this diagram: is it cut short? ({e})")
                 } else {
                     e.to_string()
