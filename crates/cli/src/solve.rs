@@ -279,7 +279,8 @@ pub(crate) const MAX_LINE: usize = 1 << 16;
 /// mixed file: as `unified_lines` reads them), without the ending and cut at `max`
 /// bytes, with true for a line that was cut: the rest of a longer line is skipped
 /// without being kept (a stream without line breaks, `/dev/zero`, was read until
-/// memory ran out).
+/// memory ran out), up to [`RUN_ON`] times `max` bytes: past that the input is no text
+/// of lines, and an error ends it (skipped, `/dev/zero` ran for ever, saying nothing).
 pub(crate) fn capped_lines(
     mut input: impl BufRead,
     max: usize,
@@ -290,7 +291,17 @@ pub(crate) fn capped_lines(
         let mut line = Vec::new();
         let mut cut = false;
         let mut started = false;
+        let mut length = 0usize;
         loop {
+            if length / RUN_ON > max {
+                return Some(Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!(
+                        "line {} bytes long and on: this is no text of lines (a device such as /dev/zero?)",
+                        RUN_ON * max
+                    ),
+                )));
+            }
             let buf = match input.fill_buf() {
                 Ok(buf) => buf,
                 Err(e) => return Some(Err(e)),
@@ -310,6 +321,7 @@ pub(crate) fn capped_lines(
             cut |= body.len() > room;
             line.extend_from_slice(&body[..body.len().min(room)]);
             let used = body.len();
+            length += used;
             match end {
                 Some(i) => {
                     after_cr = buf[i] == b'\r';
@@ -321,6 +333,9 @@ pub(crate) fn capped_lines(
         }
     })
 }
+
+/// How many times its cap a line may run on, skipped, before the input is refused.
+const RUN_ON: usize = 256;
 
 /// The position a line of `solve`'s input names, and the score given after it: its
 /// first word, which a score may follow (as in the benchmark sets) and nothing else, so
@@ -505,6 +520,20 @@ mod tests {
                 (String::from_utf8(l).unwrap(), cut)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_line_that_runs_on_past_its_bound_is_an_error() {
+        // a cut line is skipped up to the bound, the next one read as usual
+        let mut input = vec![b'7'; 10 * super::RUN_ON];
+        input.extend(b"\n44\n");
+        let got = lines(&input, 10);
+        assert_eq!(got.len(), 2);
+        assert!(got[0].1 && got[1] == ("44".to_string(), false));
+        // past it: an error, where an endless stream without a line break ran for ever
+        let endless = std::io::BufReader::new(std::io::repeat(0));
+        let e = capped_lines(endless, 10).next().unwrap().unwrap_err();
+        assert!(e.to_string().contains("this is no text of lines"), "{e}");
     }
 
     #[test]
