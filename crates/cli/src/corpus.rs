@@ -506,7 +506,7 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
                 }
             }
             for (n, l) in &rep.malformed {
-                outln!("line {n}: malformed: {l:?}");
+                outln!("line {n}: malformed (a checksum line is `<64 hex digits>  <file name>`): {l:?}");
             }
             if rep == c4lab_corpus::sums::SumsReport::default() {
                 outln!(

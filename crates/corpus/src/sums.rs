@@ -163,6 +163,18 @@ impl SumsReport {
 /// Verifies `dir/SHA256SUMS` (also accepts `sha256sum`'s binary marker `<hex> *<path>`).
 pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
     let path: PathBuf = dir.join(SUMS_FILE);
+    if dir.is_file() {
+        let name = dir.file_name().map(Path::new).unwrap_or(dir);
+        let fix = if name == Path::new(SUMS_FILE) {
+            "give the folder it is in".to_string()
+        } else {
+            format!("give the folder whose {SUMS_FILE} lists it")
+        };
+        return Err(CorpusError::Invalid(format!(
+            "{} is a file, where a folder holding {SUMS_FILE} goes: {fix}",
+            dir.display()
+        )));
+    }
     if dir.is_dir() && !path.exists() {
         // a dataset's train/ or holdout/ is checked from the dataset's folder (sums
         // written into the subfolder would fail the dataset's own check as unlisted)
@@ -191,8 +203,10 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
     let mut rep = SumsReport::default();
     let mut listed = Vec::new();
     let root = dir.canonicalize();
+    // (a byte-order mark an editor saved, and `#` comment lines, as `sha256sum -c` skips)
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
+        if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
         let parsed = line.split_once(' ').and_then(|(hex, rest)| {

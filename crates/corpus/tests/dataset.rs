@@ -378,6 +378,16 @@ fn sums_round_trip_and_detect_a_change() {
     assert!(rep.failed[0].1.contains("is a folder"), "{rep:?}");
     assert_eq!(rep.malformed.len(), 1, "{rep:?}");
     write_sums(&dir).unwrap();
+    // saved by an editor with a byte-order mark and a comment, it still verifies, as
+    // `sha256sum -c` reads it (line 1 was malformed)
+    let text = std::fs::read_to_string(&sums).unwrap();
+    std::fs::write(&sums, format!("\u{feff}# the dataset's checksums\n{text}")).unwrap();
+    let rep = verify_sums(&dir).unwrap();
+    assert!(rep.passed(), "{rep:?}");
+    std::fs::write(&sums, text).unwrap();
+    // the checksum file itself given, where its folder goes (it said "Not a directory")
+    let e = verify_sums(&sums).unwrap_err().to_string();
+    assert!(e.contains("SHA256SUMS is a file, where a folder holding SHA256SUMS goes: give the folder it is in"), "{e}");
     // a folder without a checksum file: a dataset's subfolder names the folder above
     // that holds one (sums written into it would fail the dataset's check as unlisted),
     // another says how to make one
