@@ -210,6 +210,18 @@ impl Diagram {
                     " (that is {} diagrams of six rows: give one diagram at a time)",
                     rows.len() / HEIGHT
                 ),
+                // six rows of seven cells and a line more, a title or an end mark: named
+                0 if rows.len() > HEIGHT && rows.iter().filter(|r| r.chars().count() == WIDTH).count() == HEIGHT => {
+                    let odd: Vec<String> = (rows.iter())
+                        .filter(|r| r.chars().count() != WIDTH)
+                        .map(|r| format!("{:?}", r.chars().take(30).collect::<String>()))
+                        .collect();
+                    let (them, is) = if odd.len() == 1 { ("it", "is no row") } else { ("them", "are no rows") };
+                    format!(
+                        " ({} {is} of seven cells: remove {them}, or begin {them} with `#` to make a comment)",
+                        odd.join(", ")
+                    )
+                }
                 0 => String::new(),
                 _ if rows.len() < HEIGHT => String::new(),
                 1 => format!(

@@ -391,6 +391,14 @@ mod tests {
             ),
             "{e}"
         );
+        // a title or an end mark around a grid is named (it said only "found 7 rows")
+        let e = read_any(&format!("diagram:\n{WIN}end\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("found 8 rows (\"diagram:\", \"end\" are no rows of seven cells: remove them, or begin them with `#` to make a comment)"),
+            "{e}"
+        );
         // an invisible character in a row is named (it said only "row 1 has 8 cells")
         let e = read_any(&format!("# header\n\u{feff}{WIN}"))
             .unwrap_err()
