@@ -69,6 +69,9 @@ pub fn read_limited(path: Option<&Path>, limit: u64, what: &str) -> Result<Strin
         };
         anyhow::bail!("{name} holds more than {limit} bytes, too much for {what}: {fix}");
     }
+    if let Some(fix) = utf16_note(&bytes) {
+        anyhow::bail!("cannot read {name}: {fix}");
+    }
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
@@ -82,6 +85,13 @@ pub fn read_limited(path: Option<&Path>, limit: u64, what: &str) -> Result<Strin
             bytes[at]
         )
     })
+}
+
+/// What to say of text that starts with a UTF-16 byte-order mark (an editor's
+/// "Unicode" encoding): every line of it would be named as not UTF-8 otherwise.
+pub fn utf16_note(head: &[u8]) -> Option<&'static str> {
+    (head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]))
+        .then_some("it is UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8")
 }
 
 /// Reads the whole of the file `path`, refusing one of more than `most` bytes unread

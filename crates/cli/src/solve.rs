@@ -142,7 +142,7 @@ fn position(word: &str) -> Result<Position, String> {
 
 /// `c4lab solve`: one line per position, `<moves> <score> <nodes> <microseconds>`.
 pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs) -> Result<u8> {
-    let (name, input): (String, Box<dyn BufRead>) = match file {
+    let (name, mut input): (String, Box<dyn BufRead>) = match file {
         Some(p) if p != Path::new("-") => {
             let f = File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
             (p.display().to_string(), Box::new(BufReader::new(f)))
@@ -157,6 +157,13 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
             )
         }
     };
+    // (waits for a terminal's first line, as the loop below would)
+    let head = input
+        .fill_buf()
+        .with_context(|| format!("cannot read {name}"))?;
+    if let Some(fix) = crate::input::utf16_note(head) {
+        anyhow::bail!("cannot read {name}: {fix}");
+    }
     let mut s = solver(args.table_mb, args.threads, args.book.as_deref())?;
     let mut out = crate::stdout();
     let mut bad = 0;

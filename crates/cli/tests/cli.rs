@@ -366,6 +366,22 @@ fn odd_input_is_named_where_it_is_odd() {
         said.contains("standard input: line 3, byte 2 (0xFF) is not UTF-8 text"),
         "{said}"
     );
+    // a file saved as UTF-16 is named so, by verify and by solve (which named every
+    // line of it as not UTF-8, or its first byte only)
+    let utf16: Vec<u8> = std::iter::once(0xFEFFu16)
+        .chain("44\n".encode_utf16())
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    for args in [&["verify", "-"][..], &["solve", "-"][..]] {
+        let o = c4lab(args, &utf16);
+        assert_exit(&o, 2);
+        let said = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            said.contains("cannot read standard input: it is UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8"),
+            "{args:?}: {said}"
+        );
+        assert_eq!(stdout(&o), "", "{args:?}");
+    }
     // input far past any diagram's size is refused once it passes a megabyte (a stream
     // without end was read until memory ran out)
     let o = c4lab(&["verify", "-"], vec![b'9'; 3 << 20]);
