@@ -6,7 +6,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveError {
     /// A character that is not a column digit.
-    #[error("move {ply}: {} is not a column; write columns as digits 1-7", shown(.ch))]
+    #[error("move {ply}: {} is not a column; write columns as digits 1-7{}", shown(.ch), separator(.ch))]
     BadChar {
         /// The 1-based ply of the bad character.
         ply: usize,
@@ -34,6 +34,15 @@ pub enum MoveError {
 /// A character as a message names it (see [`crate::char_shown`]).
 fn shown(c: &char) -> String {
     crate::char_shown(*c)
+}
+
+/// What a separator between moves adds to "is not a column".
+fn separator(c: &char) -> &'static str {
+    if c.is_whitespace() || matches!(c, ',' | ';' | '-' | '.' | '/') {
+        ", with nothing between them"
+    } else {
+        ""
+    }
 }
 
 /// What a move past the 42nd adds to "column N is already full".

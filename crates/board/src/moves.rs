@@ -72,6 +72,18 @@ mod tests {
             parse_moves("448").unwrap_err(),
             MoveError::BadChar { ply: 3, ch: '8' }
         );
+        // a separator between moves is named as one, with the fix
+        let err = parse_moves("4453 4451").unwrap_err().to_string();
+        assert!(
+            err.ends_with(
+                "is not a column; write columns as digits 1-7, with nothing between them"
+            ),
+            "{err}"
+        );
+        assert!(!parse_moves("448")
+            .unwrap_err()
+            .to_string()
+            .contains("between"));
         assert_eq!(
             parse_moves("1111111").unwrap_err(),
             MoveError::ColumnFull { ply: 7, column: 1 }

@@ -143,8 +143,15 @@ impl Diagram {
             ));
         }
         if trimmed.starts_with('[') {
-            let rows: Vec<String> = serde_json::from_str(&uncommented)
-                .map_err(|e| DiagramError::Json(format!("{e}")))?;
+            let rows: Vec<String> = serde_json::from_str(&uncommented).map_err(|e| {
+                // (an array and more after it: most likely a second diagram)
+                let more = if e.to_string().starts_with("trailing characters") {
+                    " (text after the array: give one diagram at a time)"
+                } else {
+                    ""
+                };
+                DiagramError::Json(format!("{e}{more}"))
+            })?;
             if rows.len() != HEIGHT {
                 return Err(DiagramError::Json(format!("found {} strings", rows.len())));
             }
@@ -188,6 +195,9 @@ impl Diagram {
                             " (or the 42 cells on one line: this line has 42 cells and {} spaces or tabs between them: remove those)",
                             all - cells
                         )
+                    } else if rows[0].contains(['\u{feff}', '\u{200b}']) {
+                        // (as a grid row's are named below)
+                        " (it holds an invisible character, a byte-order mark or a zero-width space: remove it)".to_string()
                     } else {
                         // (spaces at its ends are cells of an old-language line only)
                         let line = rows[0];

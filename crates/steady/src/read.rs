@@ -391,6 +391,20 @@ mod tests {
             ),
             "{e}"
         );
+        // two JSON diagrams, and a link after an invisible character, are named so (it
+        // said "trailing characters", and "this line has 36")
+        let json = r#"["9909999","99R9999","09Y9999","YRY9R65","YYYRR79","RRRYYRY"]"#;
+        let e = read_any(&format!("{json}\n{json}\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("(text after the array: give one diagram at a time)"),
+            "{e}"
+        );
+        let e = read_any("\u{200b}1.655433534337221121.990*H90*D96579")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("(it holds an invisible character, a byte-order mark or a zero-width space: remove it)"), "{e}");
         // a title or an end mark around a grid is named (it said only "found 7 rows")
         let e = read_any(&format!("diagram:\n{WIN}end\n"))
             .unwrap_err()
