@@ -67,10 +67,11 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
     for moves in positions {
         // `-` is the empty board, as for `solve`, and is printed as given
         let played = crate::solve::played(moves);
-        let pos = match Position::from_moves(played) {
-            Ok(p) if p.winner().is_some() || p.is_full() => {
-                Err(format!("position {moves:?}: the game is already over"))
-            }
+        // (who won and when, as `solve` and `analyze` say it)
+        let pos = match crate::solve::position(played) {
+            Ok(p) if p.is_full() => Err(format!(
+                "position {moves:?}: the game is already over: the board is full, a draw"
+            )),
             Ok(p) => Ok(p),
             Err(e) => Err(format!("position {moves:?}: {e}")),
         };

@@ -126,7 +126,7 @@ pub fn played(word: &str) -> &str {
 }
 
 /// Reads a position from its moves (`-` is the empty board), refusing a finished game.
-fn position(word: &str) -> Result<Position, String> {
+pub(crate) fn position(word: &str) -> Result<Position, String> {
     let word = played(word);
     let moves = parse_moves(word).map_err(|e| e.to_string())?;
     let p = Position::from_moves(word).map_err(|e| e.to_string())?;

@@ -20,6 +20,17 @@ fn hint_answers_each_position_and_names_a_bad_one() {
         "{lines:?}"
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("\"44444444\": move 7"));
+    // a finished game is named with who won and when, as `analyze` names it (it said
+    // only that the game is over)
+    let out = c4lab(&["hint", "--model", &model, "1212121"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "position \"1212121\": the game is already over: Red made four in a row at move 7"
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // `-` is the empty board, printed as `-` so the first field is never blank
     let out = c4lab(&["hint", "--model", &model, "-"], "");
     assert_exit(&out, 0);
