@@ -352,7 +352,20 @@ pub fn dsat(
     let as_it_stands = matches!(report.outcome, Outcome::Unsat)
         .then(|| crate::verify::loss_as_it_stands(&input.diagram))
         .flatten();
+    // the diagram shown is verified once more here, as `verify` would (the search
+    // accepted it on its own verifier's word): its count is `verified_positions`
+    let verified_positions = match &report.outcome {
+        Outcome::Found(d) => match c4lab_steady::Verifier::new().verify(d) {
+            c4lab_steady::Verdict::Win { positions } => Some(positions),
+            other => anyhow::bail!(
+                "internal error: the diagram dsat found does not verify ({}); please report it with the input",
+                other.name()
+            ),
+        },
+        _ => None,
+    };
     let ended = Ended {
+        verified_positions,
         race: &race,
         entrants: &entrants,
         options: &options,

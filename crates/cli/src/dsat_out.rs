@@ -60,6 +60,8 @@ pub(crate) struct Ended<'a> {
     pub seconds: f64,
     /// With no `?` cell and `unsat`: why the diagram loses as it stands.
     pub as_it_stands: Option<Counterexample>,
+    /// Found: the positions the found diagram's final verification searched.
+    pub verified_positions: Option<u64>,
 }
 
 impl Ended<'_> {
@@ -149,6 +151,7 @@ impl Ended<'_> {
         });
         if let Outcome::Found(d) = &report.outcome {
             j["diagram"] = json!(d.to_grid().lines().collect::<Vec<_>>());
+            j["verified_positions"] = json!(self.verified_positions);
         }
         if let Outcome::Unsat = report.outcome {
             j["covers"] = json!(self.unsat_covers());
@@ -300,7 +303,11 @@ impl Ended<'_> {
             Outcome::Found(d) => {
                 out!("{}", d.to_grid());
                 let how = if by_local { " by the local search" } else { "" };
-                sayln!("found{how}: a diagram that verifies as a win; {counts}");
+                let searched = match self.verified_positions {
+                    Some(n) => format!(" ({} searched)", crate::complete::counted(n, "position")),
+                    None => String::new(),
+                };
+                sayln!("found{how}: a diagram that verifies as a win{searched}; {counts}");
             }
             Outcome::Unsat => match &self.as_it_stands {
                 Some(cx) => sayln!(

@@ -3,7 +3,8 @@
 mod common;
 use common::*;
 
-/// The diagram of a `dsat --json` report verifies as a win.
+/// The diagram of a `dsat --json` report verifies as a win, searching the positions its
+/// `verified_positions` says.
 fn assert_verifies(report: &serde_json::Value) {
     let grid: Vec<&str> = report["diagram"]
         .as_array()
@@ -11,8 +12,14 @@ fn assert_verifies(report: &serde_json::Value) {
         .iter()
         .map(|r| r.as_str().unwrap())
         .collect();
-    let verify = c4lab(&["verify"], &(grid.join("\n") + "\n"));
+    let verify = c4lab(&["verify", "--json"], &(grid.join("\n") + "\n"));
     assert_eq!(verify.status.code(), Some(0), "{report}");
+    let verdict: serde_json::Value = serde_json::from_str(&stdout(&verify)).unwrap();
+    assert!(verdict["positions"].as_u64().unwrap() > 0, "{verdict}");
+    assert_eq!(
+        report["verified_positions"], verdict["positions"],
+        "{report}"
+    );
 }
 
 #[test]
