@@ -367,7 +367,8 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             };
             let rep = check_with(&corpus, npz.as_deref(), examples)?;
             if json {
-                outln!("{}", serde_json::to_string_pretty(&report_json(&rep))?);
+                // one line, as every command's JSON
+                outln!("{}", report_json(&rep));
             } else {
                 match &npz {
                     Some(p) => outln!("{} + {}", corpus.display(), p.display()),

@@ -249,6 +249,11 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
                         if let Some(g) = given {
                             j["expected"] = json!(g);
                         }
+                        // (a weak score is a sign, and is checked against the expected
+                        // one's sign alone)
+                        if weak {
+                            j["weak"] = json!(true);
+                        }
                         writeln!(out, "{j}")?;
                     } else {
                         writeln!(out, "{word} {score} {} {us}", s.nodes())?;

@@ -117,7 +117,8 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
         }
         j["input"] = json!(input.form);
         j["root"] = json!(root);
-        j["microseconds"] = json!(micros.round());
+        // (whole microseconds, as `solve` and `analyze` give them)
+        j["microseconds"] = json!(micros.round() as u64);
         outln!("{j}");
     } else {
         outln!(

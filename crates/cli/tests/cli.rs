@@ -17,6 +17,8 @@ fn verify_exit_codes_and_json() {
     assert_eq!(j["reason"], "no-move");
     assert_eq!(j["line"], "67711132");
     assert_eq!(j["tied"], serde_json::json!([9]));
+    // whole microseconds, as solve's (it gave 16.0)
+    assert!(j["microseconds"].is_u64(), "{j}");
     // Yellow's moves of the line, and the command that replays it
     assert_eq!(j["yellow"], "7112");
     let said = stdout(&c4lab(&["verify", "examples/loss.txt"], ""));

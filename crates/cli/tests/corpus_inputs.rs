@@ -17,6 +17,14 @@ fn a_sidecar_that_is_missing_or_does_not_fit_is_named() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--no-targets"));
     assert_exit(&c4lab(&["corpus", "check", "--no-targets", &lone], ""), 0);
+    // its JSON is one line, as every command's (it was pretty-printed over many)
+    let json = stdout(&c4lab(
+        &["corpus", "check", "--json", &corpus, &targets],
+        "",
+    ));
+    assert_eq!(json.lines().count(), 1, "{json}");
+    let j: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(j["clean"], true, "{j}");
     // a sidecar named but not there is said to be missing, not a gate violation (it
     // read "fails the integrity gate (1 violation, among them sidecar-format: ...")
     let absent = format!("{d}/absent.npz");

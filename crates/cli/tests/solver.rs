@@ -101,6 +101,12 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
         "{}",
         stdout(&weak)
     );
+    // each line says it was solved weakly (a script compared score -1 to expected -10)
+    for line in stdout(&weak).lines() {
+        let j: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(j["weak"], true, "{line}");
+        assert!(j["microseconds"].is_u64(), "{line}");
+    }
     // a score out of range suggests joining only where the joined digits make a game
     let far = c4lab(&["solve", "--table-mb", "16"], "12 30\n");
     assert_eq!(far.status.code(), Some(2));
