@@ -109,9 +109,9 @@ fn log_candidate(log: &LineLog, p: &Progress, diagram: &Diagram, lost: Option<&C
         "clauses": p.clauses,
         "positions": p.positions,
     });
+    // (its loss as `verify --json` gives it: reason, line, yellow, and tied levels)
     if let Some(cx) = lost {
-        line["reason"] = json!(cx.reason.name());
-        line["line"] = json!(format_moves(&cx.line));
+        line["loss"] = cx.to_json();
     }
     log.write(&line);
 }
@@ -255,8 +255,7 @@ pub fn complete(
         if let Some((d, cx)) = &p.deepest {
             j["deepest"] = json!({
                 "diagram": d.to_grid().lines().collect::<Vec<_>>(),
-                "line": format_moves(&cx.line),
-                "reason": cx.reason.name(),
+                "loss": cx.to_json(),
             });
         }
         outln!("{j}");

@@ -343,8 +343,10 @@ fn the_candidate_log_holds_every_candidate_and_how_it_was_judged() {
             assert_eq!(verdict["verdict"], "win");
         } else {
             assert_eq!(verdict["verdict"], "loss", "{grid}");
-            assert_eq!(verdict["line"], line["line"], "{grid}");
-            assert_eq!(verdict["reason"], line["reason"], "{grid}");
+            // the loss in full, as verify gives it (yellow and tied levels too)
+            for field in ["line", "reason", "yellow", "tied"] {
+                assert_eq!(verdict[field], line["loss"][field], "{field}: {grid}");
+            }
         }
     }
     // standard output carries the result: refused, and nothing searched
