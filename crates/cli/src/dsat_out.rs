@@ -165,7 +165,7 @@ impl Ended<'_> {
     /// What an unsat verdict covers (the verdict line says it; `--json` as `covers`).
     fn unsat_covers(&self) -> &'static str {
         match (&self.as_it_stands, self.pinned_levels) {
-            (Some(_), _) => "with no ? cell the diagram is solved as it stands, and it loses",
+            (Some(_), _) => "with no ? cell the diagram is judged as it stands, and it loses",
             (None, false) => "no diagram wins from this root (every empty cell free over levels 0-9); sound for the language, not independently audited",
             (None, true) => "no diagram with these pinned cells (levels 0-9 for the ? cells) wins from this root; sound for the language, not independently audited",
         }
