@@ -243,12 +243,16 @@ impl LocalSearch {
         if changes.is_empty() {
             // no `?` level makes the root keep the win (a forced block that loses, or no
             // `?` cell playable there): nothing above it to change either. Not when a
-            // pinned cell is playable there, which a larger change might promote. (The
-            // root is the walk's first node.)
+            // pinned cell is playable there, which a larger change might promote, unless
+            // no move there keeps the win at all (the root is lost whatever the levels:
+            // with pinned cells the search ran its whole budget). (The root is the
+            // walk's first node.)
             let playable = playable(mask);
-            self.ended = (red, mask) == (self.root.current(), self.root.mask())
-                && self.faults.first() == Some(&0)
-                && playable & self.empty & !self.free == 0;
+            let at_root = (red, mask) == (self.root.current(), self.root.mask())
+                && self.faults.first() == Some(&0);
+            self.ended = at_root
+                && (playable & self.empty & !self.free == 0
+                    || each_cell(playable & self.empty).all(|c| !self.keeps(enc, red, mask, c)));
             return None;
         }
         while changes.len() > TRIED {

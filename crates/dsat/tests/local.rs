@@ -230,6 +230,20 @@ fn a_root_no_diagram_wins_goes_on_to_the_sat_search_which_says_unsat() {
     assert_eq!(report.outcome, Outcome::Unsat);
     assert!(report.local.steps > 0, "the local search ran first");
     assert!(report.rounds > 0, "then the SAT search");
+    // with some cells pinned too, the local search gives up as soon as it sees that no
+    // move at the root keeps the win (it spent its whole budget, seconds, first)
+    let mut pinned = threats.clone();
+    for x in [0, 1] {
+        for y in 0..HEIGHT {
+            if pinned.cell(x, y) == Cell::Undecided {
+                pinned.set(x, y, Cell::Level(0));
+            }
+        }
+    }
+    let report = solved(&pinned, &Options::default());
+    assert_eq!(report.outcome, Outcome::Unsat);
+    assert!(report.local.steps > 0, "the local search ran first");
+    assert!(report.local.work < 10_000, "{:?}", report.local);
     // with no `?` cell there is nothing to repair: the local search does not run
     for d in spread(22, 2) {
         let mut tied = d.clone();
