@@ -29,7 +29,7 @@ export function redCell(rootStones, game) {
   return reds.length ? reds[reds.length - 1] : -1;
 }
 
-/** The verdict line for verifier answer `v` (null while verifying) in `mode`, `blank` if every cell is level 9: [text, class]. */
+/** The verdict line for verifier answer `v` (null while verifying) in `mode`, `blank` if every empty cell is level 9: [text, class]. */
 export function verdictText(v, mode, blank = false) {
   if (!v) return ['Verifying…', ''];
   if (!v.ok) return [v.error, 'loss'];
@@ -40,7 +40,7 @@ export function verdictText(v, mode, blank = false) {
       const line = v.line ? `after ${v.line}` : 'at the root';
       // a blank diagram (a first visit's) loses at once: where to start, not an alarm
       if (blank && mode === 'levels' && v.reason === 'no-move' && !v.line) {
-        return [`Every cell is blank (level 9), so the diagram names no move at the root. Paint levels (pick one, click cells), import a link, or mark cells ? (Undecide all) for Fill undecided cells or Solve whole root to decide.`, ''];
+        return [`Every empty cell is blank (level 9), so the diagram names no move at the root. Paint levels (pick one, click cells), import a link, or mark cells ? (Undecide all) for Fill undecided cells or Solve whole root to decide.`, ''];
       }
       return [`Loss: ${REASONS[v.reason]}${tied} ${line}.${v.line && mode !== 'play' ? ' The numbered ghost stones show the line.' : ''}`, 'loss'];
     }

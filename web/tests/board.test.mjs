@@ -67,7 +67,7 @@ test('the page loads and gives a first verdict', async () => {
   const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((m) => `${m.name} ${m.startTime.toFixed(0)} ms`).join(', '));
   console.log(`# page load to first verdict: ${ms.toFixed(0)} ms (${marks})`);
   // a first visit's blank diagram says where to start, not an alarm in red
-  assert.match(await verdict(page), /^Every cell is blank \(level 9\), so the diagram names no move at the root\. Paint levels .*import a link/);
+  assert.match(await verdict(page), /^Every empty cell is blank \(level 9\), so the diagram names no move at the root\. Paint levels .*import a link/);
   assert.equal(await page.locator('#verdict').getAttribute('class'), '');
   assert.equal(await page.locator('#board .cell').count(), 42);
   await page.screenshot({ path: join(shots, 'levels-empty.png') });

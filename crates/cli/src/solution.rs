@@ -75,6 +75,13 @@ fn refuse_wrong_files(branches: &Path, b: &str, steady: &Path, s: &str) -> Resul
     if !found_b.is_empty() && !found_s.is_empty() {
         return Ok(());
     }
+    if b == s {
+        anyhow::bail!(
+            "--branches {} and --steady-states {} hold the same text: give branches.txt to --branches and steady_states.txt to --steady-states",
+            branches.display(),
+            steady.display()
+        );
+    }
     if !parse_leaves(b).0.is_empty() || !parse_branches(s).0.is_empty() {
         anyhow::bail!(
             "--branches {} and --steady-states {} look swapped (diagrams where branch lines go, or the reverse): give branches.txt to --branches and steady_states.txt to --steady-states",
@@ -84,7 +91,7 @@ fn refuse_wrong_files(branches: &Path, b: &str, steady: &Path, s: &str) -> Resul
     }
     let first = |errors: &[String]| match errors.first() {
         Some(e) => format!(" (the first thing read: {e})"),
-        None => " (it is empty)".into(),
+        None => " (nothing in it but blank or comment lines)".into(),
     };
     if found_b.is_empty() {
         anyhow::bail!(

@@ -157,14 +157,15 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
             )
         }
     };
-    // (waits for a terminal's first line, as the loop below would)
+    let mut s = solver(args.table_mb, args.threads, args.book.as_deref())?;
+    // (waits for a terminal's first line, as the loop below would; after the solver,
+    // whose settings are refused before any input comes)
     let head = input
         .fill_buf()
         .with_context(|| format!("cannot read {name}"))?;
     if let Some(fix) = crate::input::utf16_note(head) {
         anyhow::bail!("cannot read {name}: {fix}");
     }
-    let mut s = solver(args.table_mb, args.threads, args.book.as_deref())?;
     let mut out = crate::stdout();
     let mut bad = 0;
     // lines whose given score differs from the solved one
@@ -309,8 +310,8 @@ pub(crate) fn capped_lines(
                 return Some(Err(std::io::Error::new(
                     std::io::ErrorKind::InvalidData,
                     format!(
-                        "line {} bytes long and on: this is no text of lines (a device such as /dev/zero?)",
-                        RUN_ON * max
+                        "a line runs on past {} MiB without a line break: this is no text of lines (a device such as /dev/zero?)",
+                        (RUN_ON * max) >> 20
                     ),
                 )));
             }

@@ -83,7 +83,7 @@ fn check_solution_says_first_that_a_file_holds_none_of_what_it_should() {
     assert_exit(&out, 2);
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
-        said.contains("--steady-states - holds no diagram (six rows each, blank lines between) (it is empty): give upstream's steady_states.txt"),
+        said.contains("--steady-states - holds no diagram (six rows each, blank lines between) (nothing in it but blank or comment lines): give upstream's steady_states.txt"),
         "{said}"
     );
     // diagrams with no blank line between them: said so (it said "give one diagram at
@@ -107,6 +107,40 @@ fn check_solution_says_first_that_a_file_holds_none_of_what_it_should() {
     assert_exit(&out, 2);
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("rows with no blank line between them: in this file each diagram is six rows, then a blank line"), "{said}");
+    // a separator of seven spaces is named as what it is (a row of old-language cells),
+    // not as diagrams run together
+    let mut lines: Vec<&str> = whole.lines().collect();
+    let gap = lines.iter().position(|l| l.trim().is_empty()).unwrap();
+    lines[gap] = "       ";
+    let out = c4lab(
+        &[
+            "check-solution",
+            "--branches",
+            branches.to_str().unwrap(),
+            "--steady-states",
+            "-",
+        ],
+        lines.join("\n") + "\n",
+    );
+    assert_exit(&out, 1);
+    let text = stdout(&out);
+    assert!(
+        text.contains("is seven spaces or tabs") && !text.contains("no blank line between"),
+        "{text}"
+    );
+    // the same file given to both is named so (it was called swapped)
+    let out = c4lab(
+        &[
+            "check-solution",
+            "--branches",
+            states.to_str().unwrap(),
+            "--steady-states",
+            states.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("hold the same text"));
     // cut short: said to end inside a diagram (it said an editor stripped a row)
     let whole = std::fs::read_to_string(&states).unwrap();
     let cut = &whole[..30_000];

@@ -236,7 +236,7 @@ impl NpzReader {
             return Err(damaged(
                 path,
                 None,
-                "it starts as a corpus transcript does, not as a zip archive: give the corpus first and its sidecar after it".into(),
+                "it starts as a corpus transcript does, not as a zip archive: give the corpus's sidecar (perply_targets.npz) after the corpus".into(),
             ));
         }
         if read == 4 && head != *b"PK\x03\x04" && head != *b"PK\x05\x06" {

@@ -203,7 +203,8 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
     let mut rep = SumsReport::default();
     let mut listed = Vec::new();
     let root = dir.canonicalize();
-    // (a byte-order mark an editor saved, and `#` comment lines, as `sha256sum -c` skips)
+    // (`#` comment lines, as `sha256sum -c` skips them, and a byte-order mark an editor
+    // saved)
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with('#') {

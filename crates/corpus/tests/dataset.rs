@@ -111,7 +111,7 @@ fn a_split_or_relabelling_whose_sidecar_fails_leaves_no_part_file() {
         .to_string();
     assert!(e.contains("perply_targets.npz.part"), "{e}");
     std::fs::remove_dir(out.join("perply_targets.npz.part")).unwrap();
-    // (the corpus's part file stayed, for the caller to find)
+    // (the corpus's part file was left, for the caller to find)
     let left = files_under(&out);
     assert!(left.is_empty(), "{left:?}");
     let out = dir.join("split");
@@ -378,8 +378,8 @@ fn sums_round_trip_and_detect_a_change() {
     assert!(rep.failed[0].1.contains("is a folder"), "{rep:?}");
     assert_eq!(rep.malformed.len(), 1, "{rep:?}");
     write_sums(&dir).unwrap();
-    // saved by an editor with a byte-order mark and a comment, it still verifies, as
-    // `sha256sum -c` reads it (line 1 was malformed)
+    // saved by an editor with a byte-order mark, and with a comment line (which
+    // `sha256sum -c` skips), it still verifies (line 1 was malformed)
     let text = std::fs::read_to_string(&sums).unwrap();
     std::fs::write(&sums, format!("\u{feff}# the dataset's checksums\n{text}")).unwrap();
     let rep = verify_sums(&dir).unwrap();

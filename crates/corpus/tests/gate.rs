@@ -105,7 +105,7 @@ fn a_corpus_and_sidecar_given_the_other_way_round_are_named_so() {
     let e = check(&f.corpus, Some(&f.corpus)).unwrap().to_string();
     assert!(
         e.contains(
-            "it starts as a corpus transcript does, not as a zip archive: give the corpus first"
+            "it starts as a corpus transcript does, not as a zip archive: give the corpus's sidecar"
         ),
         "{e}"
     );

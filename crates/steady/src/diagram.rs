@@ -220,8 +220,9 @@ impl Diagram {
                     " (that is {} diagrams of six rows: give one diagram at a time)",
                     rows.len() / HEIGHT
                 ),
-                // six rows of seven cells and a line more, a title or an end mark: named
-                0 if rows.len() > HEIGHT && rows.iter().filter(|r| r.chars().count() == WIDTH).count() == HEIGHT => {
+                // six rows of seven cells in a run and lines before or after them, a title
+                // or an end mark: named (not a line among the six, which may be a row)
+                0 if rows.len() > HEIGHT && six_in_a_run(rows) => {
                     let odd: Vec<String> = (rows.iter())
                         .filter(|r| r.chars().count() != WIDTH)
                         .map(|r| format!("{:?}", r.chars().take(30).collect::<String>()))
@@ -433,6 +434,14 @@ impl Diagram {
         }
         Levels::from_masks(masks)
     }
+}
+
+/// Whether exactly six of `rows` have seven characters, one after another.
+fn six_in_a_run(rows: &[&str]) -> bool {
+    let seven: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].chars().count() == WIDTH)
+        .collect();
+    seven.len() == HEIGHT && seven[HEIGHT - 1] - seven[0] == HEIGHT - 1
 }
 
 /// Whether `line` starts as a share link does: a version number and a dot.

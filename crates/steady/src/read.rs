@@ -413,6 +413,18 @@ mod tests {
             e.contains("found 8 rows (\"diagram:\", \"end\" are no rows of seven cells: remove them, or begin them with `#` to make a comment)"),
             "{e}"
         );
+        // not a line among the six, which may be a row of the grid with a cell too many
+        let rows: Vec<&str> = WIN.lines().collect();
+        let e = read_any(&format!(
+            "Level 1\n{}\n{}\n{}9\n{}\n",
+            rows[..3].join("\n"),
+            rows[3],
+            rows[4],
+            rows[5]
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(!e.contains("is no row"), "{e}");
         // an invisible character in a row is named (it said only "row 1 has 8 cells")
         let e = read_any(&format!("# header\n\u{feff}{WIN}"))
             .unwrap_err()

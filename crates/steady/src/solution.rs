@@ -152,7 +152,8 @@ pub fn parse_leaves(text: &str) -> (Vec<Leaf>, Vec<String>) {
         let at_end = i == lines.len() && (block.len() < c4lab_board::HEIGHT || cut_row);
         // rows past six: diagrams written with no blank line between them (the level
         // language's "give one diagram at a time" misled here)
-        let run_on = block.len() > c4lab_board::HEIGHT;
+        let run_on =
+            block.len() > c4lab_board::HEIGHT && block.iter().all(|r| !r.trim().is_empty());
         let leaf = Diagram::from_rows(&block)
             .map_err(|e| {
                 if run_on {
