@@ -52,34 +52,24 @@ fn check_solution_says_first_that_a_file_holds_none_of_what_it_should() {
         return;
     };
     let branches = states.with_file_name("branches.txt");
-    // swapped: thousands of line errors, the hint that explains them first
-    let out = c4lab(
-        &[
-            "check-solution",
-            "--branches",
-            states.to_str().unwrap(),
-            "--steady-states",
-            branches.to_str().unwrap(),
-        ],
-        "",
-    );
-    // (exit 1, a failed solution, with thousands of line errors under a hint)
+    let (states_s, branches_s) = (states.to_str().unwrap(), branches.to_str().unwrap());
+    // `check-solution` on two files, `-` reading `input`
+    let check = |b: &str, s: &str, input: &str| {
+        c4lab(
+            &["check-solution", "--branches", b, "--steady-states", s],
+            input,
+        )
+    };
+    // swapped: bad input, named (exit 1, a failed solution, with thousands of line
+    // errors under a hint)
+    let out = check(states_s, branches_s, "");
     assert_exit(&out, 2);
     assert_eq!(stdout(&out), "");
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("look swapped"), "{said}");
     assert!(said.len() < 500, "{said}");
     // an empty file is no solution: bad input, named
-    let out = c4lab(
-        &[
-            "check-solution",
-            "--branches",
-            branches.to_str().unwrap(),
-            "--steady-states",
-            "-",
-        ],
-        "",
-    );
+    let out = check(branches_s, "-", "");
     assert_exit(&out, 2);
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -94,16 +84,7 @@ fn check_solution_says_first_that_a_file_holds_none_of_what_it_should() {
         .filter(|l| !l.trim().is_empty())
         .map(|l| format!("{l}\n"))
         .collect();
-    let out = c4lab(
-        &[
-            "check-solution",
-            "--branches",
-            branches.to_str().unwrap(),
-            "--steady-states",
-            "-",
-        ],
-        packed,
-    );
+    let out = check(branches_s, "-", &packed);
     assert_exit(&out, 2);
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("rows with no blank line between them: in this file each diagram is six rows, then a blank line"), "{said}");
@@ -112,16 +93,7 @@ fn check_solution_says_first_that_a_file_holds_none_of_what_it_should() {
     let mut lines: Vec<&str> = whole.lines().collect();
     let gap = lines.iter().position(|l| l.trim().is_empty()).unwrap();
     lines[gap] = "       ";
-    let out = c4lab(
-        &[
-            "check-solution",
-            "--branches",
-            branches.to_str().unwrap(),
-            "--steady-states",
-            "-",
-        ],
-        lines.join("\n") + "\n",
-    );
+    let out = check(branches_s, "-", &(lines.join("\n") + "\n"));
     assert_exit(&out, 1);
     let text = stdout(&out);
     assert!(
@@ -129,31 +101,11 @@ fn check_solution_says_first_that_a_file_holds_none_of_what_it_should() {
         "{text}"
     );
     // the same file given to both is named so (it was called swapped)
-    let out = c4lab(
-        &[
-            "check-solution",
-            "--branches",
-            states.to_str().unwrap(),
-            "--steady-states",
-            states.to_str().unwrap(),
-        ],
-        "",
-    );
+    let out = check(states_s, states_s, "");
     assert_exit(&out, 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("hold the same text"));
     // cut short: said to end inside a diagram (it said an editor stripped a row)
-    let whole = std::fs::read_to_string(&states).unwrap();
-    let cut = &whole[..30_000];
-    let out = c4lab(
-        &[
-            "check-solution",
-            "--branches",
-            branches.to_str().unwrap(),
-            "--steady-states",
-            "-",
-        ],
-        cut,
-    );
+    let out = check(branches_s, "-", &whole[..30_000]);
     assert_exit(&out, 1);
     assert!(
         stdout(&out).contains("the file ends inside this diagram: is it cut short?"),
