@@ -84,6 +84,8 @@ impl Ended<'_> {
         let report = race.report();
         let e = report.encoding;
         let name = verdict(&report.outcome).0;
+        // with no `?` cell there is no level budget: null, as the verdict line names none
+        let budget = |levels: u8| (self.undecided > 0).then_some(levels);
         let mut j = json!({
             "verdict": name,
             "mapped": report.mapped,
@@ -95,8 +97,8 @@ impl Ended<'_> {
             "oracle_unknown": e.unknown,
             "rounds": report.rounds,
             "conflicts": report.conflicts,
-            "levels": report.levels,
-            "least_levels": report.least_levels,
+            "levels": budget(report.levels),
+            "least_levels": budget(report.least_levels),
             "local_steps": report.local.steps,
             "local_work": report.local.work,
             "local_found": report.local.found,
@@ -116,8 +118,8 @@ impl Ended<'_> {
                 "local_steps": e.report.local.steps,
                 "local_work": e.report.local.work,
                 "local_found": e.report.local.found,
-                "levels": e.report.levels,
-                "least_levels": e.report.least_levels,
+                "levels": budget(e.report.levels),
+                "least_levels": budget(e.report.least_levels),
                 "map_seconds": e.map_seconds,
                 "first_cut_plies": entrants[i].first_cut(),
                 // 0 where no local search runs (no `?` cell, or no strong solver)

@@ -462,6 +462,11 @@ fn dsat_exit_codes_and_json() {
     // named (it said "level budget 0-0 ... (the fewest that can win)")
     let whole = c4lab(&["dsat", "examples/win.txt"], "");
     assert_eq!(whole.status.code(), Some(0));
+    // and its JSON names none either (it gave levels 1, least_levels 1)
+    let j: serde_json::Value =
+        serde_json::from_slice(&c4lab(&["dsat", "--json", "examples/win.txt"], "").stdout).unwrap();
+    assert!(j["levels"].is_null() && j["least_levels"].is_null(), "{j}");
+    assert!(j["entrants"][0]["levels"].is_null(), "{j}");
     let said = String::from_utf8_lossy(&whole.stderr);
     assert!(
         said.contains("found") && !said.contains("level budget 0-") && !said.contains("first 0-0"),
