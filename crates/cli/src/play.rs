@@ -180,9 +180,18 @@ fn show_position(pos: &Position, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "  1 2 3 4 5 6 7")
 }
 
-/// Plays column `x` for the side to move (`yours`: you, else the model); Some(message)
+/// How a game against the model ended: what is said, and whether the last mover made four.
+#[derive(Debug, PartialEq)]
+struct GameEnd {
+    /// The sentence shown ("you play 4 and win").
+    said: String,
+    /// Whether the move made four (else the board filled up: a draw).
+    four: bool,
+}
+
+/// Plays column `x` for the side to move (`yours`: you, else the model); Some(the end)
 /// when the game ends.
-fn move_and_judge(pos: &mut Position, x: usize, yours: bool) -> Option<String> {
+fn move_and_judge(pos: &mut Position, x: usize, yours: bool) -> Option<GameEnd> {
     // (it said "you plays")
     let (play, win) = if yours {
         ("you play", "win")
@@ -191,11 +200,17 @@ fn move_and_judge(pos: &mut Position, x: usize, yours: bool) -> Option<String> {
     };
     if pos.is_winning_move(x) {
         *pos = pos.after(x);
-        return Some(format!("{play} {} and {win}", x + 1));
+        return Some(GameEnd {
+            said: format!("{play} {} and {win}", x + 1),
+            four: true,
+        });
     }
     *pos = pos.after(x);
     if pos.is_full() {
-        return Some(format!("{play} {}: the board is full, a draw", x + 1));
+        return Some(GameEnd {
+            said: format!("{play} {}: the board is full, a draw", x + 1),
+            four: false,
+        });
     }
     None
 }
@@ -229,8 +244,8 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                 .expect("a move on a board that is not full");
             if let Some(end) = move_and_judge(&mut pos, x, false) {
                 show_position(&pos, &mut out)?;
-                writeln!(out, "{end}")?;
-                over(&mut typed, &end)?;
+                writeln!(out, "{}", end.said)?;
+                over(&mut typed, &end.said)?;
                 return Ok(0);
             }
             writeln!(out, "the model plays {}", x + 1)?;
@@ -272,9 +287,10 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                     turns.push(pos);
                     if let Some(end) = move_and_judge(&mut pos, c - 1, true) {
                         show_position(&pos, &mut out)?;
-                        writeln!(out, "{end}")?;
-                        over(&mut typed, &end)?;
-                        return Ok(end.ends_with("wins") as u8);
+                        writeln!(out, "{}", end.said)?;
+                        over(&mut typed, &end.said)?;
+                        // (it read the sentence, which says "you ... win": a win was 0)
+                        return Ok(u8::from(end.four));
                     }
                     // echoed, as the diagram game echoes Yellow's moves
                     writeln!(out, "you play {c}")?;
@@ -299,13 +315,14 @@ mod tests {
         // Red (first to move) has three in column 1 and wins there
         let threes = Position::from_moves("121212").unwrap();
         let mut pos = threes;
+        let said = |end: Option<GameEnd>| end.map(|e| e.said);
         assert_eq!(
-            move_and_judge(&mut pos, 0, true).as_deref(),
+            said(move_and_judge(&mut pos, 0, true)).as_deref(),
             Some("you play 1 and win")
         );
         let mut pos = threes;
         assert_eq!(
-            move_and_judge(&mut pos, 0, false).as_deref(),
+            said(move_and_judge(&mut pos, 0, false)).as_deref(),
             Some("the model plays 1 and wins")
         );
         // a quiet move ends nothing

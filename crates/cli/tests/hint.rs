@@ -141,3 +141,67 @@ fn the_model_plays_as_an_opponent_and_refuses_the_diagram_games_flags() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("leave out the diagram file"));
 }
+
+/// A script of Red moves that beats `model` (Yellow): the shortest found by trying every
+/// line of up to `depth` Red moves against the model's answers; None when none does.
+fn beating_line(
+    model: &c4lab_model::Model,
+    pos: c4lab_board::Position,
+    depth: usize,
+) -> Option<String> {
+    if depth == 0 {
+        return None;
+    }
+    for x in 0..7 {
+        if !pos.can_play(x) {
+            continue;
+        }
+        let mine = (x + 1).to_string();
+        if pos.is_winning_move(x) {
+            return Some(mine);
+        }
+        let after = pos.after(x);
+        if after.is_full() {
+            continue;
+        }
+        let y = model
+            .best_move(&after)
+            .expect("a move on a board that is not full");
+        if after.is_winning_move(y) || after.after(y).is_full() {
+            continue;
+        }
+        if let Some(rest) = beating_line(model, after.after(y), depth - 1) {
+            return Some(mine + &rest);
+        }
+    }
+    None
+}
+
+#[test]
+fn beating_the_model_exits_1() {
+    let g = Generated::new("beaten");
+    let model = g.model();
+    let net = c4lab_model::Model::from_bytes(&std::fs::read(&model).unwrap()).unwrap();
+    let line = (1..=8)
+        .find_map(|d| beating_line(&net, c4lab_board::Position::new(), d))
+        .expect("the test's model can be beaten within eight moves");
+    let out = c4lab(
+        &[
+            "play",
+            "--opponent",
+            "model",
+            "--model",
+            &model,
+            "--you",
+            "red",
+            "--moves",
+            &line,
+            "--no-input",
+        ],
+        "",
+    );
+    let text = stdout(&out);
+    assert!(text.trim_end().ends_with("and win"), "{line}: {text}");
+    // as documented: 1 when you beat the model (it was 0, as for a loss)
+    assert_eq!(out.status.code(), Some(1), "{line}: {text}");
+}
