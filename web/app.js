@@ -226,7 +226,7 @@ function render() {
     ghost = drops(stones, state.verdict.line);
   }
   const legend = paintCells(boardCells, { stones, shown, levels: state.levels, ghost, preview, selected, four, focus: state.focus, mode: state.mode });
-  if (state.focus !== null && state.mode === 'levels') board.setAttribute('aria-activedescendant', `cell-${state.focus}`);
+  if (state.focus !== null) board.setAttribute('aria-activedescendant', `cell-${state.focus}`);
   else board.removeAttribute('aria-activedescendant');
   renderLegend($('#legend'), legend, state.mode);
   const [text, cls] = verdictText(state.verdict, state.mode, state.levels.every((l, i) => l === '9' || stones[i] !== '.'));
@@ -344,6 +344,8 @@ function redo() {
   edited();
 }
 
+/** A click on cell `i`: in Levels mode it paints the picked level, else a stone drops in its column. */
+const press = (i) => (state.mode === 'levels' ? paint(i, state.level) : column(i % W));
 function buildBoard() {
   const board = $('#board');
   // rows for assistive technology (`display: contents` leaves the CSS grid as it was);
@@ -369,8 +371,7 @@ function buildBoard() {
     const i = Number(c.dataset.index);
     lastClicked = i; // the keyboard's focus ring starts here
     if (state.focus !== null) state.focus = i; // (or moves here, where it shows)
-    if (state.mode === 'levels') paint(i, state.level);
-    else column(i % W);
+    press(i);
   });
   // the focus ring lives only while the board has the keyboard (digits paint it only then)
   board.addEventListener('blur', dropRing);
@@ -504,7 +505,7 @@ function wire() {
       say('');
     });
   }
-  document.addEventListener('keydown', keyHandler({ state, W, H, LEVELS, undo, redo, render, paint, column, dropRing, lastClicked: () => lastClicked }));
+  document.addEventListener('keydown', keyHandler({ state, W, H, LEVELS, undo, redo, render, paint, column, press, dropRing, lastClicked: () => lastClicked }));
 }
 
 /** Loads the share link in the address bar, if any; false when it is refused. */

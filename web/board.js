@@ -111,9 +111,12 @@ export function paintCells(cells, view) {
       label += mode === 'play' ? ", Red's last move" : ', the cell the diagram selects';
     }
     if (four.includes(i)) { c.classList.add('four'); legend.add('four'); label += ', in the winning four'; }
-    if (i === focus && mode === 'levels') c.classList.add('focus');
+    if (i === focus) c.classList.add('focus');
+    // the tooltip names the cell for the mouse; a screen reader has the name once, not
+    // again as its description
     c.title = label;
     c.setAttribute('aria-label', label);
+    c.setAttribute('aria-description', '');
   }
   return legend;
 }

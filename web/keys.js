@@ -1,11 +1,12 @@
 // The Lab's keyboard: Undo and Redo as editors spell them, the focus ring on the board
-// (arrows move it, a digit or ? paints), Backspace takes a step back, and in Play the
-// digits 1-7 drop Yellow's stone.
+// (arrows move it, Enter or Space clicks its cell, a digit or ? paints it), Backspace
+// takes a step back, and in Play the digits 1-7 drop Yellow's stone.
 
 /**
  * The page's keydown handler. `lab` gives: `state` (the page's state, changed in place),
  * the board's width `W` and height `H`, `LEVELS` (the level digits), `undo()`,
- * `redo()`, `render()`, `paint(cell, level)`, `column(x)` (Yellow's move in Play) and
+ * `redo()`, `render()`, `paint(cell, level)`, `column(x)` (Yellow's move in Play),
+ * `press(cell)` (a click on the cell), and
  * `lastClicked()` (the cell last clicked, or where the focus ring was last, or null),
  * `dropRing()` (hides the focus ring, keeping its place).
  */
@@ -50,21 +51,29 @@ export function keyHandler(lab) {
     // the focus ring belongs to the board: away from it, arrows scroll the page and a
     // digit only picks the level
     const onBoard = e.target.closest && e.target.closest('#board');
-    if (state.mode === 'levels') {
-      if (k.startsWith('Arrow')) {
-        if (!onBoard) return;
-        e.preventDefault();
-        const f = state.focus ?? lab.lastClicked() ?? 0;
-        const [x, y] = [f % W, Math.floor(f / W)];
-        const nx = Math.min(W - 1, Math.max(0, x + (k === 'ArrowRight') - (k === 'ArrowLeft')));
-        const ny = Math.min(H - 1, Math.max(0, y + (k === 'ArrowDown') - (k === 'ArrowUp')));
-        state.focus = state.focus === null ? (lab.lastClicked() ?? 0) : ny * W + nx;
-        lab.render();
-      } else if (LEVELS.includes(k) || k === '?') {
+    // the focus ring in every mode: a screen reader's user explores the board with it,
+    // and Enter or Space is a click on its cell (a paint, or a stone in its column)
+    if (k.startsWith('Arrow')) {
+      if (!onBoard) return;
+      e.preventDefault();
+      const f = state.focus ?? lab.lastClicked() ?? 0;
+      const [x, y] = [f % W, Math.floor(f / W)];
+      const nx = Math.min(W - 1, Math.max(0, x + (k === 'ArrowRight') - (k === 'ArrowLeft')));
+      const ny = Math.min(H - 1, Math.max(0, y + (k === 'ArrowDown') - (k === 'ArrowUp')));
+      state.focus = state.focus === null ? (lab.lastClicked() ?? 0) : ny * W + nx;
+      lab.render();
+      // on a short screen the ring could leave the window, and the arrows cannot scroll it
+      document.getElementById(`cell-${state.focus}`)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    } else if (k === 'Escape') lab.dropRing();
+    else if ((k === 'Enter' || k === ' ') && onBoard && state.focus !== null) {
+      e.preventDefault();
+      if (!e.repeat) lab.press(state.focus);
+    } else if (state.mode === 'levels') {
+      if (LEVELS.includes(k) || k === '?') {
         state.level = k;
         if (state.focus !== null && onBoard) lab.paint(state.focus, k);
         lab.render(); // the palette shows the level picked, even where the paint was refused or changed nothing
-      } else if (k === 'Escape') lab.dropRing();
+      }
     } else if (k >= '1' && k <= '7') {
       lab.column(Number(k) - 1);
     }

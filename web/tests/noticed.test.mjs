@@ -483,3 +483,73 @@ test('what a user noticed, sixth round: a phone-sized page, the focus ring kept 
   assert.deepEqual(wide.errors, []);
   await wide.close();
 });
+
+test('what a user noticed, seventh round: the focus ring in every mode, a short screen, names said once, contrast on stones, panels and fields', async () => {
+  // a short screen (200 % zoom on a laptop, a phone on its side): the board fits its
+  // height, and the focus ring stays in view as the arrows move it
+  const short = await open('', { width: 640, height: 360 });
+  await short.focus('#board');
+  for (let i = 0; i < 7; i++) await short.keyboard.press('ArrowDown');
+  const board = await short.locator('#board').boundingBox();
+  assert.ok(board.height <= 360, `the board is ${board.height} px high`);
+  const ring = await short.locator('#board .cell.focus').boundingBox();
+  assert.ok(ring.y >= 0 && ring.y + ring.height <= 360, `the ring at ${ring.y}..${ring.y + ring.height}`);
+  await short.close();
+
+  const page = await open();
+  await importText(page, WIN);
+  // in Play the ring moves too, is the grid's active cell, and Enter drops Yellow's stone in its column
+  await page.click('nav button[data-mode="play"]');
+  await page.focus('#board');
+  await page.keyboard.press('ArrowDown');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  const at = await page.locator('#board .cell.focus').getAttribute('data-index');
+  assert.equal(Number(at) % 7, 3);
+  assert.equal(await page.locator('#board').getAttribute('aria-activedescendant'), `cell-${at}`);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 3);
+  const log = await page.locator('#log li').allTextContents();
+  assert.ok(log.some((t) => /^Yellow 4\b/.test(t)), log.join(' / '));
+  // a screen reader hears a cell's name once: no description repeats it
+  const cdp = await page.context().newCDPSession(page);
+  const tree = await cdp.send('Accessibility.getFullAXTree');
+  const cells = tree.nodes.filter((n) => n.role?.value === 'gridcell');
+  assert.equal(cells.length, 42);
+  for (const n of cells) assert.notEqual(n.description?.value, n.name?.value, n.name?.value);
+  // text on stones, on the panels and the edges of text fields are readable in both themes
+  await page.click('#io summary');
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => { document.documentElement.dataset.theme = t; }, theme);
+    const ratios = await page.evaluate(() => {
+      // a colour as computed: rgb(...) or, from color-mix, color(srgb ...)
+      const rgb = (c) => (c.startsWith('color(') ? c.match(/[\d.]+/g).slice(0, 3).map((v) => Number(v) * 255) : c.match(/\d+/g).slice(0, 3).map(Number));
+      const lum = (c) => {
+        const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+      const style = (sel) => getComputedStyle(document.querySelector(sel));
+      // a level digit on a stone, as Play shows one under a played cell of level 0-8
+      const onStone = (cls) => {
+        const c = document.createElement('div');
+        c.className = `cell ${cls}`;
+        c.textContent = '5';
+        document.querySelector('#board').append(c);
+        const r = ratio(getComputedStyle(c).color, getComputedStyle(c).backgroundColor);
+        c.remove();
+        return r;
+      };
+      const panel = style('[data-panel="play"]').backgroundColor;
+      return {
+        red: onStone('stone-R'),
+        yellow: onStone('stone-Y'),
+        log: ratio(style('#log li.red').color, panel),
+        field: ratio(style('#io-text').borderTopColor, style('#io').backgroundColor),
+      };
+    });
+    assert.ok(ratios.red >= 4.5 && ratios.yellow >= 4.5 && ratios.log >= 4.5, `${theme}: ${JSON.stringify(ratios)}`);
+    assert.ok(ratios.field >= 3, `${theme}: ${JSON.stringify(ratios)}`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
