@@ -123,7 +123,7 @@ function remember(prev = { levels: state.levels.slice(), root: state.root, yello
 const snapshot = () => ({ levels: state.levels.slice(), root: state.root, yellow: state.yellow });
 /** Whether the diagram, root and Yellow line are those of snapshot `prev`. */
 const unchangedSince = (prev) => state.levels.join('') === prev.levels.join('') && state.root === prev.root && state.yellow === prev.yellow;
-function editLevels(change) {
+function editLevels(change, mirrored = false) {
   say(''); // a message about an earlier action no longer applies
   const prev = { levels: state.levels.slice(), root: state.root, yellow: state.yellow };
   const before = state.yellow ? replies() : null; // (no line in Play: nothing to compare)
@@ -133,15 +133,18 @@ function editLevels(change) {
     render();
     return;
   }
-  remember(prev);
-  if (state.yellow && state.yellow === prev.yellow && state.root === prev.root) cutAtChangedReply(before);
+  // (Mirror's Undo brings the line back as it was, not as moves played since)
+  remember(mirrored ? { ...prev, replaced: true } : prev);
+  // Mirror mirrors Play's line too: its game is to be the mirror image of the line's
+  if (state.yellow && mirrored) cutAtChangedReply(before?.map((r) => ({ ...r, column: r.column && 8 - r.column })), true);
+  else if (state.yellow && state.yellow === prev.yellow && state.root === prev.root) cutAtChangedReply(before);
   edited();
 }
 /** Red's replies along Play's Yellow line as the diagram is now (see lines.js). */
 const replies = () => redReplies(call(engine.play, grid(), state.yellow));
 /** Cuts Play's Yellow line where Red's replies differ from `before` (see lines.js), and says so. */
-function cutAtChangedReply(before) {
-  const cut = changedReplyCut(before, replies(), state.yellow);
+function cutAtChangedReply(before, mirrored = false) {
+  const cut = changedReplyCut(before, replies(), state.yellow, mirrored);
   if (!cut) return;
   state.yellow = cut.yellow;
   say(cut.said);
@@ -434,7 +437,7 @@ function wire() {
       for (let i = 0; i < N; i++) state.levels[i] = l[i - (i % W) + (W - 1 - (i % W))];
       state.root = mirror(state.root);
       state.yellow = mirror(state.yellow);
-    });
+    }, true);
   });
   $('#simplify').addEventListener('click', () => {
     // the worker's answer for this very diagram (the button is enabled only once it came):

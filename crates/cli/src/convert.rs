@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use anyhow::{anyhow, Context, Result};
-use c4lab_steady::link;
+use c4lab_steady::{link, play};
 use clap::ValueEnum;
 
 use crate::input::read_diagram;
@@ -27,11 +27,17 @@ pub fn convert(file: Option<&Path>, to: Form, mirror: bool) -> Result<u8> {
     let mut input = read_diagram(file)?;
     // (the note on a line not kept names the line as given)
     let given_line = input.line.clone();
+    let mut parted = None;
     if mirror {
-        input.diagram = input.diagram.mirror();
-        for x in &mut input.line {
-            *x = (c4lab_board::WIDTH - 1) as u8 - *x;
+        // Red takes the lower of two columns to win or block in, so the mirrored game
+        // may part from the mirror image of the game: the line is cut there
+        if !input.line.is_empty() {
+            let m = play::mirror_line(&input.diagram, &input.line)
+                .with_context(|| format!("{}: the link's Yellow line", input.name))?;
+            input.line = m.line;
+            parted = m.parted;
         }
+        input.diagram = input.diagram.mirror();
     }
     let d = &input.diagram;
     let out = match to {
@@ -43,6 +49,22 @@ pub fn convert(file: Option<&Path>, to: Form, mirror: bool) -> Result<u8> {
         Form::Link => link::encode(d, &input.line).with_context(|| input.name.clone())? + "\n",
     };
     sayln!("read: {}", input.form);
+    if let (Some(p), Form::Link) = (parted, to) {
+        let column =
+            |c: Option<usize>| c.map_or("none".to_string(), |c| format!("column {}", c + 1));
+        let which = match p.answer {
+            0 => "Red's first move".to_string(),
+            k => format!("Red's answer to Yellow's move {k}"),
+        };
+        sayln!(
+            "note: the mirrored Yellow line stops after {} of {} moves ({}): in the mirror image {which} is {}, not {} (with two columns to win or block in, Red takes the lower)",
+            p.answer,
+            given_line.len(),
+            if input.line.is_empty() { "none".to_string() } else { c4lab_board::format_moves(&input.line) },
+            column(p.mirrored),
+            column(p.expected)
+        );
+    }
     if !input.line.is_empty() && !matches!(to, Form::Link) {
         sayln!(
             "note: the link's Yellow line ({}) is not kept: only a share link holds one (--to link)",

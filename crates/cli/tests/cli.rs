@@ -152,6 +152,25 @@ fn stdin_links_and_conversions() {
     assert!(mirrored_link.trim_end().ends_with(".6"), "{mirrored_link}");
     let back = c4lab(&["convert"], &mirrored_link);
     assert_eq!(stdout(&back), mirrored);
+    // where Red has two threats to block, it blocks the lower column, so a mirrored game
+    // can part from the mirror image: the mirrored line is cut there and the cut named
+    // (it gave 43752, whose game runs on past Yellow's four)
+    let column_1 = "1.-.0*D90*D90*D90*D90*D90*D9.45136\n";
+    let file = std::env::temp_dir().join(format!("c4lab-mirror-{}.txt", std::process::id()));
+    std::fs::write(&file, column_1).unwrap();
+    let played = stdout(&c4lab(&["play", "--no-input", file.to_str().unwrap()], ""));
+    std::fs::remove_file(&file).unwrap();
+    assert!(played.ends_with("Yellow wins\n"), "{played}");
+    let out = c4lab(&["convert", "--mirror", "--to", "link"], column_1);
+    assert_exit(&out, 0);
+    assert_eq!(stdout(&out), "1.-.*D90*D90*D90*D90*D90*D90.4375\n");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "note: the mirrored Yellow line stops after 4 of 5 moves (4375): in the mirror image Red's answer to Yellow's move 4 is column 2, not column 6"
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // JSON round trip through stdin
     let json = stdout(&c4lab(&["convert", "--to", "json"], &grid));
     assert!(json.starts_with("[\"9909999\""), "{json}");

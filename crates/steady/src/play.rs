@@ -267,3 +267,67 @@ impl Game {
         &self.status
     }
 }
+
+/// Yellow's `line` against `diagram`, mirrored for the mirror image of the diagram
+/// ([`Diagram::mirror`]): where the mirrored game parts from the mirror image of the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MirroredLine {
+    /// Each move's mirror image (0-based columns), up to the parting, when there is one.
+    pub line: Vec<u8>,
+    /// The first Red answer that is not the mirror image of the game's own, when one is
+    /// (an answer to the line's last move cuts nothing: the game shows it).
+    pub parted: Option<Parting>,
+}
+
+/// Where a mirrored game parts from the mirror image of the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parting {
+    /// Red's answer to this Yellow move (0: Red's first move); the moves up to it are kept.
+    pub answer: usize,
+    /// Red's move in the mirrored game (0-based column; `None`: Red makes none).
+    pub mirrored: Option<usize>,
+    /// The mirror image of Red's move in the game.
+    pub expected: Option<usize>,
+}
+
+/// Mirrors Yellow's `line` against `diagram` (a line that replays against it). Red's
+/// rules are not all mirror-symmetric (with two winning or blocking cells Red takes the
+/// lower column), so the mirrored game can part from the mirror image: the line is cut
+/// after the Yellow move whose answer parted, as an edit cuts Play's line.
+pub fn mirror_line(diagram: &Diagram, line: &[u8]) -> Result<MirroredLine, PlayError> {
+    let mirror = |x: usize| WIDTH - 1 - x;
+    let reds = |g: &Game| -> Vec<Option<usize>> {
+        g.log()
+            .iter()
+            .filter(|m| m.player == Player::Red)
+            .map(|m| m.column)
+            .collect()
+    };
+    let game = Game::replay(diagram, line)?;
+    let expected: Vec<Option<usize>> = reds(&game).into_iter().map(|c| c.map(mirror)).collect();
+    let mut mirrored = Game::new(&diagram.mirror())?;
+    let mut out = Vec::with_capacity(line.len());
+    for (k, &y) in line.iter().enumerate() {
+        // Red's answer before Yellow's move k + 1 (the answers before it matched); a
+        // parted answer to the line's last move cuts nothing: the game shows it
+        let got = reds(&mirrored);
+        if got.get(k) != expected.get(k) {
+            let at = |v: &[Option<usize>]| v.get(k).copied().flatten();
+            return Ok(MirroredLine {
+                line: out,
+                parted: Some(Parting {
+                    answer: k,
+                    mirrored: at(&got),
+                    expected: at(&expected),
+                }),
+            });
+        }
+        let x = mirror(y as usize);
+        mirrored.yellow(x)?;
+        out.push(x as u8);
+    }
+    Ok(MirroredLine {
+        line: out,
+        parted: None,
+    })
+}
