@@ -187,14 +187,14 @@ function apply(read) {
   edited();
 }
 
-/** Shows `text` under the board; an error (often the engine's words) as a sentence. */
-function say(text, error = false) {
+/** Shows `text` under the board; an error (often the engine's words) as a sentence; `stay`: no scroll to it. */
+function say(text, error = false, stay = false) {
   const m = $('#message');
   m.textContent = error && text ? sentence(text) : text;
   m.classList.toggle('error', error);
   // on a small screen the line under the board may be far above the button that spoke
-  // (Import, Export): it comes into view
-  if (text) inView(m);
+  // (Import, Export): it comes into view (an alert, it is read out either way)
+  if (text && !stay) inView(m);
   return false;
 }
 
@@ -499,7 +499,8 @@ function wire() {
         // the address bar too (it may still hold a refused link, kept to inspect)
         lastHash = '#' + l.link;
         history.replaceState(null, '', lastHash);
-        return say('Share link written below; it is also in the address bar.');
+        // (what it says is in the box beside the button: the page stays there)
+        return say('Share link written in the import/export box; it is also in the address bar.', false, true);
       }
       const r = call(engine.export_diagram, grid(), form);
       // an older export left in the box would read as this one

@@ -495,6 +495,17 @@ test('what a user noticed, seventh round: the focus ring in every mode, a short 
   const ring = await short.locator('#board .cell.focus').boundingBox();
   assert.ok(ring.y >= 0 && ring.y + ring.height <= 360, `the ring at ${ring.y}..${ring.y + ring.height}`);
   await short.close();
+  // on a phone, Share link leaves the page where the link was written (it scrolled up to
+  // the message under the board, the button and the box out of sight)
+  const phone = await open('', { width: 360, height: 640 });
+  await phone.click('#io summary');
+  await phone.locator('[data-export="link"]').scrollIntoViewIfNeeded();
+  await phone.click('[data-export="link"]');
+  const shared = await phone.locator('[data-export="link"]').boundingBox();
+  assert.ok(shared.y >= 0 && shared.y + shared.height <= 640, `Share link at ${shared.y}`);
+  assert.match(await phone.inputValue('#io-text'), /#1\./);
+  assert.match(await phone.locator('#message').textContent(), /^Share link written in the import\/export box/);
+  await phone.close();
 
   const page = await open();
   await importText(page, WIN);
