@@ -126,7 +126,7 @@ enum Command {
         #[arg(long)]
         mirror: bool,
     },
-    /// Play Yellow against a diagram in the terminal: type a column 1-7, `u` to undo, `q` to quit.
+    /// Play Yellow against a diagram (or either colour against a model) in the terminal: type a column 1-7, `u` to undo, `q` to quit.
     Play {
         /// Diagram file (the opponent, with the default --opponent diagram).
         file: Option<PathBuf>,

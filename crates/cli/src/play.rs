@@ -57,7 +57,7 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
         return Ok(code(game.status()));
     }
     for line in typed_lines() {
-        let line = line?;
+        let line = line.context("cannot read standard input")?;
         match line.trim() {
             "" => continue,
             "q" | "quit" => break,
@@ -215,7 +215,9 @@ fn move_and_judge(pos: &mut Position, x: usize, yours: bool) -> Option<GameEnd> 
     None
 }
 
-/// `c4lab play --opponent model`: exit 1 when you beat the model, else 0.
+/// `c4lab play --opponent model`: exit 1 when the game ends with your four (also after
+/// `q` or the end of input), else 0; the game's end is not the program's, so `u` can take
+/// your last move back.
 pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Result<u8> {
     let model = crate::model::load_model(path)?;
     let mut pos = Position::new();
@@ -236,9 +238,16 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
     };
     // the positions before each of your moves, for `u`
     let mut turns: Vec<Position> = Vec::new();
+    // how the game ended, and whether by your move; `u` still takes back your last move
+    // (and the model's answer), as in the diagram game
+    let mut ended: Option<(GameEnd, bool)> = None;
+    let code = |ended: &Option<(GameEnd, bool)>| match ended {
+        Some((end, true)) => u8::from(end.four),
+        _ => 0,
+    };
     let mut lines = typed_lines();
     loop {
-        if pos.moves_played() % 2 != yours {
+        if ended.is_none() && pos.moves_played() % 2 != yours {
             let x = model
                 .best_move(&pos)
                 .expect("a move on a board that is not full");
@@ -246,54 +255,68 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                 show_position(&pos, &mut out)?;
                 writeln!(out, "{}", end.said)?;
                 over(&mut typed, &end.said)?;
-                return Ok(0);
+                ended = Some((end, false));
+            } else {
+                writeln!(out, "the model plays {}", x + 1)?;
             }
-            writeln!(out, "the model plays {}", x + 1)?;
             continue;
         }
-        // your move: from --moves first, then from stdin
+        // your move: from --moves first, then from stdin (once the game is over, no
+        // move of --moves is left: `over` refused it)
         let text = match typed.next() {
             Some((i, c)) => {
                 let x = c as usize - '1' as usize;
                 if !pos.can_play(x) {
+                    // the board the line got to, then why it cannot go on
+                    show_position(&pos, &mut out)?;
                     bail!("--moves, move {}: column {c} is full", i + 1);
                 }
                 c.to_string()
             }
             None => {
-                show_position(&pos, &mut out)?;
+                if ended.is_none() {
+                    show_position(&pos, &mut out)?;
+                }
                 if no_input {
-                    return Ok(0);
+                    return Ok(code(&ended));
                 }
                 match lines.next() {
-                    Some(l) => l?.trim().to_string(),
-                    None => return Ok(0),
+                    Some(l) => l.context("cannot read standard input")?.trim().to_string(),
+                    None => return Ok(code(&ended)),
                 }
             }
         };
         match text.as_str() {
             "" => continue,
-            "q" | "quit" => return Ok(0),
+            "q" | "quit" => return Ok(code(&ended)),
             "u" | "undo" => match turns.pop() {
                 // your last move and the model's answer
                 Some(before) => {
                     pos = before;
+                    ended = None;
                     writeln!(out, "took back your last move")?;
                 }
                 None => writeln!(out, "nothing to undo")?,
             },
             t => match typed_column(t) {
+                Some(_) if ended.is_some() => {
+                    let said = ended.as_ref().map_or("", |(end, _)| end.said.as_str());
+                    writeln!(
+                        out,
+                        "the game is over ({said}): u takes back your last move, q quits"
+                    )?;
+                }
                 Some(c) if pos.can_play(c - 1) => {
                     turns.push(pos);
                     if let Some(end) = move_and_judge(&mut pos, c - 1, true) {
                         show_position(&pos, &mut out)?;
                         writeln!(out, "{}", end.said)?;
                         over(&mut typed, &end.said)?;
-                        // (it read the sentence, which says "you ... win": a win was 0)
-                        return Ok(u8::from(end.four));
+                        ended = Some((end, true));
+                    } else {
+                        // echoed, as the diagram game echoes Yellow's moves
+                        writeln!(out, "you play {c}")?;
                     }
-                    // echoed, as the diagram game echoes Yellow's moves
-                    writeln!(out, "you play {c}")?;
                 }
                 Some(c) => writeln!(out, "column {c} is full")?,
                 _ => writeln!(

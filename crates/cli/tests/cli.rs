@@ -313,6 +313,38 @@ fn play_prints_each_rule() {
         "{}",
         String::from_utf8_lossy(&over.stderr)
     );
+    // a link whose own Yellow line runs past the game's end names the part that replays
+    // (it said "not a share link", and nothing of the fix)
+    let link = stdout(&c4lab(&["convert", "--to", "link", "examples/win.txt"], ""));
+    let win = format!("{}.", link.trim_end());
+    for (link, fix) in [
+        (win.clone() + "11", "move 2 (column 1): the game stops here (Red wins), so no move can follow; its first move replays: end the link with .1"),
+        // Yellow's four on its fifth move
+        ("1.-.0*D90*D90*D90*D90*D90*D9.451367".to_string(), "move 6 (column 7): the game stops here (Yellow wins), so no move can follow; its first 5 moves replay: end the link with .45136"),
+    ] {
+        let out = c4lab(&["verify"], link + "\n");
+        assert_exit(&out, 2);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("bad share link: the link's Yellow line: Yellow's ")
+                && said.trim_end().ends_with(fix),
+            "{said}"
+        );
+    }
+    // standard input that cannot be read is named as such (play said only "Is a directory")
+    let dir = std::fs::File::open(repo().join("examples")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args(["play", "examples/win.txt"])
+        .current_dir(repo())
+        .stdin(dir)
+        .output()
+        .unwrap();
+    assert_exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("error: cannot read standard input: "),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // a root that cannot be played is named with its source and the reason
     let won = "0000000\n0000000\nY000000\nY000000\nYR00000\nYRRR000\n";
     for (args, why) in [

@@ -205,3 +205,54 @@ fn beating_the_model_exits_1() {
     // as documented: 1 when you beat the model (it was 0, as for a loss)
     assert_eq!(out.status.code(), Some(1), "{line}: {text}");
 }
+
+#[test]
+fn the_model_game_shows_where_a_script_stops_and_undoes_after_its_end() {
+    let g = Generated::new("model-game");
+    let model = g.model();
+    let net = c4lab_model::Model::from_bytes(&std::fs::read(&model).unwrap()).unwrap();
+    let line = (1..=8)
+        .find_map(|d| beating_line(&net, c4lab_board::Position::new(), d))
+        .expect("the test's model can be beaten within eight moves");
+    let game = |moves: &str, typed: &str| {
+        let mut args = vec![
+            "play",
+            "--opponent",
+            "model",
+            "--model",
+            &model,
+            "--you",
+            "red",
+        ];
+        args.extend(["--moves", moves]);
+        c4lab(&args, typed)
+    };
+    // a full column in --moves: the board the script got to, then the move named (the
+    // board was left out)
+    let out = game("4444444", "");
+    assert_exit(&out, 2);
+    assert!(stdout(&out).contains("  1 2 3 4 5 6 7"), "{}", stdout(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--moves, move 4: column 4 is full"));
+    // the game's end is not the program's: a column typed after it is answered, `u`
+    // takes the winning move back (the program had ended), and the exit code is judged
+    // where the game stands when input ends
+    let out = game(&line, "5\n");
+    assert_exit(&out, 1);
+    assert!(
+        stdout(&out).contains("the game is over (you play ")
+            && stdout(&out).contains("and win): u takes back your last move, q quits"),
+        "{}",
+        stdout(&out)
+    );
+    let out = game(&line, "u\n");
+    assert_exit(&out, 0);
+    assert!(
+        stdout(&out).contains("took back your last move"),
+        "{}",
+        stdout(&out)
+    );
+    let out = game(&line, "u\nq\n");
+    assert_exit(&out, 0);
+    let out = game(&line, "q\n");
+    assert_exit(&out, 1);
+}

@@ -228,7 +228,20 @@ fn replayed(diagram: &Diagram, mut line: Vec<u8>) -> Result<Vec<u8>, LinkError> 
             line.truncate(i);
             break;
         }
-        game.yellow(x as usize).map_err(refused)?;
+        game.yellow(x as usize).map_err(|e| {
+            // the fix: the part of the line that replays
+            let keep = match i {
+                0 => {
+                    "no move of it replays: remove the line (the link's last '.' part)".to_string()
+                }
+                1 => format!("its first move replays: end the link with .{}", line[0] + 1),
+                _ => format!(
+                    "its first {i} moves replay: end the link with .{}",
+                    c4lab_board::format_moves(&line[..i])
+                ),
+            };
+            LinkError::Line(format!("{e}; {keep}"))
+        })?;
     }
     Ok(line)
 }

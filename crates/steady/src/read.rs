@@ -88,7 +88,7 @@ fn non_text_escape(t: &str) -> LinkError {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ReadError {
     /// It looks like a share link and is not a good one.
-    #[error("not a share link: {0}")]
+    #[error("bad share link: {0}")]
     Link(#[from] LinkError),
     /// It is not a grid or upstream's JSON.
     #[error("not a diagram: {0}")]
