@@ -90,12 +90,12 @@ function renderHints() {
 
 // ---- edits ------------------------------------------------------------------------
 
-function edited({ verify = true, first = false, keepHash = false } = {}) {
+function edited({ verify = true, first = false, keepHash = false, undone = false } = {}) {
   if (state.yellow) {
     // the Yellow moves the changed diagram still answers: a link to the rest would not open
     const g = call(engine.play, grid(), state.yellow);
     if (g.ok && g.yellow !== state.yellow) {
-      say(`Play's Yellow line ${state.yellow} was cut to ${g.yellow || 'nothing'}: the changed diagram no longer answers the rest as it did (Undo restores it).`);
+      say(`Play's Yellow line ${state.yellow} was cut to ${g.yellow || 'nothing'}: the changed diagram no longer answers the rest as it did (${undone ? 'Redo' : 'Undo'} restores it).`);
     }
     if (g.ok) state.yellow = g.yellow;
   }
@@ -134,20 +134,22 @@ function editLevels(change, mirrored = false) {
     return;
   }
   // (Mirror's Undo brings the line back as it was, not as moves played since)
-  remember(mirrored ? { ...prev, replaced: true } : prev);
+  const step = mirrored ? { ...prev, replaced: true } : prev;
+  remember(step);
   // Mirror mirrors Play's line too: its game is to be the mirror image of the line's
   if (state.yellow && mirrored) cutAtChangedReply(before?.map((r) => ({ ...r, column: r.column && 8 - r.column })), true);
-  else if (state.yellow && state.yellow === prev.yellow && state.root === prev.root) cutAtChangedReply(before);
+  else if (state.yellow && state.yellow === prev.yellow && state.root === prev.root) step.cut = cutAtChangedReply(before);
   edited();
 }
 /** Red's replies along Play's Yellow line as the diagram is now (see lines.js). */
 const replies = () => redReplies(call(engine.play, grid(), state.yellow));
-/** Cuts Play's Yellow line where Red's replies differ from `before` (see lines.js), and says so. */
+/** Cuts Play's Yellow line where Red's replies differ from `before` (see lines.js), and says so; whether it cut. */
 function cutAtChangedReply(before, mirrored = false) {
   const cut = changedReplyCut(before, replies(), state.yellow, mirrored);
-  if (!cut) return;
+  if (!cut) return false;
   state.yellow = cut.yellow;
   say(cut.said);
+  return true;
 }
 function paint(i, level) {
   if (rootStones()[i] !== '.') return say(`That cell holds a root stone; switch to Position mode to change the root.`, true);
@@ -326,15 +328,17 @@ function undo() {
   else if (state.history.length) {
     const prev = state.history.pop();
     // (Redo's step keeps whether it replaced the line, for the Undo after it)
-    state.future.push({ ...snapshot(), replaced: prev.replaced });
-    // the snapshot's Yellow line comes back when the edit cut it; moves played in Play
-    // since then (a line that is no prefix of the snapshot's) stay, cut where the
-    // restored diagram stops
-    // (not after an Import or a link, which replaced the line with their own: `replaced`)
-    const played = !prev.replaced && prev.root === state.root && !prev.yellow.startsWith(state.yellow);
+    state.future.push({ ...snapshot(), replaced: prev.replaced, cut: prev.cut });
+    // the snapshot's Yellow line comes back when the edit cut it (`cut`), unless moves
+    // were played in Play since (a line that is no prefix of the snapshot's); the line
+    // as Play left it stays when the edit did not touch it (moves taken back in Play
+    // stay taken back), cut where the restored diagram stops
+    // (after an Import or a link, which replaced the line with their own, or a root
+    // change, the snapshot's line comes back: `replaced`)
+    const kept = !prev.replaced && prev.root === state.root && (!prev.cut || !prev.yellow.startsWith(state.yellow));
     ({ levels: state.levels, root: state.root } = prev);
-    if (!played) state.yellow = prev.yellow;
-    edited();
+    if (!kept) state.yellow = prev.yellow;
+    edited({ undone: true });
   }
 }
 /** Levels mode: brings back what Undo took back, until the next edit. */
@@ -342,7 +346,7 @@ function redo() {
   if (state.mode !== 'levels' || !state.future.length) return;
   say('');
   const next = state.future.pop();
-  state.history.push({ ...snapshot(), replaced: next.replaced });
+  state.history.push({ ...snapshot(), replaced: next.replaced, cut: next.cut });
   ({ levels: state.levels, root: state.root, yellow: state.yellow } = next);
   edited();
 }
@@ -469,7 +473,8 @@ function wire() {
     const p = call(engine.position_from_stones, $('#stones').value);
     if (!p.ok) return say(p.error, true);
     // (with Yellow to move, setRoot's own word stands: a root needs one more stone)
-    if (setRoot(p.moves) && p.to_move === 'Red') say(`Root loaded from stones; a legal order is ${p.moves || 'the empty board'}.`);
+    // (setRoot's word on Play's line, when it dropped one, follows)
+    if (setRoot(p.moves) && p.to_move === 'Red') say(`Root loaded from stones; a legal order is ${p.moves || 'the empty board'}. ${$('#message').textContent}`.trim());
   });
   $('#import').addEventListener('click', () => {
     // (a link pasted from a mail or chat may be percent-encoded: the engine reads it so)

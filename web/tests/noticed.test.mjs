@@ -573,3 +573,45 @@ test('what a user noticed, seventh round: the focus ring in every mode, a short 
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('what a user noticed, eighth round: Levels Undo and the moves taken back in Play, the word after an Undo that cuts the line, Set root from stones dropping the line', async () => {
+  const diagram = '1.5753556341.40310029911*A9403952993109409529';
+  const hashEnd = async (page) => (await href(page)).split('.').pop();
+  // moves taken back in Play stay taken back through a Levels Undo of an edit that did
+  // not touch the line (Undo brought them back, and Redo took them away again)
+  const page = await open(`#${diagram}.1243`);
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#palette button[data-level="8"]');
+  await page.click('#cell-0');
+  assert.equal(await hashEnd(page), '1243');
+  await page.click('nav button[data-mode="play"]');
+  await page.click('#undo-play');
+  await page.click('#undo-play');
+  assert.equal(await hashEnd(page), '12');
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#undo-levels');
+  assert.match(await href(page), new RegExp(`#${diagram.replace(/[.*?]/g, '\\$&')}\\.12$`));
+  await page.click('#redo-levels');
+  assert.equal(await hashEnd(page), '12');
+  // Set root from stones says that it left Play's line out, as Set root from moves does
+  await page.click('nav button[data-mode="position"]');
+  await page.fill('#stones', '.......\n.......\n.......\n.......\n...Y...\n...R...');
+  await page.click('#set-stones');
+  assert.match(await page.locator('#message').textContent(), /^Root loaded from stones; a legal order is 44\. Play's Yellow line 12 was played from the old root, so it was left out/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+  // a Levels Undo that cuts the line (moves played since the edit) says Redo brings it back
+  const undecided = await open('#1.5753556341.40310029911*A940395299?109409529');
+  await undecided.click('#palette button[data-level="3"]');
+  await undecided.click('#cell-23');
+  await undecided.click('nav button[data-mode="play"]');
+  for (const k of '1243') await undecided.keyboard.press(k);
+  assert.equal(await hashEnd(undecided), '1243');
+  await undecided.click('nav button[data-mode="levels"]');
+  await undecided.click('#undo-levels');
+  assert.match(await undecided.locator('#message').textContent(), /^Play's Yellow line 1243 was cut to nothing: .* \(Redo restores it\)\.$/);
+  await undecided.click('#redo-levels');
+  assert.equal(await hashEnd(undecided), '1243');
+  assert.deepEqual(undecided.errors, []);
+  await undecided.close();
+});
