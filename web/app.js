@@ -3,7 +3,7 @@
 // a worker (verify.js).
 import init, * as engine from './pkg/c4lab_wasm.js';
 import { autoComplete } from './complete.js';
-import { drops, paintCells, redCell, renderLegend, renderLog, sentence, verdictText } from './board.js';
+import { buildCells, drops, paintCells, redCell, renderLegend, renderLog, sentence, verdictText } from './board.js';
 import { wholeRoot } from './dsat.js';
 import { modelHint } from './model.js';
 import { showHints, solverHints } from './hints.js';
@@ -354,50 +354,21 @@ function redo() {
 /** A click on cell `i`: in Levels mode it paints the picked level, else a stone drops in its column. */
 const press = (i) => (state.mode === 'levels' ? paint(i, state.level) : column(i % W));
 function buildBoard() {
-  const board = $('#board');
-  // rows for assistive technology (`display: contents` leaves the CSS grid as it was);
-  // the keyboard's focus ring is the grid's active descendant, so it is announced
-  for (let y = 0; y < H; y++) {
-    const row = document.createElement('div');
-    row.className = 'board-row';
-    row.setAttribute('role', 'row');
-    for (let x = 0; x < W; x++) {
-      const c = document.createElement('div');
-      c.className = 'cell';
-      c.id = `cell-${y * W + x}`;
-      c.setAttribute('role', 'gridcell');
-      c.dataset.index = String(y * W + x);
-      row.append(c);
-      boardCells.push(c);
-    }
-    board.append(row);
-  }
-  board.addEventListener('click', (e) => {
-    const c = e.target.closest('.cell');
-    if (!c) return;
-    const i = Number(c.dataset.index);
-    lastClicked = i; // the keyboard's focus ring starts here
-    if (state.focus !== null) state.focus = i; // (or moves here, where it shows)
-    press(i);
+  buildCells($('#board'), boardCells, {
+    click(i) {
+      lastClicked = i; // the keyboard's focus ring starts here
+      if (state.focus !== null) state.focus = i; // (or moves here, where it shows)
+      press(i);
+    },
+    undecide: (i) => state.mode === 'levels' && (paint(i, '?'), true),
+    dropCell(x) {
+      if (state.mode === 'levels') return undefined;
+      const stones = state.mode === 'play' ? call(engine.play, grid(), state.yellow).stones : rootStones();
+      return drops(stones || rootStones(), String(x + 1))[0];
+    },
+    // the focus ring lives only while the board has the keyboard (digits paint it only then)
+    blur: () => dropRing(),
   });
-  // the focus ring lives only while the board has the keyboard (digits paint it only then)
-  board.addEventListener('blur', dropRing);
-  board.addEventListener('contextmenu', (e) => {
-    const c = e.target.closest('.cell');
-    if (!c || state.mode !== 'levels') return;
-    e.preventDefault();
-    paint(Number(c.dataset.index), '?');
-  });
-  board.addEventListener('mouseover', (e) => {
-    const c = e.target.closest('.cell');
-    for (const d of board.querySelectorAll('.drop')) d.classList.remove('drop');
-    if (!c || state.mode === 'levels') return;
-    const x = Number(c.dataset.index) % W;
-    const stones = state.mode === 'play' ? call(engine.play, grid(), state.yellow).stones : rootStones();
-    const cell = drops(stones || rootStones(), String(x + 1))[0];
-    if (cell !== undefined) boardCells[cell].classList.add('drop');
-  });
-  board.addEventListener('mouseleave', () => { for (const d of board.querySelectorAll('.drop')) d.classList.remove('drop'); });
 }
 
 function buildPalette() {

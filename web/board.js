@@ -1,5 +1,6 @@
 // How the Lab draws what it knows: the board's cells, the legend under it, the verdict
-// line and Play's move log. Pure drawing: app.js holds the state and passes it in.
+// line and Play's move log. Drawing and the board's pointer events only: app.js holds the
+// state and passes it in, and handles what the pointer does.
 import { REASONS } from './complete.js';
 
 const W = 7, H = 6, N = 42;
@@ -166,4 +167,46 @@ export function renderLog(ol, status, game) {
   const last = game.log[game.log.length - 1];
   const reply = last && last.player === 'Red' && last.column && game.log.length > 1 ? `Red played ${last.column}. ` : '';
   status.textContent = reply + text + (game.error ? ` ${sentence(game.error)}` : '');
+}
+
+/**
+ * Builds the board's cells into `board` (and the list `cells`) as six rows of seven, and
+ * wires the pointer: `on.click(i)`, `on.undecide(i)` (a right-click; true when it
+ * acted, which keeps the browser's menu away), `on.dropCell(x)` (the cell a stone in
+ * column x would take, shown on hover; undefined for none) and `on.blur()`.
+ */
+export function buildCells(board, cells, on) {
+  // rows for assistive technology (`display: contents` leaves the CSS grid as it was);
+  // the keyboard's focus ring is the grid's active descendant, so it is announced
+  for (let y = 0; y < H; y++) {
+    const row = document.createElement('div');
+    row.className = 'board-row';
+    row.setAttribute('role', 'row');
+    for (let x = 0; x < W; x++) {
+      const c = document.createElement('div');
+      c.className = 'cell';
+      c.id = `cell-${y * W + x}`;
+      c.setAttribute('role', 'gridcell');
+      c.dataset.index = String(y * W + x);
+      row.append(c);
+      cells.push(c);
+    }
+    board.append(row);
+  }
+  const cellOf = (e) => e.target.closest('.cell');
+  const unmark = () => { for (const d of board.querySelectorAll('.drop')) d.classList.remove('drop'); };
+  board.addEventListener('click', (e) => { const c = cellOf(e); if (c) on.click(Number(c.dataset.index)); });
+  board.addEventListener('blur', on.blur);
+  board.addEventListener('contextmenu', (e) => {
+    const c = cellOf(e);
+    if (c && on.undecide(Number(c.dataset.index))) e.preventDefault();
+  });
+  board.addEventListener('mouseover', (e) => {
+    const c = cellOf(e);
+    unmark();
+    if (!c) return;
+    const cell = on.dropCell(Number(c.dataset.index) % W);
+    if (cell !== undefined) cells[cell].classList.add('drop');
+  });
+  board.addEventListener('mouseleave', unmark);
 }

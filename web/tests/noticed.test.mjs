@@ -598,6 +598,11 @@ test('what a user noticed, eighth round: Levels Undo and the moves taken back in
   await page.fill('#stones', '.......\n.......\n.......\n.......\n...Y...\n...R...');
   await page.click('#set-stones');
   assert.match(await page.locator('#message').textContent(), /^Root loaded from stones; a legal order is 44\. Play's Yellow line 12 was played from the old root, so it was left out/);
+  // hovering a column shows where the next stone lands (on the root 44: column 4's third cell)
+  await page.hover('#cell-3');
+  assert.deepEqual(await page.locator('#board .cell.drop').evaluateAll((cs) => cs.map((c) => c.dataset.index)), ['24']);
+  await page.mouse.move(0, 0);
+  assert.equal(await page.locator('#board .cell.drop').count(), 0);
   assert.deepEqual(page.errors, []);
   await page.close();
   // a Levels Undo that cuts the line (moves played since the edit) says Redo brings it back
