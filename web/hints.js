@@ -68,7 +68,13 @@ export function hintText(h) {
     const r = h.red;
     parts.push(r === 'won' ? "Red's last move wins at once, so it keeps the win"
       : r === 'unknown' ? "Red's last move: unknown within the solver's budget"
-      : r > 0 ? "Red's last move keeps the win" : r === 0 ? "Red's last move only draws" : "Red's last move loses");
+      : r > 0 ? "Red's last move keeps the win"
+      // against Red's best move there (`redBest`, when the solver knew it): no mistake
+      // where no move did better
+      : h.redBest === undefined || h.redBest === null ? (r === 0 ? "Red's last move only draws" : "Red's last move loses")
+      : r === 0 ? (h.redBest > 0 ? "Red's last move only draws: a winning move was there" : "Red's last move holds the draw: no move wins there")
+      : h.redBest < 0 ? "Red's last move loses, as every move there does"
+      : `Red's last move loses: a move that ${h.redBest > 0 ? 'wins' : 'draws'} was there`);
   }
   const lose = [];
   if (h.yellow && h.yellow.ok) {

@@ -13,13 +13,19 @@ self.onmessage = async (e) => {
   try {
     await ready;
     const yellow = moves === null ? null : JSON.parse(analyze(moves, BUDGET));
-    let red = null;
+    let red = null, redBest = null;
     if (beforeRed !== null) {
-      // Red's move kept the win when the position after it is lost for Yellow
+      // Red's move kept the win when the position after it is lost for Yellow; the
+      // position before it says what Red's best move would have scored (a move that
+      // loses where every move loses is no mistake)
       const after = JSON.parse(score(beforeRed + redColumn, BUDGET));
       red = after.ok ? (after.score === 'unknown' ? 'unknown' : -after.score) : null;
+      if (typeof red === 'number' && red <= 0) {
+        const before = JSON.parse(score(beforeRed, BUDGET));
+        redBest = before.ok && before.score !== 'unknown' ? before.score : null;
+      }
     }
-    self.postMessage({ id, yellow, red });
+    self.postMessage({ id, yellow, red, redBest });
   } catch (err) {
     self.postMessage({ id, error: `the solver failed: ${err}`, failed: true });
   }

@@ -268,3 +268,19 @@ test('importing a link with a Yellow line opens it in Play, as opening it does',
   await other.close();
   await page.close();
 });
+
+test("the solver judges Red's last move against Red's best move there", async () => {
+  const judged = async (hash) => {
+    const page = await open(`#${hash}`);
+    await page.click('nav button[data-mode="play"]');
+    await page.waitForFunction(() => /^Solver: Red's last move/.test(document.querySelector('#hints').textContent));
+    const said = (await page.locator('#hints').textContent()).split(/[;.]/)[0];
+    assert.deepEqual(page.errors, []);
+    await page.close();
+    return said;
+  };
+  // a move that dropped the win, the only move left (a draw), a block where every move loses
+  assert.equal(await judged('1.3231.920119680927*A975761493909965989972794.12'), "Solver: Red's last move only draws: a winning move was there");
+  assert.equal(await judged('1.676735342311.4049*A064072094256378923831779.163324554244177'), "Solver: Red's last move holds the draw: no move wins there");
+  assert.equal(await judged('1.741312.*Z?*F?'), "Solver: Red's last move loses, as every move there does");
+});
