@@ -155,8 +155,10 @@ export function wholeRoot(host) {
             titled(ui.keep, 'the diagram has no ? cell for it to fill');
             return status(`This diagram has no ? cells, so Solve whole root had nothing to fill: as it stands it verifies as a win (${secs} s).`);
           }
-          const top = Math.max(0, ...[...r.cells].filter((c, i) => given[i] === '?' && /[0-9]/.test(c)).map(Number));
-          const taken = firstLevels < 10 ? (top === 0 ? 'level 0' : `levels 0–${top}`) : '';
+          // (from 1 and up when a pinned cell holds level 0: the budget counts from 0)
+          const filled = [...r.cells].filter((c, i) => given[i] === '?' && /[0-9]/.test(c)).map(Number);
+          const [low, top] = [Math.min(...filled), Math.max(...filled)];
+          const taken = firstLevels < 10 && filled.length ? (low === top ? `level ${top}` : `levels ${low}–${top}`) : '';
           const how = r.local_found
             ? `by the ${r.winner ? "second search's " : ''}local search (${count(r.local_steps, 'repair step')}, ${secs} s)`
             : `${won} (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s)`;

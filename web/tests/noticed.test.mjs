@@ -69,6 +69,9 @@ test('what a user noticed: stale messages, a palette that follows the keys, fail
   await page.click('#dsat');
   await page.waitForFunction(() => /nothing to fill/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 30_000 });
   assert.equal(await page.locator('#dsat-keep').isDisabled(), true);
+  // no ? cell, no level budget (as `c4lab dsat --json`; the page's report said 1)
+  const report = await page.evaluate(() => window.__lab.dsat());
+  assert.deepEqual([report.levels, report.least_levels], [null, null]);
   // the search's buttons say why they are off, as the others do
   assert.match(await off('#dsat-keep'), /^Off: the diagram has no \? cell for it to fill[.] Write the found levels/);
   assert.match(await off('#dsat-stop'), /^Off: no search is running[.]$/);
@@ -619,4 +622,16 @@ test('what a user noticed, eighth round: Levels Undo and the moves taken back in
   assert.equal(await hashEnd(undecided), '1243');
   assert.deepEqual(undecided.errors, []);
   await undecided.close();
+  // Solve whole root names the levels its ? cells take: from 1 where a pinned cell holds
+  // level 0 (it said "levels 0–2" for cells at 1 and 2)
+  const pinned = await open();
+  await importText(pinned, '9909999\n99R9999\n09Y9999\nYRY9R??\nYYYRR?9\nRRRYYRY\n');
+  await pinned.click('#dsat');
+  await pinned.waitForFunction(() => /^Found a diagram/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
+  const cells = (await pinned.evaluate(() => window.__lab.dsat().cells)).split('');
+  const filled = [26, 27, 33].map((i) => Number(cells[i]));
+  const [low, top] = [Math.min(...filled), Math.max(...filled)];
+  assert.match(await pinned.locator('#dsat-status').textContent(), new RegExp(`its \\? cells take ${low === top ? `level ${top}` : `levels ${low}–${top}`}[,.]`));
+  assert.deepEqual(pinned.errors, []);
+  await pinned.close();
 });

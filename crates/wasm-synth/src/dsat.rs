@@ -273,8 +273,10 @@ impl DsatSession {
                 j["positions"] = json!(r.encoding.positions);
                 j["mapped"] = json!(r.mapped);
                 j["conflicts"] = json!(r.conflicts);
-                j["levels"] = json!(r.levels);
-                j["least_levels"] = json!(r.least_levels);
+                // a diagram with no ? cell has no level budget (as `c4lab dsat --json`)
+                let budget = |levels: u8| (self.undecided > 0).then_some(levels);
+                j["levels"] = json!(budget(r.levels));
+                j["least_levels"] = json!(budget(r.least_levels));
                 j["widest"] = json!(widest);
                 j["local_steps"] = json!(r.local.steps);
                 j["local_work"] = json!(r.local.work);
