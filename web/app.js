@@ -137,15 +137,15 @@ function editLevels(change, mirrored = false) {
   const step = mirrored ? { ...prev, replaced: true } : prev;
   remember(step);
   // Mirror mirrors Play's line too: its game is to be the mirror image of the line's
-  if (state.yellow && mirrored) cutAtChangedReply(before?.map((r) => ({ ...r, column: r.column && 8 - r.column })), true);
+  if (state.yellow && mirrored) cutAtChangedReply(before?.map((r) => ({ ...r, column: r.column && 8 - r.column })), prev.yellow);
   else if (state.yellow && state.yellow === prev.yellow && state.root === prev.root) step.cut = cutAtChangedReply(before);
   edited();
 }
 /** Red's replies along Play's Yellow line as the diagram is now (see lines.js). */
 const replies = () => redReplies(call(engine.play, grid(), state.yellow));
 /** Cuts Play's Yellow line where Red's replies differ from `before` (see lines.js), and says so; whether it cut. */
-function cutAtChangedReply(before, mirrored = false) {
-  const cut = changedReplyCut(before, replies(), state.yellow, mirrored);
+function cutAtChangedReply(before, mirroredFrom = null) {
+  const cut = changedReplyCut(before, replies(), state.yellow, mirroredFrom);
   if (!cut) return false;
   state.yellow = cut.yellow;
   say(cut.said);
@@ -156,6 +156,7 @@ function paint(i, level) {
   if (state.levels[i] === level) return;
   editLevels(() => { state.levels[i] = level; });
 }
+/** Sets the root to `moves`, saying why not where it cannot; on success, the sentence on Play's dropped line ('' for none). */
 function setRoot(moves) {
   const p = call(engine.position, moves);
   if (!p.ok) return say(p.error, true);
@@ -177,7 +178,7 @@ function setRoot(moves) {
     ? 'Yellow is to move here with one cell left, and a full board has no Red move: take a stone back (Undo stone), since Red moves at a steady-state root.'
     : 'Yellow is to move here: add one more stone, since Red moves at a steady-state root.') + dropped).trim());
   edited();
-  return true;
+  return { dropped: dropped.trim() };
 }
 function apply(read) {
   const prev = { ...snapshot(), replaced: true };
@@ -333,8 +334,8 @@ function undo() {
     // were played in Play since (a line that is no prefix of the snapshot's); the line
     // as Play left it stays when the edit did not touch it (moves taken back in Play
     // stay taken back), cut where the restored diagram stops
-    // (after an Import or a link, which replaced the line with their own, or a root
-    // change, the snapshot's line comes back: `replaced`)
+    // (after an Import or a link, which replaced the line with their own (`replaced`),
+    // or a root change, the snapshot's line comes back)
     const kept = !prev.replaced && prev.root === state.root && (!prev.cut || !prev.yellow.startsWith(state.yellow));
     ({ levels: state.levels, root: state.root } = prev);
     if (!kept) state.yellow = prev.yellow;
@@ -445,7 +446,8 @@ function wire() {
     if (!p.ok) return say(p.error, true);
     // (with Yellow to move, setRoot's own word stands: a root needs one more stone)
     // (setRoot's word on Play's line, when it dropped one, follows)
-    if (setRoot(p.moves) && p.to_move === 'Red') say(`Root loaded from stones; a legal order is ${p.moves || 'the empty board'}. ${$('#message').textContent}`.trim());
+    const set = setRoot(p.moves);
+    if (set && p.to_move === 'Red') say(`Root loaded from stones; a legal order is ${p.moves || 'the empty board'}. ${set.dropped}`.trim());
   });
   $('#import').addEventListener('click', () => {
     // (a link pasted from a mail or chat may be percent-encoded: the engine reads it so)

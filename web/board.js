@@ -113,11 +113,9 @@ export function paintCells(cells, view) {
     }
     if (four.includes(i)) { c.classList.add('four'); legend.add('four'); label += ', in the winning four'; }
     if (i === focus) c.classList.add('focus');
-    // the tooltip names the cell for the mouse; a screen reader has the name once, not
-    // again as its description
+    // the tooltip names the cell for the mouse (its description is empty: buildCells)
     c.title = label;
     c.setAttribute('aria-label', label);
-    c.setAttribute('aria-description', '');
   }
   return legend;
 }
@@ -187,6 +185,10 @@ export function buildCells(board, cells, on) {
       c.className = 'cell';
       c.id = `cell-${y * W + x}`;
       c.setAttribute('role', 'gridcell');
+      // a screen reader has the cell's name once, not again from its tooltip as the
+      // description (an empty one stops that where aria-description is known, as in
+      // Chromium; elsewhere the tooltip is read twice, as before)
+      c.setAttribute('aria-description', '');
       c.dataset.index = String(y * W + x);
       row.append(c);
       cells.push(c);

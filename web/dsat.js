@@ -155,8 +155,9 @@ export function wholeRoot(host) {
             titled(ui.keep, 'the diagram has no ? cell for it to fill');
             return status(`This diagram has no ? cells, so Solve whole root had nothing to fill: as it stands it verifies as a win (${secs} s).`);
           }
-          // (from 1 and up when a pinned cell holds level 0: the budget counts from 0)
-          const filled = [...r.cells].filter((c, i) => given[i] === '?' && /[0-9]/.test(c)).map(Number);
+          // (from 1 and up when a pinned cell holds level 0: the budget counts from 0; a
+          // cell left blank, 9, holds no level)
+          const filled = [...r.cells].filter((c, i) => given[i] === '?' && /[0-8]/.test(c)).map(Number);
           const [low, top] = [Math.min(...filled), Math.max(...filled)];
           const taken = firstLevels < 10 && filled.length ? (low === top ? `level ${top}` : `levels ${low}–${top}`) : '';
           const how = r.local_found

@@ -16,11 +16,11 @@ export function redReplies(g) {
 /**
  * After an edit: the Yellow line `yellow` was played against Red's old replies `before`,
  * now `after`, so it is cut after the Yellow move whose reply changed (to nothing when
- * Red's first move did): `{ yellow, said }`, or null when nothing is cut. `mirrored`:
- * the edit was Mirror (`before` mirrored too), whose answers part only where Red takes
- * the lower of two columns.
+ * Red's first move did): `{ yellow, said }`, or null when nothing is cut. `mirroredFrom`:
+ * the edit was Mirror, of this line (`before` mirrored too), whose answers part only
+ * where Red takes the leftmost of two columns.
  */
-export function changedReplyCut(before, after, yellow, mirrored = false) {
+export function changedReplyCut(before, after, yellow, mirroredFrom = null) {
   if (!before || !after) return null;
   const k = before.findIndex((r, i) => after[i]?.column !== r.column);
   // (a changed answer to the line's last move cuts nothing: the log shows it)
@@ -31,8 +31,8 @@ export function changedReplyCut(before, after, yellow, mirrored = false) {
   const named = (r) => (r?.column ? `column ${r.column}` : r ? `none (${r.text})` : 'none');
   return {
     yellow: cut,
-    said: mirrored
-      ? `Play's Yellow line ${yellow} was cut to ${cut || 'nothing'}: in the mirror image ${what} is ${named(after[k])}, not ${named(before[k])} (with two columns to win or block in, Red takes the lower; Undo restores the line).`
+    said: mirroredFrom
+      ? `Play's Yellow line ${mirroredFrom}, mirrored to ${yellow}, was cut to ${cut || 'nothing'}: in the mirror image ${what} is ${named(after[k])}, not ${named(before[k])} (with two columns to win or block in, Red takes the leftmost; Undo restores the line).`
       : `Play's Yellow line ${yellow} was cut to ${cut || 'nothing'}: with the changed diagram ${what} is ${named(after[k])}, not ${named(before[k])} (Undo restores it).`,
   };
 }

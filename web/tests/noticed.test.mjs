@@ -565,11 +565,11 @@ test('what a user noticed, seventh round: the focus ring in every mode, a short 
     assert.ok(ratios.field >= 3, `${theme}: ${JSON.stringify(ratios)}`);
   }
   // Mirror mirrors Play's line, cut where the mirrored game parts from the mirror image:
-  // facing two threats Red blocks the lower column (the line ran on past Yellow's four)
+  // facing two threats Red blocks the leftmost column (the line ran on past Yellow's four)
   await importText(page, '1.-.0*D90*D90*D90*D90*D90*D9.45136');
   await page.click('nav button[data-mode="levels"]');
   await page.click('#mirror');
-  assert.match(await page.locator('#message').textContent(), /^Play's Yellow line 43752 was cut to 4375: in the mirror image Red's answer to Yellow's move 4 is column 2, not column 6 \(with two columns/);
+  assert.match(await page.locator('#message').textContent(), /^Play's Yellow line 45136, mirrored to 43752, was cut to 4375: in the mirror image Red's answer to Yellow's move 4 is column 2, not column 6 \(with two columns to win or block in, Red takes the leftmost/);
   assert.match(await href(page), /\.4375$/);
   await page.click('#undo-levels');
   assert.match(await href(page), /\.45136$/);

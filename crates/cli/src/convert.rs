@@ -29,9 +29,10 @@ pub fn convert(file: Option<&Path>, to: Form, mirror: bool) -> Result<u8> {
     let given_line = input.line.clone();
     let mut parted = None;
     if mirror {
-        // Red takes the lower of two columns to win or block in, so the mirrored game
-        // may part from the mirror image of the game: the line is cut there
-        if !input.line.is_empty() {
+        // Red takes the leftmost of two columns to win or block in, so the mirrored
+        // game may part from the mirror image of the game: the line is cut there (only a
+        // link keeps a line)
+        if !input.line.is_empty() && matches!(to, Form::Link) {
             let m = play::mirror_line(&input.diagram, &input.line)
                 .with_context(|| format!("{}: the link's Yellow line", input.name))?;
             input.line = m.line;
@@ -57,15 +58,16 @@ pub fn convert(file: Option<&Path>, to: Form, mirror: bool) -> Result<u8> {
             k => format!("Red's answer to Yellow's move {k}"),
         };
         sayln!(
-            "note: the mirrored Yellow line stops after {} of {} moves ({}): in the mirror image {which} is {}, not {} (with two columns to win or block in, Red takes the lower)",
+            "note: the mirrored Yellow line keeps {} of its {} move{} ({}): in the mirror image {which} is {}, not {} (with two columns to win or block in, Red takes the leftmost)",
             p.answer,
             given_line.len(),
+            if given_line.len() == 1 { "" } else { "s" },
             if input.line.is_empty() { "none".to_string() } else { c4lab_board::format_moves(&input.line) },
             column(p.mirrored),
             column(p.expected)
         );
     }
-    if !input.line.is_empty() && !matches!(to, Form::Link) {
+    if !given_line.is_empty() && !matches!(to, Form::Link) {
         sayln!(
             "note: the link's Yellow line ({}) is not kept: only a share link holds one (--to link)",
             c4lab_board::format_moves(&given_line)

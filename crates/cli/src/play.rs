@@ -57,7 +57,9 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
         return Ok(code(game.status()));
     }
     for line in typed_lines() {
-        let line = line.context("cannot read standard input")?;
+        let line = line.context(
+            "cannot read standard input (type Yellow's moves, or give them with --moves and --no-input)",
+        )?;
         match line.trim() {
             "" => continue,
             "q" | "quit" => break,
@@ -180,13 +182,13 @@ fn show_position(pos: &Position, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "  1 2 3 4 5 6 7")
 }
 
-/// How a game against the model ended: what is said, and whether the last mover made four.
+/// How a game against the model ended: what is said, and whether you won.
 #[derive(Debug, PartialEq)]
 struct GameEnd {
     /// The sentence shown ("you play 4 and win").
     said: String,
-    /// Whether the move made four (else the board filled up: a draw).
-    four: bool,
+    /// Whether your move made four (else the model's did, or the board filled up).
+    you_won: bool,
 }
 
 /// Plays column `x` for the side to move (`yours`: you, else the model); Some(the end)
@@ -202,14 +204,14 @@ fn move_and_judge(pos: &mut Position, x: usize, yours: bool) -> Option<GameEnd> 
         *pos = pos.after(x);
         return Some(GameEnd {
             said: format!("{play} {} and {win}", x + 1),
-            four: true,
+            you_won: yours,
         });
     }
     *pos = pos.after(x);
     if pos.is_full() {
         return Some(GameEnd {
             said: format!("{play} {}: the board is full, a draw", x + 1),
-            four: false,
+            you_won: false,
         });
     }
     None
@@ -238,13 +240,11 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
     };
     // the positions before each of your moves, for `u`
     let mut turns: Vec<Position> = Vec::new();
-    // how the game ended, and whether by your move; `u` still takes back your last move
-    // (and the model's answer), as in the diagram game
-    let mut ended: Option<(GameEnd, bool)> = None;
-    let code = |ended: &Option<(GameEnd, bool)>| match ended {
-        Some((end, true)) => u8::from(end.four),
-        _ => 0,
-    };
+    // how the game ended; `u` still takes back your last move (and the model's answer),
+    // as in the diagram game
+    let mut ended: Option<GameEnd> = None;
+    // the exit code where the game stands: 1 when you won
+    let model_code = |ended: &Option<GameEnd>| ended.as_ref().map_or(0, |e| u8::from(e.you_won));
     let mut lines = typed_lines();
     loop {
         if ended.is_none() && pos.moves_played() % 2 != yours {
@@ -255,7 +255,7 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                 show_position(&pos, &mut out)?;
                 writeln!(out, "{}", end.said)?;
                 over(&mut typed, &end.said)?;
-                ended = Some((end, false));
+                ended = Some(end);
             } else {
                 writeln!(out, "the model plays {}", x + 1)?;
             }
@@ -278,17 +278,20 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                     show_position(&pos, &mut out)?;
                 }
                 if no_input {
-                    return Ok(code(&ended));
+                    return Ok(model_code(&ended));
                 }
                 match lines.next() {
-                    Some(l) => l.context("cannot read standard input")?.trim().to_string(),
-                    None => return Ok(code(&ended)),
+                    Some(l) => l
+                        .context("cannot read standard input (type your moves, or give them with --moves and --no-input)")?
+                        .trim()
+                        .to_string(),
+                    None => return Ok(model_code(&ended)),
                 }
             }
         };
         match text.as_str() {
             "" => continue,
-            "q" | "quit" => return Ok(code(&ended)),
+            "q" | "quit" => return Ok(model_code(&ended)),
             "u" | "undo" => match turns.pop() {
                 // your last move and the model's answer
                 Some(before) => {
@@ -300,7 +303,7 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
             },
             t => match typed_column(t) {
                 Some(_) if ended.is_some() => {
-                    let said = ended.as_ref().map_or("", |(end, _)| end.said.as_str());
+                    let said = ended.as_ref().map_or("", |end| end.said.as_str());
                     writeln!(
                         out,
                         "the game is over ({said}): u takes back your last move, q quits"
@@ -312,7 +315,7 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                         show_position(&pos, &mut out)?;
                         writeln!(out, "{}", end.said)?;
                         over(&mut typed, &end.said)?;
-                        ended = Some((end, true));
+                        ended = Some(end);
                     } else {
                         // echoed, as the diagram game echoes Yellow's moves
                         writeln!(out, "you play {c}")?;

@@ -152,7 +152,7 @@ fn stdin_links_and_conversions() {
     assert!(mirrored_link.trim_end().ends_with(".6"), "{mirrored_link}");
     let back = c4lab(&["convert"], &mirrored_link);
     assert_eq!(stdout(&back), mirrored);
-    // where Red has two threats to block, it blocks the lower column, so a mirrored game
+    // where Red has two threats to block, it blocks the leftmost column, so a mirrored game
     // can part from the mirror image: the mirrored line is cut there and the cut named
     // (it gave 43752, whose game runs on past Yellow's four)
     let column_1 = "1.-.0*D90*D90*D90*D90*D90*D9.45136\n";
@@ -166,7 +166,7 @@ fn stdin_links_and_conversions() {
     assert_eq!(stdout(&out), "1.-.*D90*D90*D90*D90*D90*D90.4375\n");
     assert!(
         String::from_utf8_lossy(&out.stderr).contains(
-            "note: the mirrored Yellow line stops after 4 of 5 moves (4375): in the mirror image Red's answer to Yellow's move 4 is column 2, not column 6"
+            "note: the mirrored Yellow line keeps 4 of its 5 moves (4375): in the mirror image Red's answer to Yellow's move 4 is column 2, not column 6"
         ),
         "{}",
         String::from_utf8_lossy(&out.stderr)
@@ -313,6 +313,29 @@ fn play_prints_each_rule() {
         "{}",
         String::from_utf8_lossy(&over.stderr)
     );
+    // cut to nothing (Red's first move, a block, parts), the line is still named as not
+    // kept by a grid (the note was left out)
+    let two_threats = "9999999\n9999999\n9999999\n9999999\n999999R\n9YYY9RR\n";
+    let link = stdout(&c4lab(&["convert", "--to", "link"], two_threats));
+    let out = c4lab(&["convert", "--mirror"], format!("{}.5\n", link.trim_end()));
+    assert_exit(&out, 0);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("note: the link's Yellow line (5) is not kept"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = c4lab(
+        &["convert", "--mirror", "--to", "link"],
+        format!("{}.5\n", link.trim_end()),
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "note: the mirrored Yellow line keeps 0 of its 1 move (none): in the mirror image Red's first move is column 3, not column 7"
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // a link whose own Yellow line runs past the game's end names the part that replays
     // (it said "not a share link", and nothing of the fix)
     let link = stdout(&c4lab(&["convert", "--to", "link", "examples/win.txt"], ""));
@@ -341,7 +364,9 @@ fn play_prints_each_rule() {
         .unwrap();
     assert_exit(&out, 2);
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("error: cannot read standard input: "),
+        String::from_utf8_lossy(&out.stderr).contains(
+            "error: cannot read standard input (type Yellow's moves, or give them with --moves and --no-input): "
+        ),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

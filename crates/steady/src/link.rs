@@ -234,9 +234,13 @@ fn replayed(diagram: &Diagram, mut line: Vec<u8>) -> Result<Vec<u8>, LinkError> 
                 0 => {
                     "no move of it replays: remove the line (the link's last '.' part)".to_string()
                 }
-                1 => format!("its first move replays: end the link with .{}", line[0] + 1),
                 _ => format!(
-                    "its first {i} moves replay: end the link with .{}",
+                    "{}: end the link with .{}",
+                    if i == 1 {
+                        "its first move replays".to_string()
+                    } else {
+                        format!("its first {i} moves replay")
+                    },
                     c4lab_board::format_moves(&line[..i])
                 ),
             };

@@ -292,7 +292,7 @@ pub struct Parting {
 
 /// Mirrors Yellow's `line` against `diagram` (a line that replays against it). Red's
 /// rules are not all mirror-symmetric (with two winning or blocking cells Red takes the
-/// lower column), so the mirrored game can part from the mirror image: the line is cut
+/// leftmost column), so the mirrored game can part from the mirror image: the line is cut
 /// after the Yellow move whose answer parted, as an edit cuts Play's line.
 pub fn mirror_line(diagram: &Diagram, line: &[u8]) -> Result<MirroredLine, PlayError> {
     let mirror = |x: usize| WIDTH - 1 - x;

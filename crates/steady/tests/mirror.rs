@@ -1,5 +1,5 @@
 //! A Yellow line mirrored with its diagram: the mirrored game is the mirror image of the
-//! game up to where Red's lower-column choice parts them, and the line is cut there.
+//! game up to where Red's leftmost-column choice parts them, and the line is cut there.
 
 mod common;
 
@@ -84,7 +84,7 @@ proptest! {
 #[test]
 fn a_double_threat_blocked_in_the_lower_column_parts_the_games() {
     // column 1 at level 0, everything else blank: Red stacks column 1 and, facing two
-    // threats after Yellow's 4, 5, 1, 3, blocks the lower column
+    // threats after Yellow's 4, 5, 1, 3, blocks the leftmost column
     let d =
         c4lab_steady::read_grid("0999999\n0999999\n0999999\n0999999\n0999999\n0999999\n").unwrap();
     let m = mirror_line(&d, &[3, 4, 0, 2, 5]).unwrap();
