@@ -57,21 +57,7 @@ fn the_model_plays_as_an_opponent_and_refuses_the_diagram_games_flags() {
     let g = Generated::new("opponent");
     let model = g.model();
     // the model as an opponent: it answers every move and the game is judged
-    let red_args = [
-        "play",
-        "--opponent",
-        "model",
-        "--model",
-        &model,
-        "--you",
-        "red",
-    ];
-    let play_red = |moves: &str| {
-        c4lab(
-            &[&red_args[..], &["--moves", moves, "--no-input"]].concat(),
-            "",
-        )
-    };
+    let play_red = |moves: &str| red_against(&model, moves, None);
     let out = play_red("1111");
     let text = stdout(&out);
     assert!(text.matches("the model plays").count() >= 3, "{text}");
@@ -87,7 +73,7 @@ fn the_model_plays_as_an_opponent_and_refuses_the_diagram_games_flags() {
         String::from_utf8_lossy(&out.stderr)
     );
     // `u` takes back your last move and the model's answer, as in the diagram game
-    let out = c4lab(&[&red_args[..], &["--moves", "4"]].concat(), "u\nu\nq\n");
+    let out = red_against(&model, "4", Some("u\nu\nq\n"));
     let text = stdout(&out);
     assert!(
         text.contains("took back your last move") && text.contains("nothing to undo"),
@@ -185,50 +171,36 @@ fn shortest_win(model: &str) -> String {
         .expect("the test's model can be beaten within eight moves")
 }
 
+/// `c4lab play` as Red against the model in file `model`: `moves` first, then `typed` on
+/// standard input (none: `--no-input`).
+fn red_against(model: &str, moves: &str, typed: Option<&str>) -> std::process::Output {
+    let mut args = vec![
+        "play",
+        "--opponent",
+        "model",
+        "--model",
+        model,
+        "--you",
+        "red",
+    ];
+    args.extend(["--moves", moves]);
+    if typed.is_none() {
+        args.push("--no-input");
+    }
+    c4lab(&args, typed.unwrap_or(""))
+}
+
 #[test]
-fn beating_the_model_exits_1() {
-    let g = Generated::new("beaten");
+fn the_model_game_exits_1_when_you_win_shows_where_a_script_stops_and_undoes_after_its_end() {
+    let g = Generated::new("model-game");
     let model = g.model();
     let line = shortest_win(&model);
-    let out = c4lab(
-        &[
-            "play",
-            "--opponent",
-            "model",
-            "--model",
-            &model,
-            "--you",
-            "red",
-            "--moves",
-            &line,
-            "--no-input",
-        ],
-        "",
-    );
+    let out = red_against(&model, &line, None);
     let text = stdout(&out);
     assert!(text.trim_end().ends_with("and win"), "{line}: {text}");
     // as documented: 1 when you beat the model (it was 0, as for a loss)
     assert_eq!(out.status.code(), Some(1), "{line}: {text}");
-}
-
-#[test]
-fn the_model_game_shows_where_a_script_stops_and_undoes_after_its_end() {
-    let g = Generated::new("model-game");
-    let model = g.model();
-    let line = shortest_win(&model);
-    let game = |moves: &str, typed: &str| {
-        let mut args = vec![
-            "play",
-            "--opponent",
-            "model",
-            "--model",
-            &model,
-            "--you",
-            "red",
-        ];
-        args.extend(["--moves", moves]);
-        c4lab(&args, typed)
-    };
+    let game = |moves: &str, typed: &str| red_against(&model, moves, Some(typed));
     // a full column in --moves: the board the script got to, then the move named (the
     // board was left out)
     let out = game("4444444", "");
