@@ -356,12 +356,7 @@ fn play_prints_each_rule() {
     }
     // standard input that cannot be read is named as such (play said only "Is a directory")
     let dir = std::fs::File::open(repo().join("examples")).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
-        .args(["play", "examples/win.txt"])
-        .current_dir(repo())
-        .stdin(dir)
-        .output()
-        .unwrap();
+    let out = c4lab_reading(&["play", "examples/win.txt"], dir);
     assert_exit(&out, 2);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains(

@@ -98,11 +98,10 @@ fn the_round_log_may_not_overwrite_the_diagram_it_solves() {
     // nor when the diagram comes on standard input from that file (`< root.txt`, with
     // no file argument or `-`): it was emptied
     for extra in [&[][..], &["-"][..]] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
-            .args([&["dsat", "--log-rounds", &g][..], extra].concat())
-            .stdin(std::fs::File::open(&grid).unwrap())
-            .output()
-            .unwrap();
+        let out = c4lab_reading(
+            &[&["dsat", "--log-rounds", &g][..], extra].concat(),
+            std::fs::File::open(&grid).unwrap(),
+        );
         assert_exit(&out, 2);
         assert!(
             String::from_utf8_lossy(&out.stderr)

@@ -46,6 +46,16 @@ pub fn c4lab(args: &[&str], stdin: impl AsRef<[u8]>) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs `c4lab` with the open file `stdin` (a shell's `< FILE`) as its standard input.
+pub fn c4lab_reading(args: &[&str], stdin: std::fs::File) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args(args)
+        .current_dir(repo())
+        .stdin(stdin)
+        .output()
+        .expect("c4lab runs")
+}
+
 /// Runs `c4lab` with its standard output a pipe whose reader has already gone away
 /// (as `c4lab ... | head` once `head` has read enough).
 pub fn c4lab_into_closed_pipe(args: &[&str], stdin: &str) -> Output {
