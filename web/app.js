@@ -289,6 +289,8 @@ let shownRoot = null;
 // ---- input -----------------------------------------------------------------------
 
 function setMode(mode) {
+  // away from Play its question goes unanswered: the next visit asks it again
+  if (mode !== 'play' && hints.cancel()) lab.hintsFor = null;
   state.mode = mode;
   for (const b of document.querySelectorAll('nav button')) b.setAttribute('aria-pressed', String(b.dataset.mode === mode));
   for (const s of document.querySelectorAll('[data-panel]')) s.hidden = s.dataset.panel !== mode;

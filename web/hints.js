@@ -10,6 +10,19 @@
 export function solverHints(store, changed) {
   let worker = null, id = 0, busy = false;
   return {
+    /**
+     * Ends the question in hand, if any (Play was left: the solver would go on using a
+     * core for seconds, in the way of the verifier and the searches). Returns whether
+     * one was ended, so that it is asked again on the way back.
+     */
+    cancel() {
+      if (!(worker && busy)) return false;
+      id++;
+      worker.terminate();
+      worker = null;
+      busy = false;
+      return true;
+    },
     /** Asks about `game` (the engine's replay of the Yellow line) below `root`. */
     ask(game, root) {
       id++; // a reply to an earlier question no longer counts

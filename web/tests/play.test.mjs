@@ -284,3 +284,42 @@ test("the solver judges Red's last move against Red's best move there", async ()
   assert.equal(await judged('1.676735342311.4049*A064072094256378923831779.163324554244177'), "Solver: Red's last move holds the draw: no move wins there");
   assert.equal(await judged('1.741312.*Z?*F?'), "Solver: Red's last move loses, as every move there does");
 });
+
+test("leaving Play ends the solver's question, and coming back asks it again", async () => {
+  const page = await open();
+  // the solver's workers, and whether each is still running
+  await page.evaluate(() => {
+    const Real = window.Worker;
+    window.__solvers = [];
+    window.Worker = class extends Real {
+      constructor(source, options) {
+        super(source, options);
+        this.live = true;
+        if (String(source).includes('solve.worker')) window.__solvers.push(this);
+      }
+      terminate() {
+        this.live = false;
+        super.terminate();
+      }
+    };
+  });
+  // an early root: the solver takes seconds over Red's move and Yellow's replies
+  await page.click('nav button[data-mode="position"]');
+  await page.fill('#moves', '44');
+  await page.click('#set-moves');
+  await page.click('nav button[data-mode="levels"]');
+  await page.click('#palette button[data-level="0"]');
+  const n = await count(page);
+  await cell(page, 4, 3).click();
+  await settled(page, n);
+  await page.click('nav button[data-mode="play"]');
+  assert.match(await page.locator('#hints').textContent(), /thinking/);
+  // it went on using a core for about five seconds, in the way of the verifier
+  await page.click('nav button[data-mode="levels"]');
+  assert.deepEqual(await page.evaluate(() => window.__solvers.map((w) => w.live)), [false]);
+  await page.click('nav button[data-mode="play"]');
+  // (the question asked afresh: here the answers run past the solver's budget)
+  await page.waitForFunction(() => /^Solver: Red's last move/.test(document.querySelector('#hints').textContent), null, { timeout: 60_000 });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
