@@ -115,7 +115,7 @@ mod tests {
     fn a_candidate_whose_fault_paths_are_learnt_cannot_come_back() {
         let (_, mut enc) = shallow_map();
         assert_eq!(enc.backend().solve(&[]).unwrap(), SatOutcome::Sat);
-        let candidate = enc.model_diagram();
+        let candidate = enc.model_diagram().unwrap();
         // it wins on the 2-ply map but loses below it
         assert!(!Verifier::new().verify(&candidate).is_win());
         let before = enc.stats().positions;
@@ -131,7 +131,7 @@ mod tests {
     fn no_fault_is_looked_for_past_the_count_asked() {
         let (_, mut enc) = shallow_map();
         assert_eq!(enc.backend().solve(&[]).unwrap(), SatOutcome::Sat);
-        let candidate = enc.model_diagram();
+        let candidate = enc.model_diagram().unwrap();
         assert_eq!(learn_fault_paths(&mut enc, &candidate, 1).unwrap(), 1);
         assert_eq!(learn_fault_paths(&mut enc, &candidate, 0).unwrap(), 0);
     }

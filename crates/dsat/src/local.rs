@@ -12,8 +12,8 @@
 //!
 //! Each step picks a fault (sometimes one of the positions above it), lists the changes
 //! of its playable `?` cells' levels that make it play a move that keeps the win (one
-//! cell, or when none does, that cell made the lowest unique level and the playable
-//! cells below it raised), and takes the one that leaves the fewest faults, or at
+//! cell, or when none does, that cell made the lowest unique level and the other
+//! playable cells at or below its level raised), and takes the one that leaves the fewest faults, or at
 //! random now and then; a change just undone is barred for a few steps. The random
 //! choices come from a fixed-seed generator, and the work is counted in positions
 //! walked plus the strong solver's nodes, so a run does not depend on timing and the
@@ -91,10 +91,10 @@ pub struct LocalSearch {
     free: u64,
     /// The empty cells at the root, by bit: the level layer.
     empty: u64,
-    /// Each empty cell's level, by bit.
+    /// Each empty cell's level, by its bit's index.
     levels: [u8; 64],
     rng: Xorshift,
-    /// (cell bit, level) barred until the step given.
+    /// (a cell's bit index, level) barred until the step given.
     tabu: FxHashMap<(u8, u8), u64>,
     /// The strong solver's answers, by the key of the position after Red's move.
     answers: Answers,

@@ -48,7 +48,11 @@ pub fn start(
         .then(|| Box::new(LocalSearch::new(diagram, root, options.local_seed)));
     let mut enc = open_encoding(diagram, &root, options, &stop, None)?;
     if options.oracle_nodes > 0 {
-        enc.use_oracle(16 << 20, options.oracle_nodes, stop.clone());
+        enc.use_oracle(
+            c4lab_synth::complete::ORACLE_TABLE_BYTES,
+            options.oracle_nodes,
+            stop.clone(),
+        );
     }
     let mut map = BreadthFirst::new(
         &root,
@@ -199,7 +203,8 @@ impl Mapping {
 
     /// Enters this solve in a race: it gives up (`stopped`) once its dead ends reach
     /// `ceiling`, which the other entrants lower as they finish (checked between
-    /// positions while mapping and at every dead end while searching).
+    /// positions while mapping; while searching, BatSat reads it at every decision,
+    /// CaDiCaL when a call starts).
     pub fn race_to(&mut self, ceiling: Arc<dyn Ceiling>) {
         self.ceiling = Some(ceiling);
     }

@@ -307,6 +307,7 @@ pub fn race(
             .collect()
     });
     let entrants = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    contradiction(entrants.iter().map(|e| &e.report.outcome))?;
     let winner = entrants
         .iter()
         .enumerate()
@@ -314,6 +315,24 @@ pub fn race(
         .min_by_key(|(i, e)| (e.rank(), *i))
         .map(|(i, _)| i);
     Ok(RaceReport { winner, entrants })
+}
+
+/// An error when one entrant found a diagram (verified) and another proved `unsat`:
+/// one of them rests on a bug, and ranking would hide it by reporting one verdict.
+fn contradiction<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Result<(), SynthError> {
+    let (mut found, mut unsat) = (false, false);
+    for outcome in outcomes {
+        found |= matches!(outcome, Outcome::Found(_));
+        unsat |= *outcome == Outcome::Unsat;
+    }
+    if found && unsat {
+        return Err(SynthError::Internal(
+            "one search of the race found a winning diagram (verified) and another proved that none exists: \
+             run it again with --widen-after 0 for the first search alone, and report both"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// One entrant, counted from `started_at`: its local search (if still running), map,
@@ -377,4 +396,22 @@ fn run(
         }
     }
     Ok(entrant)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use c4lab_board::Position;
+    use c4lab_steady::{Cell, Diagram};
+
+    #[test]
+    fn a_found_diagram_and_an_unsat_proof_in_one_race_are_an_error() {
+        let found = Outcome::Found(Diagram::from_root(&Position::default(), |_, _| {
+            Cell::Level(9)
+        }));
+        let err = contradiction([&found, &Outcome::Unsat]).unwrap_err();
+        assert!(err.to_string().contains("proved that none exists"), "{err}");
+        assert!(contradiction([&Outcome::Unsat, &Outcome::Stopped]).is_ok());
+        assert!(contradiction([&found, &Outcome::Stopped, &Outcome::Budget]).is_ok());
+    }
 }

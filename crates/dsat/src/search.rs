@@ -155,7 +155,8 @@ impl Mapped {
     }
 
     /// One solve-verify round: the verdict once there is one (found, unsat, budget,
-    /// stopped), or None after refining on a losing line.
+    /// stopped), or None when the search goes on: after refining on a losing line, or
+    /// after its level budget grew (proved too small, or widened).
     pub fn round(&mut self) -> Result<Option<Outcome>, SynthError> {
         if let Some(outcome) = self.early.take() {
             return Ok(Some(outcome));
@@ -222,7 +223,7 @@ impl Mapped {
             }
             SatOutcome::Sat => {}
         }
-        let candidate = self.enc.model_diagram();
+        let candidate = self.enc.model_diagram()?;
         match self.verifier.verify(&candidate) {
             Verdict::Win { .. } => return Ok((Some(Outcome::Found(candidate)), RoundEnd::Verdict)),
             Verdict::Loss { counterexample, .. } => {
@@ -245,6 +246,8 @@ impl Mapped {
                     faults::learn_fault_paths(&mut self.enc, &candidate, self.options.fault_paths)?;
                 }
             }
+            // as auto-complete says it: a bound for pathological input
+            Verdict::Budget { positions } => return Err(SynthError::VerifierBudget { positions }),
             other => {
                 return Err(SynthError::Internal(format!(
                     "a dsat candidate got the verdict {}",

@@ -196,7 +196,7 @@ impl Completer {
             SatOutcome::Unsat => Some(Completion::Unsat),
             SatOutcome::Stopped | SatOutcome::Limit => Some(Completion::Stopped),
             SatOutcome::Sat => {
-                let candidate = self.encoding.model_diagram();
+                let candidate = self.encoding.model_diagram()?;
                 self.progress.candidates += 1;
                 match self.verifier.verify(&candidate) {
                     Verdict::Win { positions } => Some(Completion::Found {

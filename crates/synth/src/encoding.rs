@@ -300,18 +300,28 @@ impl Encoding {
     }
 
     /// The diagram the last model describes: the input with every `?` set.
-    pub fn model_diagram(&self) -> Diagram {
+    ///
+    /// Errors ([`SynthError::Internal`]) when a `?` cell holds no level in the model,
+    /// which its one-hot clauses forbid: a level made up there would be a candidate
+    /// other than the model, which learning from it might never exclude.
+    pub fn model_diagram(&self) -> Result<Diagram, SynthError> {
         let mut d = self.template.clone();
         for (x, y) in self.free_cells() {
             let l = (0..FREE_LEVELS)
                 .find(|&l| {
-                    self.backend
-                        .value(self.level_lit(x, y, l).expect("free cell"))
+                    self.level_lit(x, y, l)
+                        .is_some_and(|lit| self.backend.value(lit))
                 })
-                .unwrap_or(crate::encoding::FREE_LEVELS - 1);
+                .ok_or_else(|| {
+                    SynthError::Internal(format!(
+                        "the SAT model gives the ? cell in column {}, row {} no level",
+                        x + 1,
+                        y + 1
+                    ))
+                })?;
             d.set(x, y, Cell::Level(l));
         }
-        d
+        Ok(d)
     }
 
     /// The assumptions that pin every undecided cell to its level in `diagram`.

@@ -37,7 +37,7 @@ fn first_model(puzzle: &Diagram, hint: Option<&Diagram>, backend: &str) -> Diagr
     let mut enc =
         Encoding::with_phases(puzzle, &root, sat::open(backend, stop).unwrap(), hint).unwrap();
     assert_eq!(enc.backend().solve(&[]).unwrap(), sat::SatOutcome::Sat);
-    enc.model_diagram()
+    enc.model_diagram().unwrap()
 }
 
 #[test]

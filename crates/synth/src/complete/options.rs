@@ -15,7 +15,7 @@ pub enum Learn {
 }
 
 impl Learn {
-    /// Reads `positions` or `blocking`.
+    /// Reads `tree`, `positions` or `blocking`.
     pub fn parse(text: &str) -> Option<Learn> {
         match text {
             "tree" => Some(Learn::Tree),
