@@ -5,7 +5,7 @@
 use c4lab_board::{format_moves, Position, WIDTH};
 use rustc_hash::FxHashMap;
 
-use crate::{verify_many, Diagram, Verdict};
+use crate::{verify_many, Diagram, Language, Verdict};
 
 /// A Red-to-move node of the graph and the column committed there.
 #[derive(Debug, Clone)]
@@ -29,6 +29,8 @@ pub struct Leaf {
     pub line: usize,
     /// The diagram, translated to the level language.
     pub diagram: Diagram,
+    /// The language it was written in (upstream's file is in the old one).
+    pub language: Language,
     /// Its root position.
     pub position: Position,
     /// A legal order reaching the root (0-based columns).
@@ -132,7 +134,9 @@ pub fn parse_leaves(text: &str) -> (Vec<Leaf>, Vec<String>) {
         .chain(std::iter::once((lines.len(), &"")))
     {
         let is_row = !l.trim().is_empty() || l.chars().count() == WIDTH;
-        if l.starts_with('#') {
+        // (indented too: `#` is no cell of either language, and an indented comment
+        // inside a diagram was read as its seventh row)
+        if l.trim_start().starts_with('#') {
             continue;
         }
         if is_row {
@@ -167,7 +171,7 @@ pub fn parse_leaves(text: &str) -> (Vec<Leaf>, Vec<String>) {
                     e.to_string()
                 }
             })
-            .and_then(|(diagram, _)| {
+            .and_then(|(diagram, language)| {
                 let root = diagram.root().map_err(|e| e.to_string())?;
                 if root.position.winner().is_some() {
                     return Err("its root already holds a four".into());
@@ -176,6 +180,7 @@ pub fn parse_leaves(text: &str) -> (Vec<Leaf>, Vec<String>) {
                     index,
                     line: start,
                     diagram,
+                    language,
                     position: root.position,
                     order: root.order,
                 })
@@ -211,9 +216,10 @@ pub fn check_solution(branches_text: &str, steady_text: &str) -> Report {
     for (i, b) in branches.iter().enumerate() {
         if let Some(&j) = branch_at.get(&b.position.canonical_key()) {
             structure.push(format!(
-                "branches lines {} and {}: the same node up to mirroring ({})",
+                "branches lines {} and {}: the same node{} ({})",
                 branches[j].line,
                 b.line,
+                mirrored(&branches[j].position, &b.position),
                 show(&b.moves)
             ));
         } else {
@@ -225,8 +231,12 @@ pub fn check_solution(branches_text: &str, steady_text: &str) -> Report {
         let key = l.position.canonical_key();
         if let Some(&j) = leaf_at.get(&key) {
             structure.push(format!(
-                "diagrams {} (line {}) and {} (line {}): the same board up to mirroring",
-                leaves[j].index, leaves[j].line, l.index, l.line
+                "diagrams {} (line {}) and {} (line {}): the same board{}",
+                leaves[j].index,
+                leaves[j].line,
+                l.index,
+                l.line,
+                mirrored(&leaves[j].position, &l.position)
             ));
         } else {
             leaf_at.insert(key, i);
@@ -242,9 +252,10 @@ pub fn check_solution(branches_text: &str, steady_text: &str) -> Report {
         name: "structure",
         passed: structure.is_empty(),
         summary: format!(
-            "{} branches, {} diagrams parsed",
+            "{} branches, {} diagrams parsed{}",
             branches.len(),
-            leaves.len()
+            leaves.len(),
+            languages(&leaves)
         ),
         failures: structure,
     }];
@@ -300,23 +311,27 @@ pub fn check_solution(branches_text: &str, steady_text: &str) -> Report {
             let win = q.winning_moves() != 0;
             let mut by = Vec::new();
             if let Some(nb) = branch {
-                by.push("a branch");
+                by.push(format!("a branch, branches line {}", branches[nb].line));
                 if !branch_seen[nb] {
                     branch_seen[nb] = true;
                     stack.push(nb);
                 }
             }
             if let Some(nl) = leaf {
-                by.push("a diagram");
+                by.push(format!(
+                    "a diagram, diagram {} (line {})",
+                    leaves[nl].index, leaves[nl].line
+                ));
                 leaf_seen[nl] = true;
             }
             if win {
-                by.push("a Red win next move");
+                by.push("a Red win next move".into());
             }
             match by.len() {
                 0 => failures.push(format!(
-                    "{}: Yellow's reply is covered by no branch, diagram or Red win next move",
-                    show(&line)
+                    "{}: Yellow's reply (after branches line {}) is covered by no branch, diagram or Red win next move",
+                    show(&line),
+                    b.line
                 )),
                 1 if branch.is_some() => by_branch += 1,
                 1 if leaf.is_some() => by_leaf += 1,
@@ -324,7 +339,7 @@ pub fn check_solution(branches_text: &str, steady_text: &str) -> Report {
                 _ => failures.push(format!(
                     "{}: covered more than once ({})",
                     show(&line),
-                    by.join(" and ")
+                    by.join("; ")
                 )),
             }
         }
@@ -343,6 +358,16 @@ pub fn check_solution(branches_text: &str, steady_text: &str) -> Report {
         failures,
     });
 
+    // a second copy of a node counts as reached with its first: the structure check
+    // names it already
+    let branch_seen: Vec<bool> = branches
+        .iter()
+        .map(|b| branch_seen[branch_at[&b.position.canonical_key()]])
+        .collect();
+    let leaf_seen: Vec<bool> = leaves
+        .iter()
+        .map(|l| leaf_seen[leaf_at[&l.position.canonical_key()]])
+        .collect();
     let mut unreached: Vec<String> = branches
         .iter()
         .zip(&branch_seen)
@@ -410,6 +435,31 @@ pub fn check_solution(branches_text: &str, steady_text: &str) -> Report {
         failures: failed,
     });
     Report { checks }
+}
+
+/// "" when `b` is the same position as `a`, else ", mirrored" (the keys match only
+/// up to mirroring).
+fn mirrored(a: &Position, b: &Position) -> &'static str {
+    if a.key() == b.key() {
+        ""
+    } else {
+        ", mirrored"
+    }
+}
+
+/// The structure summary's note of the languages read: upstream's file is in the old
+/// one, so a diagram in the level language is named (a file may mix the two).
+fn languages(leaves: &[Leaf]) -> String {
+    let levels = leaves
+        .iter()
+        .filter(|l| l.language == Language::Levels)
+        .count();
+    match (levels, leaves.len() - levels) {
+        (0, 0) => String::new(),
+        (0, _) => " (old language)".into(),
+        (_, 0) => " (level language)".into(),
+        (l, o) => format!(" ({o} in the old language, {l} in the level language)"),
+    }
 }
 
 fn show(moves: &[u8]) -> String {

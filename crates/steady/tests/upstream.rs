@@ -58,7 +58,10 @@ fn the_whole_solution_checks() {
         names,
         ["structure", "root", "coverage", "reachability", "leaves"]
     );
-    assert!(r.checks[0].summary.contains("336 branches, 1295 diagrams"));
+    assert_eq!(
+        r.checks[0].summary,
+        "336 branches, 1295 diagrams parsed (old language)"
+    );
 }
 
 #[test]
@@ -133,7 +136,8 @@ fn a_removed_branch_fails_coverage_and_reachability() {
     let f = failures_of(&r, "coverage");
     assert_eq!(f.len(), 1, "{f:?}");
     assert!(
-        f[0].starts_with("415351: Yellow's reply is covered by no branch"),
+        f[0].starts_with("415351: Yellow's reply (after branches line ")
+            && f[0].contains(") is covered by no branch"),
         "{f:?}"
     );
     assert!(failures_of(&r, "reachability")
@@ -154,12 +158,13 @@ fn a_duplicate_mirrored_diagram_fails_structure() {
         .collect();
     let text = format!("{steady}\n{}\n", first.join("\n"));
     let r = check_solution(&branches, &text);
-    assert!(failed(&r).contains(&"structure"), "{:?}", failed(&r));
+    // (its second copy was also "never reached", though its board is)
+    assert_eq!(failed(&r), ["structure"]);
     let f = failures_of(&r, "structure");
     assert!(
         f.iter()
             .any(|f| f.starts_with("diagrams 1 (line ")
-                && f.contains("the same board up to mirroring")),
+                && f.ends_with("): the same board, mirrored")),
         "{f:?}"
     );
     assert!(matches!(
@@ -196,4 +201,61 @@ fn empty_or_swapped_files_fail_and_say_why() {
     assert!(failures_of(&r, "structure")
         .iter()
         .any(|f| f.starts_with("the branches file holds no branch line")));
+}
+
+#[test]
+fn an_indented_comment_a_level_grid_and_an_exact_copy_are_read_as_written() {
+    let Some((branches, steady)) = common::upstream() else {
+        return;
+    };
+    let leaves = c4lab_steady::solution::parse_leaves(&steady).0;
+    let rows: Vec<&str> = steady.lines().skip(leaves[0].line - 1).take(6).collect();
+    let first = rows.join("\n");
+    // an indented comment inside a diagram was read as its seventh row
+    let commented = format!(
+        "{}\n   # a note\n{}",
+        rows[..3].join("\n"),
+        rows[3..].join("\n")
+    );
+    let r = check_solution(&branches, &steady.replacen(&first, &commented, 1));
+    assert!(r.passed(), "{:#?}", r.checks);
+    // a diagram in the level language passes, and the summary says so
+    let r = check_solution(
+        &branches,
+        &steady.replacen(&first, &leaves[0].diagram.to_grid(), 1),
+    );
+    assert!(r.passed(), "{:#?}", r.checks);
+    assert_eq!(
+        r.checks[0].summary,
+        "336 branches, 1295 diagrams parsed (1294 in the old language, 1 in the level language)"
+    );
+    // an exact copy is named as the same board, not mirrored, and not as never reached
+    let r = check_solution(&branches, &format!("{steady}\n{first}\n"));
+    assert_eq!(failed(&r), ["structure"]);
+    assert!(
+        failures_of(&r, "structure")
+            .iter()
+            .any(|f| f.starts_with("diagrams 1 (line ") && f.ends_with("): the same board")),
+        "{:?}",
+        failures_of(&r, "structure")
+    );
+    // a node covered twice names both places
+    let moves: String = leaves[0]
+        .order
+        .iter()
+        .map(|c| char::from(b'1' + c))
+        .collect();
+    let column = (1..=7)
+        .find(|&c| leaves[0].position.can_play(c - 1))
+        .unwrap();
+    let r = check_solution(&format!("{branches}{moves}->{column}\n"), &steady);
+    let f = failures_of(&r, "coverage");
+    assert!(
+        f.iter().any(|f| f.contains(&format!(
+            "covered more than once (a branch, branches line {}; a diagram, diagram 1 (line {}))",
+            branches.lines().count() + 1,
+            leaves[0].line
+        ))),
+        "{f:?}"
+    );
 }
