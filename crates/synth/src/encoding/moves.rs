@@ -155,4 +155,55 @@ mod tests {
             "{lost} {children} {won_replies}"
         );
     }
+
+    /// Rules 1 and 2 are written here for the encoding and in the verifier's agent: the
+    /// two must name the same win and the same block, or the SAT search would solve
+    /// another game than the one the verifier judges.
+    #[test]
+    fn the_rule_cells_agree_with_the_verifiers_agent() {
+        use c4lab_steady::agent::{choose, Choice};
+        let mut rng = fastrand::Rng::with_seed(7);
+        let (mut wins, mut blocks, mut free) = (0, 0, 0);
+        for _ in 0..3000 {
+            let mut pos = Position::default();
+            for _ in 0..2 * rng.usize(0..21) {
+                let moves: Vec<usize> = (0..WIDTH)
+                    .filter(|&x| pos.can_play(x) && !pos.is_winning_move(x))
+                    .collect();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play(moves[rng.usize(0..moves.len())]);
+            }
+            if pos.moves_played() % 2 == 1 || pos.is_full() {
+                continue;
+            }
+            let (red, mask) = (pos.current(), pos.mask());
+            // every empty cell at level 0: rule 3 then names no move, so the agent's
+            // answer is a win, a block or nothing
+            let levels = c4lab_steady::Levels::from_masks(std::array::from_fn(|l| {
+                if l == 0 {
+                    BOARD_MASK & !mask
+                } else {
+                    0
+                }
+            }));
+            let cells = rule_cells(red, mask);
+            match choose(red, mask, &levels) {
+                Choice::Win => {
+                    wins += 1;
+                    assert_eq!(cells, (0, true), "{red:x} {mask:x}");
+                }
+                Choice::Block(cell) => {
+                    blocks += 1;
+                    assert_eq!(cells, (cell, true), "{red:x} {mask:x}");
+                }
+                _ => {
+                    free += 1;
+                    assert_eq!(cells, (playable(mask), false), "{red:x} {mask:x}");
+                }
+            }
+        }
+        assert!(wins > 0 && blocks > 0 && free > 0, "{wins} {blocks} {free}");
+    }
 }
