@@ -156,7 +156,7 @@ function paint(i, level) {
   if (state.levels[i] === level) return;
   editLevels(() => { state.levels[i] = level; });
 }
-/** Sets the root to `moves`, saying why not where it cannot; on success, the sentence on Play's dropped line ('' for none). */
+/** Sets the root to `moves`, saying why not where it cannot (then undefined); on success `{dropped}`, the sentence on Play's dropped line ('' for none). */
 function setRoot(moves) {
   const p = call(engine.position, moves);
   if (!p.ok) return say(p.error, true);
@@ -253,8 +253,9 @@ function render() {
     simp.disabled = true;
     simp.textContent = 'Simplify';
   }
-  simp.title = !(state.simplify && state.simplify.ok)
-    ? 'Off: Simplify needs a diagram that verifies as a win.'
+  const won = state.verdict && state.verdict.ok && state.verdict.verdict === 'win';
+  simp.title = state.simplify && !state.simplify.ok ? `Off: ${state.simplify.error.replace(/\.$/, '')}.`
+    : !state.simplify ? (won ? 'Off: counting the cells Simplify would clear…' : 'Off: Simplify needs a diagram that verifies as a win.')
     : state.simplify.cleared === 0
       ? 'Off: no cell can be blanked without losing the win.'
       : 'Blank (level 9) every cell that is not load-bearing, keeping the win';
@@ -561,6 +562,11 @@ async function main() {
   buildBoard();
   buildPalette();
   wire();
+  // until the engine is in, an input would reach handlers that call it: they threw,
+  // some half way through an edit
+  const early = (e) => e.stopImmediatePropagation();
+  const inputs = ['click', 'contextmenu', 'keydown', 'change'];
+  for (const type of inputs) addEventListener(type, early, true);
   const host = {
     grid,
     levels: () => state.levels,
@@ -581,6 +587,7 @@ async function main() {
   await init();
   performance.mark('engine-ready');
   lab.ready = true;
+  for (const type of inputs) removeEventListener(type, early, true);
   const refused = loadHash() === false;
   if (refused) restoreTab();
   edited({ first: true, keepHash: refused });

@@ -1,6 +1,7 @@
-// Which of the Lab's buttons are on. A button whose click would change nothing is off
-// (Clear on a clear diagram, Empty board on the empty board, an Undo with nothing to
-// take back), and the searches' buttons say in their titles why they are off.
+// Which of the Lab's buttons are on (Simplify's is set with its count, in app.js's
+// render). A button whose click would change nothing is off (Clear on a clear diagram,
+// Empty board on the empty board, an Undo with nothing to take back), and the searches'
+// buttons say in their titles why they are off.
 
 /** Sets `button`'s title to its own words, led by "Off: why." when `off` names a reason. */
 export function titled(button, off) {

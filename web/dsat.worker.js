@@ -3,12 +3,13 @@
 // once when it enters a new phase, ends or passes the race's release mark. The page stops a search by
 // terminating this worker.
 // Messages in: {id, grid, cut, maxStates, firstLevels, widenAfter, releaseAt, slot,
-// hold} starts (firstLevels 1, the default: the fewest levels; 10: every level
+// hold, localWork} starts (firstLevels 1, the default: the fewest levels; 10: every level
 // from the start; widenAfter 0, the default: a level budget grows only on proof;
 // releaseAt: report `released_at` once a budget has taken that many dead ends; shared,
 // slot: a SharedArrayBuffer of i32 ceilings the solver also reads while it runs, and
 // this search's index in the race, which also sets its local search's random stream
-// and budget as natively; hold: after its local search, report
+// and budget as natively; localWork: its local search's budget instead of the native
+// default; hold: after its local search, report
 // `waiting` and wait for {id, release}); {id, ceiling} then makes the search give up
 // once its own dead ends reach `ceiling`, {id, localCeiling} once its local search's
 // work reaches it (see race.js).

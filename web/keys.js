@@ -1,6 +1,6 @@
 // The Lab's keyboard: Undo and Redo as editors spell them, the focus ring on the board
 // (arrows move it, Enter or Space clicks its cell, a digit or ? paints it), Backspace
-// takes a step back, and in Play the digits 1-7 drop Yellow's stone.
+// takes a step back, and in Play and Position the digits 1-7 drop a stone in their column.
 
 /**
  * The page's keydown handler. `lab` gives: `state` (the page's state, changed in place),

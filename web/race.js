@@ -27,7 +27,7 @@ import { searchHandle } from './search.js';
  * Races one search per entry of `widenAfter` in module workers at `url`; `changed()`
  * runs after every report. The report is the first search's while it runs, then the
  * winner's, with `winner` (its index or null) and `entrants` ({state, conflicts,
- * started_at} each).
+ * started_at, local} each; `local`: still in its local search).
  */
 export function raceWorkers(url, widenAfter, changed) {
   const positive = widenAfter.filter((w) => w > 0);
@@ -132,6 +132,14 @@ export function raceWorkers(url, widenAfter, changed) {
       .map((o, j) => ({ o, j }))
       .filter(({ o }) => o.done && verdict(o.report))
       .sort(before);
+    // a diagram found (and verified) and a proof that none exists: one of them rests on a
+    // bug, which picking one by rank would hide (the native race refuses it too)
+    const said = (state) => judged.some(({ o }) => o.report.state === state);
+    if (said('found') && said('unsat')) {
+      end();
+      s.report = { ok: false, failed: true, error: 'one search of the race found a winning diagram (verified) and another proved that none exists: this is a bug, please report the diagram and its root' };
+      return;
+    }
     const winner = judged.length ? judged[0].j : null;
     const budget = s.entrants.findIndex((o) => o.done && o.report && o.report.state === 'budget');
     const chosen = winner ?? (budget >= 0 ? budget : 0);

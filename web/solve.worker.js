@@ -13,19 +13,22 @@ self.onmessage = async (e) => {
   try {
     await ready;
     const yellow = moves === null ? null : JSON.parse(analyze(moves, BUDGET));
-    let red = null, redBest = null;
+    let red = null, redBest = null, after = null;
     if (beforeRed !== null) {
       // Red's move kept the win when the position after it is lost for Yellow; the
       // position before it says what Red's best move would have scored (a move that
       // loses where every move loses is no mistake)
-      const after = JSON.parse(score(beforeRed + redColumn, BUDGET));
+      after = JSON.parse(score(beforeRed + redColumn, BUDGET));
       red = after.ok ? (after.score === 'unknown' ? 'unknown' : -after.score) : null;
       if (typeof red === 'number' && red <= 0) {
         const before = JSON.parse(score(beforeRed, BUDGET));
         redBest = before.ok && before.score !== 'unknown' ? before.score : null;
       }
     }
-    self.postMessage({ id, yellow, red, redBest });
+    // (an answer the engine refused read as "nothing to judge here")
+    const refused = [yellow, after].find((r) => r && !r.ok);
+    if (refused) self.postMessage({ id, error: refused.error });
+    else self.postMessage({ id, yellow, red, redBest });
   } catch (err) {
     self.postMessage({ id, error: `the solver failed: ${err}`, failed: true });
   }

@@ -7,7 +7,10 @@ const THEME_KEY = 'c4lab-theme';
 /** Applies the kept theme, if any, and makes `button` switch between the two. */
 export function wireTheme(button) {
   const root = document.documentElement;
-  const kept = localStorage.getItem(THEME_KEY);
+  // (storage can be off: a browser blocking sites' data throws here, and the page then
+  // failed to start, reading "The engine failed to load")
+  let kept = null;
+  try { kept = localStorage.getItem(THEME_KEY); } catch { /* storage off: the system's theme */ }
   if (kept === 'light' || kept === 'dark') root.dataset.theme = kept;
   const dark = () => (root.dataset.theme ? root.dataset.theme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches);
   // the button's name says which theme is on and what a press does
@@ -16,7 +19,7 @@ export function wireTheme(button) {
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', name);
   button.addEventListener('click', () => {
     root.dataset.theme = dark() ? 'light' : 'dark';
-    localStorage.setItem(THEME_KEY, root.dataset.theme);
+    try { localStorage.setItem(THEME_KEY, root.dataset.theme); } catch { /* storage off: kept for this visit only */ }
     name();
   });
 }

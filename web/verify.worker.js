@@ -1,15 +1,18 @@
 // Verification off the main thread: a verdict first, then (for a win) how many cells
 // Simplify would clear. The page terminates this worker to cancel a stale request.
 // Messages: {type: 'verify' | 'simplify' | 'bench', id, grid | grids}. A failure (the
-// engine did not load, a trap) is posted as a verdict `{ok: false, error}` with `failed`
-// set, so the page never waits on it and starts a fresh worker for its next request (a
-// trapped engine is not fit to run again).
+// engine did not load, a trap) is posted as the answer in hand, a verdict or Simplify's
+// count, `{ok: false, error}` with `failed` set, so the page never waits on it and starts
+// a fresh worker for its next request (a trapped engine is not fit to run again).
 import init, { verify, simplify } from './pkg/c4lab_wasm.js';
 
 const ready = init();
 
 self.onmessage = async (e) => {
   const msg = e.data;
+  // the answer in hand: after a win's verdict, Simplify's (a failure there replaced the
+  // win already posted with an error)
+  let answering = msg.type === 'simplify' ? 'simplify' : 'verdict';
   try {
     await ready;
     if (msg.type === 'verify') {
@@ -17,6 +20,7 @@ self.onmessage = async (e) => {
       const result = JSON.parse(verify(msg.grid, 5_000_000));
       self.postMessage({ type: 'verdict', id: msg.id, result, ms: performance.now() - t });
       if (result.ok && result.verdict === 'win') {
+        answering = 'simplify';
         self.postMessage({ type: 'simplify', id: msg.id, result: JSON.parse(simplify(msg.grid)) });
       }
     } else if (msg.type === 'simplify') {
@@ -30,7 +34,7 @@ self.onmessage = async (e) => {
       self.postMessage({ type: 'bench', times });
     }
   } catch (err) {
-    const result = { ok: false, error: `Verification failed: ${err}` };
-    self.postMessage({ type: msg.type === 'simplify' ? 'simplify' : 'verdict', id: msg.id, result, failed: true });
+    const result = { ok: false, error: `${answering === 'simplify' ? 'Simplify' : 'Verification'} failed: ${err}` };
+    self.postMessage({ type: answering, id: msg.id, result, failed: true });
   }
 };

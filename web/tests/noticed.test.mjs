@@ -46,7 +46,7 @@ test('what a user noticed: stale messages, a palette that follows the keys, fail
   await fresh.click('#palette button[data-level="2"]');
   await cell(fresh, 1, 1).click();
   assert.equal(await fresh.locator('#mirror').isDisabled(), false);
-  assert.equal(await mirrorTitle(), 'Mirror the levels and the root left to right');
+  assert.equal(await mirrorTitle(), "Mirror the levels, the root and Play's Yellow line left to right");
   await fresh.close();
   await page.click('#undecide-all');
   assert.match(await off('#undecide-all'), /^Off: every cell is \? already\./);
@@ -634,4 +634,86 @@ test('what a user noticed, eighth round: Levels Undo and the moves taken back in
   assert.match(await pinned.locator('#dsat-status').textContent(), new RegExp(`its \\? cells take ${low === top ? `level ${top}` : `levels ${low}–${top}`}[,.]`));
   assert.deepEqual(pinned.errors, []);
   await pinned.close();
+});
+
+test('ninth round (a reader of the page\'s code): storage off, a failing Simplify or solver, input before the engine is in', async () => {
+  // a page of its own context: `routes` rewrite a served file (each [path, from, to])
+  const page = async (routes = [], init = null) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    for (const [path, from, to] of routes) {
+      await context.route(`**/${path}`, async (route) => {
+        const response = await route.fetch();
+        const body = (await response.text()).replaceAll(from, to);
+        assert.notEqual(body, await response.text(), `${path} holds ${from}`);
+        await route.fulfill({ response, body });
+      });
+    }
+    if (init) await context.addInitScript(init);
+    const p = await context.newPage();
+    p.errors = [];
+    p.on('pageerror', (e) => p.errors.push(String(e)));
+    return p;
+  };
+  const ready = (p) => p.waitForFunction(() => window.__lab && window.__lab.verdicts > 0);
+
+  // with sites' storage off, reading the kept theme threw and the page said "The engine
+  // failed to load"
+  const off = await page([], () => {
+    for (const name of ['localStorage', 'sessionStorage']) {
+      Object.defineProperty(window, name, { configurable: true, get() { throw new DOMException('The operation is insecure.', 'SecurityError'); } });
+    }
+  });
+  await off.goto(url);
+  await ready(off);
+  assert.equal(await off.locator('#message').textContent(), '');
+  const theme = () => off.evaluate(() => document.documentElement.dataset.theme ?? '');
+  const was = await theme();
+  await off.click('#theme');
+  assert.notEqual(await theme(), was);
+  assert.deepEqual(off.errors, []);
+  await off.context().close();
+
+  // Simplify failing after a win's verdict replaced the win with "Verification failed"
+  const trap = "(() => { throw new Error('a trap in simplify'); })()";
+  const simplifying = await page([['verify.worker.js', 'JSON.parse(simplify(msg.grid))', trap]]);
+  await simplifying.goto(url);
+  await ready(simplifying);
+  await importText(simplifying, WIN);
+  await simplifying.waitForFunction(() => /Off: Simplify failed: Error: a trap in simplify[.]$/.test(document.querySelector('#simplify').title));
+  assert.match(await verdict(simplifying), /^Win/);
+  await simplifying.context().close();
+
+  // the solver's refusal read "nothing to judge here (no Red move played...)"
+  const refusing = await page([['solve.worker.js', 'JSON.parse(analyze(moves, BUDGET))', "({ ok: false, error: 'the engine refused it' })"]]);
+  await refusing.goto(url);
+  await ready(refusing);
+  await importText(refusing, WIN);
+  await refusing.click('nav button[data-mode="play"]');
+  await refusing.waitForFunction(() => document.querySelector('#hints').textContent === 'Solver: no hints here: the engine refused it.');
+  await refusing.context().close();
+
+  // a click or key before the engine is in threw from its handler, half way through an edit
+  const early = await page();
+  let letIn;
+  const held = new Promise((resolve) => { letIn = resolve; });
+  await early.route('**/c4lab_wasm_bg.wasm', async (route) => { await held; await route.continue(); });
+  await early.goto(url, { waitUntil: 'domcontentloaded' });
+  await early.locator('#board .cell').first().waitFor();
+  await early.click('#palette button[data-level="3"]');
+  await early.locator('#board .cell[data-index="0"]').click();
+  await early.focus('#board');
+  await early.keyboard.press('5');
+  letIn();
+  await ready(early);
+  assert.deepEqual(early.errors, []);
+  // nothing was painted: the diagram is a fresh page's
+  const grid = async (p) => {
+    if (!(await p.locator('#io').evaluate((d) => d.open))) await p.locator('#io summary').click();
+    await p.click('[data-export="grid"]');
+    return p.inputValue('#io-text');
+  };
+  const fresh = await open();
+  assert.equal(await grid(early), await grid(fresh));
+  await fresh.close();
+  await early.context().close();
 });

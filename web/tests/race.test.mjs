@@ -302,6 +302,15 @@ test('Stop keeps a verdict one search already has, as natively', () => {
   assert.equal(race.report.conflicts, 100);
 });
 
+test('a diagram found and a proof that none exists in one race are an error, as natively', () => {
+  const { race, first, second } = released();
+  second.report(found(3000, 3000));
+  first.report(unsat(2000, { released_at: 1000 }));
+  assert.equal(race.running, false);
+  assert.equal(race.report.ok, false);
+  assert.match(race.report.error, /found a winning diagram \(verified\) and another proved that none exists/);
+});
+
 test('an error ends the race and every worker; a new race forgets the old one\'s reports', () => {
   const { race, first, second } = released();
   second.onmessage({ data: { id: second.sent[0].id, report: { ok: false, error: 'out of memory' } } });
