@@ -11,14 +11,14 @@ import { failure, searchControls } from './search.js';
 
 /** Positions the browser may map: its memory budget (a few hundred MB at most). */
 export const BROWSER_MAX_STATES = 300000;
-/** Plies below the root that are mapped before solving. */
-const CUT_PLIES = 16;
+/** Plies below the root that are mapped before solving (`c4lab dsat`'s default `--cut`). */
+export const CUT_PLIES = 16;
 /**
  * The searches raced, as `c4lab dsat`'s default `--widen-after 0,3000`: the first's
  * level budget grows only on proof, the second's also after 3,000 dead ends (and the
  * engine maps the second's first cut two plies deeper, as natively).
  */
-const WIDEN_AFTER = [0, 3000];
+export const WIDEN_AFTER = [0, 3000];
 
 /**
  * Wires the controls. `host` gives: grid() (the diagram as text), levels() (the level

@@ -3,7 +3,9 @@
 // timing involved. Run by scripts/test with the browser tests.
 import { test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { raceWorkers } from '../race.js';
+import { bin } from './lab.mjs';
 
 /** A worker that records what it is sent; the test posts its reports. */
 class StandIn {
@@ -407,4 +409,13 @@ test('Solve whole root\'s status says the first search\'s verdict while the seco
     globalThis.setInterval = tick;
     delete globalThis.document;
   }
+});
+
+test('the page maps the plies and races the searches that c4lab dsat does by default', async () => {
+  const { CUT_PLIES, WIDEN_AFTER } = await import('../dsat.js');
+  const help = spawnSync(bin, ['dsat', '--help'], { encoding: 'utf8' });
+  assert.equal(help.status, 0, help.stderr);
+  const byDefault = (flag) => new RegExp(`--${flag} <[A-Z_]+>[^[]*\\[default: ([^\\]]+)\\]`).exec(help.stdout)?.[1];
+  assert.equal(String(CUT_PLIES), byDefault('cut'));
+  assert.equal(WIDEN_AFTER.join(','), byDefault('widen-after'));
 });
