@@ -266,7 +266,7 @@ fn check_slots(
                 r,
                 None,
                 slot,
-                format!("flag 2 target {t:?} is not one-hot"),
+                format!("flag 2 target {t:?} is not one-hot (one column at exactly 1.0)"),
             );
         }
         let mask = SlotLabel::mask_of_target(t);

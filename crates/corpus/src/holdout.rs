@@ -195,6 +195,8 @@ pub struct Overlap {
     pub rows_b: usize,
     /// Rows of B with a labelled board that is a labelled board of A.
     pub rows_b_shared: usize,
+    /// The first of them (counted from 0, as the gate counts rows), if any.
+    pub first_row_b_shared: Option<usize>,
     /// Distinct labelled boards of B.
     pub boards_b: usize,
     /// Those also labelled in A.
@@ -214,14 +216,13 @@ impl Overlap {
 
 /// Measures how much of B's labelled boards (mirror-aware) occur in A.
 pub fn overlap_keys(a: &KeySet, b_rows: &[Vec<u64>]) -> Overlap {
-    let rows_b_shared = b_rows
-        .iter()
-        .filter(|r| r.iter().any(|&k| a.contains(k)))
-        .count();
+    let shares = |r: &Vec<u64>| r.iter().any(|&k| a.contains(k));
+    let rows_b_shared = b_rows.iter().filter(|r| shares(r)).count();
     let b = KeySet::from_keys(b_rows.iter().flatten().copied().collect());
     Overlap {
         rows_b: b_rows.len(),
         rows_b_shared,
+        first_row_b_shared: b_rows.iter().position(shares),
         boards_b: b.len(),
         boards_b_in_a: b.0.iter().filter(|&&k| a.contains(k)).count(),
     }
@@ -278,8 +279,13 @@ pub fn split_labels(labels: &Labels, holdout_rows: &[usize]) -> (Labels, Labels)
 /// Rows of B sharing a board with A, and the board share, as one line of text naming
 /// the two corpora (`a` and `b`: "the training corpus", a file name).
 pub fn describe(o: &Overlap, a: &str, b: &str) -> String {
+    // (where to look: the counts alone left the rows to be found by hand)
+    let first = o
+        .first_row_b_shared
+        .map(|r| format!(" (the first: row {r}, counted from 0 as `corpus check` counts)"))
+        .unwrap_or_default();
     format!(
-        "{} of {} rows of {b} share a labelled board with {a}; {} of {} distinct labelled boards of {b} ({:.4} %) are labelled in {a}",
+        "{} of {} rows of {b} share a labelled board with {a}{first}; {} of {} distinct labelled boards of {b} ({:.4} %) are labelled in {a}",
         o.rows_b_shared,
         o.rows_b,
         o.boards_b_in_a,

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use c4lab_corpus::dataset::{generate_dataset, layout, split, write_relabelled, DatasetConfig};
 use c4lab_corpus::gate::check;
-use c4lab_corpus::holdout::{file_row_keys, overlap, overlap_keys, KeySet};
+use c4lab_corpus::holdout::{self, file_row_keys, overlap, overlap_keys, KeySet};
 use c4lab_corpus::sidecar::read_labels;
 use c4lab_corpus::sums::{sha256_file, verify_sums, write_sums};
 use c4lab_corpus::NoProgress;
@@ -41,6 +41,16 @@ fn holdout_is_board_disjoint_and_overlap_detects_a_plant() {
     let o = overlap_keys(&a, &hold_rows);
     assert_eq!(o.rows_b_shared, 1);
     assert!(o.boards_b_in_a >= 1 && o.board_share() > 0.0);
+    // and named: the counts alone left it to be found by hand
+    assert_eq!(o.first_row_b_shared, Some(hold_rows.len() - 1));
+    assert!(
+        holdout::describe(&o, "train", "holdout").contains(&format!(
+            "share a labelled board with train (the first: row {}, counted from 0",
+            hold_rows.len() - 1
+        )),
+        "{}",
+        holdout::describe(&o, "train", "holdout")
+    );
 
     // the overlap of a corpus with itself is total
     let o = overlap((&train, &train_npz), (&train, &train_npz)).unwrap();
