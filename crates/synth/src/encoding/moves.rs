@@ -112,23 +112,29 @@ mod tests {
 
     use super::*;
 
+    /// A random game of an even number of plies up to 40, cut short where no move is
+    /// left that does not win: a position before anyone has won, most often Red's to
+    /// move (odd when the game was cut short).
+    fn random_game(rng: &mut fastrand::Rng) -> Position {
+        let mut pos = Position::default();
+        for _ in 0..2 * rng.usize(0..21) {
+            let moves: Vec<usize> = (0..WIDTH)
+                .filter(|&x| pos.can_play(x) && !pos.is_winning_move(x))
+                .collect();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[rng.usize(0..moves.len())]);
+        }
+        pos
+    }
+
     #[test]
     fn a_parent_test_agrees_with_the_children_of_every_move() {
         let mut rng = fastrand::Rng::with_seed(3);
         let (mut lost, mut children, mut won_replies) = (0, 0, 0);
         for _ in 0..400 {
-            // a random game, stopped at a Red-to-move position before anyone wins
-            let mut pos = Position::default();
-            let plies = 2 * rng.usize(0..21);
-            for _ in 0..plies {
-                let moves: Vec<usize> = (0..WIDTH)
-                    .filter(|&x| pos.can_play(x) && !pos.is_winning_move(x))
-                    .collect();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play(moves[rng.usize(0..moves.len())]);
-            }
+            let pos = random_game(&mut rng);
             if pos.moves_played() % 2 == 1 {
                 continue;
             }
@@ -165,16 +171,7 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(7);
         let (mut wins, mut blocks, mut free) = (0, 0, 0);
         for _ in 0..3000 {
-            let mut pos = Position::default();
-            for _ in 0..2 * rng.usize(0..21) {
-                let moves: Vec<usize> = (0..WIDTH)
-                    .filter(|&x| pos.can_play(x) && !pos.is_winning_move(x))
-                    .collect();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play(moves[rng.usize(0..moves.len())]);
-            }
+            let pos = random_game(&mut rng);
             if pos.moves_played() % 2 == 1 || pos.is_full() {
                 continue;
             }
