@@ -13,12 +13,12 @@
 //! Each step picks a fault (sometimes one of the positions above it), lists the changes
 //! of its playable `?` cells' levels that make it play a move that keeps the win (one
 //! cell, or when none does, that cell made the lowest unique level and the other
-//! playable cells at or below its level raised), and takes the one that leaves the fewest faults, or at
-//! random now and then; a change just undone is barred for a few steps. The random
-//! choices come from a fixed-seed generator, and the work is counted in positions
-//! walked plus the strong solver's nodes, so a run does not depend on timing and the
-//! native and browser builds agree. Searches with different seeds draw different
-//! streams and try different repairs (a race gives each entrant its own).
+//! playable cells at or below its level raised), and takes the one that leaves the
+//! fewest faults, or at random now and then; a change just undone is barred for a few
+//! steps. The random choices come from a fixed-seed generator, and the work is counted
+//! in positions walked plus the strong solver's nodes, so a run does not depend on
+//! timing and the native and browser builds agree. Searches with different seeds draw
+//! different streams and try different repairs (a race gives each entrant its own).
 //! No SAT solver is involved, so this can only find a diagram, never prove there is
 //! none: the SAT search runs after it (see `docs/dsat.md`, "Local search first").
 
