@@ -565,7 +565,7 @@ async function main() {
   // until the engine is in, an input would reach handlers that call it: they threw,
   // some half way through an edit
   const early = (e) => e.stopImmediatePropagation();
-  const inputs = ['click', 'contextmenu', 'keydown', 'change'];
+  const inputs = ['click', 'contextmenu', 'keydown', 'change', 'mouseover'];
   for (const type of inputs) addEventListener(type, early, true);
   const host = {
     grid,
