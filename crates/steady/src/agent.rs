@@ -124,6 +124,10 @@ pub(crate) fn choose_without_win(own: u64, mask: u64, playable: u64, levels: &Le
 }
 
 /// Red's decision at `pos` (the side to move follows the diagram), with its rule.
+///
+/// `levels` holds no `?` cell ([`Levels`] leaves them out), so a playable `?` is
+/// neither picked nor counted in a tie here: callers screen such diagrams out first
+/// (`verify` says `incomplete`, Play stops where Red's move turns on a `?`).
 pub fn decide(pos: &Position, levels: &Levels) -> Decision {
     let playable = pos.playable();
     match choose(pos.current(), pos.mask(), levels) {

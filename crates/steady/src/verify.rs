@@ -203,7 +203,8 @@ impl Verifier {
         Verifier::with_budget(DEFAULT_BUDGET)
     }
 
-    /// A verifier that gives up after `budget` distinct positions.
+    /// A verifier that gives up once a search enters more than `budget` distinct
+    /// positions (on entering position `budget + 1`, which the verdict counts).
     pub fn with_budget(budget: u64) -> Verifier {
         Verifier {
             budget,
