@@ -71,6 +71,9 @@ fn check_row(rep: &mut GateReport, row: usize, bytes: &[u8]) -> Option<Vec<Optio
             );
         }
     }
+    // a CRLF line end is said once, above: the rest of the row is checked without it
+    // (each such row was also a row-length violation, and its plies went uncounted)
+    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
     if bytes.is_empty() {
         rep.add(Kind::EmptyRow, r, None, None, "a row with no ply");
         return None;
