@@ -565,7 +565,7 @@ async function main() {
   // until the engine is in, an input would reach handlers that call it: they threw,
   // some half way through an edit
   const early = (e) => e.stopImmediatePropagation();
-  const inputs = ['click', 'contextmenu', 'keydown', 'change', 'mouseover'];
+  const inputs = ['click', 'contextmenu', 'keydown', 'change'];
   for (const type of inputs) addEventListener(type, early, true);
   const host = {
     grid,
@@ -584,10 +584,14 @@ async function main() {
   whole = wholeRoot(host);
   hint = modelHint(engine, render);
   lab.dsat = () => whole.report();
-  await init();
+  try {
+    await init();
+  } finally {
+    // (an engine that failed to load leaves the page's other controls, Theme among them)
+    for (const type of inputs) removeEventListener(type, early, true);
+  }
   performance.mark('engine-ready');
   lab.ready = true;
-  for (const type of inputs) removeEventListener(type, early, true);
   const refused = loadHash() === false;
   if (refused) restoreTab();
   edited({ first: true, keepHash: refused });

@@ -5,7 +5,7 @@
 /**
  * The page's keydown handler. `lab` gives: `state` (the page's state, changed in place),
  * the board's width `W` and height `H`, `LEVELS` (the level digits), `undo()`,
- * `redo()`, `render()`, `paint(cell, level)`, `column(x)` (Yellow's move in Play),
+ * `redo()`, `render()`, `paint(cell, level)`, `column(x)` (a stone in column x: Yellow's move in Play, the root's next in Position),
  * `press(cell)` (a click on the cell), and
  * `lastClicked()` (the cell last clicked, or where the focus ring was last, or null),
  * `dropRing()` (hides the focus ring, keeping its place).

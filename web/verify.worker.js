@@ -12,7 +12,7 @@ self.onmessage = async (e) => {
   const msg = e.data;
   // the answer in hand: after a win's verdict, Simplify's (a failure there replaced the
   // win already posted with an error)
-  let answering = msg.type === 'simplify' ? 'simplify' : 'verdict';
+  let answering = msg.type === 'verify' ? 'verdict' : msg.type;
   try {
     await ready;
     if (msg.type === 'verify') {

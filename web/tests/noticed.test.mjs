@@ -716,4 +716,15 @@ test('ninth round (a reader of the page\'s code): storage off, a failing Simplif
   assert.equal(await grid(early), await grid(fresh));
   await fresh.close();
   await early.context().close();
+
+  // an engine that fails to load leaves the rest of the page (the inputs held back for it
+  // are let go)
+  const failed = await page();
+  await failed.route('**/c4lab_wasm_bg.wasm', (route) => route.abort());
+  await failed.goto(url);
+  await failed.waitForFunction(() => /^The engine failed to load/.test(document.querySelector('#message').textContent));
+  const before = await failed.evaluate(() => document.documentElement.dataset.theme ?? '');
+  await failed.click('#theme');
+  assert.notEqual(await failed.evaluate(() => document.documentElement.dataset.theme ?? ''), before);
+  await failed.context().close();
 });

@@ -408,6 +408,11 @@ fn sidecar_corruptions() {
     t[y] = 0.5;
     let rep = f.gate(&corpus, Some(&r));
     expect(&rep, Kind::OneHot, Some(i));
+    assert!(
+        rep.to_string()
+            .contains("is not one-hot (one column at exactly 1.0)"),
+        "{rep}"
+    );
 
     // flag 1 with more than 7 empty cells
     let (i, slot) = (0..good.rows)

@@ -454,11 +454,12 @@ fn languages(leaves: &[Leaf]) -> String {
         .iter()
         .filter(|l| l.language == Language::Levels)
         .count();
+    let (old, new) = (Language::Legacy.name(), Language::Levels.name());
     match (levels, leaves.len() - levels) {
         (0, 0) => String::new(),
-        (0, _) => " (old language)".into(),
-        (_, 0) => " (level language)".into(),
-        (l, o) => format!(" ({o} in the old language, {l} in the level language)"),
+        (0, _) => format!(" ({old} language)"),
+        (_, 0) => format!(" ({new} language)"),
+        (l, o) => format!(" ({o} in the {old} language, {l} in the {new} language)"),
     }
 }
 

@@ -60,7 +60,7 @@ fn the_whole_solution_checks() {
     );
     assert_eq!(
         r.checks[0].summary,
-        "336 branches, 1295 diagrams parsed (old language)"
+        "336 branches, 1295 diagrams parsed (old seven-marker language)"
     );
 }
 
@@ -227,7 +227,7 @@ fn an_indented_comment_a_level_grid_and_an_exact_copy_are_read_as_written() {
     assert!(r.passed(), "{:#?}", r.checks);
     assert_eq!(
         r.checks[0].summary,
-        "336 branches, 1295 diagrams parsed (1294 in the old language, 1 in the level language)"
+        "336 branches, 1295 diagrams parsed (1294 in the old seven-marker language, 1 in the level language)"
     );
     // an exact copy is named as the same board, not mirrored, and not as never reached
     let r = check_solution(&branches, &format!("{steady}\n{first}\n"));
