@@ -236,6 +236,7 @@ fn report_json(rep: &GateReport) -> serde_json::Value {
         "rows": rep.rows,
         "plies": rep.plies,
         "sidecar_rows": rep.sidecar_rows,
+        "unlabelled_rows": rep.sidecar_rows.map(|_| rep.unlabelled_rows),
         "violations": rep.total(),
         "kinds": kinds,
     })

@@ -203,6 +203,7 @@ fn check_slots(
     let flags = sc.teacher_row(row);
     let n = boards.map(|b| b.len());
     let labelled = plies.iter().filter(|&&p| p >= 0).count();
+    rep.unlabelled_rows += u64::from(labelled == 0);
     if sc.n_plies[row] as i64 != labelled as i64 {
         let d = format!("n_plies {} but {labelled} labelled slots", sc.n_plies[row]);
         rep.add(Kind::NPlies, r, None, None, d);

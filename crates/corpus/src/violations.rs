@@ -155,6 +155,9 @@ pub struct GateReport {
     pub plies: u64,
     /// Sidecar rows, when a sidecar was checked and readable.
     pub sidecar_rows: Option<usize>,
+    /// Sidecar rows with no labelled slot: no violation (SPEC §8 lets any slot be
+    /// empty), but nothing to train on, so the report counts them.
+    pub unlabelled_rows: u64,
     /// Violations by kind.
     pub kinds: BTreeMap<Kind, KindReport>,
     /// Examples kept per kind.
@@ -233,6 +236,9 @@ impl fmt::Display for GateReport {
         write!(f, "{} rows, {} plies", self.rows, self.plies)?;
         if let Some(n) = self.sidecar_rows {
             write!(f, ", sidecar {n} rows")?;
+            if self.unlabelled_rows > 0 {
+                write!(f, " ({} with no labelled slot)", self.unlabelled_rows)?;
+            }
         }
         if self.is_clean() {
             return writeln!(f, ": clean (0 violations)");

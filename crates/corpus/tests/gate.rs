@@ -89,6 +89,28 @@ fn fresh_corpus_is_clean() {
     // rewriting an untouched sidecar through the raw path stays clean too
     let rep = f.gate(&f.bytes(), Some(&f.raw()));
     assert!(rep.is_clean(), "{rep}");
+    assert_eq!(rep.unlabelled_rows, 0);
+    assert!(!rep.to_string().contains("no labelled slot"), "{rep}");
+    // a row whose labels are all erased breaks no rule (any slot may be empty), but
+    // leaves nothing to train on: the report counts it (it passed unsaid)
+    let mut r = f.raw();
+    let s = r.slots;
+    for k in 3 * s..4 * s {
+        r.ply_of[k] = -1;
+        r.teacher[k] = 0;
+    }
+    r.target[3 * s * 7..4 * s * 7].fill(0.0);
+    r.n_plies[3] = 0;
+    let rep = f.gate(&f.bytes(), Some(&r));
+    assert!(rep.is_clean(), "{rep}");
+    assert_eq!(rep.unlabelled_rows, 1);
+    assert!(
+        rep.to_string().starts_with("200 rows, ")
+            && rep
+                .to_string()
+                .contains(", sidecar 200 rows (1 with no labelled slot): clean"),
+        "{rep}"
+    );
 }
 
 #[test]
