@@ -25,6 +25,14 @@ fn a_sidecar_that_is_missing_or_does_not_fit_is_named() {
     assert_eq!(json.lines().count(), 1, "{json}");
     let j: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(j["clean"], true, "{j}");
+    // rows with no labelled slot are counted where a sidecar was read, null without one
+    assert_eq!(j["unlabelled_rows"], 0, "{j}");
+    let lone_json = stdout(&c4lab(
+        &["corpus", "check", "--json", "--no-targets", &lone],
+        "",
+    ));
+    let lone_json: serde_json::Value = serde_json::from_str(&lone_json).unwrap();
+    assert!(lone_json["unlabelled_rows"].is_null(), "{lone_json}");
     // a sidecar named but not there is said to be missing, not a gate violation (it
     // read "fails the integrity gate (1 violation, among them sidecar-format: ...")
     let absent = format!("{d}/absent.npz");
