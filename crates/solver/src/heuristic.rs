@@ -24,7 +24,8 @@ struct Heuristic {
 }
 
 /// The move (0-based column) a depth-`depth` alpha-beta search prefers in `pos`,
-/// searching at most about `node_budget` nodes. `pos` must have a free column.
+/// searching at most about `node_budget` nodes. `pos` must be a game going on (a free
+/// column, no four).
 /// Equal inputs always give the same move.
 pub fn search_move(pos: &Position, depth: u32, node_budget: u64) -> usize {
     let wins = pos.winning_moves();

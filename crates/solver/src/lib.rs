@@ -56,11 +56,26 @@ pub fn immediate_win_score(moves: u32) -> Score {
     (CELLS + 1 - moves as i32) / 2
 }
 
+/// The score of `pos` when a four is on the board (the game is over; its holder won
+/// with its last stone), from the side to move; `None` while the game goes on.
+///
+/// A position built from its moves never goes past a four, but one built from
+/// bitboards ([`Position::from_bitboards`]) may: every entry point of the solver
+/// answers such a position by this rule rather than searching on past the win.
+pub fn four_score(pos: &Position) -> Option<Score> {
+    let winner = pos.winner()?;
+    // the holder's last stone was the n-th, so it won with the board at n - 1 stones
+    let won = immediate_win_score(pos.moves_played().saturating_sub(1));
+    Some(if winner == pos.to_move() { won } else { -won })
+}
+
 /// What playing a column comes to before any search (see [`column_move`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColumnMove {
     /// The column is full.
     Full,
+    /// The game is over (a four is on the board): no column can be played.
+    Over,
     /// The move makes four: its score.
     Wins(Score),
     /// The position after the move, to be solved; the move scores minus its score.
@@ -70,7 +85,9 @@ pub enum ColumnMove {
 /// Playing column `x` in `pos`: a full column, an immediate win, or the child to solve
 /// (every way of scoring columns, one solver or several, shares this).
 pub fn column_move(pos: &Position, x: usize) -> ColumnMove {
-    if !pos.can_play(x) {
+    if pos.winner().is_some() {
+        ColumnMove::Over
+    } else if !pos.can_play(x) {
         ColumnMove::Full
     } else if pos.is_winning_move(x) {
         ColumnMove::Wins(immediate_win_score(pos.moves_played()))

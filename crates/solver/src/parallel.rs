@@ -12,7 +12,7 @@ pub fn analyze_parallel(pos: &Position, table_bytes_per_thread: usize) -> [Optio
     let v: Vec<Option<Score>> = (0..WIDTH)
         .into_par_iter()
         .map(|x| match column_move(pos, x) {
-            ColumnMove::Full => None,
+            ColumnMove::Full | ColumnMove::Over => None,
             ColumnMove::Wins(score) => Some(score),
             ColumnMove::Child(child) => Some(-Solver::new(table_bytes_per_thread).solve(&child)),
         })

@@ -9,7 +9,7 @@ use crate::search::Search;
 #[cfg(feature = "parallel")]
 use crate::shared::Shared;
 use crate::table::Table;
-use crate::{column_move, immediate_win_score, ColumnMove, Score, CELLS};
+use crate::{column_move, four_score, immediate_win_score, ColumnMove, Score, CELLS};
 
 /// The most memory given to the table of positions near the end of the game, which
 /// should stay in the processor's cache.
@@ -141,7 +141,8 @@ impl Solver {
         self.book.as_ref()
     }
 
-    /// The exact score of `pos` (a legal position without a four).
+    /// The exact score of `pos` (a legal position; one with a four scores as
+    /// [`four_score`] says).
     pub fn solve(&mut self, pos: &Position) -> Score {
         match self.solve_limited(pos, Limits::default()) {
             Outcome::Exact(s) => s,
@@ -172,6 +173,9 @@ impl Solver {
 
     /// Solves `pos` within `limits` (exactly, or only the sign when `limits.weak`).
     pub fn solve_limited(&mut self, pos: &Position, limits: Limits<'_>) -> Outcome {
+        if let Some(s) = four_score(pos) {
+            return Outcome::Exact(if limits.weak { s.signum() } else { s });
+        }
         let n = pos.moves_played();
         if n as i32 >= CELLS {
             return Outcome::Exact(0);
@@ -202,11 +206,14 @@ impl Solver {
         Outcome::Exact(if limits.weak { lo.signum() } else { lo })
     }
 
-    /// Whether the side to move loses `pos` (a legal position without a four), or
-    /// `None` once `limits.max_nodes` nodes are spent: one null-window test, where
-    /// telling a loss from a draw by [`Solver::solve_limited`] may need two
-    /// (`limits.weak` changes nothing here).
+    /// Whether the side to move loses `pos` (a legal position; one with a four is
+    /// lost by the side that does not hold it), or `None` once `limits.max_nodes`
+    /// nodes are spent: one null-window test, where telling a loss from a draw by
+    /// [`Solver::solve_limited`] may need two (`limits.weak` changes nothing here).
     pub fn loses_within(&mut self, pos: &Position, limits: Limits<'_>) -> Option<bool> {
+        if let Some(s) = four_score(pos) {
+            return Some(s < 0);
+        }
         let n = pos.moves_played();
         if n as i32 >= CELLS || pos.winning_moves() != 0 {
             return Some(false);
@@ -332,7 +339,7 @@ impl Solver {
     }
 
     /// The score of playing each column, from the side to move's perspective;
-    /// `None` for full columns.
+    /// `None` for full columns (every column once a four ends the game).
     pub fn analyze(&mut self, pos: &Position) -> [Option<Score>; WIDTH] {
         let mut out = [None; WIDTH];
         for (x, slot) in out.iter_mut().enumerate() {
@@ -341,16 +348,18 @@ impl Solver {
         out
     }
 
-    /// The score of playing column `x` in `pos`, `None` when the column is full.
+    /// The score of playing column `x` in `pos`, `None` when the column is full or a
+    /// four has ended the game.
     pub fn column_score(&mut self, pos: &Position, x: usize) -> Option<Score> {
         match column_move(pos, x) {
-            ColumnMove::Full => None,
+            ColumnMove::Full | ColumnMove::Over => None,
             ColumnMove::Wins(score) => Some(score),
             ColumnMove::Child(child) => Some(-self.solve(&child)),
         }
     }
 
-    /// Every column achieving the best score (empty only for a full board).
+    /// Every column achieving the best score (empty only for a full board or a game a
+    /// four has ended).
     ///
     /// One exact solve of `pos`, then one null-window test per column: every column
     /// scores at most the position's score `s`, so a column is best exactly when its
@@ -358,7 +367,7 @@ impl Solver {
     /// cost a fraction of solving each child exactly.
     pub fn best_moves(&mut self, pos: &Position) -> Vec<usize> {
         let n = pos.moves_played();
-        if n as i32 >= CELLS {
+        if n as i32 >= CELLS || pos.winner().is_some() {
             return Vec::new();
         }
         let wins = pos.winning_moves();

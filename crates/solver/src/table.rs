@@ -255,6 +255,17 @@ pub fn advise_huge_pages(_addr: usize, _len: usize) {}
 
 #[inline(always)]
 fn encode(lo: i32, hi: i32, mv: Option<u8>, work: u64) -> u64 {
+    // six bits a bound: every bound is within ±21 (the widest window, the empty
+    // board's), and the field holds -32..=31
+    debug_assert!(
+        (-SCORE_OFFSET..SCORE_OFFSET).contains(&lo),
+        "lower bound {lo}"
+    );
+    debug_assert!(
+        (-SCORE_OFFSET..SCORE_OFFSET).contains(&hi),
+        "upper bound {hi}"
+    );
+    debug_assert!(work < 64, "work {work}");
     let m = match mv {
         Some(c) => c as u64 + 1,
         None => 0,

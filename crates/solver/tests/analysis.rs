@@ -117,3 +117,36 @@ fn mirror_images_score_alike() {
         assert_eq!(solver.solve(&c.position.mirror()), c.score, "{}", c.moves);
     }
 }
+
+/// A game a four has ended (built from bitboards, as a caller reading a board may)
+/// is lost by the side to move, scored as the win was, and has no move to analyse.
+#[test]
+fn a_position_with_a_four_is_lost_by_the_side_to_move() {
+    use c4lab_solver::{analyze_parallel, four_score, Limits, Outcome};
+    let bit = |x: usize, y: usize| 1u64 << (x * 7 + y);
+    // Red's four along the bottom (its fourth stone the seventh), Yellow on three of them
+    let red = (0..4).map(|x| bit(x, 0)).sum::<u64>();
+    let yellow = (0..3).map(|x| bit(x, 1)).sum::<u64>();
+    let red_won = Position::from_bitboards(red, yellow);
+    // Yellow's four in column 7 (its fourth stone the eighth), Red's stones scattered
+    let red = bit(0, 0) + bit(1, 0) + bit(3, 0) + bit(4, 0);
+    let yellow = (0..4).map(|y| bit(6, y)).sum::<u64>();
+    let yellow_won = Position::from_bitboards(red, yellow);
+    for (pos, stones) in [(red_won, 7), (yellow_won, 8)] {
+        assert_eq!(pos.moves_played(), stones);
+        // the winner won with the board at stones - 1: 18 both times
+        let lost = -immediate_win_score(stones - 1);
+        assert_eq!(lost, -18);
+        assert_eq!(four_score(&pos), Some(lost));
+        let mut solver = Solver::new(TABLE);
+        assert_eq!(solver.solve(&pos), lost, "{pos:?}");
+        assert_eq!(solver.solve_weak(&pos), -1);
+        assert_eq!(solver.solve_with_budget(&pos, 1), Outcome::Exact(lost));
+        assert_eq!(solver.loses_within(&pos, Limits::default()), Some(true));
+        assert_eq!(solver.analyze(&pos), [None; WIDTH]);
+        assert_eq!(analyze_parallel(&pos, TABLE), [None; WIDTH]);
+        assert!(solver.best_moves(&pos).is_empty());
+    }
+    // a game that goes on has no such score
+    assert_eq!(four_score(&Position::from_moves("4444").unwrap()), None);
+}

@@ -309,6 +309,8 @@ pub fn analyze(moves: &str, node_budget: f64) -> String {
         (0..WIDTH)
             .map(|x| match column_move(&p, x) {
                 ColumnMove::Full => json!("full"),
+                // (refused above: a question about a game a four has ended)
+                ColumnMove::Over => json!("over"),
                 ColumnMove::Wins(score) => json!(score),
                 ColumnMove::Child(child) if child.is_full() => json!(0),
                 ColumnMove::Child(child) => SOLVER.with(|s| {
