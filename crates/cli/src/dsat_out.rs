@@ -335,7 +335,7 @@ mod tests {
 
     #[test]
     fn the_level_note_claims_only_what_the_budgets_proved() {
-        let found = Outcome::Found(Diagram::from_cells([Cell::Level(0); 42]));
+        let found = Outcome::Found(Diagram::from_cells([Cell::Level(0); 42]).unwrap());
         assert_eq!(
             levels_note(&found, 4, 4),
             "level budget 0-3 in the end (the fewest that can win), "

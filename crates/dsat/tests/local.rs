@@ -99,7 +99,8 @@ fn upstream_roots_are_found_by_the_local_search_with_levels_from_zero_and_no_gap
             let merged = Diagram::from_cells((*diagram.cells()).map(|c| match c {
                 Cell::Level(m) if m >= l => Cell::Level(m - 1),
                 other => other,
-            }));
+            }))
+            .unwrap();
             assert!(
                 !Verifier::new().verify(&merged).is_win(),
                 "levels {} and {l} merge:\n{}",

@@ -93,13 +93,31 @@ fn index(x: usize, y: usize) -> usize {
 }
 
 impl Diagram {
-    /// A diagram of the given cells in grid order (top row first, left to right).
-    pub fn from_cells(cells: [Cell; 42]) -> Diagram {
-        Diagram { cells }
+    /// A diagram of the given cells in grid order (top row first, left to right);
+    /// refused when a cell's level is over 13.
+    pub fn from_cells(cells: [Cell; 42]) -> Result<Diagram, DiagramError> {
+        if let Some(i) = cells
+            .iter()
+            .position(|c| matches!(c, Cell::Level(l) if *l as usize >= LEVELS))
+        {
+            let Cell::Level(level) = cells[i] else {
+                unreachable!("found as a level")
+            };
+            return Err(DiagramError::Level {
+                row: i / WIDTH + 1,
+                column: i % WIDTH + 1,
+                level,
+            });
+        }
+        Ok(Diagram { cells })
     }
 
     /// The root `position`'s stones with every empty cell set by `level(x, y)`, which is
     /// called in grid order (top row first, left to right).
+    ///
+    /// # Panics
+    ///
+    /// When `level` gives a level over 13 (a bug in the caller, which chose the levels).
     pub fn from_root(position: &Position, mut level: impl FnMut(usize, usize) -> Cell) -> Diagram {
         let mut cells = [Cell::Level(crate::BLANK); 42];
         for y in (0..HEIGHT).rev() {
@@ -111,7 +129,8 @@ impl Diagram {
                 };
             }
         }
-        Diagram { cells }
+        // (said here, where the caller can be named, not deep in the verifier)
+        Diagram::from_cells(cells).unwrap_or_else(|e| panic!("Diagram::from_root: {e}"))
     }
 
     /// Parses a level grid, an old seven-marker grid or upstream's JSON form.
@@ -349,7 +368,15 @@ impl Diagram {
     }
 
     /// Sets the cell at column `x`, board row `y` (0 = bottom).
+    ///
+    /// # Panics
+    ///
+    /// When `cell` is a level over 13 (a bug in the caller, which chose the level).
     pub fn set(&mut self, x: usize, y: usize, cell: Cell) {
+        assert!(
+            !matches!(cell, Cell::Level(l) if l as usize >= LEVELS),
+            "Diagram::set: {cell:?} at column {x}, row {y}: levels run from 0 to 13"
+        );
         self.cells[index(x, y)] = cell;
     }
 

@@ -48,6 +48,16 @@ pub enum DiagramError {
     /// JSON that is not an array of six strings.
     #[error("upstream JSON is an array of six strings of seven cells: {0}")]
     Json(String),
+    /// A cell built with a level the language does not have.
+    #[error("row {row} (from the top), column {column}: level {level} is out of range; levels run from 0 to 13 (0-9, then a-d)")]
+    Level {
+        /// Grid row, 1 = top.
+        row: usize,
+        /// Column, 1..7.
+        column: usize,
+        /// The level given.
+        level: u8,
+    },
 }
 
 /// Why a diagram's stones are not a root Red can move from.

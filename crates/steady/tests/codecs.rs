@@ -18,17 +18,9 @@ fn any_diagram() -> impl Strategy<Value = Diagram> {
             let mut d = d;
             for (i, u) in unknown.into_iter().enumerate() {
                 let (x, y) = (i % 7, i / 7);
-                if let Cell::Level(l) = d.cell(x, y) {
-                    // level 14 stands for `?`
-                    d.set(
-                        x,
-                        y,
-                        if l == 14 || (u && l == 13) {
-                            Cell::Undecided
-                        } else {
-                            Cell::Level(l)
-                        },
-                    );
+                // (the strategy's 14s are `?` already; some 13s become `?` too)
+                if u && d.cell(x, y) == Cell::Level(13) {
+                    d.set(x, y, Cell::Undecided);
                 }
             }
             d
@@ -378,4 +370,18 @@ fn two_share_links_are_named_as_links_not_an_old_grid() {
         e.contains("found 2 rows (each line is a share link: give one diagram at a time)"),
         "{e}"
     );
+}
+
+/// A diagram built from cells refuses a level the language has no character for,
+/// naming the cell, rather than panicking later in the verifier.
+#[test]
+fn cells_with_a_level_over_13_are_refused() {
+    let mut cells = [Cell::Level(9); 42];
+    cells[7 * 5 + 3] = Cell::Level(13);
+    let d = Diagram::from_cells(cells).unwrap();
+    assert_eq!(d.cell(3, 0), Cell::Level(13));
+    assert_eq!(d.to_grid().lines().last(), Some("999d999"));
+    cells[7 + 2] = Cell::Level(14);
+    let e = Diagram::from_cells(cells).unwrap_err().to_string();
+    assert_eq!(e, "row 2 (from the top), column 3: level 14 is out of range; levels run from 0 to 13 (0-9, then a-d)");
 }

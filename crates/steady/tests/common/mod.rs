@@ -45,7 +45,8 @@ pub fn random_root(choices: &[u8], plies: usize) -> Position {
     p
 }
 
-/// Strategy: a Red-to-move root without a four, and a level for each of its empty cells.
+/// Strategy: a Red-to-move root without a four, and a level for each of its empty cells
+/// (a `max_level` of 14 stands for `?`: a 14 drawn is a `?` cell).
 pub fn root_and_levels(
     min_ply: usize,
     max_ply: usize,
@@ -65,7 +66,10 @@ pub fn root_and_levels(
                 }
                 let mut next = levels.into_iter();
                 Some(Diagram::from_root(&root, |_, _| {
-                    Cell::Level(next.next().unwrap_or(9))
+                    match next.next().unwrap_or(9) {
+                        14 => Cell::Undecided,
+                        l => Cell::Level(l),
+                    }
                 }))
             },
         )
