@@ -9,8 +9,9 @@ import { modelHint } from './model.js';
 import { showHints, solverHints } from './hints.js';
 import { keyHandler } from './keys.js';
 import { changedReplyCut, cutNote, redReplies } from './lines.js';
-import { renderButtons } from './buttons.js';
+import { holdOffClicks, isOff, markOff, renderButtons } from './buttons.js';
 import { wireTheme } from './theme.js';
+import { wireTips } from './tips.js';
 import { verifier } from './verify.js';
 
 performance.mark('app');
@@ -211,6 +212,10 @@ function inView(el) {
 
 function render() {
   if (!lab.ready) return;
+  // a button turned off by this render while it has the focus (its own click turned it
+  // off) hands the focus on, below; one the user moved to while off keeps it
+  const focused = document.activeElement;
+  const focusedWasOn = !isOff(focused);
   const stones = rootStones();
   const board = $('#board');
   let shown = stones, ghost = [], selected = -1, four = [];
@@ -247,10 +252,10 @@ function render() {
   const simp = $('#simplify');
   if (state.simplify && state.simplify.ok) {
     const n = state.simplify.cleared;
-    simp.disabled = n === 0;
+    markOff(simp, n === 0);
     simp.textContent = n === 0 ? 'Simplify (already minimal)' : `Simplify (clears ${n})`;
   } else {
-    simp.disabled = true;
+    markOff(simp, true);
     simp.textContent = 'Simplify';
   }
   const won = state.verdict && state.verdict.ok && state.verdict.verdict === 'win';
@@ -277,10 +282,11 @@ function render() {
     shownRoot = state.root;
     $('#moves').value = '';
   }
-  // a button its own click turned off (Clear, Redo, Back to root...) would drop the
-  // keyboard's focus to the page: the board takes it (the searches move it on themselves)
-  // (scrolled to only when it is out of the window, where its focus could not be seen)
-  if (document.activeElement?.disabled) {
+  // a button its own click turned off (Clear, Redo, Back to root...) would leave the
+  // keyboard on a button that does nothing: the board takes the focus (the searches
+  // move it on themselves) (scrolled to only when it is out of the window, where its
+  // focus could not be seen)
+  if (focusedWasOn && document.activeElement === focused && isOff(focused)) {
     $('#board').focus({ preventScroll: true });
     inView($('#board'));
   }
@@ -405,6 +411,7 @@ function dropRing() {
 function wire() {
   for (const b of document.querySelectorAll('nav button')) b.addEventListener('click', () => setMode(b.dataset.mode));
   wireTheme($('#theme'));
+  wireTips();
   $('#clear').addEventListener('click', () => editLevels(() => state.levels.fill('9')));
   $('#clear-undecided').addEventListener('click', () => editLevels(() => { state.levels = state.levels.map((l) => (l === '?' ? '9' : l)); }));
   $('#undecide-all').addEventListener('click', () => editLevels(() => state.levels.fill('?')));
@@ -561,6 +568,7 @@ async function main() {
   });
   buildBoard();
   buildPalette();
+  holdOffClicks();
   wire();
   // until the engine is in, an input would reach handlers that call it: they threw,
   // some half way through an edit

@@ -2,6 +2,37 @@
 // render). A button whose click would change nothing is off (Clear on a clear diagram,
 // Empty board on the empty board, an Undo with nothing to take back), and the searches'
 // buttons say in their titles why they are off.
+//
+// A button is turned off with aria-disabled, not the disabled attribute: a disabled
+// button takes no focus, so a keyboard's user could never reach it to read why it is
+// off (tips.js shows the focused button's title). A click on a button that is off is
+// stopped before its handlers (`holdOffClicks`).
+
+/** Whether `button` is off (aria-disabled). */
+export function isOff(button) {
+  return button?.getAttribute?.('aria-disabled') === 'true';
+}
+
+/** Turns `button` off (`off` true) or on, leaving its title as it is. */
+export function markOff(button, off) {
+  button.setAttribute('aria-disabled', String(Boolean(off)));
+}
+
+/** Turns `button` off when `why` names a reason (its title then says it) or on. */
+export function setOff(button, why) {
+  markOff(button, why);
+  titled(button, why);
+}
+
+/** Stops every click on a button that is off before its handlers see it. */
+export function holdOffClicks() {
+  addEventListener('click', (e) => {
+    if (isOff(e.target.closest?.('button'))) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    }
+  }, true);
+}
 
 /** Sets `button`'s title to its own words, led by "Off: why." when `off` names a reason. */
 export function titled(button, off) {
@@ -44,10 +75,7 @@ export function renderButtons($, state, root, levelGrid) {
     ['#redo-levels', state.future.length === 0 && 'nothing to redo'],
     ['#undo-position', !state.root && 'the root holds no stone'],
   ];
-  for (const [id, off] of edits) {
-    $(id).disabled = Boolean(off);
-    titled($(id), off);
-  }
+  for (const [id, off] of edits) setOff($(id), off);
   // ? cells under the root's stones alone: Clear ? is on with none on the board, so its
   // title says where they are
   const hidden = root.ok && state.levels.includes('?') && state.levels.every((l, i) => l !== '?' || root.stones[i] !== '.');

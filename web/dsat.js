@@ -6,7 +6,7 @@
 // re-verified, is previewed and offered with Keep / Discard.
 
 import { raceWorkers } from './race.js';
-import { titled } from './buttons.js';
+import { isOff, setOff, titled } from './buttons.js';
 import { failure, searchControls } from './search.js';
 
 /** Positions the browser may map: its memory budget (a few hundred MB at most). */
@@ -86,6 +86,7 @@ export function wholeRoot(host) {
     /** Updates the controls, the gauge and the status line. */
     render(hasRoot) {
       const r = search.report;
+      const keepWasOn = !isOff(ui.keep);
       controls.render(hasRoot);
       // the settings are read at the start: changed mid-search they would say nothing
       for (const box of [ui.fewest, ui.local]) {
@@ -150,9 +151,8 @@ export function wholeRoot(host) {
           const given = host.levels();
           if (host.undecided() === 0) {
             // (turned off after the controls' render: the focus moves on as it does there)
-            if (document.activeElement === ui.keep) ui.discard.focus();
-            ui.keep.disabled = true;
-            titled(ui.keep, 'the diagram has no ? cell for it to fill');
+            if (document.activeElement === ui.keep && keepWasOn) ui.discard.focus();
+            setOff(ui.keep, 'the diagram has no ? cell for it to fill');
             return status(`This diagram has no ? cells, so Solve whole root had nothing to fill: as it stands it verifies as a win (${secs} s).`);
           }
           // (from 1 and up when a pinned cell holds level 0: the budget counts from 0; a

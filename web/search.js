@@ -1,6 +1,6 @@
 // The life cycle Fill undecided cells and Solve whole root share: one worker per search, replies matched to
 // the search that asked for them, Stop by terminating the worker.
-import { titled } from './buttons.js';
+import { isOff, markOff, setOff, titled } from './buttons.js';
 
 /**
  * The status line of a report with `ok: false`: the engine refused the diagram, or (with
@@ -200,26 +200,24 @@ export function searchControls(search, ui, host, start, stopped = null) {
         ui.status.textContent = `Stopped: the diagram changed while the search ran, so its answer would not fit it.${runnable ? ' Start it again to search the new diagram.' : ''}`;
       }
       // a button that turns itself off (Run on start, Stop on stop, Keep on keep) would
-      // drop the keyboard's focus to the page: it moves on to the next button that is on
+      // leave the keyboard on a button that does nothing: the focus moves on to the next
+      // button that is on (one the user moved to while it was off keeps it)
       const focused = [ui.run, ui.stop, ui.keep, ui.discard].find((b) => b === document.activeElement);
+      const focusedWasOn = !isOff(focused);
       // a live region that changes every second while a search runs: screen readers
       // hold it until the search ends, then read the outcome once
       ui.status.setAttribute('aria-busy', String(search.running));
-      ui.run.disabled = search.running || !runnable;
+      markOff(ui.run, search.running || !runnable);
       // Run's other reasons (the root, no ? cell) are the page's: its title is set
       // before this render, so only a running search adds its own
       if (search.running) titled(ui.run, 'a search is running; Stop ends it');
-      const off = (button, why) => {
-        button.disabled = Boolean(why);
-        titled(button, why);
-      };
-      off(ui.stop, !search.running && 'no search is running');
-      off(ui.keep, search.running ? 'the search is still running; Keep takes a found diagram'
+      setOff(ui.stop, !search.running && 'no search is running');
+      setOff(ui.keep, search.running ? 'the search is still running; Keep takes a found diagram'
         : r && r.state === 'found' ? '' : r ? 'the search found no diagram to keep' : 'no search has found a diagram');
-      off(ui.discard, search.running ? 'the search is running; Stop it first' : !r && 'there is no search result to forget');
+      setOff(ui.discard, search.running ? 'the search is running; Stop it first' : !r && 'there is no search result to forget');
       // (Discard before Run: an Enter meant for the button that went off forgets, it
       // does not start a search)
-      if (focused?.disabled) [ui.stop, ui.keep, ui.discard, ui.run].find((b) => !b.disabled)?.focus();
+      if (focused && focusedWasOn && isOff(focused)) [ui.stop, ui.keep, ui.discard, ui.run].find((b) => !isOff(b))?.focus();
     },
     /** Forgets the search when the diagram it searched has changed. */
     diagramChanged(grid) {

@@ -82,7 +82,7 @@ test('what a user noticed: stale messages, a palette that follows the keys, fail
   const x0 = (await page.locator('#panel').boundingBox()).x;
   await page.click('#undecide-all');
   await page.click('#dsat');
-  await page.waitForFunction(() => !document.querySelector('#dsat-keep').disabled, null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('#dsat-keep').ariaDisabled !== 'true', null, { timeout: 60_000 });
   assert.match(await page.locator('#legend').textContent(), /candidate levels/);
   assert.equal((await page.locator('#panel').boundingBox()).x, x0);
   // an edit after a find sets its answer aside and says so; Undo brings both back
@@ -293,7 +293,7 @@ test('what a user noticed, fourth round: a set-aside answer lost to the other se
   // Solve whole root's answer, set aside by an edit, promises Undo or Redo; Fill undecided cells started
   // after it throws that answer away, and the line says so rather than keep the promise
   await page.click('#dsat');
-  await page.waitForFunction(() => !document.querySelector('#dsat-keep').disabled, null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('#dsat-keep').ariaDisabled !== 'true', null, { timeout: 60_000 });
   await page.click('#palette button[data-level="5"]');
   let n = await count(page);
   await cell(page, 1, 6).click();
@@ -369,7 +369,7 @@ test('what a user noticed, fifth round: Ctrl+Z with nothing to undo, a line cut 
   for (const k of ['7', '1', '3', '1']) await page.keyboard.press(k);
   // Simplify's word on its own edit keeps the word that Play's line was cut
   await page.click('nav button[data-mode="levels"]');
-  await page.waitForFunction(() => !document.querySelector('#simplify').disabled, null, { timeout: 20_000 });
+  await page.waitForFunction(() => document.querySelector('#simplify').ariaDisabled !== 'true', null, { timeout: 20_000 });
   let n = await count(page);
   await page.click('#simplify');
   await settled(page, n);
@@ -727,4 +727,55 @@ test('ninth round (a reader of the page\'s code): storage off, a failing Simplif
   await failed.click('#theme');
   assert.notEqual(await failed.evaluate(() => document.documentElement.dataset.theme ?? ''), before);
   await failed.context().close();
+});
+
+test('tenth round (the keyboard): a button that is off is reached and says why, the focused control\'s title shown', async () => {
+  const page = await open();
+  await importText(page, WIN);
+  const focused = () => page.evaluate(() => document.activeElement.id);
+  const tip = async () => ((await page.locator('#tip').isVisible()) ? page.locator('#tip').textContent() : null);
+  // Redo (nothing to redo) was disabled: Tab went past it, and its reason was a tooltip
+  // the mouse alone could bring up; it is off, reached, and its title shows
+  await page.locator('#undo-levels').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'redo-levels');
+  assert.equal(await page.locator('#redo-levels').isDisabled(), true);
+  assert.equal(await tip(), 'Off: nothing to redo. Redo what Undo took back (Ctrl+Y or Ctrl+Shift+Z)');
+  // a press does nothing, and the focus stays where the user put it
+  const n = await count(page);
+  const grid = await href(page);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press(' ');
+  assert.equal(await href(page), grid);
+  assert.equal(await count(page), n);
+  assert.equal(await focused(), 'redo-levels');
+  // Escape puts the tip away; the next control's comes with the focus
+  await page.keyboard.press('Escape');
+  assert.equal(await tip(), null);
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'fill');
+  assert.match(await tip(), /^Off: no \? cells to fill: /);
+  // a checkbox shows its label's title
+  await page.locator('#dsat-discard').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'dsat-fewest');
+  assert.match(await tip(), /^Keep the \? cells to as few levels as can win/);
+  // the mouse's focus has the browser's tooltip, not this one, and a click on a button
+  // that is off does nothing
+  await page.locator('#redo-levels').click({ force: true });
+  assert.equal(await tip(), null);
+  assert.equal(await href(page), grid);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+
+  // on a phone-sized page the tip of a button at the right stays within the window
+  const narrow = await open('', { width: 360, height: 740 });
+  await importText(narrow, WIN);
+  await narrow.locator('#dsat-stop').focus();
+  await narrow.keyboard.press('Tab');
+  assert.equal(await narrow.evaluate(() => document.activeElement.id), 'dsat-keep');
+  const box = await narrow.locator('#tip').boundingBox();
+  assert.ok(box && box.x >= 0 && box.x + box.width <= 360, JSON.stringify(box));
+  assert.match(await narrow.locator('#tip').textContent(), /^Off: no search has found a diagram[.]/);
+  await narrow.close();
 });

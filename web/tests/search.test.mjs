@@ -27,7 +27,7 @@ test('auto-complete fills the ? cells of an upstream diagram, and Keep applies t
   await importText(page, puzzle);
   assert.match(await verdict(page), /^Incomplete: 10 undecided cells/);
   await page.click('#fill');
-  await page.waitForFunction(() => !document.querySelector('#fill-keep').disabled, null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('#fill-keep').ariaDisabled !== 'true', null, { timeout: 60_000 });
   // the verifier's positions and the encoded ones, each named (two bare position counts)
   assert.match(await page.locator('#fill-status').textContent(), /^Found a completion that verifies as a win \(the verifier searched [\d,]+ positions?\); [\d,]+ candidates?, [\d,]+ clauses?, [\d,]+ positions? encoded, /);
   assert.equal(await page.locator('#board .cell.candidate').count(), 10);
@@ -38,7 +38,7 @@ test('auto-complete fills the ? cells of an upstream diagram, and Keep applies t
   await page.click('#fill-keep');
   assert.match(await settled(page, n), /^Win/);
   assert.equal(await page.locator('#board .cell.candidate').count(), 0);
-  await page.waitForFunction(() => !document.querySelector('#simplify').disabled || /minimal/.test(document.querySelector('#simplify').textContent));
+  await page.waitForFunction(() => document.querySelector('#simplify').ariaDisabled !== 'true' || /minimal/.test(document.querySelector('#simplify').textContent));
   assert.deepEqual(page.errors, []);
 });
 
@@ -340,7 +340,7 @@ test('starting one search sets the other aside, so the board previews what Keep 
   await importText(page, WIN);
   await page.click('#undecide-all');
   await page.click('#dsat');
-  await page.waitForFunction(() => !document.querySelector('#dsat-keep').disabled, null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('#dsat-keep').ariaDisabled !== 'true', null, { timeout: 60_000 });
   await page.click('#fill');
   assert.match(await page.locator('#dsat-status').textContent(), /^Set aside: Fill undecided cells started/);
   assert.equal(await page.locator('#dsat-keep').isDisabled(), true);
