@@ -86,6 +86,10 @@ export function wholeRoot(host) {
     /** Updates the controls, the gauge and the status line. */
     render(hasRoot) {
       const r = search.report;
+      // Keep takes the focus in the controls' render as the search ends (Stop went off),
+      // and goes off below where there is nothing to fill: the focus then moves on
+      // (one the user moved to Keep while it was off keeps it)
+      const keepHadFocus = document.activeElement === ui.keep;
       const keepWasOn = !isOff(ui.keep);
       controls.render(hasRoot);
       // the settings are read at the start: changed mid-search they would say nothing
@@ -151,7 +155,7 @@ export function wholeRoot(host) {
           const given = host.levels();
           if (host.undecided() === 0) {
             // (turned off after the controls' render: the focus moves on as it does there)
-            if (document.activeElement === ui.keep && keepWasOn) ui.discard.focus();
+            if (document.activeElement === ui.keep && (keepWasOn || !keepHadFocus)) ui.discard.focus();
             setOff(ui.keep, 'the diagram has no ? cell for it to fill');
             return status(`This diagram has no ? cells, so Solve whole root had nothing to fill: as it stands it verifies as a win (${secs} s).`);
           }

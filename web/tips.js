@@ -1,18 +1,21 @@
-// The focused control's title, shown under it while the keyboard has put the focus
+// The focused control's title, shown next to it while the keyboard has put the focus
 // there. A browser shows a title only under the mouse, so a keyboard's user could not
 // read what a button does, nor why one is off. (A screen reader reads the title as the
 // control's description already: the tip is hidden from it.)
 
-/** Where the tip goes: below its control, moved left and up as the window needs. */
+/**
+ * Where the tip goes: above its control (below it are the searches' status lines, which
+ * a press of the control changes), or below where the window ends first; moved left as
+ * the window needs.
+ */
 function place(tip, control) {
   const r = control.getBoundingClientRect();
   const gap = 6;
   const width = tip.offsetWidth;
   const height = tip.offsetHeight;
   const left = Math.max(gap, Math.min(r.left, innerWidth - width - gap));
-  // below the control, or above it where the window ends first
-  const below = r.bottom + gap;
-  const top = below + height <= innerHeight - gap ? below : Math.max(gap, r.top - gap - height);
+  const above = r.top - gap - height;
+  const top = above >= gap ? above : Math.min(r.bottom + gap, innerHeight - gap - height);
   tip.style.left = `${left}px`;
   tip.style.top = `${top}px`;
 }
@@ -22,7 +25,7 @@ function words(control) {
   return control.title || control.closest('label')?.title || '';
 }
 
-/** Shows the title of the control the keyboard focuses in a tip under it. */
+/** Shows the title of the control the keyboard focuses in a tip next to it. */
 export function wireTips() {
   const tip = document.createElement('div');
   tip.id = 'tip';

@@ -741,6 +741,13 @@ test('tenth round (the keyboard): a button that is off is reached and says why, 
   assert.equal(await focused(), 'redo-levels');
   assert.equal(await page.locator('#redo-levels').isDisabled(), true);
   assert.equal(await tip(), 'Off: nothing to redo. Redo what Undo took back (Ctrl+Y or Ctrl+Shift+Z)');
+  // its focus ring is as clear as an on button's (faded by opacity, it was 2.2:1)
+  const ring = await page.evaluate(() => {
+    const s = getComputedStyle(document.activeElement);
+    return { opacity: s.opacity, outline: s.outlineColor, focus: getComputedStyle(document.querySelector('#theme')).getPropertyValue('--focus') };
+  });
+  assert.equal(ring.opacity, '1');
+  assert.equal(ring.outline, 'rgb(179, 71, 0)', JSON.stringify(ring)); // --focus, #b34700
   // a press does nothing, and the focus stays where the user put it
   const n = await count(page);
   const grid = await href(page);
@@ -765,6 +772,28 @@ test('tenth round (the keyboard): a button that is off is reached and says why, 
   await page.locator('#redo-levels').click({ force: true });
   assert.equal(await tip(), null);
   assert.equal(await href(page), grid);
+  // Solve whole root with nothing to fill, by keyboard: Keep, which the end of the solve
+  // gave the focus, goes off, and the focus moves on to Discard (it stayed on Keep)
+  await page.locator('#fill-discard').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'dsat');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /nothing to fill/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
+  assert.equal(await focused(), 'dsat-discard');
+  await page.keyboard.press('Enter');
+  // a search's answer below its buttons is not hidden by the tip of the button that has
+  // the focus when it comes (Keep)
+  await importText(page, WIN.replace('R65', 'R??'));
+  await page.locator('#undo-levels').focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'fill');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#fill-keep').ariaDisabled !== 'true', null, { timeout: 60_000 });
+  assert.equal(await focused(), 'fill-keep');
+  assert.match(await page.locator('#fill-status').textContent(), /^Found /);
+  const [tipBox, statusBox] = [await page.locator('#tip').boundingBox(), await page.locator('#fill-status').boundingBox()];
+  assert.ok(tipBox && (tipBox.y + tipBox.height <= statusBox.y || tipBox.y >= statusBox.y + statusBox.height), JSON.stringify([tipBox, statusBox]));
   assert.deepEqual(page.errors, []);
   await page.close();
 
