@@ -3,7 +3,8 @@
 //! Scores follow Pascal Pons' convention, always from the side to move: 0 is a draw,
 //! a positive score a win and a negative one a loss. Winning with one's k-th stone
 //! from the end of the game scores k, so a win on the next move from a position with
-//! `n` stones scores `(43 - n) / 2`; losses mirror wins.
+//! `n` stones scores `(43 - n) / 2`; losses mirror wins. A position a four has already
+//! ended is lost by the side to move, scored as the win was ([`four_score`]).
 //!
 //! The search is a bitboard negamax with alpha-beta pruning and null-window tests
 //! that narrow the score. It uses a caller-sized transposition table (4-entry
