@@ -9,7 +9,7 @@ import { modelHint } from './model.js';
 import { showHints, solverHints } from './hints.js';
 import { keyHandler } from './keys.js';
 import { changedReplyCut, cutNote, redReplies } from './lines.js';
-import { holdOffClicks, isOff, markOff, renderButtons } from './buttons.js';
+import { holdOffClicks, isOff, markOff, pressedButton, renderButtons, rendered } from './buttons.js';
 import { wireTheme } from './theme.js';
 import { wireTips } from './tips.js';
 import { verifier } from './verify.js';
@@ -197,8 +197,10 @@ function say(text, error = false, stay = false) {
   m.textContent = error && text ? sentence(text) : text;
   m.classList.toggle('error', error);
   // on a small screen the line under the board may be far above the button that spoke
-  // (Import, Export): it comes into view (an alert, it is read out either way)
-  if (text && !stay) inView(m);
+  // (Import, Export): it comes into view with the verdict above it (an alert, it is read
+  // out either way), once the edit it speaks of is drawn (measured before, the page
+  // moved after: the verdict shrank above it, and both were out of view)
+  if (text && !stay) requestAnimationFrame(() => { inView($('#verdict')); inView(m); });
   return false;
 }
 
@@ -212,10 +214,11 @@ function inView(el) {
 
 function render() {
   if (!lab.ready) return;
-  // a button turned off by this render while it has the focus (its own click turned it
-  // off) hands the focus on, below; one the user moved to while off keeps it
+  // a button its own press turned off hands the focus on, below; one the user moved to
+  // while it was off keeps it, as does one something else turned off
   const focused = document.activeElement;
   const focusedWasOn = !isOff(focused);
+  const ownPress = focused === pressedButton();
   const stones = rootStones();
   const board = $('#board');
   let shown = stones, ghost = [], selected = -1, four = [];
@@ -286,10 +289,11 @@ function render() {
   // keyboard on a button that does nothing: the board takes the focus (the searches
   // move it on themselves) (scrolled to only when it is out of the window, where its
   // focus could not be seen)
-  if (focusedWasOn && document.activeElement === focused && isOff(focused)) {
+  if (ownPress && focusedWasOn && document.activeElement === focused && isOff(focused)) {
     $('#board').focus({ preventScroll: true });
     inView($('#board'));
   }
+  rendered();
 }
 let shownRoot = null;
 

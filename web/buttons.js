@@ -3,17 +3,18 @@
 // Empty board on the empty board, an Undo with nothing to take back), and the searches'
 // buttons say in their titles why they are off.
 //
-// A button is turned off with aria-disabled, not the disabled attribute: a disabled
-// button takes no focus, so a keyboard's user could never reach it to read why it is
-// off (tips.js shows the focused button's title). A click on a button that is off is
-// stopped before its handlers (`holdOffClicks`).
+// A button (or a checkbox) is turned off with aria-disabled, not the disabled attribute:
+// a disabled control takes no focus, so a keyboard's user could never reach it to read
+// why it is off (tips.js shows the focused control's title). A click on a control that
+// is off is stopped before its handlers (`holdOffClicks`), and a checkbox's before it
+// changes.
 
-/** Whether `button` is off (aria-disabled). */
+/** Whether `button` (or a checkbox) is off (aria-disabled). */
 export function isOff(button) {
   return button?.getAttribute?.('aria-disabled') === 'true';
 }
 
-/** Turns `button` off (`off` true) or on, leaving its title as it is. */
+/** Turns `button` (or a checkbox) off (`off` true) or on, leaving its title as it is. */
 export function markOff(button, off) {
   button.setAttribute('aria-disabled', String(Boolean(off)));
 }
@@ -24,12 +25,34 @@ export function setOff(button, why) {
   titled(button, why);
 }
 
-/** Stops every click on a button that is off before its handlers see it. */
+// the button pressed since the page's last render: only a button its own press turned
+// off hands the focus on (one that something else turned off, a search's end, keeps it:
+// an Enter meant for Stop as a search ended pressed Keep)
+let pressed = null;
+
+/** The button pressed since the page's last render, or null. */
+export function pressedButton() {
+  return pressed;
+}
+
+/** Forgets the button pressed (the page's render is done with it). */
+export function rendered() {
+  pressed = null;
+}
+
+/**
+ * Stops every click on a button or checkbox that is off before its handlers see it, and
+ * notes the button of every other click (`pressedButton`).
+ */
 export function holdOffClicks() {
   addEventListener('click', (e) => {
-    if (isOff(e.target.closest?.('button'))) {
+    // (a click on a checkbox's label reaches the checkbox as a click of its own)
+    const control = e.target.closest?.('button, input[type=checkbox]');
+    if (isOff(control)) {
       e.preventDefault();
       e.stopImmediatePropagation();
+    } else {
+      pressed = control?.matches('button') ? control : null;
     }
   }, true);
 }

@@ -6,7 +6,7 @@
 // re-verified, is previewed and offered with Keep / Discard.
 
 import { raceWorkers } from './race.js';
-import { isOff, setOff, titled } from './buttons.js';
+import { isOff, markOff, setOff, titled } from './buttons.js';
 import { failure, searchControls } from './search.js';
 
 /** Positions the browser may map: its memory budget (a few hundred MB at most). */
@@ -94,7 +94,7 @@ export function wholeRoot(host) {
       controls.render(hasRoot);
       // the settings are read at the start: changed mid-search they would say nothing
       for (const box of [ui.fewest, ui.local]) {
-        box.disabled = search.running;
+        markOff(box, search.running);
         titled(box.parentElement, search.running && 'a search is running; the setting is read when one starts');
       }
       ui.gauge.hidden = !(r && r.state === 'mapping');

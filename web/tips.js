@@ -4,18 +4,32 @@
 // control's description already: the tip is hidden from it.)
 
 /**
- * Where the tip goes: above its control (below it are the searches' status lines, which
- * a press of the control changes), or below where the window ends first; moved left as
- * the window needs.
+ * Where the tip goes: beside its control, to the right, where the window has room (above
+ * and below a control are the lines a press of it changes: a search's status, Play's
+ * move log), else above it, or below where the window ends first.
  */
 function place(tip, control) {
   const r = control.getBoundingClientRect();
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
   const gap = 6;
+  const widest = Math.min(24 * rem, innerWidth - 2 * gap);
+  const room = innerWidth - r.right - 2 * gap;
+  const beside = room >= 12 * rem;
+  tip.style.maxWidth = `${beside ? Math.min(widest, room) : widest}px`;
+  // measured at the window's corner, where nothing squeezes it
+  tip.style.left = '0px';
+  tip.style.top = '0px';
   const width = tip.offsetWidth;
   const height = tip.offsetHeight;
-  const left = Math.max(gap, Math.min(r.left, innerWidth - width - gap));
-  const above = r.top - gap - height;
-  const top = above >= gap ? above : Math.min(r.bottom + gap, innerHeight - gap - height);
+  let left, top;
+  if (beside) {
+    left = r.right + gap;
+    top = r.top + (r.height - height) / 2;
+  } else {
+    left = Math.max(gap, Math.min(r.left, innerWidth - width - gap));
+    top = r.top - gap - height >= gap ? r.top - gap - height : r.bottom + gap;
+  }
+  top = Math.max(gap, Math.min(top, innerHeight - gap - height));
   tip.style.left = `${left}px`;
   tip.style.top = `${top}px`;
 }
@@ -33,12 +47,35 @@ export function wireTips() {
   tip.hidden = true;
   document.body.append(tip);
   let control = null;
+  // the control's place when the tip was put by it, checked every frame while it shows:
+  // a message or a status line growing above it moves it, with no event to say so
+  let at = '';
+  let frame = 0;
+  const where = () => {
+    const r = control.getBoundingClientRect();
+    return `${r.left},${r.top},${r.right},${r.bottom},${innerWidth},${innerHeight}`;
+  };
+  const follow = () => {
+    if (!control || tip.hidden) {
+      frame = 0;
+      return;
+    }
+    // (a control hidden with its panel keeps the focus in some browsers: its tip goes)
+    if (!control.isConnected || control.getClientRects().length === 0) tip.hidden = true;
+    else if (where() !== at) {
+      place(tip, control);
+      at = where();
+    }
+    frame = requestAnimationFrame(follow);
+  };
   const show = () => {
     const text = control && words(control);
     tip.hidden = !text;
     if (!text) return;
     tip.textContent = text;
     place(tip, control);
+    at = where();
+    if (!frame) frame = requestAnimationFrame(follow);
   };
   const hide = () => {
     control = null;
@@ -61,13 +98,11 @@ export function wireTips() {
     watch.disconnect();
     hide();
   });
-  // dismissed by Escape without moving the focus; the window's changes move it on
+  // dismissed by Escape without moving the focus
   addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && control) {
       watch.disconnect();
       hide();
     }
   });
-  addEventListener('resize', () => control && show());
-  addEventListener('scroll', () => control && show(), true);
 }

@@ -74,7 +74,7 @@ test('what a user noticed: stale messages, a palette that follows the keys, fail
   assert.deepEqual([report.levels, report.least_levels], [null, null]);
   // the search's buttons say why they are off, as the others do
   assert.match(await off('#dsat-keep'), /^Off: the diagram has no \? cell for it to fill[.] Write the found levels/);
-  assert.match(await off('#dsat-stop'), /^Off: no search is running[.]$/);
+  assert.match(await off('#dsat-stop'), /^Off: no search is running[.] End the search now/);
   await page.click('#dsat-discard');
   assert.match(await off('#dsat-discard'), /^Off: there is no search result to forget[.] Forget the solve/);
   assert.match(await off('#dsat-keep'), /^Off: no search has found a diagram[.]/);
@@ -310,7 +310,11 @@ test('what a user noticed, fourth round: a set-aside answer lost to the other se
   await page.keyboard.up('Enter');
   assert.doesNotMatch(await page.locator('#fill-status').textContent(), /^Stopped/);
   await page.keyboard.press('Enter');
-  assert.match(await page.evaluate(() => document.activeElement.id), /^fill(-keep|-discard)?$/);
+  // Stop, pressed, hands the focus on; a search that ended before the press turned Stop
+  // off and left the focus on it, where the press did nothing
+  const at = await page.evaluate(() => document.activeElement.id);
+  if (at === 'fill-stop') assert.doesNotMatch(await page.locator('#fill-status').textContent(), /^Stopped/);
+  else assert.match(at, /^fill(-keep|-discard)?$/);
   await page.click('#fill-discard');
   // an edit stops a running search: "Start it again" only where Run is on
   await emptyBoardAllUndecided(page);
@@ -772,13 +776,18 @@ test('tenth round (the keyboard): a button that is off is reached and says why, 
   await page.locator('#redo-levels').click({ force: true });
   assert.equal(await tip(), null);
   assert.equal(await href(page), grid);
-  // Solve whole root with nothing to fill, by keyboard: Keep, which the end of the solve
-  // gave the focus, goes off, and the focus moves on to Discard (it stayed on Keep)
+  // Solve whole root with nothing to fill, by keyboard: Run hands the focus to Stop,
+  // which the solve's end turns off; the focus stays there (it went to Keep, and then
+  // to the board, or stayed on Keep, off)
   await page.locator('#fill-discard').focus();
   await page.keyboard.press('Tab');
   assert.equal(await focused(), 'dsat');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => /nothing to fill/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
+  assert.equal(await focused(), 'dsat-stop');
+  assert.match(await tip(), /^Off: no search is running[.]/);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
   assert.equal(await focused(), 'dsat-discard');
   await page.keyboard.press('Enter');
   // a search's answer below its buttons is not hidden by the tip of the button that has
@@ -790,11 +799,73 @@ test('tenth round (the keyboard): a button that is off is reached and says why, 
   assert.equal(await focused(), 'fill');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelector('#fill-keep').ariaDisabled !== 'true', null, { timeout: 60_000 });
-  assert.equal(await focused(), 'fill-keep');
   assert.match(await page.locator('#fill-status').textContent(), /^Found /);
-  const [tipBox, statusBox] = [await page.locator('#tip').boundingBox(), await page.locator('#fill-status').boundingBox()];
-  assert.ok(tipBox && (tipBox.y + tipBox.height <= statusBox.y || tipBox.y >= statusBox.y + statusBox.height), JSON.stringify([tipBox, statusBox]));
+  // the search's end turned Stop off: the focus stays there (it moved to Keep, where an
+  // Enter meant for Stop kept the answer)
+  assert.equal(await focused(), 'fill-stop');
+  const found = await href(page);
+  await page.keyboard.press('Enter');
+  assert.equal(await href(page), found);
+  assert.equal(await page.locator('#fill-keep').isDisabled(), false);
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'fill-keep');
+  const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const box = (p, sel) => p.locator(sel).boundingBox();
+  assert.ok(!overlaps(await box(page, '#tip'), await box(page, '#fill-status')), 'the tip hides the answer');
+  // a checkbox is off while a solve runs: reached, it says why, and Space leaves it
+  // (the empty board with every cell ?: a solve that runs on)
+  await emptyBoardAllUndecided(page);
+  await page.locator('#fill-discard').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'dsat');
+  await page.keyboard.press('Enter');
+  await page.locator('#dsat-discard').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'dsat-fewest');
+  assert.equal(await page.locator('#dsat-fewest').isDisabled(), true);
+  assert.match(await tip(), /^Off: a search is running; the setting is read when one starts[.]/);
+  await page.keyboard.press(' ');
+  assert.equal(await page.locator('#dsat-fewest').isChecked(), true);
+  assert.equal(await page.locator('#dsat-stop').isEnabled(), true, 'the solve runs on');
+  await page.click('#dsat-stop');
+  await page.click('#dsat-discard');
   assert.deepEqual(page.errors, []);
+
+  // Play: Undo's tip leaves the move log above it to be read, and follows Undo as an
+  // error line above it pushes it down
+  const play = await open('', { width: 700, height: 900 });
+  await importText(play, WIN);
+  await play.click('nav button[data-mode="play"]');
+  await play.locator('#board').focus();
+  await play.keyboard.press('1'); // Red wins at once
+  assert.equal(await play.locator('#message').textContent(), '');
+  await play.locator('#model-file').focus();
+  await play.keyboard.press('Shift+Tab');
+  await play.keyboard.press('Shift+Tab');
+  assert.equal(await play.evaluate(() => document.activeElement.id), 'undo-play');
+  assert.ok(!overlaps(await box(play, '#tip'), await box(play, '#log')), 'the tip hides the move log');
+  const before = await box(play, '#undo-play');
+  await play.keyboard.press('1'); // the game is over: refused, said under the board
+  await play.waitForFunction((y) => document.querySelector('#undo-play').getBoundingClientRect().y !== y, before.y);
+  await play.waitForFunction(() => {
+    const [t, u] = ['#tip', '#undo-play'].map((s) => document.querySelector(s).getBoundingClientRect());
+    return Math.abs((t.top + t.bottom) / 2 - (u.top + u.bottom) / 2) < 1;
+  });
+  await play.close();
+
+  // an import on a small window shows its word and the verdict (the page moved after the
+  // scroll, and both were above the window)
+  const small = await open('', { width: 700, height: 700 });
+  await small.locator('#io summary').click();
+  await small.fill('#io-text', WIN);
+  await small.locator('#import').focus();
+  await small.keyboard.press('Enter');
+  await small.waitForFunction(() => /^Read: /.test(document.querySelector('#message').textContent));
+  await small.waitForFunction(() => ['#message', '#verdict'].every((sel) => {
+    const r = document.querySelector(sel).getBoundingClientRect();
+    return r.top > -1 && r.bottom < innerHeight + 1; // (a scroll leaves fractions)
+  }), null, { timeout: 5_000 });
+  await small.close();
   await page.close();
 
   // on a phone-sized page the tip of a button at the right stays within the window
@@ -803,8 +874,8 @@ test('tenth round (the keyboard): a button that is off is reached and says why, 
   await narrow.locator('#dsat-stop').focus();
   await narrow.keyboard.press('Tab');
   assert.equal(await narrow.evaluate(() => document.activeElement.id), 'dsat-keep');
-  const box = await narrow.locator('#tip').boundingBox();
-  assert.ok(box && box.x >= 0 && box.x + box.width <= 360, JSON.stringify(box));
+  const shown = await box(narrow, '#tip');
+  assert.ok(shown && shown.x >= 0 && shown.x + shown.width <= 360, JSON.stringify(shown));
   assert.match(await narrow.locator('#tip').textContent(), /^Off: no search has found a diagram[.]/);
   await narrow.close();
 });
