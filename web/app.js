@@ -277,7 +277,15 @@ function render() {
   }
   renderHints();
   hint?.render(game, state.root, state.mode === 'play');
-  for (const b of document.querySelectorAll('#palette button')) b.setAttribute('aria-pressed', String(b.dataset.level === state.level));
+  for (const b of document.querySelectorAll('#palette button')) {
+    b.setAttribute('aria-pressed', String(b.dataset.level === state.level));
+    b.tabIndex = b.dataset.level === state.level ? 0 : -1;
+  }
+  // a digit picked another level while the levels had the focus: it follows the pick, the
+  // levels' one Tab stop (left behind, Shift+Tab went to the picked level)
+  if (document.activeElement?.parentElement === $('#palette') && document.activeElement.dataset.level !== state.level) {
+    $(`#palette button[data-level="${state.level}"]`).focus();
+  }
   $('#moves').placeholder = state.root || 'e.g. 4453';
   // once the root changes (set from the field or any other way) the field empties, so its
   // placeholder shows the root in force rather than an older sequence
@@ -400,6 +408,20 @@ function buildPalette() {
     b.addEventListener('click', () => { state.level = l; render(); });
     p.append(b);
   }
+  // one Tab stop (the picked level's button; render sets which): the arrows move the
+  // pick through the levels, as in a group of radio buttons (eleven stops made the
+  // buttons after it eleven Tabs further)
+  p.addEventListener('keydown', (e) => {
+    const all = [...p.querySelectorAll('button')];
+    const at = all.indexOf(e.target);
+    const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
+    const to = e.key === 'Home' ? 0 : e.key === 'End' ? all.length - 1 : step === undefined ? null : (at + step + all.length) % all.length;
+    if (at < 0 || to === null) return;
+    e.preventDefault();
+    state.level = all[to].dataset.level;
+    render();
+    all[to].focus();
+  });
 }
 
 let lastClicked = null;

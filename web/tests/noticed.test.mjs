@@ -738,6 +738,34 @@ test('tenth round (the keyboard): a button that is off is reached and says why, 
   await importText(page, WIN);
   const focused = () => page.evaluate(() => document.activeElement.id);
   const tip = async () => ((await page.locator('#tip').isVisible()) ? page.locator('#tip').textContent() : null);
+  // the levels are one Tab stop (eleven put the buttons after them eleven Tabs further),
+  // and the arrows move the pick
+  const pressed = () => page.evaluate(() => document.querySelector('#palette [aria-pressed="true"]').dataset.level);
+  await page.locator('#board').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.level), await pressed());
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'clear');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Home');
+  assert.equal(await pressed(), '0');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await pressed(), '2');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.level), '2');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await pressed(), '?', 'from 0 the pick wraps to ?');
+  await page.keyboard.press('End');
+  assert.equal(await pressed(), '?');
+  await page.keyboard.press('3'); // a digit picks as before, and the focus follows
+  assert.equal(await pressed(), '3');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.level), '3');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await focused(), 'board');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.level), '3');
   // Redo (nothing to redo) was disabled: Tab went past it, and its reason was a tooltip
   // the mouse alone could bring up; it is off, reached, and its title shows
   await page.locator('#undo-levels').focus();
