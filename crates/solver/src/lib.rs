@@ -4,7 +4,8 @@
 //! a positive score a win and a negative one a loss. Winning with one's k-th stone
 //! from the end of the game scores k, so a win on the next move from a position with
 //! `n` stones scores `(43 - n) / 2`; losses mirror wins. A position a four has already
-//! ended is lost by the side to move, scored as the win was ([`four_score`]).
+//! ended is lost by the side that did not make the four, scored as the win was
+//! ([`four_score`]).
 //!
 //! The search is a bitboard negamax with alpha-beta pruning and null-window tests
 //! that narrow the score. It uses a caller-sized transposition table (4-entry
@@ -57,17 +58,24 @@ pub fn immediate_win_score(moves: u32) -> Score {
     (CELLS + 1 - moves as i32) / 2
 }
 
-/// The score of `pos` when a four is on the board (the game is over; its holder won
-/// with its last stone), from the side to move; `None` while the game goes on.
+/// The score of `pos` when a four is on the board (the game is over), from the side to
+/// move: the four's holder won with its last stone, so a win for it and a loss for the
+/// other side; `None` while the game goes on.
 ///
 /// A position built from its moves never goes past a four, but one built from
-/// bitboards ([`Position::from_bitboards`]) may: every entry point of the solver
-/// answers such a position by this rule rather than searching on past the win.
+/// bitboards ([`Position::from_bitboards`]) may (even one played on past the four, its
+/// holder to move): the solver's scoring entry points ([`Solver::solve`] and its
+/// kin, [`Solver::loses_within`], [`Solver::analyze`], [`Solver::best_moves`]) answer
+/// such a position by this rule rather than searching on past the win.
 pub fn four_score(pos: &Position) -> Option<Score> {
     let winner = pos.winner()?;
-    // the holder's last stone was the n-th, so it won with the board at n - 1 stones
-    let won = immediate_win_score(pos.moves_played().saturating_sub(1));
-    Some(if winner == pos.to_move() { won } else { -won })
+    let n = pos.moves_played();
+    // the holder's last stone: the n-th when it has just moved, the (n - 1)-th when it
+    // is to move; it won with the board as it was before that stone
+    let holder_to_move = winner == pos.to_move();
+    let before = n.saturating_sub(if holder_to_move { 2 } else { 1 });
+    let won = immediate_win_score(before);
+    Some(if holder_to_move { won } else { -won })
 }
 
 /// What playing a column comes to before any search (see [`column_move`]).
@@ -83,8 +91,9 @@ pub enum ColumnMove {
     Child(Position),
 }
 
-/// Playing column `x` in `pos`: a full column, an immediate win, or the child to solve
-/// (every way of scoring columns, one solver or several, shares this).
+/// Playing column `x` in `pos`: no move at all once a four has ended the game, a full
+/// column, an immediate win, or the child to solve (every way of scoring columns, one
+/// solver or several, shares this).
 pub fn column_move(pos: &Position, x: usize) -> ColumnMove {
     if pos.winner().is_some() {
         ColumnMove::Over

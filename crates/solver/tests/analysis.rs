@@ -118,10 +118,11 @@ fn mirror_images_score_alike() {
     }
 }
 
-/// A game a four has ended (built from bitboards, as a caller reading a board may)
-/// is lost by the side to move, scored as the win was, and has no move to analyse.
+/// A game a four has ended (built from bitboards, as a caller reading a board may) is
+/// lost by the side that did not make the four, scored as the win was, and has no
+/// move to analyse.
 #[test]
-fn a_position_with_a_four_is_lost_by_the_side_to_move() {
+fn a_position_with_a_four_is_lost_by_the_side_without_it() {
     use c4lab_solver::{analyze_parallel, four_score, Limits, Outcome};
     let bit = |x: usize, y: usize| 1u64 << (x * 7 + y);
     // Red's four along the bottom (its fourth stone the seventh), Yellow on three of them
@@ -145,6 +146,22 @@ fn a_position_with_a_four_is_lost_by_the_side_to_move() {
         assert_eq!(solver.loses_within(&pos, Limits::default()), Some(true));
         assert_eq!(solver.analyze(&pos), [None; WIDTH]);
         assert_eq!(analyze_parallel(&pos, TABLE), [None; WIDTH]);
+        assert!(solver.best_moves(&pos).is_empty());
+    }
+    // a board played on past the four, its holder to move: a win for it, scored by the
+    // stone that made the four (Red's seventh stone overall, Yellow's eighth)
+    let red = (0..4).map(|x| bit(x, 0)).sum::<u64>();
+    let yellow = bit(0, 1) + bit(1, 1) + bit(2, 1) + bit(5, 0);
+    let red_to_move = Position::from_bitboards(red, yellow);
+    let red = bit(0, 0) + bit(1, 0) + bit(3, 0) + bit(4, 0) + bit(5, 0);
+    let yellow = (0..4).map(|y| bit(6, y)).sum::<u64>();
+    let yellow_to_move = Position::from_bitboards(red, yellow);
+    for (pos, stones) in [(red_to_move, 8), (yellow_to_move, 9)] {
+        assert_eq!(pos.moves_played(), stones);
+        assert_eq!(four_score(&pos), Some(18), "{pos:?}");
+        let mut solver = Solver::new(TABLE);
+        assert_eq!(solver.solve(&pos), 18);
+        assert_eq!(solver.loses_within(&pos, Limits::default()), Some(false));
         assert!(solver.best_moves(&pos).is_empty());
     }
     // a game that goes on has no such score
