@@ -9,7 +9,7 @@ import { modelHint } from './model.js';
 import { showHints, solverHints } from './hints.js';
 import { keyHandler } from './keys.js';
 import { changedReplyCut, cutNote, redReplies } from './lines.js';
-import { holdOffClicks, isOff, markOff, pressedButton, renderButtons, rendered } from './buttons.js';
+import { holdOffClicks, isOff, markOff, offByItsPress, renderButtons } from './buttons.js';
 import { wireTheme } from './theme.js';
 import { wireTips } from './tips.js';
 import { verifier } from './verify.js';
@@ -196,11 +196,19 @@ function say(text, error = false, stay = false) {
   const m = $('#message');
   m.textContent = error && text ? sentence(text) : text;
   m.classList.toggle('error', error);
-  // on a small screen the line under the board may be far above the button that spoke
-  // (Import, Export): it comes into view with the verdict above it (an alert, it is read
-  // out either way), once the edit it speaks of is drawn (measured before, the page
-  // moved after: the verdict shrank above it, and both were out of view)
-  if (text && !stay) requestAnimationFrame(() => { inView($('#verdict')); inView(m); });
+  // on a small screen the line under the board may be far from what spoke (Import,
+  // Export, a refused key): it comes into view with the verdict above it (an alert, it
+  // is read out either way), once the edit it speaks of is drawn (measured before, the
+  // page moved after: the verdict shrank above it, and both were out of view), if it
+  // still says the same then
+  const said = m.textContent;
+  if (text && !stay) {
+    requestAnimationFrame(() => {
+      if (m.textContent !== said) return;
+      inView($('#verdict'));
+      inView(m);
+    });
+  }
   return false;
 }
 
@@ -218,7 +226,6 @@ function render() {
   // while it was off keeps it, as does one something else turned off
   const focused = document.activeElement;
   const focusedWasOn = !isOff(focused);
-  const ownPress = focused === pressedButton();
   const stones = rootStones();
   const board = $('#board');
   let shown = stones, ghost = [], selected = -1, four = [];
@@ -262,11 +269,13 @@ function render() {
     simp.textContent = 'Simplify';
   }
   const won = state.verdict && state.verdict.ok && state.verdict.verdict === 'win';
-  simp.title = state.simplify && !state.simplify.ok ? `Off: ${state.simplify.error.replace(/\.$/, '')}.`
+  const simpTitle = state.simplify && !state.simplify.ok ? `Off: ${state.simplify.error.replace(/\.$/, '')}.`
     : !state.simplify ? (won ? 'Off: counting the cells Simplify would clear…' : 'Off: Simplify needs a diagram that verifies as a win.')
     : state.simplify.cleared === 0
       ? 'Off: no cell can be blanked without losing the win.'
       : 'Blank (level 9) every cell that is not load-bearing, keeping the win';
+  // (set only when it changes: the focused button's tip is redrawn on each change)
+  if (simp.title !== simpTitle) simp.title = simpTitle;
   const playable = renderButtons($, state, root, grid());
   fill?.render(playable && grid().includes('?'));
   whole?.render(playable);
@@ -297,11 +306,10 @@ function render() {
   // keyboard on a button that does nothing: the board takes the focus (the searches
   // move it on themselves) (scrolled to only when it is out of the window, where its
   // focus could not be seen)
-  if (ownPress && focusedWasOn && document.activeElement === focused && isOff(focused)) {
+  if (document.activeElement === focused && offByItsPress(focused, focusedWasOn)) {
     $('#board').focus({ preventScroll: true });
     inView($('#board'));
   }
-  rendered();
 }
 let shownRoot = null;
 
@@ -412,6 +420,7 @@ function buildPalette() {
   // pick through the levels, as in a group of radio buttons (eleven stops made the
   // buttons after it eleven Tabs further)
   p.addEventListener('keydown', (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return; // (Alt+arrows go back and forth)
     const all = [...p.querySelectorAll('button')];
     const at = all.indexOf(e.target);
     const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
@@ -419,8 +428,7 @@ function buildPalette() {
     if (at < 0 || to === null) return;
     e.preventDefault();
     state.level = all[to].dataset.level;
-    render();
-    all[to].focus();
+    render(); // (the focus follows the pick there)
   });
 }
 

@@ -25,24 +25,23 @@ export function setOff(button, why) {
   titled(button, why);
 }
 
-// the button pressed since the page's last render: only a button its own press turned
-// off hands the focus on (one that something else turned off, a search's end, keeps it:
-// an Enter meant for Stop as a search ended pressed Keep)
+// the button being pressed, while its click is handled (every handler renders at once):
+// only a button its own press turned off hands the focus on (one that something else
+// turned off, a search's end, keeps it: an Enter meant for Stop as a search ended
+// pressed Keep)
 let pressed = null;
 
-/** The button pressed since the page's last render, or null. */
-export function pressedButton() {
-  return pressed;
-}
-
-/** Forgets the button pressed (the page's render is done with it). */
-export function rendered() {
-  pressed = null;
+/**
+ * Whether `button`, which had the focus and was on (`wasOn`) when the render began, is
+ * off now by its own press: the render then hands the focus on.
+ */
+export function offByItsPress(button, wasOn) {
+  return Boolean(button) && button === pressed && wasOn && isOff(button);
 }
 
 /**
  * Stops every click on a button or checkbox that is off before its handlers see it, and
- * notes the button of every other click (`pressedButton`).
+ * notes the button of every other click while it is handled (`offByItsPress`).
  */
 export function holdOffClicks() {
   addEventListener('click', (e) => {
@@ -51,8 +50,10 @@ export function holdOffClicks() {
     if (isOff(control)) {
       e.preventDefault();
       e.stopImmediatePropagation();
-    } else {
-      pressed = control?.matches('button') ? control : null;
+    } else if (control?.matches('button')) {
+      pressed = control;
+      // (forgotten once the click is handled: a key's edit later is no press of it)
+      setTimeout(() => { if (pressed === control) pressed = null; });
     }
   }, true);
 }
@@ -61,7 +62,10 @@ export function holdOffClicks() {
 export function titled(button, off) {
   button.dataset.base ??= button.title;
   const base = button.dataset.base;
-  button.title = off ? `Off: ${off}.${base ? ` ${base}` : ''}` : base;
+  // (set only when it changes: a search's every tick renders, and the focused button's
+  // tip is redrawn on each change of its title)
+  const title = off ? `Off: ${off}.${base ? ` ${base}` : ''}` : base;
+  if (button.title !== title) button.title = title;
 }
 
 /**

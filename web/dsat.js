@@ -6,7 +6,7 @@
 // re-verified, is previewed and offered with Keep / Discard.
 
 import { raceWorkers } from './race.js';
-import { isOff, markOff, setOff, titled } from './buttons.js';
+import { markOff, setOff, titled } from './buttons.js';
 import { failure, searchControls } from './search.js';
 
 /** Positions the browser may map: its memory budget (a few hundred MB at most). */
@@ -86,11 +86,10 @@ export function wholeRoot(host) {
     /** Updates the controls, the gauge and the status line. */
     render(hasRoot) {
       const r = search.report;
-      // Keep takes the focus in the controls' render as the search ends (Stop went off),
-      // and goes off below where there is nothing to fill: the focus then moves on
-      // (one the user moved to Keep while it was off keeps it)
+      // Keep takes the focus in the controls' render when a press of Stop ends a solve
+      // that has found, and goes off below where there is nothing to fill: the focus then
+      // moves on (one the user moved to Keep while it was off keeps it)
       const keepHadFocus = document.activeElement === ui.keep;
-      const keepWasOn = !isOff(ui.keep);
       controls.render(hasRoot);
       // the settings are read at the start: changed mid-search they would say nothing
       for (const box of [ui.fewest, ui.local]) {
@@ -155,7 +154,7 @@ export function wholeRoot(host) {
           const given = host.levels();
           if (host.undecided() === 0) {
             // (turned off after the controls' render: the focus moves on as it does there)
-            if (document.activeElement === ui.keep && (keepWasOn || !keepHadFocus)) ui.discard.focus();
+            if (document.activeElement === ui.keep && !keepHadFocus) ui.discard.focus();
             setOff(ui.keep, 'the diagram has no ? cell for it to fill');
             return status(`This diagram has no ? cells, so Solve whole root had nothing to fill: as it stands it verifies as a win (${secs} s).`);
           }

@@ -1,6 +1,6 @@
 // The life cycle Fill undecided cells and Solve whole root share: one worker per search, replies matched to
 // the search that asked for them, Stop by terminating the worker.
-import { isOff, markOff, pressedButton, setOff, titled } from './buttons.js';
+import { isOff, markOff, offByItsPress, setOff, titled } from './buttons.js';
 
 /**
  * The status line of a report with `ok: false`: the engine refused the diagram, or (with
@@ -205,7 +205,6 @@ export function searchControls(search, ui, host, start, stopped = null) {
       // the search's end turned off)
       const focused = [ui.run, ui.stop, ui.keep, ui.discard].find((b) => b === document.activeElement);
       const focusedWasOn = !isOff(focused);
-      const ownPress = focused !== undefined && focused === pressedButton();
       // a live region that changes every second while a search runs: screen readers
       // hold it until the search ends, then read the outcome once
       ui.status.setAttribute('aria-busy', String(search.running));
@@ -219,7 +218,7 @@ export function searchControls(search, ui, host, start, stopped = null) {
       setOff(ui.discard, search.running ? 'the search is running; Stop it first' : !r && 'there is no search result to forget');
       // (Discard before Run: an Enter meant for the button that went off forgets, it
       // does not start a search)
-      if (ownPress && focusedWasOn && isOff(focused)) [ui.stop, ui.keep, ui.discard, ui.run].find((b) => !isOff(b))?.focus();
+      if (offByItsPress(focused, focusedWasOn)) [ui.stop, ui.keep, ui.discard, ui.run].find((b) => !isOff(b))?.focus();
     },
     /** Forgets the search when the diagram it searched has changed. */
     diagramChanged(grid) {

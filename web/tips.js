@@ -60,16 +60,17 @@ export function wireTips() {
       frame = 0;
       return;
     }
-    // (a control hidden with its panel keeps the focus in some browsers: its tip goes)
-    if (!control.isConnected || control.getClientRects().length === 0) tip.hidden = true;
+    if (!shown()) tip.hidden = true;
     else if (where() !== at) {
       place(tip, control);
       at = where();
     }
     frame = requestAnimationFrame(follow);
   };
+  // (a control hidden with its panel keeps the focus in some browsers: no tip for it)
+  const shown = () => control.isConnected && control.getClientRects().length > 0;
   const show = () => {
-    const text = control && words(control);
+    const text = control && shown() && words(control);
     tip.hidden = !text;
     if (!text) return;
     tip.textContent = text;

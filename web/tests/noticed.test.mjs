@@ -753,11 +753,13 @@ test('tenth round (the keyboard): a button that is off is reached and says why, 
   await page.keyboard.press('ArrowDown');
   assert.equal(await pressed(), '2');
   assert.equal(await page.evaluate(() => document.activeElement.dataset.level), '2');
-  await page.keyboard.press('ArrowLeft');
-  await page.keyboard.press('ArrowLeft');
-  await page.keyboard.press('ArrowLeft');
-  assert.equal(await pressed(), '?', 'from 0 the pick wraps to ?');
   await page.keyboard.press('End');
+  assert.equal(await pressed(), '?');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await pressed(), '0', 'from ? the pick wraps to 0');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await pressed(), '?', 'and back');
+  await page.keyboard.press('Control+ArrowRight'); // with a modifier, not the levels' key
   assert.equal(await pressed(), '?');
   await page.keyboard.press('3'); // a digit picks as before, and the focus follows
   assert.equal(await pressed(), '3');
