@@ -28,6 +28,9 @@ export const WIDEN_AFTER = [0, 3000];
 export function wholeRoot(host) {
   const $ = (s) => document.querySelector(s);
   const ui = { run: $('#dsat'), stop: $('#dsat-stop'), keep: $('#dsat-keep'), discard: $('#dsat-discard'), status: $('#dsat-status'), gauge: $('#dsat-gauge'), fewest: $('#dsat-fewest'), local: $('#dsat-local') };
+  // a checkbox's words are its label's title, for the mouse over the label; the box has
+  // them too, as its description to a screen reader (a label's title is no part of it)
+  for (const box of [ui.fewest, ui.local]) box.title = box.parentElement.title;
   // the level budget of the running solve: 1 (fewest levels) or 10 (every level at once)
   let firstLevels = 1;
   const search = raceWorkers(new URL('./dsat.worker.js', import.meta.url), WIDEN_AFTER, () => host.render());
@@ -94,7 +97,9 @@ export function wholeRoot(host) {
       // the settings are read at the start: changed mid-search they would say nothing
       for (const box of [ui.fewest, ui.local]) {
         markOff(box, search.running);
-        titled(box.parentElement, search.running && 'a search is running; the setting is read when one starts');
+        const why = search.running && 'a search is running; the setting is read when one starts';
+        titled(box.parentElement, why);
+        titled(box, why);
       }
       ui.gauge.hidden = !(r && r.state === 'mapping');
       // no report: the start's words and the clock while it runs (near the empty board

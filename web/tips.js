@@ -3,35 +3,54 @@
 // read what a button does, nor why one is off. (A screen reader reads the title as the
 // control's description already: the tip is hidden from it.)
 
+/** The lines the tip must leave to be read: status lines and messages with words in them, Play's move log. */
+function readLines() {
+  return [...document.querySelectorAll('[role=status], [role=alert], #log')]
+    .filter((el) => el.textContent.trim() && el.getClientRects().length > 0)
+    .map((el) => el.getBoundingClientRect());
+}
+
+const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
 /**
- * Where the tip goes: beside its control, to the right, where the window has room (above
- * and below a control are the lines a press of it changes: a search's status, Play's
- * move log), else above it, or below where the window ends first.
+ * Where the tip goes: the first of these places that keeps within the window and off
+ * the lines being read (`readLines`) and the control's label: beside the control (a
+ * checkbox's label) to the right, where the window has room, its foot level with the
+ * control's, then its head; above it; below it. With none free, the first that fits.
+ * Out of view while its control is out of the window.
  */
 function place(tip, control) {
-  const r = control.getBoundingClientRect();
+  const label = control.closest('label');
+  const r = (label ?? control).getBoundingClientRect();
+  tip.style.visibility = r.bottom < 0 || r.top > innerHeight ? 'hidden' : 'visible';
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
   const gap = 6;
   const widest = Math.min(24 * rem, innerWidth - 2 * gap);
   const room = innerWidth - r.right - 2 * gap;
-  const beside = room >= 12 * rem;
-  tip.style.maxWidth = `${beside ? Math.min(widest, room) : widest}px`;
-  // measured at the window's corner, where nothing squeezes it
-  tip.style.left = '0px';
-  tip.style.top = '0px';
-  const width = tip.offsetWidth;
-  const height = tip.offsetHeight;
-  let left, top;
-  if (beside) {
-    left = r.right + gap;
-    top = r.top + (r.height - height) / 2;
-  } else {
-    left = Math.max(gap, Math.min(r.left, innerWidth - width - gap));
-    top = r.top - gap - height >= gap ? r.top - gap - height : r.bottom + gap;
+  // the tip's size at a width: measured at the window's corner, where nothing squeezes it
+  const size = (max) => {
+    tip.style.maxWidth = `${max}px`;
+    tip.style.left = '0px';
+    tip.style.top = '0px';
+    return { width: tip.offsetWidth, height: tip.offsetHeight, max };
+  };
+  const places = [];
+  if (room >= 12 * rem) {
+    // (wider beside than above: a line more is a line more over the rows around)
+    const s = size(Math.min(36 * rem, room));
+    places.push({ ...s, left: r.right + gap, top: r.bottom - s.height }, { ...s, left: r.right + gap, top: r.top });
   }
-  top = Math.max(gap, Math.min(top, innerHeight - gap - height));
-  tip.style.left = `${left}px`;
-  tip.style.top = `${top}px`;
+  const s = size(widest);
+  const left = Math.max(gap, Math.min(r.left, innerWidth - s.width - gap));
+  places.push({ ...s, left, top: r.top - gap - s.height }, { ...s, left, top: r.bottom + gap });
+  const box = (p) => ({ left: p.left, top: p.top, right: p.left + p.width, bottom: p.top + p.height });
+  const inWindow = (p) => p.top >= gap && p.top + p.height <= innerHeight - gap;
+  const kept = [...readLines(), ...(label ? [r] : [])];
+  const free = (p) => inWindow(p) && !kept.some((k) => overlap(box(p), k));
+  const chosen = places.find(free) ?? places.find(inWindow) ?? places[0];
+  tip.style.maxWidth = `${chosen.max}px`;
+  tip.style.left = `${chosen.left}px`;
+  tip.style.top = `${Math.max(gap, Math.min(chosen.top, innerHeight - gap - chosen.height))}px`;
 }
 
 /** The words a control's tip shows: its title, or its label's (a checkbox's). */
@@ -47,14 +66,16 @@ export function wireTips() {
   tip.hidden = true;
   document.body.append(tip);
   let control = null;
-  // the control's place when the tip was put by it, checked every frame while it shows:
-  // a message or a status line growing above it moves it, with no event to say so
+  // where the control and the lines to be read were when the tip was placed, checked
+  // every frame while it shows: a message or a status line growing above the control
+  // moves it, with no event to say so
   let at = '';
   let frame = 0;
-  const where = () => {
-    const r = control.getBoundingClientRect();
-    return `${r.left},${r.top},${r.right},${r.bottom},${innerWidth},${innerHeight}`;
-  };
+  // (and the lines it must leave to be read: a status line gets words, a log grows)
+  const where = () => [control, ...readLines()].map((x) => {
+    const r = x instanceof Element ? x.getBoundingClientRect() : x;
+    return `${r.left},${r.top},${r.right},${r.bottom}`;
+  }).join(';') + `;${innerWidth},${innerHeight}`;
   const follow = () => {
     if (!control || tip.hidden) {
       frame = 0;

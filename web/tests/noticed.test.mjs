@@ -856,6 +856,15 @@ test('tenth round (the keyboard): a button that is off is reached and says why, 
   assert.match(await tip(), /^Off: a search is running; the setting is read when one starts[.]/);
   await page.keyboard.press(' ');
   assert.equal(await page.locator('#dsat-fewest').isChecked(), true);
+  // a screen reader has the reason as the box's description (a label's title is none)
+  assert.match(await page.locator('#dsat-local').getAttribute('title'), /^Off: a search is running/);
+  // the tip leaves the checkbox's label and the solve's status line to be read (it sat
+  // beside the box itself, over its label, centred down over the status)
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'dsat-local');
+  for (const sel of ['label:has(> #dsat-local)', '#dsat-status']) {
+    assert.ok(!overlaps(await box(page, '#tip'), await box(page, sel)), `the tip hides ${sel}`);
+  }
   assert.equal(await page.locator('#dsat-stop').isEnabled(), true, 'the solve runs on');
   await page.click('#dsat-stop');
   await page.click('#dsat-discard');
@@ -879,8 +888,12 @@ test('tenth round (the keyboard): a button that is off is reached and says why, 
   await play.waitForFunction((y) => document.querySelector('#undo-play').getBoundingClientRect().y !== y, before.y);
   await play.waitForFunction(() => {
     const [t, u] = ['#tip', '#undo-play'].map((s) => document.querySelector(s).getBoundingClientRect());
-    return Math.abs((t.top + t.bottom) / 2 - (u.top + u.bottom) / 2) < 1;
+    return Math.abs(t.bottom - u.bottom) < 1;
   });
+  // scrolled out of the window, the button takes its tip along (it stayed at the top)
+  await play.evaluate(() => scrollTo(0, 0));
+  assert.ok(await play.evaluate(() => document.querySelector('#undo-play').getBoundingClientRect().top > innerHeight), 'Undo is out of the window');
+  await play.waitForFunction(() => getComputedStyle(document.querySelector('#tip')).visibility === 'hidden');
   await play.close();
 
   // an import on a small window shows its word and the verdict (the page moved after the
