@@ -12,12 +12,6 @@ export function modelHint(engine, render) {
   const call = (fn, ...args) => JSON.parse(fn(...args));
   let loaded = ''; // the loaded model's file name
 
-  // Enter opens the chooser as Space does (a browser's file field takes Space alone)
-  $('#model-file').addEventListener('keydown', (e) => {
-    if (e.key !== 'Enter' || e.repeat) return;
-    e.preventDefault();
-    e.target.click();
-  });
   $('#model-file').addEventListener('change', async (e) => {
     const file = e.target.files[0];
     if (!file) return;
