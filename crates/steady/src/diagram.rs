@@ -96,20 +96,14 @@ impl Diagram {
     /// A diagram of the given cells in grid order (top row first, left to right);
     /// refused when a cell's level is over 13.
     pub fn from_cells(cells: [Cell; 42]) -> Result<Diagram, DiagramError> {
-        if let Some(i) = cells
-            .iter()
-            .position(|c| matches!(c, Cell::Level(l) if *l as usize >= LEVELS))
-        {
-            let Cell::Level(level) = cells[i] else {
-                unreachable!("found as a level")
-            };
-            return Err(DiagramError::Level {
+        match (0..cells.len()).find_map(|i| Some((i, out_of_range(cells[i])?))) {
+            Some((i, level)) => Err(DiagramError::Level {
                 row: i / WIDTH + 1,
                 column: i % WIDTH + 1,
                 level,
-            });
+            }),
+            None => Ok(Diagram { cells }),
         }
-        Ok(Diagram { cells })
     }
 
     /// The root `position`'s stones with every empty cell set by `level(x, y)`, which is
@@ -374,7 +368,7 @@ impl Diagram {
     /// When `cell` is a level over 13 (a bug in the caller, which chose the level).
     pub fn set(&mut self, x: usize, y: usize, cell: Cell) {
         assert!(
-            !matches!(cell, Cell::Level(l) if l as usize >= LEVELS),
+            out_of_range(cell).is_none(),
             "Diagram::set: {cell:?} at column {x}, row {y}: levels run from 0 to 13"
         );
         self.cells[index(x, y)] = cell;
@@ -460,6 +454,14 @@ impl Diagram {
             }
         }
         Levels::from_masks(masks)
+    }
+}
+
+/// The level of `cell` when it is one the language has no character for (over 13).
+fn out_of_range(cell: Cell) -> Option<u8> {
+    match cell {
+        Cell::Level(l) if l as usize >= LEVELS => Some(l),
+        _ => None,
     }
 }
 
