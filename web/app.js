@@ -9,6 +9,7 @@ import { modelHint } from './model.js';
 import { showHints, solverHints } from './hints.js';
 import { keyHandler } from './keys.js';
 import { changedReplyCut, cutNote, redReplies } from './lines.js';
+import { buildPalette, renderPalette } from './palette.js';
 import { holdOffClicks, isOff, markOff, offByItsPress, renderButtons } from './buttons.js';
 import { wireTheme } from './theme.js';
 import { wireTips } from './tips.js';
@@ -286,15 +287,7 @@ function render() {
   }
   renderHints();
   hint?.render(game, state.root, state.mode === 'play');
-  for (const b of document.querySelectorAll('#palette button')) {
-    b.setAttribute('aria-pressed', String(b.dataset.level === state.level));
-    b.tabIndex = b.dataset.level === state.level ? 0 : -1;
-  }
-  // a digit picked another level while the levels had the focus: it follows the pick, the
-  // levels' one Tab stop (left behind, Shift+Tab went to the picked level)
-  if (document.activeElement?.parentElement === $('#palette') && document.activeElement.dataset.level !== state.level) {
-    $(`#palette button[data-level="${state.level}"]`).focus();
-  }
+  renderPalette($('#palette'), state.level);
   $('#moves').placeholder = state.root || 'e.g. 4453';
   // once the root changes (set from the field or any other way) the field empties, so its
   // placeholder shows the root in force rather than an older sequence
@@ -398,37 +391,6 @@ function buildBoard() {
     },
     // the focus ring lives only while the board has the keyboard (digits paint it only then)
     blur: () => dropRing(),
-  });
-}
-
-function buildPalette() {
-  const p = $('#palette');
-  for (const l of LEVELS + '?') {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.dataset.level = l;
-    const label = document.createElement('span');
-    label.className = 'label';
-    label.textContent = l === '?' ? ' undecided' : l === '0' ? ' strongest' : l === '9' ? ' blank' : '';
-    // the name holds the words shown ("0 strongest"), for voice control
-    b.setAttribute('aria-label', l === '?' ? '? undecided' : `Level ${l}${label.textContent}`);
-    b.append(l, label);
-    b.addEventListener('click', () => { state.level = l; render(); });
-    p.append(b);
-  }
-  // one Tab stop (the picked level's button; render sets which): the arrows move the
-  // pick through the levels, as in a group of radio buttons (eleven stops made the
-  // buttons after it eleven Tabs further)
-  p.addEventListener('keydown', (e) => {
-    if (e.altKey || e.ctrlKey || e.metaKey) return; // (Alt+arrows go back and forth)
-    const all = [...p.querySelectorAll('button')];
-    const at = all.indexOf(e.target);
-    const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
-    const to = e.key === 'Home' ? 0 : e.key === 'End' ? all.length - 1 : step === undefined ? null : (at + step + all.length) % all.length;
-    if (at < 0 || to === null) return;
-    e.preventDefault();
-    state.level = all[to].dataset.level;
-    render(); // (the focus follows the pick there)
   });
 }
 
@@ -601,7 +563,7 @@ async function main() {
     render();
   });
   buildBoard();
-  buildPalette();
+  buildPalette($('#palette'), LEVELS, (l) => { state.level = l; render(); });
   holdOffClicks();
   wire();
   // until the engine is in, an input would reach handlers that call it: they threw,
