@@ -3,10 +3,11 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use anyhow::{bail, Result};
 use c4lab_board::Position;
-use c4lab_model::eval::{agreement, column_scores, optimality, play_games};
+use c4lab_model::eval::{agreement, column_scores, optimality, play_games, GameEvent};
 use c4lab_model::Example;
 
 use crate::model::{examples, load_model, pct, solved_rate, CorpusSource};
@@ -102,6 +103,44 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
     Ok(code)
 }
 
+/// What `eval` is doing while one of its long phases runs (the solver's questions take
+/// seconds each, minutes near the empty board, and nothing was said until a row came):
+/// a line on a terminal that names it with its seconds, elsewhere a line every ten seconds.
+struct Progress {
+    ticker: crate::ticker::Ticker,
+    status: Mutex<String>,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress {
+            ticker: crate::ticker::Ticker::on_terminal(),
+            status: Mutex::new(String::new()),
+        }
+    }
+
+    /// Runs `work`, which names each step it starts through the function it is given;
+    /// the line is gone once it returns (before the table's next row).
+    fn phase<R>(&self, work: impl FnOnce(&dyn Fn(String)) -> R) -> R {
+        let note = |what: String| {
+            self.ticker.retitle(format!("eval: {what}"));
+            *self.status.lock().unwrap_or_else(|e| e.into_inner()) = what;
+        };
+        let out = crate::plain::with_status_lines("eval", true, &self.status, || work(&note));
+        self.ticker.done();
+        out
+    }
+}
+
+/// Names the solver's question in game `index` (of `games`) after `moves`.
+fn asking(what: &str, index: u64, games: u64, moves: &str) -> String {
+    format!(
+        "{what} {} of {games}, move {}: the solver scores the columns",
+        index + 1,
+        moves.len() + 1
+    )
+}
+
 /// `c4lab eval`: prints the results table.
 pub fn eval(a: EvalArgs) -> Result<u8> {
     if a.corpus_source == CorpusSource::Moves && a.holdout_targets.is_some() {
@@ -124,6 +163,7 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
         a.solver.book.as_deref(),
     )?;
     let ag = agreement(&hold, |p| model.best_move(p));
+    let progress = Progress::new();
     outln!("| measure | value |");
     outln!("| --- | ---: |");
     outln!("| holdout positions | {} |", ag.total);
@@ -162,10 +202,20 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
     } else {
         // solved once: the network alone is judged on the same positions (solved again,
         // the table warm from the first pass settled positions that pass had skipped)
-        let scores: Vec<_> = sample
-            .iter()
-            .map(|p| column_scores(&mut solver, p, a.solver_nodes))
-            .collect();
+        let scores: Vec<_> = progress.phase(|note| {
+            sample
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    note(format!(
+                        "solving holdout position {} of {} for the optimal-move rate",
+                        i + 1,
+                        sample.len()
+                    ));
+                    column_scores(&mut solver, p, a.solver_nodes)
+                })
+                .collect()
+        });
         let o = optimality(&sample, &scores, |p| model.best_move(p));
         outln!(
             "| optimal-move rate (strong solver, {}+ stones) | {} ({} of {}; {} over budget) |",
@@ -189,15 +239,21 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
         );
     }
     if a.games > 0 {
-        let g = play_games(
-            a.games,
-            a.opening,
-            a.seed,
-            &mut solver,
-            a.solver_nodes,
-            |p| model.best_move(p),
-            |_| {},
-        );
+        let g = progress.phase(|note| {
+            play_games(
+                a.games,
+                a.opening,
+                a.seed,
+                &mut solver,
+                a.solver_nodes,
+                |p| model.best_move(p),
+                |event| {
+                    if let GameEvent::Asking { index, moves } = event {
+                        note(asking("game", index, a.games, moves));
+                    }
+                },
+            )
+        });
         let frac = |(n, k): (u64, u64)| format!("{k} of {n}");
         outln!(
             "| games from {}-ply openings: wins kept | {} |",
@@ -216,18 +272,26 @@ pub fn eval(a: EvalArgs) -> Result<u8> {
     }
     if a.empty_games > 0 {
         // exact replies: no node budget (the empty board is a first-player win)
-        let g = play_games(
-            a.empty_games,
-            0,
-            a.seed,
-            &mut solver,
-            u64::MAX,
-            |p| model.best_move(p),
-            |end| {
-                let word = ["lost", "drawn", "won"][(end.result + 1) as usize];
-                sayln!("empty-board game {}: {word} {}", end.index + 1, end.moves);
-            },
-        );
+        let g = progress.phase(|note| {
+            play_games(
+                a.empty_games,
+                0,
+                a.seed,
+                &mut solver,
+                u64::MAX,
+                |p| model.best_move(p),
+                |event| match event {
+                    GameEvent::Asking { index, moves } => {
+                        note(asking("empty-board game", index, a.empty_games, moves));
+                    }
+                    GameEvent::Ended(end) => {
+                        progress.ticker.done();
+                        let word = ["lost", "drawn", "won"][(end.result + 1) as usize];
+                        sayln!("empty-board game {}: {word} {}", end.index + 1, end.moves);
+                    }
+                },
+            )
+        });
         let (n, k) = g.won_starts;
         outln!("| games from the empty board as first player: won | {k} of {n} |");
     }

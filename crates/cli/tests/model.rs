@@ -568,3 +568,56 @@ fn a_holdout_that_is_the_training_corpus_is_warned_about() {
         String::from_utf8_lossy(&same.stderr)
     );
 }
+
+#[test]
+fn eval_names_its_long_work_every_ten_seconds_where_standard_error_is_no_terminal() {
+    // a game from the empty board asks the solver questions of minutes each, and eval
+    // said nothing between its table's rows
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let g = Generated::new("progress");
+    let (_, _, hold, hold_t) = g.paths();
+    let model = g.model();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args(["eval", "--model", &model, "--holdout-corpus", &hold])
+        .args([
+            "--holdout-targets",
+            &hold_t,
+            "--positions",
+            "0",
+            "--games",
+            "0",
+        ])
+        .args(["--empty-games", "1", "--table-mb", "16"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let err = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(err).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let until = Instant::now() + Duration::from_secs(40);
+    let mut seen = Vec::new();
+    while let Ok(line) = rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+        let done = line.starts_with("eval, ");
+        seen.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let line = seen.last().map_or("", String::as_str);
+    assert!(
+        line.starts_with("eval, 1")
+            && line.ends_with(" s: empty-board game 1 of 1, move 1: the solver scores the columns"),
+        "{seen:?}"
+    );
+}

@@ -158,10 +158,25 @@ pub struct GameEnd {
     pub result: i32,
 }
 
+/// What [`play_games`] reports as it plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameEvent<'a> {
+    /// The solver is asked about the position after `moves` in game `index` (near the
+    /// empty board one question takes minutes).
+    Asking {
+        /// The game's index.
+        index: u64,
+        /// The moves so far, columns 1-7.
+        moves: &'a str,
+    },
+    /// A game was played to its end.
+    Ended(&'a GameEnd),
+}
+
 /// Plays `games` games: `opening` random plies (seeded), then the model moves for
 /// the side to move and the solver answers with a random best move (within
 /// `max_nodes` a column), until the game ends;
-/// `report` is called after each game played to its end.
+/// `report` is told of each solver question and of each game played to its end.
 pub fn play_games(
     games: u64,
     opening: u32,
@@ -169,7 +184,7 @@ pub fn play_games(
     solver: &mut Solver,
     max_nodes: u64,
     choose: impl Fn(&Position) -> Option<usize>,
-    mut report: impl FnMut(&GameEnd),
+    mut report: impl FnMut(GameEvent<'_>),
 ) -> Games {
     let mut out = Games::default();
     'game: for g in 0..games {
@@ -189,6 +204,10 @@ pub fn play_games(
             moves.push(char::from(b'1' + x as u8));
             pos = pos.after(x);
         }
+        report(GameEvent::Asking {
+            index: g,
+            moves: &moves,
+        });
         let Some(start) = column_scores(solver, &pos, max_nodes) else {
             out.unsolved += 1;
             continue;
@@ -201,6 +220,10 @@ pub fn play_games(
             let x = if models_turn {
                 choose(&pos).expect("a move on a board that is not full")
             } else {
+                report(GameEvent::Asking {
+                    index: g,
+                    moves: &moves,
+                });
                 let Some(s) = column_scores(solver, &pos, max_nodes) else {
                     out.unsolved += 1;
                     continue 'game;
@@ -218,12 +241,12 @@ pub fn play_games(
             }
             pos = pos.after(x);
         }
-        report(&GameEnd {
+        report(GameEvent::Ended(&GameEnd {
             index: g,
             moves,
             value,
             result,
-        });
+        }));
         let slot = match value {
             1 => &mut out.won_starts,
             0 => &mut out.drawn_starts,

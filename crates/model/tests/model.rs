@@ -4,7 +4,7 @@
 use c4lab_board::{Position, WIDTH};
 use c4lab_corpus::dataset::{generate_dataset, layout, DatasetConfig};
 use c4lab_corpus::{GenConfig, NoProgress};
-use c4lab_model::eval::{agreement, column_scores, optimal_rate, play_games};
+use c4lab_model::eval::{agreement, column_scores, optimal_rate, play_games, GameEvent};
 use c4lab_model::features::features;
 use c4lab_model::train::{loss, policy};
 use c4lab_model::{
@@ -385,7 +385,11 @@ fn evaluation_reproduces_from_a_seed() {
         &mut solver,
         2_000_000,
         |p| model.best_move(p),
-        |end| ends.push(end.clone()),
+        |event| {
+            if let GameEvent::Ended(end) = event {
+                ends.push(end.clone());
+            }
+        },
     );
     assert_eq!(g3, g1);
     assert_eq!(ends.len() as u64, played - g1.unsolved);
