@@ -99,13 +99,28 @@ pub fn merge(
         check_layout(&text, &p)?;
         let get = |k| kv_number(&text, k, &p);
         let (first, end) = (get("first_game")?, get("end_game")?);
-        if end < first {
-            return Err(CorpusError::Invalid(format!(
-                "{}: end_game {end} is before first_game {first}",
-                p.display()
-            )));
-        }
         let (games, hold, count) = (get("games")?, get("holdout")?, get("shard_count")?);
+        // the block of games is the one its index names (an end past the run's games was
+        // said as missing shards of games 7..6, and the index was never read)
+        let index = get("shard_index")?;
+        let edited = |what: String| {
+            Err(CorpusError::Invalid(format!(
+                "{}: {what}; the file was edited: generate the shard again",
+                p.display()
+            )))
+        };
+        if index >= count {
+            return edited(format!(
+                "shard_index {index} is not below shard_count {count}"
+            ));
+        }
+        let range = shard_range(games, index, count);
+        if (first, end) != (range.start, range.end) {
+            return edited(format!(
+                "shard {index} of {count} holds games {}..{} of {games}, where first_game and end_game say {first}..{end}",
+                range.start, range.end
+            ));
+        }
         let gen = GenConfig::from_kv(&text).map_err(|e| {
             CorpusError::Invalid(format!(
                 "{}: {e}; the file was edited: generate the shard again",

@@ -195,6 +195,30 @@ fn shards_merge_to_the_single_run() {
             "tar",
             "\"tar\" is no `key = value` line".to_string(),
         ),
+        // the block of games is the one the shard's index names (an end past the run's
+        // games was said as missing shards, and the index was not read at all)
+        (
+            "shard_index = ",
+            "shard_index = banana",
+            "shard_index = \"banana\" is not a whole number".to_string(),
+        ),
+        (
+            "shard_index = ",
+            "shard_index = 3",
+            "shard_index 3 is not below shard_count 3".to_string(),
+        ),
+        (
+            "end_game = ",
+            "end_game = 151",
+            "shard 1 of 3 holds games 50..100 of 150, where first_game and end_game say 50..151"
+                .to_string(),
+        ),
+        (
+            "shard_index = ",
+            "shard_index = 0",
+            "shard 0 of 3 holds games 0..50 of 150, where first_game and end_game say 50..100"
+                .to_string(),
+        ),
         (
             "teacher = ",
             "teacher = oracle",
