@@ -53,7 +53,7 @@ pub struct TrainArgs {
     #[arg(long, default_value = "7way", value_parser = ["7way"])]
     move_loss: String,
     /// Weight of the cross-entropy against the soft target (the sidecar's mass spread evenly over its best columns).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = float32)]
     soft_w: f32,
     /// Gradient steps.
     #[arg(long, default_value_t = 100_000)]
@@ -69,7 +69,7 @@ pub struct TrainArgs {
     ctx: usize,
     /// Step size of gradient descent on the table weights (the logits are sums of 23
     /// weights, 15 with --features columns).
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = float32)]
     lr: f32,
     /// Seed of the example order: a run is deterministic given it.
     #[arg(long, default_value_t = 32)]
@@ -86,7 +86,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1000)]
     hard_ramp: u64,
     /// Final weight of the loss against the played move.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = float32)]
     hard_w: f32,
     /// Bits of the table indices, 16 to 20: each bit doubles the model (threats: 23.9
     /// MB at 16, 95.4 MB at 18; columns: 14.7 and 58.7 MB) and lets hashed windows
@@ -151,6 +151,27 @@ pub(crate) fn solved_rate(solved: u64, rate: f64) -> String {
     } else {
         format!("{:.1} %", 100.0 * rate)
     }
+}
+
+/// Parses a 32-bit float option, refusing a number it cannot hold (`1e39` became
+/// `inf` and `1e-50` became 0, and the refusal named those rather than the value given).
+fn float32(text: &str) -> Result<f32, String> {
+    let wide: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number"))?;
+    let narrow = wide as f32;
+    if wide.is_finite() && narrow.is_infinite() {
+        return Err(format!(
+            "{text} is larger than a 32-bit float holds (about 3.4e38 at most)"
+        ));
+    }
+    if wide != 0.0 && narrow == 0.0 {
+        return Err(format!(
+            "{text} is nearer 0 than a 32-bit float holds (about 1e-45 at least)"
+        ));
+    }
+    Ok(narrow)
 }
 
 /// `c4lab train`.

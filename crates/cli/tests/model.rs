@@ -395,6 +395,23 @@ fn train_refuses_settings_that_would_be_ignored_before_writing() {
     let before = std::fs::read(&corpus).unwrap();
     for (extra, said, also) in [
         (vec!["--lr", "inf", "--out", &model], "--lr inf", ""),
+        // a number a 32-bit float cannot hold is named as given (it said "--lr inf" for
+        // 1e39 and "--lr 0 is not a positive step size" for 1e-50)
+        (
+            vec!["--lr", "1e39", "--out", &model],
+            "1e39 is larger than a 32-bit float holds",
+            "--lr",
+        ),
+        (
+            vec!["--lr", "1e-50", "--out", &model],
+            "1e-50 is nearer 0 than a 32-bit float holds",
+            "--lr",
+        ),
+        (
+            vec!["--soft-w", "1e308", "--out", &model],
+            "1e308 is larger than a 32-bit float holds",
+            "--soft-w",
+        ),
         (
             vec!["--corpus-source", "moves", "--out", &model],
             "reads no sidecar",
