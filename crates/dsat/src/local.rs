@@ -28,6 +28,8 @@ use c4lab_steady::{Cell, Diagram, Levels, Verifier};
 use c4lab_synth::encoding::{key, playable};
 use c4lab_synth::Encoding;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::answers::Answers;
 use crate::faults::no_reply_ends_it;
@@ -115,16 +117,25 @@ pub struct LocalSearch {
     ended: bool,
     /// The work at which a walk stops, and the step it is in is dropped.
     budget: u64,
-    /// Set once a walk stopped at the budget: no step runs after it.
+    /// Set once a walk stopped at the budget (or at `stop`): no step runs after it.
     spent: bool,
+    /// The solve's stop flag (its time limit, Ctrl-C), read within each walk: a step on
+    /// a large tree takes a core a fifth of a second, and many searches sharing two
+    /// cores overran a `--max-seconds` by seconds when it was read only between steps.
+    stop: Arc<AtomicBool>,
 }
 
 impl LocalSearch {
     /// A search from the root of `template` whose `?` cells start at the claimeven
     /// pattern (level 2 on board rows 2, 4 and 6, level 9 on rows 1, 3 and 5), its
     /// random choices drawn from stream `seed` (searches with different seeds try
-    /// different repairs).
-    pub fn new(template: &Diagram, root: Position, seed: u64) -> LocalSearch {
+    /// different repairs); `stop` ends it within a walk (the step then running is dropped).
+    pub fn new(
+        template: &Diagram,
+        root: Position,
+        seed: u64,
+        stop: Arc<AtomicBool>,
+    ) -> LocalSearch {
         let mut levels = [0u8; 64];
         let (mut free, mut empty) = (0u64, 0u64);
         for x in 0..WIDTH {
@@ -166,6 +177,7 @@ impl LocalSearch {
             ended: false,
             budget: u64::MAX,
             spent: false,
+            stop,
         }
     }
 
@@ -490,7 +502,7 @@ impl LocalSearch {
         self.seen.insert(key(root.0, root.1));
         self.stack.push((root.0, root.1, usize::MAX));
         while let Some((red, mask, up)) = self.stack.pop() {
-            if self.work() >= self.budget {
+            if self.work() >= self.budget || self.stop.load(Ordering::Relaxed) {
                 self.spent = true;
                 break;
             }

@@ -44,8 +44,14 @@ pub fn start(
     let root = checked_root(diagram)?;
     // a full board draws whatever the levels: unsat, with nothing to map or search
     let drawn = root_is_drawn(&root);
-    let local = (options.runs_local_search(diagram) && !drawn)
-        .then(|| Box::new(LocalSearch::new(diagram, root, options.local_seed)));
+    let local = (options.runs_local_search(diagram) && !drawn).then(|| {
+        Box::new(LocalSearch::new(
+            diagram,
+            root,
+            options.local_seed,
+            stop.clone(),
+        ))
+    });
     let mut enc = open_encoding(diagram, &root, options, &stop, None)?;
     if options.oracle_nodes > 0 {
         enc.use_oracle(

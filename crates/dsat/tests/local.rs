@@ -4,13 +4,15 @@
 //! `unsat`; its budget holds; another random stream finds what the first missed; in a
 //! race every entrant's local search runs and the least work wins, and one that found
 //! spent no time mapping; a SAT search after a local search that found nothing starts
-//! from its best diagram.
+//! from its best diagram; a stop ends it within a walk.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use c4lab_board::{Position, HEIGHT, WIDTH};
-use c4lab_dsat::{entrant, race, solve, Options, Outcome, RaceReport, Report, LOCAL_WORK};
+use c4lab_dsat::{
+    entrant, race, solve, LocalSearch, Options, Outcome, RaceReport, Report, LOCAL_WORK,
+};
 use c4lab_steady::{Cell, Diagram, Verifier};
 
 mod common;
@@ -323,6 +325,32 @@ fn the_local_search_keeps_to_its_budget_and_zero_turns_it_off() {
     );
     found(&puzzle, &blind);
     assert_eq!(blind.local.steps, 0);
+}
+
+#[test]
+fn a_stop_ends_the_local_search_within_its_walk() {
+    // a repair step on a large tree takes a core a fifth of a second, and the stop (a
+    // time limit, Ctrl-C) was read only between steps: 26 searches sharing two cores
+    // overran --max-seconds 0.5 by two seconds
+    let stop = Arc::new(AtomicBool::new(false));
+    let root = Position::from_moves("4444").unwrap();
+    let puzzle = open_root("4444");
+    let backend = c4lab_synth::sat::open("batsat", stop.clone()).unwrap();
+    let mut enc = c4lab_synth::Encoding::new(&puzzle, &root, backend).unwrap();
+    let table = c4lab_synth::complete::ORACLE_TABLE_BYTES;
+    enc.use_oracle(table, Options::default().oracle_nodes, stop.clone());
+    let mut running = LocalSearch::new(&puzzle, root, 0, Arc::new(AtomicBool::new(false)));
+    assert!(running.step(&mut enc).is_none());
+    assert!(
+        running.work() > 1000,
+        "a step walks the tree: {}",
+        running.work()
+    );
+    let mut stopped = LocalSearch::new(&puzzle, root, 0, stop.clone());
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(stopped.step(&mut enc).is_none());
+    assert_eq!(stopped.work(), 0, "stopped at the walk's first position");
+    assert_eq!(stopped.steps(), 0, "the step is dropped");
 }
 
 #[test]
