@@ -271,7 +271,10 @@ pub fn complete(
     match &done {
         Completion::Found { diagram, positions } => {
             out!("{}", diagram.to_grid());
-            sayln!("found: a completion that verifies as a win ({positions} positions searched); {summary}");
+            sayln!(
+                "found: a completion that verifies as a win ({} searched); {summary}",
+                counted(*positions, "position")
+            );
         }
         Completion::Unsat => match &as_it_stands {
             Some(cx) => sayln!("unsat: {covers}: {}; {summary}", cx.describe()),

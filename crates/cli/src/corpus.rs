@@ -475,8 +475,9 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             out!("{}", rep.to_markdown());
             let slots: u64 = rep.flags.iter().map(|f| f.slots).sum();
             outln!(
-                "{} rows, {slots} labels in {secs:.1} s ({:.0} labels/s)",
-                rep.rows,
+                "{}, {} in {secs:.1} s ({:.0} labels/s)",
+                crate::complete::counted(rep.rows, "row"),
+                crate::complete::counted(slots, "label"),
                 slots as f64 / secs.max(1e-9)
             );
             if let Some(dir) = out {

@@ -174,6 +174,16 @@ fn float32(text: &str) -> Result<f32, String> {
     Ok(narrow)
 }
 
+/// The export's scale (32,767 over the largest weight): to one decimal, or to three
+/// figures when that would read 0.0 (weights blown up by a large step size).
+fn shown_scale(scale: f32) -> String {
+    if scale >= 0.05 {
+        format!("{scale:.1}")
+    } else {
+        format!("{scale:.2e}")
+    }
+}
+
 /// `c4lab train`.
 pub fn train(a: TrainArgs) -> Result<u8> {
     if a.ctx < 10 {
@@ -424,11 +434,12 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         "- (no step left to run)".to_string()
     };
     outln!(
-        "trained {} steps{resumed} in {:.1} s; loss {loss}; model {} ({} bytes, scale {scale:.1}), checkpoint {}",
-        t.step,
+        "trained {}{resumed} in {:.1} s; loss {loss}; model {} ({} bytes, scale {}), checkpoint {}",
+        crate::complete::counted(t.step, "step"),
         start.elapsed().as_secs_f64(),
         a.out.display(),
         model.size_bytes(),
+        shown_scale(scale),
         ckpt.display()
     );
     if !hold.is_empty() {

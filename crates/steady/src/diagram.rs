@@ -166,7 +166,11 @@ impl Diagram {
                 DiagramError::Json(format!("{e}{more}"))
             })?;
             if rows.len() != HEIGHT {
-                return Err(DiagramError::Json(format!("found {} strings", rows.len())));
+                let s = if rows.len() == 1 { "" } else { "s" };
+                return Err(DiagramError::Json(format!(
+                    "found {} string{s}",
+                    rows.len()
+                )));
             }
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
             let (diagram, language) = Self::from_rows(&rows)?;

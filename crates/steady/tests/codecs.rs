@@ -346,6 +346,9 @@ fn a_commands_json_output_is_named_with_where_its_diagram_is() {
     // and what `jq .diagram` passes on reads
     let array = serde_json::to_string_pretty(&rows).unwrap();
     assert!(Diagram::parse(&array).unwrap().json);
+    // an array of one string is counted as one ("found 1 strings")
+    let e = Diagram::parse("[\"9909999\"]").unwrap_err().to_string();
+    assert!(e.ends_with("found 1 string"), "{e}");
 }
 
 #[test]
