@@ -74,7 +74,9 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
                 "position {moves:?}: the game is already over: the board is full, a draw"
             )),
             Ok(p) => Ok(p),
-            Err(e) => Err(format!("position {moves:?}: {e}")),
+            // (cut after 40 characters, as analyze names it: a 5,000-character
+            // argument was given back whole)
+            Err(e) => Err(format!("position \"{}\": {e}", crate::solve::shown(moves))),
         };
         match pos {
             Ok(p) => {

@@ -20,6 +20,19 @@ fn hint_answers_each_position_and_names_a_bad_one() {
         "{lines:?}"
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("\"44444444\": move 7"));
+    // a long bad argument is named by its first 40 characters, as analyze names it (it
+    // was given back whole)
+    let long = "8".repeat(5000);
+    let out = c4lab(&["hint", "--model", &model, &long], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "position \"{}…\": move 1: '8' is not a column",
+            &long[..40]
+        )) && err.len() < 200,
+        "{err}"
+    );
     // a finished game is named with who won and when, as `analyze` names it (it said
     // only that the game is over)
     let out = c4lab(&["hint", "--model", &model, "1212121"], "");
