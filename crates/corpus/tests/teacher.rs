@@ -129,9 +129,13 @@ fn exact_teacher_corpus() {
         holdout: 0,
     };
     generate_dataset(&cfg, &dir, &NoProgress).unwrap();
-    let [train, npz, ..] = layout(&dir, 12);
+    let [train, npz, hold, hold_npz] = layout(&dir, 12);
     let rep = check(&train, Some(&npz)).unwrap();
     assert!(rep.is_clean(), "{rep}");
+    // no holdout: none written, and the card lists none (it listed two files of 0 rows)
+    assert!(!hold.exists() && !hold_npz.exists());
+    let card = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(!card.contains("holdout/corpus.txt |"), "{card}");
     let st = compute(&train, &npz).unwrap();
     assert_eq!(st.flags[1].slots + st.flags[2].slots, 0);
     assert!(st.flags[3].slots > 0);
