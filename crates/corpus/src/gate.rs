@@ -18,7 +18,7 @@
 //! and non-negative, summing to 1 on a labelled slot (within 1e-5) and 0 elsewhere,
 //! with mass only on legal columns; flag 2 one-hot; flags 1 and 3 spread evenly over
 //! their columns; flag 1 only with <= 7 empty cells, on exactly the best moves (solved
-//! again here); a labelled column never passes up an immediate win, nor lets the
+//! again here, as flag 3 is at boards with <= 7 empty cells); a labelled column never passes up an immediate win, nor lets the
 //! opponent win at once where another column would not (no teacher labels so: a label
 //! that does belongs to another position, as when rows were swapped); and
 //! `target.sum(axis=(1,2)) == (ply_of >= 0).sum(axis=1)` (within 1e-4).
@@ -298,17 +298,20 @@ fn check_slots(
             if flag as u8 == FLAG_BOUNDED && empty > BOUNDED_EMPTY {
                 let d = format!("flag 1 at a board with {empty} empty cells (at most 7)");
                 rep.add_slot(Kind::BoundedScope, r, Some(ply as usize), slot, d);
-            } else if flag as u8 == FLAG_BOUNDED
+            } else if (flag as u8 == FLAG_BOUNDED
+                || flag as u8 == FLAG_EXACT && empty <= BOUNDED_EMPTY)
                 && mask != 0
                 && b.winner().is_none()
                 && !b.is_full()
             {
                 // at most 7 empty cells: the exact answer costs a few thousand nodes (a
-                // slot without mass is reported by its sum alone)
+                // slot without mass is reported by its sum alone); a flag-3 label there
+                // too (one that made a win a draw passed), though not nearer the start,
+                // where solving again would cost what the exact teacher did
                 let best = mask_of(&solver.best_moves(&b));
                 if best != mask {
                     let d = format!(
-                        "flag 1 labels columns {} but the best moves are {}",
+                        "flag {flag} labels columns {} but the best moves are {}",
                         columns(mask),
                         columns(best)
                     );

@@ -488,6 +488,12 @@ fn sidecar_corruptions() {
             && rep.kinds.values().all(|k| k.count == 1),
         "only the wrong label: {rep}"
     );
+    // the same wrong label said to be the full exact solver's: solved again there too
+    // (at most 7 empty cells), where it passed as flag 3
+    r.teacher[i * s + slot] = 3;
+    let rep = f.gate(&corpus, Some(&r));
+    expect(&rep, Kind::BestMoves, Some(i));
+    assert!(rep.to_string().contains("flag 3 labels columns"), "{rep}");
 
     // mass on a full column
     let (i, slot, x) = (0..good.rows)
