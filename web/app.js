@@ -505,8 +505,9 @@ function loadHash({ undoable = false } = {}) {
     say(''); // an address cleared by hand: a refusal said before no longer applies
     return;
   }
-  // a fragment that is no link at all would be read as a grid, and refused as one
-  if (!/^\d+(\.|%2E|$)/i.test(h)) {
+  // a fragment that is no link at all would be read as a grid, and refused as one (its
+  // digits and dot may be percent-encoded, as Import and `c4lab` read them)
+  if (!/^(\d|%3\d)+(\.|%2E|$)/i.test(h)) {
     say(`The share link was refused: #${h.length > 40 ? `${h.slice(0, 40)}…` : h} is no c4lab share link (one reads #1.<root>.<cells>, as Share link writes it).`, true);
     lastHash = location.hash;
     return false;

@@ -285,6 +285,12 @@ test('odd input leaves the page saying what it did: truncated links, Yellow-to-m
   const garbage = await open('#garbage');
   assert.match(await garbage.locator('#message').textContent(), /#garbage is no c4lab share link/);
   await garbage.close();
+  // a link whose version digit is percent-encoded opens, as Import and `c4lab verify` read
+  // it (the address bar refused it as no link)
+  const encoded = await open('#%31.655433534337221121.990*H90*D96579');
+  assert.doesNotMatch(await encoded.locator('#message').textContent(), /refused/);
+  assert.match(await settled(encoded, 0), /^Win: Red makes four on every line \(25 positions searched\)/);
+  await encoded.close();
   // Share link then puts the diagram's own link there, as it says
   if (!(await page.locator('#io').evaluate((d) => d.open))) await page.locator('#io summary').click();
   await page.click('[data-export="link"]');
