@@ -18,9 +18,10 @@
 //! and non-negative, summing to 1 on a labelled slot (within 1e-5) and 0 elsewhere,
 //! with mass only on legal columns; flag 2 one-hot; flags 1 and 3 spread evenly over
 //! their columns; flag 1 only with <= 7 empty cells, on exactly the best moves (solved
-//! again here, as flag 3 is at boards with <= 7 empty cells); a labelled column never passes up an immediate win, nor lets the
-//! opponent win at once where another column would not (no teacher labels so: a label
-//! that does belongs to another position, as when rows were swapped); and
+//! again here, as flag 3 is at boards with <= 7 empty cells); a labelled column never
+//! passes up an immediate win, nor lets the opponent win at once where another column
+//! would not (no teacher labels so: a label that does belongs to another position, as
+//! when rows were swapped); and
 //! `target.sum(axis=(1,2)) == (ply_of >= 0).sum(axis=1)` (within 1e-4).
 
 use std::path::Path;
@@ -299,7 +300,7 @@ fn check_slots(
                 let d = format!("flag 1 at a board with {empty} empty cells (at most 7)");
                 rep.add_slot(Kind::BoundedScope, r, Some(ply as usize), slot, d);
             } else if (flag as u8 == FLAG_BOUNDED
-                || flag as u8 == FLAG_EXACT && empty <= BOUNDED_EMPTY)
+                || (flag as u8 == FLAG_EXACT && empty <= BOUNDED_EMPTY))
                 && mask != 0
                 && b.winner().is_none()
                 && !b.is_full()
