@@ -166,11 +166,8 @@ impl Diagram {
                 DiagramError::Json(format!("{e}{more}"))
             })?;
             if rows.len() != HEIGHT {
-                let s = if rows.len() == 1 { "" } else { "s" };
-                return Err(DiagramError::Json(format!(
-                    "found {} string{s}",
-                    rows.len()
-                )));
+                let (n, s) = (rows.len(), crate::link::plural(rows.len()));
+                return Err(DiagramError::Json(format!("found {n} string{s}")));
             }
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
             let (diagram, language) = Self::from_rows(&rows)?;

@@ -90,7 +90,7 @@ pub enum NotRoot {
 }
 
 /// "s" but for one.
-fn plural(n: usize) -> &'static str {
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {
