@@ -189,9 +189,9 @@ impl Progress for Bar {
     }
 
     fn finish(&self) {
-        if let Some((bar, mut plain, done, _)) = self.0.lock().unwrap().take() {
+        if let Some((bar, mut plain, done, note)) = self.0.lock().unwrap().take() {
             bar.finish();
-            plain.finish(done);
+            plain.finish(done, &note);
         }
     }
 }

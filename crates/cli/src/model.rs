@@ -417,7 +417,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         }
     }
     bar.finish_and_clear();
-    plain.finish(t.step);
+    plain.finish(t.step, "");
     diverged(&t, mean, good_checkpoint)?;
     save(&ckpt, &t.checkpoint())?;
     let (model, scale) = t.net.quantize();

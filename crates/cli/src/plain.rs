@@ -75,11 +75,11 @@ impl PlainProgress {
         }
     }
 
-    /// Says the phase ended at `done`.
-    pub fn finish(&mut self, done: u64) {
+    /// Says the phase ended at `done`, `note` after it.
+    pub fn finish(&mut self, done: u64, note: &str) {
         if self.on {
             sayln!(
-                "{}: {done} of {} {} in {:.1} s",
+                "{}: {done} of {} {} in {:.1} s{note}",
                 self.phase,
                 self.total,
                 self.unit,

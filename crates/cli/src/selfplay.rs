@@ -145,7 +145,7 @@ pub(crate) fn warn_early_random_moves(gen: &GenConfig) {
     let early = gen.opening_min < cheap && (gen.opening_max > 0 || early_epsilon);
     if gen.teacher.mode == TeacherMode::Exact && early {
         sayln!(
-            "note: random moves before ply {EXACT_CHEAP_FROM_PLY} lead the exact teacher to positions of few stones that take seconds each to solve (about 4 s a game); for a corpus in minutes use --opening-max 0 --epsilon-from {EXACT_CHEAP_FROM_PLY}"
+            "note: random moves before ply {EXACT_CHEAP_FROM_PLY} lead the exact teacher to positions of few stones that take seconds each to solve (about 4 s a game); for a corpus in minutes use --opening-min 0 --opening-max 0 --epsilon-from {EXACT_CHEAP_FROM_PLY}"
         );
     }
 }

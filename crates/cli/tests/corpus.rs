@@ -16,6 +16,14 @@ fn a_generated_corpus_says_its_progress_and_its_misnamed_inputs_are_refused() {
         said.contains("train: 300 of 300 games in") && said.contains("holdout: 60 of 60 games in"),
         "{said}"
     );
+    // the holdout's last line counts the candidates it tried, as its lines before do
+    let last = said
+        .lines()
+        .find(|l| l.starts_with("holdout: 60 of 60 games in"));
+    assert!(
+        last.is_some_and(|l| l.ends_with(" candidates tried")),
+        "{said}"
+    );
     // a folder where a file or a dataset is meant, and a holdout without its sidecar,
     // are named with the fix (they were "Is a directory (os error 21)", "No such file
     // or directory (os error 2)" and "teacher targets need the corpus's sidecar")
@@ -385,6 +393,45 @@ fn a_negative_value_is_named_by_its_flag() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(said), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn the_exact_teachers_note_gives_flags_the_tool_takes() {
+    // the note on early random moves advised `--opening-max 0`, which the default
+    // `--opening-min 2` then refused
+    let not_a_folder = std::env::temp_dir().join(format!("c4lab-note-{}", std::process::id()));
+    std::fs::write(&not_a_folder, "").unwrap();
+    let out_flag = not_a_folder.display().to_string();
+    let base = [
+        "corpus",
+        "generate",
+        "--teacher",
+        "exact",
+        "--games",
+        "1",
+        "--holdout",
+        "0",
+    ];
+    // (the output path is a file, so each run ends once its settings are read)
+    let out = c4lab(&[&base[..], &["--out", &out_flag]].concat(), "");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let advice = err
+        .lines()
+        .find_map(|l| l.split_once("for a corpus in minutes use "));
+    let Some((_, flags)) = advice else {
+        panic!("no advice: {err}")
+    };
+    let mut args = base.to_vec();
+    args.extend(flags.split_whitespace());
+    args.extend(["--out", &out_flag]);
+    let out = c4lab(&args, "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    std::fs::remove_file(&not_a_folder).unwrap();
+    assert_exit(&out, 2);
+    assert!(
+        !err.contains("note:") && err.contains("is a file"),
+        "{args:?}: {err}"
+    );
 }
 
 #[test]
