@@ -33,7 +33,9 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
     if args.games == 0 {
         bail!("--games 0: the alpha-beta row needs at least one game (a rate of none is no rate)");
     }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // the teachers' threads (RAYON_NUM_THREADS may give fewer than the cores)
+    let threads = c4lab_corpus::generate::worker_threads();
     // every row's settings checked (and a --book read) before the header
     let mut ab = args.play.clone();
     ab.teacher = Teacher::Alphabeta;
@@ -73,7 +75,7 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
         // a game a thread: fewer games than cores kept only that many busy
         let busy = threads.min(r.games as usize).max(1);
         outln!(
-            "{}: 324,000 games would take {:.0} s at this rate ({busy} thread{} busy; the machine has {threads})",
+            "{}: 324,000 games would take {:.0} s at this rate ({busy} thread{} busy; the machine has {cores})",
             r.teacher,
             324_000.0 / r.games_per_s(),
             if busy == 1 { "" } else { "s" }

@@ -145,6 +145,28 @@ fn bench_corpus_prints_a_row_per_teacher_and_the_time_for_the_full_corpus() {
     );
     // the skipped late row is not described
     assert!(!text.contains("late random moves"), "{text}");
+    // the threads at work are the pool's, which RAYON_NUM_THREADS sets (it said "2
+    // threads busy" on two cores with RAYON_NUM_THREADS=1)
+    let one = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args([
+            "bench",
+            "corpus",
+            "--games",
+            "8",
+            "--exact-games",
+            "0",
+            "--late-games",
+            "0",
+        ])
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .unwrap();
+    assert_exit(&one, 0);
+    assert!(
+        stdout(&one).contains("(1 thread busy; the machine has "),
+        "{}",
+        stdout(&one)
+    );
     // settings no teacher can honour are refused by flag before the table (they were
     // refused after its header, by the library's setting names)
     for (flags, said) in [
