@@ -229,10 +229,13 @@ impl Ended<'_> {
                     }
                     if report.local.found && e.report.rounds == 0 && local.work >= report.local.work
                     {
+                        // (at a tie too: "past the find's" read wrong there)
                         return format!(
-                            "{} stopped its local search at {} work, past the find's",
+                            "{} stopped its local search at {} work without a find, {}'s find took {}",
                             entrant_name(i),
-                            local.work
+                            local.work,
+                            entrant_name(chosen),
+                            report.local.work
                         );
                     }
                     if i > 0 && e.started_at == 0 {
