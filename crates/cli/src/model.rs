@@ -356,7 +356,9 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     let mut plain = crate::plain::PlainProgress::new("train", "steps", a.steps);
     let from = t.step;
     let start = Instant::now();
-    let (mut mean, mut held) = (0f32, String::from("holdout -"));
+    // (the bar's agreement is the float network's alone, as the summary's first figure;
+    // `eval` and the summary's last figure add the tactical checks)
+    let (mut mean, mut held) = (None::<f32>, String::from("holdout (network alone) -"));
     // a run that diverged stops before its NaN weights replace the last good checkpoint:
     // the loss is checked every step, every weight once in 100,000 steps and before each
     // checkpoint: a scan of them all costs about as much as 500 steps (a scan every 1,000
@@ -397,13 +399,13 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         if !l.is_finite() || t.step % 100_000 == 0 {
             diverged(&t, l, good_checkpoint)?;
         }
-        mean = if mean == 0.0 {
-            l
-        } else {
-            0.99 * mean + 0.01 * l
-        };
+        // (a running mean from the first step's loss: a loss of 0, as with `--soft-w 0`
+        // before the played-move loss starts, restarted it at every step)
+        let m = mean.map_or(l, |m| 0.99 * m + 0.01 * l);
+        mean = Some(m);
         if !hold.is_empty() && t.step % a.eval_every.max(1) == 0 {
-            held = format!("holdout {}", pct(&agreement(&hold, |p| t.net.best_move(p))));
+            let f = agreement(&hold, |p| t.net.best_move(p));
+            held = format!("holdout (network alone) {}", pct(&f));
         }
         if t.step % a.checkpoint_every.max(1) == 0 {
             diverged(&t, l, good_checkpoint)?;
@@ -412,13 +414,15 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         }
         if t.step % 100 == 0 {
             bar.set_position(t.step);
-            bar.set_message(format!("loss {mean:.3}, {held}"));
-            plain.update(t.step, &format!(", loss {mean:.3}, {held}"));
+            bar.set_message(format!("loss {m:.3}, {held}"));
+            plain.update(t.step, &format!(", loss {m:.3}, {held}"));
         }
     }
+    // (the steps' time: writing the checkpoint and the model is not training)
+    let trained_in = start.elapsed();
     bar.finish_and_clear();
     plain.finish(t.step, "");
-    diverged(&t, mean, good_checkpoint)?;
+    diverged(&t, mean.unwrap_or(0.0), good_checkpoint)?;
     save(&ckpt, &t.checkpoint())?;
     let (model, scale) = t.net.quantize();
     model_out.finish(&model.to_bytes())?;
@@ -428,15 +432,14 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     } else {
         String::new()
     };
-    let loss = if t.step > from {
-        format!("{mean:.3}")
-    } else {
-        "- (no step left to run)".to_string()
+    let loss = match mean {
+        Some(m) => format!("{m:.3}"),
+        None => "- (no step left to run)".to_string(),
     };
     outln!(
         "trained {}{resumed} in {:.1} s; loss {loss}; model {} ({} bytes, scale {}), checkpoint {}",
         crate::complete::counted(t.step, "step"),
-        start.elapsed().as_secs_f64(),
+        trained_in.as_secs_f64(),
         a.out.display(),
         model.size_bytes(),
         shown_scale(scale),

@@ -161,13 +161,23 @@ fn spread(mask: u8) -> [f32; WIDTH] {
     std::array::from_fn(|x| if mask & (1 << x) != 0 { 1.0 / k } else { 0.0 })
 }
 
+/// `-ln p`, with `p` kept off 0; NaN stays NaN (`f32::max` would turn it into the
+/// floor, and a diverged network's loss would read as a finite number).
+fn neg_ln(p: f32) -> f32 {
+    if p.is_nan() {
+        p
+    } else {
+        -p.max(1e-12).ln()
+    }
+}
+
 /// Cross-entropy of the network's policy against the example's target.
 pub fn loss(net: &Network, e: &Example) -> f32 {
     let p = policy(&e.position, &net.logits(&e.position));
     let t = spread(e.mask);
     (0..WIDTH)
         .filter(|&x| t[x] > 0.0)
-        .map(|x| -t[x] * p[x].max(1e-12).ln())
+        .map(|x| t[x] * neg_ln(p[x]))
         .sum()
 }
 
@@ -269,7 +279,9 @@ impl Trainer {
 
     /// Takes one step: `batch` examples drawn at random, each moving the weights of
     /// its active slots by `lr / batch` times the gradient of its loss. Returns the
-    /// batch's mean loss before the update.
+    /// batch's mean loss (the objective: `soft_w` times the cross-entropy against the
+    /// targets plus the hard weight of this step times that against the played move),
+    /// each example's taken before its own update.
     pub fn step(&mut self, examples: &[Example]) -> f32 {
         let hard = self.config.hard_weight(self.step);
         let soft = self.config.soft_w;
@@ -288,9 +300,10 @@ impl Trainer {
                 // d/dz of soft * CE(t) + hard * CE(played) under a softmax
                 grad[x] = soft * (p[x] - t[x]) + hard * (p[x] - played);
                 if t[x] > 0.0 {
-                    total -= soft * t[x] * p[x].max(1e-12).ln();
+                    total += soft * t[x] * neg_ln(p[x]);
                 }
             }
+            total += hard * neg_ln(p[e.played as usize]);
             self.net.descend(&e.position, rate, &grad);
         }
         self.step += 1;

@@ -497,6 +497,51 @@ fn the_model_forces_a_win_in_two_and_denies_one() {
 }
 
 #[test]
+fn a_steps_loss_is_the_objective_both_weights_make() {
+    // an untrained network plays every legal column alike, so each cross-entropy is the
+    // log of the legal columns' count: the step's loss is (soft + hard) times it (the
+    // played-move term was left out, and `--soft-w 0` read 0 from the first step on)
+    let (train, _) = corpus();
+    let e = *train.iter().find(|e| e.mask.count_ones() == 1).unwrap();
+    let legal = (0..WIDTH).filter(|&x| e.position.can_play(x)).count() as f32;
+    for (soft_w, hard_w) in [(1.0, 0.5), (0.0, 1.0), (2.0, 0.0)] {
+        let mut t = Trainer::new(TrainConfig {
+            soft_w,
+            hard_w,
+            hard_ramp: 0,
+            batch: 1,
+            ..config(1)
+        })
+        .unwrap();
+        let l = t.step(std::slice::from_ref(&e));
+        let want = (soft_w + hard_w) * legal.ln();
+        assert!(
+            (l - want).abs() < 1e-5,
+            "{soft_w} {hard_w}: {l} against {want}"
+        );
+    }
+}
+
+#[test]
+fn a_diverged_networks_loss_is_nan() {
+    // a step size that blows the weights up makes the policy NaN; the loss said so
+    // (it read as a finite number, and `train` went on to its next scan of the weights,
+    // up to 100,000 steps later)
+    let (train, _) = corpus();
+    let mut t = Trainer::new(TrainConfig {
+        lr: 1e38,
+        ..config(1000)
+    })
+    .unwrap();
+    let nan_at = (1..=1000).find(|_| t.step(&train).is_nan());
+    assert!(
+        nan_at.is_some(),
+        "the loss stayed a number over 1,000 steps"
+    );
+    assert!(t.net.first_non_finite().is_some(), "NaN at step {nan_at:?}");
+}
+
+#[test]
 fn loss_weights_that_would_train_nothing_are_refused() {
     let refused = |soft_w: f32, hard_w: f32| {
         let config = TrainConfig {
