@@ -576,7 +576,7 @@ async function main() {
     grid,
     levels: () => state.levels,
     undecided: () => [...grid()].filter((c) => c === '?').length, // not under a root stone
-    fixed: () => [...grid()].filter((c) => /[0-9]/.test(c)).length, // empty cells with a level
+    fixed: () => [...grid()].filter((c) => /[0-9a-d]/.test(c)).length, // empty cells with a level (a weak a-d too)
     render,
     // one search at a time: the board previews one, and Keep applies what it shows
     starting: (who) => (who === 'fill' ? whole : fill)?.setAside(`Set aside: ${who === 'fill' ? 'Fill undecided cells' : 'Solve whole root'} started.`),

@@ -58,6 +58,14 @@ test('auto-complete says UNSAT for what no completion can win, and Stop ends a w
   // to every diagram (it said "Other fixed cells might")
   await page.waitForFunction(() => /^No diagram wins from this root: no levels 0–9 for its 36 empty cells make a win/.test(document.querySelector('#fill-status').textContent));
   assert.equal(await page.locator('#fill-keep').isDisabled(), true);
+  // a weak level (a-d) pinned is a fixed cell: the answer is about these cells only (it
+  // said "no diagram wins from this root ... its 35 empty cells", and dsat "every empty
+  // cell free", of roots a diagram wins once that cell is free)
+  await importText(page, 'a??????\n???????\n???????\n???????\n??????R\n?YYY?RR\n');
+  await page.click('#fill');
+  await page.waitForFunction(() => /^No completion of these fixed cells wins: no levels 0–9 for the 35 \? cells/.test(document.querySelector('#fill-status').textContent));
+  await page.click('#dsat');
+  await page.waitForFunction(() => / with these pinned cells \(levels 0–9 for the \? cells\)/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
   // the empty board, every cell undecided: a wide scope that runs until stopped
   await emptyBoardAllUndecided(page);
   assert.equal(await page.locator('#clear-root').getAttribute('title'), 'Off: the root is the empty board already. Take every root stone off');
