@@ -37,7 +37,9 @@ export function verdictText(v, mode, blank = false) {
   switch (v.verdict) {
     case 'win': return [`Win: Red makes four on every line (${plural(v.positions, 'position')} searched).`, 'win'];
     case 'loss': {
-      const tied = v.tied && v.tied.length ? ` (tied levels: ${v.tied.join(', ')})` : '';
+      // (a weak level named as the board writes it: 10..13 are a..d)
+      const name = (l) => (l >= 10 ? 'abcd'[l - 10] : l);
+      const tied = v.tied && v.tied.length ? ` (tied levels: ${v.tied.map(name).join(', ')})` : '';
       const line = v.line ? `after ${v.line}` : 'at the root';
       // a blank diagram (a first visit's) loses at once: where to start, not an alarm
       if (blank && mode === 'levels' && v.reason === 'no-move' && !v.line) {

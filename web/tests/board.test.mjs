@@ -114,6 +114,13 @@ test('a losing diagram draws its counterexample line', async () => {
   assert.equal(await page.locator('#simplify').isDisabled(), true);
   assert.match(await page.locator('#simplify').getAttribute('title'), /needs a diagram that verifies as a win/);
   await page.screenshot({ path: join(shots, 'levels-counterexample.png') });
+  // weak levels (10..13) are named as the board writes them, a..d (the verdict said
+  // "tied levels: 10, 11, 13" and Play's log "level 12" of cells drawn a, b, d and c)
+  await importText(page, '#1.655433534337221121.dda*Hda*Ddbbcd');
+  assert.match(await verdict(page), /Loss: the diagram names no move \(tied levels: a, b, d\) after 67/);
+  await page.click('nav button[data-mode="play"]');
+  assert.match(await page.locator('#log').textContent(), /Red 6 · level c, lower levels tied: a in columns 1, 3/);
+  assert.deepEqual(page.errors, []);
 });
 
 test('keyboard only: arrows move the focus ring and a digit paints', async () => {

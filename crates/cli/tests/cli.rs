@@ -394,6 +394,31 @@ fn play_prints_each_rule() {
 }
 
 #[test]
+fn a_weak_level_is_named_as_the_grid_writes_it() {
+    // levels 10..13 are written a..d: the texts said "tied: 10, 11, 13" and "level 12"
+    // of cells the grid and the board write as a, b, d and c
+    let link = "#1.655433534337221121.dda*Hda*Ddbbcd\n";
+    let said = stdout(&c4lab(&["verify", "-"], link));
+    assert!(
+        said.contains("loss: no-move (no level unique; tied: a, b, d) after 67"),
+        "{said}"
+    );
+    // (its JSON keeps the numbers)
+    let json = stdout(&c4lab(&["verify", "--json", "-"], link));
+    assert!(json.contains(r#""tied":[10,11,13]"#), "{json}");
+    let link_file = std::env::temp_dir().join(format!("c4lab-weak-{}.txt", std::process::id()));
+    std::fs::write(&link_file, link).unwrap();
+    let path = link_file.display().to_string();
+    let played = stdout(&c4lab(&["play", &path, "--moves", "7", "--no-input"], ""));
+    std::fs::remove_file(&link_file).unwrap();
+    assert!(
+        played.contains("Red plays 6 (level c, lower levels tied: a in columns 1, 3)")
+            && played.contains("every level tied: a in columns 1, 3; b in columns 6, 7; d in"),
+        "{played}"
+    );
+}
+
+#[test]
 fn a_percent_encoded_link_reads_as_the_link() {
     let grid = std::fs::read_to_string(repo().join("examples/complete.txt")).unwrap();
     let link = stdout(&c4lab(&["convert", "--to", "link"], &grid));

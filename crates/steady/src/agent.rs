@@ -2,7 +2,7 @@
 
 use c4lab_board::{column_of, winning_cells, Position, BOARD_MASK, BOTTOM_MASK};
 
-use crate::Levels;
+use crate::{level_name, Levels};
 
 /// The rule that chose Red's move.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,7 +58,7 @@ impl Rule {
                 .map(|tie| {
                     let cols: Vec<String> =
                         tie.columns.iter().map(|c| (c + 1).to_string()).collect();
-                    format!("{} in columns {}", tie.level, cols.join(", "))
+                    format!("{} in columns {}", level_name(tie.level), cols.join(", "))
                 })
                 .collect::<Vec<_>>()
                 .join("; ")
@@ -66,9 +66,12 @@ impl Rule {
         match self {
             Rule::Win => "win".into(),
             Rule::Block => "block".into(),
-            Rule::Level { level, tied } if tied.is_empty() => format!("level {level}"),
+            Rule::Level { level, tied } if tied.is_empty() => {
+                format!("level {}", level_name(*level))
+            }
             Rule::Level { level, tied } => {
-                format!("level {level}, lower levels tied: {}", list(tied))
+                let name = level_name(*level);
+                format!("level {name}, lower levels tied: {}", list(tied))
             }
             Rule::NoMove { tied } if tied.is_empty() => {
                 "no move (no levelled playable cell)".into()

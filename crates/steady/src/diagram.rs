@@ -18,6 +18,12 @@ pub enum Cell {
     Undecided,
 }
 
+/// A level as the grid writes it (`0`..`9`, `a`..`d` for 10..13), so a text names a
+/// weak level as the board shows it.
+pub fn level_name(level: u8) -> char {
+    Cell::Level(level).to_char()
+}
+
 impl Cell {
     /// The cell's character in the level language.
     pub fn to_char(self) -> char {

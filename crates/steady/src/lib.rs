@@ -19,7 +19,7 @@ pub mod solution;
 mod verify;
 
 pub use agent::{decide, Decision, Rule, Tie};
-pub use diagram::{Cell, Diagram, Language, Levels, ParsedDiagram, Root};
+pub use diagram::{level_name, Cell, Diagram, Language, Levels, ParsedDiagram, Root};
 pub use error::{DiagramError, RootError};
 pub use read::{read_any, read_grid, unflattened, Read, ReadError};
 pub use simplify::{simplify, Simplified, SimplifyError};

@@ -7,7 +7,7 @@ use c4lab_board::{
 
 use crate::agent::{choose_without_win, Choice};
 use crate::keyset::KeySet;
-use crate::{Diagram, Levels, RootError};
+use crate::{level_name, Diagram, Levels, RootError};
 use c4lab_board::column_of;
 
 /// The node budget: a bound for pathological input, never hit by a real diagram.
@@ -56,7 +56,7 @@ impl Counterexample {
                 "no-move (no playable cell holds a level)".into()
             }
             LossReason::NoMove { tied } => {
-                let tied: Vec<String> = tied.iter().map(u8::to_string).collect();
+                let tied: Vec<String> = tied.iter().map(|&l| level_name(l).to_string()).collect();
                 format!("no-move (no level unique; tied: {})", tied.join(", "))
             }
             LossReason::YellowWins => "yellow-wins".to_string(),
