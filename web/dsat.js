@@ -163,9 +163,10 @@ export function wholeRoot(host) {
             setOff(ui.keep, 'the diagram has no ? cell for it to fill');
             return status(`This diagram has no ? cells, so Solve whole root had nothing to fill: as it stands it verifies as a win (${secs} s).`);
           }
-          // (from 1 and up when a pinned cell holds level 0: the budget counts from 0; a
-          // cell left blank, 9, holds no level)
-          const filled = [...r.cells].filter((c, i) => given[i] === '?' && /[0-8]/.test(c)).map(Number);
+          // (from 1 and up when a pinned cell holds level 0: the budget counts from 0; a 9
+          // is a level too, the one a local search's find may give a cell Red plays over
+          // pinned a-d cells)
+          const filled = [...r.cells].filter((c, i) => given[i] === '?' && /[0-9]/.test(c)).map(Number);
           const [low, top] = [Math.min(...filled), Math.max(...filled)];
           const taken = firstLevels < 10 && filled.length ? (low === top ? `level ${top}` : `levels ${low}–${top}`) : '';
           const how = r.local_found

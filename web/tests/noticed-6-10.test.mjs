@@ -222,6 +222,15 @@ test('what a user noticed, eighth round: Levels Undo and the moves taken back in
   const filled = [26, 27, 33].map((i) => Number(cells[i]));
   const [low, top] = [Math.min(...filled), Math.max(...filled)];
   assert.match(await pinned.locator('#dsat-status').textContent(), new RegExp(`its \\? cells take ${low === top ? `level ${top}` : `levels ${low}–${top}`}[,.]`));
+  // a 9 counts: here a ? cell Red plays over pinned a-d cells takes it (it said "level 0")
+  await importText(pinned, '#1.655433534337221121.99a99?*B9?99a??*A9?cbd?');
+  await pinned.click('#dsat');
+  await pinned.waitForFunction(() => /^Found a diagram/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
+  const found = await pinned.evaluate(() => window.__lab.dsat().cells);
+  const asked = [...'99a99?999R9?99a?Y?999YRY?RcbYYYRRd?RRRYYRY'];
+  const taken = [...found].filter((_, i) => asked[i] === '?').map(Number);
+  assert.ok(taken.includes(9), `no ? cell took 9 here: ${found}`);
+  assert.match(await pinned.locator('#dsat-status').textContent(), new RegExp(`its \\? cells take levels ${Math.min(...taken)}–9[,.]`));
   assert.deepEqual(pinned.errors, []);
   await pinned.close();
 });
