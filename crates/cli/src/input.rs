@@ -4,7 +4,8 @@ use std::io::Read as _;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use c4lab_steady::{read_any, Diagram, Read};
+use c4lab_board::Position;
+use c4lab_steady::{read_any, Cell, Diagram, Read};
 
 use crate::complete::counted;
 
@@ -12,7 +13,7 @@ use crate::complete::counted;
 pub struct Input {
     pub diagram: Diagram,
     /// "level grid", "42 cells on one line", "old seven-marker grid", "upstream JSON",
-    /// "share link".
+    /// "share link", "root's moves".
     pub form: &'static str,
     /// Yellow moves carried by a share link.
     pub line: Vec<u8>,
@@ -118,12 +119,20 @@ pub fn read_bytes_limited(path: &Path, most: u64, what: &str) -> Result<Vec<u8>>
 }
 
 /// Reads a diagram: a level grid, an old grid, upstream JSON, or a share link (one line;
-/// see [`c4lab_steady::read_any`]).
+/// see [`c4lab_steady::read_any`]). An argument that names no file may be the diagram
+/// itself: a share link, or a root's moves (that root, every empty cell `?`).
 pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
-    let text = read_text(path)?;
-    let name = match path {
-        Some(p) if p != Path::new("-") => p.display().to_string(),
-        _ => "standard input".to_string(),
+    let argument = path.filter(|p| *p != Path::new("-") && p.symlink_metadata().is_err());
+    let argument = argument.and_then(Path::to_str).map(str::trim);
+    if let Some(moves) = argument.filter(|a| !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return root_of_moves(moves);
+    }
+    let link = argument.filter(|a| matches!(read_any(a), Ok(Read::Link(_))));
+    let (text, name) = match (link, path) {
+        (Some(link), _) => (link.to_string(), "the argument".to_string()),
+        (None, Some(p)) if p != Path::new("-") => (read_text(path)?, p.display().to_string()),
+        (None, _) => (read_text(path)?, "standard input".to_string()),
     };
     let read = read_any(&text).with_context(|| name.clone())?;
     let form = read.form();
@@ -162,6 +171,22 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
             line: vec![],
             name,
         },
+    })
+}
+
+/// The root `moves` (named as a file argument, where no file has that name) with every
+/// empty cell `?`: the question a search asks of the root itself, as the Lab's
+/// Undecide all asks it.
+fn root_of_moves(moves: &str) -> Result<Input> {
+    let position = Position::from_moves(moves).with_context(|| {
+        format!("{moves}: no file of that name, and not a root's moves (columns 1-7)")
+    })?;
+    sayln!("note: no file named {moves}: read as the root {moves} with every empty cell ?");
+    Ok(Input {
+        diagram: Diagram::from_root(&position, |_, _| Cell::Undecided),
+        form: "root's moves",
+        line: vec![],
+        name: moves.to_string(),
     })
 }
 

@@ -94,7 +94,7 @@ struct Cli {
 enum Command {
     /// Verify a diagram exhaustively: win, or the losing line (a counterexample).
     Verify {
-        /// Diagram file: level grid, old seven-marker grid, upstream JSON, the 42 cells on one line, or a share link (also percent-encoded, or the whole address); stdin if absent or `-`.
+        /// Diagram file: level grid, old seven-marker grid, upstream JSON, the 42 cells on one line, or a share link (also percent-encoded, or the whole address); stdin if absent or `-`. Where no file has the name, a share link itself, or a root's moves (that root, every empty cell `?`), as every command reading a diagram takes it.
         file: Option<PathBuf>,
         /// Machine-readable output.
         #[arg(long)]
@@ -151,7 +151,7 @@ enum Command {
     /// Exit 0 found (the completed grid on stdout), 1 unsat (no completion of the fixed
     /// cells wins), 3 stopped (Ctrl-C, SIGTERM, SIGHUP or --max-seconds), 2 bad input.
     Complete {
-        /// Diagram file with `?` cells (stdin if absent or `-`).
+        /// Diagram file with `?` cells (stdin if absent or `-`); or a share link, or a root's moves (every empty cell `?`).
         file: Option<PathBuf>,
         /// Machine-readable output.
         #[arg(long)]
@@ -172,7 +172,7 @@ enum Command {
     ///
     /// Exit 0 found (the grid on stdout), 1 unsat, 3 budget or stopped, 2 bad input.
     Dsat {
-        /// Diagram file: the root's stones, pinned levels, `?` for free cells (stdin if absent or `-`).
+        /// Diagram file: the root's stones, pinned levels, `?` for free cells (stdin if absent or `-`); or a share link, or a root's moves (every empty cell `?`: the question about the root itself).
         file: Option<PathBuf>,
         /// Machine-readable output.
         #[arg(long)]

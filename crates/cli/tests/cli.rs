@@ -419,6 +419,37 @@ fn a_weak_level_is_named_as_the_grid_writes_it() {
 }
 
 #[test]
+fn a_share_link_or_a_roots_moves_stand_for_the_file() {
+    // where no file has the name: the link itself ("cannot read 1.6566...: No such
+    // file"), or the root with every empty cell `?`, what a search asks of the root
+    let link = "1.656666454544525141.2990114922*B94922*A9434";
+    let out = c4lab(&["verify", link], "");
+    assert_exit(&out, 0);
+    assert!(stdout(&out).starts_with("read: share link; root: 656666454544525141\nwin:"));
+    let out = c4lab(&["dsat", "656666454544525141"], "");
+    assert_exit(&out, 0);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("no file named 656666454544525141: read as the root 656666454544525141 with every empty cell ?"), "{said}");
+    let found = stdout(&out);
+    let stones = found
+        .lines()
+        .flat_map(|l| l.chars())
+        .filter(|c| "RY".contains(*c));
+    assert_eq!(stones.count(), 18, "{found}");
+    // digits that are no root's moves, and a name that is neither, are named
+    let out = c4lab(&["complete", "48"], "");
+    assert_exit(&out, 2);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("48: no file of that name, and not a root's moves (columns 1-7): move 2"),
+        "{said}"
+    );
+    let out = c4lab(&["verify", "no-such-diagram.txt"], "");
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read no-such-diagram.txt"));
+}
+
+#[test]
 fn a_percent_encoded_link_reads_as_the_link() {
     let grid = std::fs::read_to_string(repo().join("examples/complete.txt")).unwrap();
     let link = stdout(&c4lab(&["convert", "--to", "link"], &grid));
