@@ -228,6 +228,12 @@ pub fn complete(
             counted(undecided as u64, "? cell")
         ),
     };
+    // an unsat about the root itself: is the root lost in the game, or to the language?
+    let about_root =
+        matches!(done, Completion::Unsat) && as_it_stands.is_none() && !has_fixed_levels(&diagram);
+    let root_score = about_root
+        .then(|| crate::verify::root_score(&diagram))
+        .flatten();
     if json_out {
         let mut j = json!({
             "verdict": verdict,
@@ -248,6 +254,7 @@ pub fn complete(
         }
         if let Completion::Unsat = done {
             j["covers"] = json!(covers);
+            j["root_score"] = json!(root_score);
         }
         if let Some(cx) = &as_it_stands {
             j["loss"] = cx.to_json();
@@ -278,7 +285,11 @@ pub fn complete(
         }
         Completion::Unsat => match &as_it_stands {
             Some(cx) => sayln!("unsat: {covers}: {}; {summary}", cx.describe()),
-            None => sayln!("unsat: {covers}; {summary}"),
+            None => {
+                let score = root_score.map(crate::verify::root_score_note);
+                let score = score.map_or(String::new(), |note| format!("; {note}"));
+                sayln!("unsat: {covers}{score}; {summary}")
+            }
         },
         Completion::Stopped => {
             if let Some((d, cx)) = &p.deepest {

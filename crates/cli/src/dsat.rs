@@ -352,6 +352,13 @@ pub fn dsat(
     let as_it_stands = matches!(report.outcome, Outcome::Unsat)
         .then(|| crate::verify::loss_as_it_stands(&input.diagram))
         .flatten();
+    // an unsat about the root itself: is the root lost in the game, or to the language?
+    let about_root = matches!(report.outcome, Outcome::Unsat)
+        && as_it_stands.is_none()
+        && !crate::complete::has_fixed_levels(&input.diagram);
+    let root_score = about_root
+        .then(|| crate::verify::root_score(&input.diagram))
+        .flatten();
     // the diagram shown is verified once more here, as `verify` would (the search
     // accepted it on its own verifier's word): its count is `verified_positions`
     let verified_positions = match &report.outcome {
@@ -382,6 +389,7 @@ pub fn dsat(
         map_seconds,
         seconds,
         as_it_stands,
+        root_score,
     };
     if json_out {
         outln!("{}", ended.json());

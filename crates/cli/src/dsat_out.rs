@@ -62,6 +62,8 @@ pub(crate) struct Ended<'a> {
     pub as_it_stands: Option<Counterexample>,
     /// Found: the positions the found diagram's final verification searched.
     pub verified_positions: Option<u64>,
+    /// Unsat about the root itself: the strong solver's score of the root, if settled.
+    pub root_score: Option<i32>,
 }
 
 impl Ended<'_> {
@@ -157,6 +159,7 @@ impl Ended<'_> {
         }
         if let Outcome::Unsat = report.outcome {
             j["covers"] = json!(self.unsat_covers());
+            j["root_score"] = json!(self.root_score);
         }
         if let (Outcome::Unsat, Some(cx)) = (&report.outcome, &self.as_it_stands) {
             j["loss"] = cx.to_json();
@@ -320,7 +323,11 @@ impl Ended<'_> {
                     self.unsat_covers(),
                     cx.describe()
                 ),
-                None => sayln!("unsat: {}; {counts}", self.unsat_covers()),
+                None => {
+                    let score = self.root_score.map(crate::verify::root_score_note);
+                    let score = score.map_or(String::new(), |note| format!("; {note}"));
+                    sayln!("unsat: {}{score}; {counts}", self.unsat_covers())
+                }
             },
             Outcome::Budget => {
                 sayln!("budget: the state budget (--max-states) or the round cap ran out; {counts}")

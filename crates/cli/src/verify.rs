@@ -36,6 +36,26 @@ fn shell_word(name: &str) -> String {
     }
 }
 
+/// The strong solver's score of `d`'s root (Red to move; Pascal Pons' convention) when
+/// it settles within a small budget: beside an unsat about the root itself it says
+/// whether the game or the language leaves Red no winning diagram.
+pub fn root_score(d: &c4lab_steady::Diagram) -> Option<i32> {
+    let root = d.root().ok()?;
+    let mut solver = c4lab_solver::Solver::new(16 << 20);
+    solver.solve_with_budget(&root.position, 2_000_000).exact()
+}
+
+/// What the root's `score` says of an unsat about the root itself.
+pub fn root_score_note(score: i32) -> String {
+    let sign = if score > 0 { "+" } else { "" };
+    let said = format!("the strong solver scores the root {sign}{score} for Red");
+    match score {
+        ..0 => format!("{said}, lost with best play: no strategy wins it, in any language"),
+        0 => format!("{said}, a draw with best play: no strategy wins it, in any language"),
+        _ => format!("{said}, a win with best play, but by no diagram of this language"),
+    }
+}
+
 /// For a diagram with no `?` cell that does not win, the line it loses on: why a search
 /// that had nothing to decide says `unsat`.
 pub fn loss_as_it_stands(d: &c4lab_steady::Diagram) -> Option<Counterexample> {

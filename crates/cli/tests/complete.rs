@@ -287,7 +287,25 @@ fn a_root_lost_to_every_diagram_is_named_so() {
             assert!(err.contains(&format!("unsat: {covers}; ")), "{err}");
             assert!(covers.ends_with("not independently audited"), "{covers}");
         }
+        // and whether it is the game that is lost, or the language that falls short
+        let lost_in_play = "the strong solver scores the root -";
+        assert!(
+            err.contains(lost_in_play) && err.contains("lost with best play"),
+            "{err}"
+        );
+        assert!(j["root_score"].as_i64().is_some_and(|s| s < 0), "{j}");
     }
+    // a root Red wins, where no diagram does (the reference unsat root)
+    let o = c4lab(&["dsat", "--json", "4621352243446466"], "");
+    assert_exit(&o, 1);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(j["root_score"].as_i64().is_some_and(|s| s > 0), "{j}");
+    let o = c4lab(&["dsat", "4621352243446466"], "");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("a win with best play, but by no diagram of this language"),
+        "{err}"
+    );
     // one level fixed: the answer is about these fixed cells only
     let o = c4lab(&["complete", "-"], lost.replacen('?', "9", 1));
     assert_exit(&o, 1);
@@ -301,6 +319,8 @@ fn a_root_lost_to_every_diagram_is_named_so() {
             .starts_with("no completion of these fixed cells wins"),
         "{j}"
     );
+    // (no score: the answer is not about the root)
+    assert!(j["root_score"].is_null(), "{j}");
 }
 
 #[test]
