@@ -113,6 +113,10 @@ pub struct TrainArgs {
     /// Continue from the checkpoint (same --seed) up to --steps.
     #[arg(long)]
     resume: bool,
+    /// Start afresh over an existing checkpoint (without --resume a checkpoint that is
+    /// there is refused: a forgotten --resume would write over a long run's).
+    #[arg(long, conflicts_with = "resume")]
+    overwrite: bool,
     /// Score the holdout every this many steps (shown on the progress bar).
     #[arg(long, default_value_t = 10_000, value_parser = crate::solve::count_u64_arg)]
     eval_every: u64,
@@ -288,6 +292,14 @@ pub fn train(a: TrainArgs) -> Result<u8> {
         ckpt_flag,
         (c4lab_model::CHECKPOINT_MAGIC, "checkpoint"),
     )?;
+    // (writable: a file there is a c4lab checkpoint)
+    let held = ckpt.metadata().is_ok_and(|m| m.is_file() && m.len() > 0);
+    if held && !a.resume && !a.overwrite {
+        bail!(
+            "the checkpoint {} holds a run, which this fresh run would write over: pass --resume to go on with it, or --overwrite to start afresh",
+            ckpt.display()
+        );
+    }
     // held from here: a second training into the same --out (and so the same default
     // checkpoint) is refused at once, not left to overwrite this one's checkpoints
     let model_out = Output::new(&a.out).hold()?;

@@ -19,8 +19,14 @@ fn training_is_reproducible_and_resumes_only_the_same_run() {
         "{text}"
     );
     let first = std::fs::read(&model).unwrap();
-    // the same seed gives the same model; resuming a finished run to more steps works
-    assert_eq!(train("192", &[]).status.code(), Some(0));
+    // a fresh run over the checkpoint is refused unless asked for (a forgotten --resume
+    // wrote over a long run's); the same seed gives the same model; resuming a
+    // finished run to more steps works
+    let out = train("192", &[]);
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(".ckpt holds a run, which this fresh run would write over: pass --resume to go on with it, or --overwrite"), "{err}");
+    assert_eq!(train("192", &["--overwrite"]).status.code(), Some(0));
     assert_eq!(std::fs::read(&model).unwrap(), first);
     let out = train("192", &["--resume"]);
     assert_exit(&out, 0);
@@ -292,6 +298,7 @@ fn eval_and_train_name_bad_input() {
                     "10",
                     "--out",
                     &model,
+                    "--overwrite",
                 ],
                 &moves[..],
             ]
@@ -356,7 +363,9 @@ fn several_corpora_train_in_order_each_with_its_sidecar() {
     let model = format!("{d}/m.c4m");
     let first_run = g.train_to(&model, "192", &[]);
     assert_exit(&first_run, 0);
-    let train = |ctx: &str, extra: &[&str]| g.train_to(&model, ctx, extra);
+    // (each run afresh over the last one's checkpoint)
+    let train =
+        |ctx: &str, extra: &[&str]| g.train_to(&model, ctx, &[extra, &["--overwrite"]].concat());
     // several corpora: each with its sidecar, in order (one named twice counts twice)
     let count = |out: &std::process::Output| -> u64 {
         let err = String::from_utf8_lossy(&out.stderr);
