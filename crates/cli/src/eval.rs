@@ -21,7 +21,8 @@ pub struct EvalArgs {
     /// Holdout corpus.
     #[arg(long)]
     holdout_corpus: PathBuf,
-    /// Its sidecar (needed with --corpus-source teacher).
+    /// Its sidecar (needed with --corpus-source teacher; default: perply_targets.npz
+    /// beside the holdout corpus).
     #[arg(long)]
     holdout_targets: Option<PathBuf>,
     /// Targets: `teacher` (sidecar) or `moves`.
@@ -144,12 +145,16 @@ fn asking(what: &str, index: u64, games: u64, moves: &str) -> String {
 }
 
 /// `c4lab eval`: prints the results table.
-pub fn eval(a: EvalArgs) -> Result<u8> {
+pub fn eval(mut a: EvalArgs) -> Result<u8> {
     if a.corpus_source == CorpusSource::Moves && a.holdout_targets.is_some() {
         bail!("--corpus-source moves scores against the played moves and reads no sidecar: leave out --holdout-targets");
     }
     if a.corpus_source == CorpusSource::Teacher && a.holdout_targets.is_none() {
-        bail!("--corpus-source teacher (the default) scores against the holdout's sidecar: give --holdout-targets, or pass --corpus-source moves");
+        // (the sidecar beside the holdout, as the corpus commands read it)
+        a.holdout_targets = crate::model::sidecar_beside(&a.holdout_corpus);
+    }
+    if a.corpus_source == CorpusSource::Teacher && a.holdout_targets.is_none() {
+        bail!("--corpus-source teacher (the default) scores against the holdout's sidecar, and no perply_targets.npz is beside --holdout-corpus: give --holdout-targets, or pass --corpus-source moves");
     }
     let model = load_model(&a.model)?;
     let hold = examples(

@@ -37,13 +37,14 @@ pub struct TrainArgs {
     #[arg(long, required = true)]
     load_corpus: Vec<PathBuf>,
     /// The per-ply target sidecar (perply_targets.npz) of each --load-corpus, in the
-    /// same order; needed with --corpus-source teacher.
+    /// same order; needed with --corpus-source teacher (default: each corpus's own
+    /// perply_targets.npz beside it).
     #[arg(long)]
     perply_targets: Vec<PathBuf>,
     /// Holdout corpus, scored during and after training.
     #[arg(long)]
     holdout_corpus: Option<PathBuf>,
-    /// The holdout's sidecar.
+    /// The holdout's sidecar (default: perply_targets.npz beside the holdout corpus).
     #[arg(long)]
     holdout_targets: Option<PathBuf>,
     /// Transcript format of the corpora; only `v2` (10 bytes a ply) exists.
@@ -188,8 +189,15 @@ fn shown_scale(scale: f32) -> String {
     }
 }
 
+/// The sidecar beside `corpus` (perply_targets.npz in its folder), if one is there: the
+/// default where none is named, as the corpus commands read it.
+pub(crate) fn sidecar_beside(corpus: &Path) -> Option<PathBuf> {
+    let sidecar = corpus.with_file_name("perply_targets.npz");
+    sidecar.is_file().then_some(sidecar)
+}
+
 /// `c4lab train`.
-pub fn train(a: TrainArgs) -> Result<u8> {
+pub fn train(mut a: TrainArgs) -> Result<u8> {
     if a.ctx < 10 {
         bail!("--ctx {} is shorter than one ply (10 bytes)", a.ctx);
     }
@@ -202,12 +210,31 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     if a.holdout_targets.is_some() && a.holdout_corpus.is_none() {
         bail!("--holdout-targets is the sidecar of --holdout-corpus: give the holdout corpus too");
     }
+    // each corpus's sidecar defaults to the one beside it, where every corpus has its own
+    if a.corpus_source == CorpusSource::Teacher {
+        let beside: Vec<PathBuf> = a
+            .load_corpus
+            .iter()
+            .filter_map(|c| sidecar_beside(c))
+            .collect();
+        let own = beside
+            .iter()
+            .collect::<std::collections::HashSet<_>>()
+            .len();
+        if a.perply_targets.is_empty() && beside.len() == a.load_corpus.len() && own == beside.len()
+        {
+            a.perply_targets = beside;
+        }
+        if a.holdout_targets.is_none() {
+            a.holdout_targets = a.holdout_corpus.as_deref().and_then(sidecar_beside);
+        }
+    }
     if let (CorpusSource::Teacher, Some(hold), None) =
         (a.corpus_source, &a.holdout_corpus, &a.holdout_targets)
     {
         // (it said "teacher targets need the corpus's sidecar", naming no flag)
         bail!(
-            "--holdout-corpus {} is scored against its sidecar: give --holdout-targets (the holdout's perply_targets.npz), or pass --corpus-source moves",
+            "--holdout-corpus {} is scored against its sidecar, and no perply_targets.npz is beside it: give --holdout-targets, or pass --corpus-source moves",
             hold.display()
         );
     }
@@ -218,7 +245,7 @@ pub fn train(a: TrainArgs) -> Result<u8> {
     }
     if a.corpus_source == CorpusSource::Teacher && a.perply_targets.len() != a.load_corpus.len() {
         bail!(
-            "{} --load-corpus but {} --perply-targets: give each corpus its sidecar, in the same order",
+            "{} --load-corpus but {} --perply-targets: give each corpus its sidecar, in the same order (with none given, each corpus's own perply_targets.npz beside it is read)",
             a.load_corpus.len(),
             a.perply_targets.len()
         );

@@ -31,6 +31,9 @@ fn a_generated_corpus_says_its_progress_and_its_misnamed_inputs_are_refused() {
     // (train makes sure it can write --out before it reads: into the scratch folder)
     let unused = format!("{d}/refused.c4m");
     let nowhere = format!("{d}/nowhere");
+    // a holdout with no sidecar beside it (the holdout's own is read by default)
+    let alone = format!("{d}/alone.txt");
+    std::fs::copy(&hold, &alone).unwrap();
     let refusals: [(Vec<&str>, String); 6] = [
         (
             vec![
@@ -52,12 +55,12 @@ fn a_generated_corpus_says_its_progress_and_its_misnamed_inputs_are_refused() {
                 "--perply-targets",
                 &targets,
                 "--holdout-corpus",
-                &hold,
+                &alone,
                 "--out",
                 &unused,
             ],
             format!(
-                "--holdout-corpus {hold} is scored against its sidecar: give --holdout-targets"
+                "--holdout-corpus {alone} is scored against its sidecar, and no perply_targets.npz is beside it: give --holdout-targets"
             ),
         ),
         (

@@ -335,10 +335,17 @@ fn eval_and_train_name_bad_input() {
     let out = eval_of(&corpus, &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a c4lab model"));
-    // teacher targets without the sidecar name the flag that gives it
-    let out = c4lab(&["eval", "--model", &model, "--holdout-corpus", &hold], "");
+    // teacher targets with no sidecar (none beside the holdout) name the flag that
+    // gives it
+    let alone = format!("{}/alone.txt", g.d);
+    std::fs::copy(&hold, &alone).unwrap();
+    let out = c4lab(&["eval", "--model", &model, "--holdout-corpus", &alone], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("give --holdout-targets"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no perply_targets.npz is beside --holdout-corpus: give --holdout-targets"),
+        "{err}"
+    );
     // a book that cannot be read leaves no half table behind
     let out = eval_of(&model, &["--book", "no-such-book.bin"]);
     assert_eq!(out.status.code(), Some(2));
@@ -380,6 +387,32 @@ fn several_corpora_train_in_order_each_with_its_sidecar() {
     );
     assert_exit(&twice, 0);
     assert_eq!(count(&twice), 2 * once);
+    // with no sidecar named, each corpus's own beside it is read, as `corpus check`
+    // reads it (it was "1 --load-corpus but 0 --perply-targets"); eval's holdout too
+    let (_, _, hold, _) = g.paths();
+    let bare = format!("{d}/bare.c4m");
+    let args = [
+        "--load-corpus",
+        &corpus,
+        "--holdout-corpus",
+        &hold,
+        "--out",
+        &bare,
+    ];
+    let out = c4lab(&[&["train", "--steps", "10"][..], &args[..]].concat(), "");
+    assert_exit(&out, 0);
+    assert_eq!(count(&out), once);
+    let args = [
+        "eval",
+        "--model",
+        &bare,
+        "--holdout-corpus",
+        &hold,
+        "--positions",
+        "5",
+    ];
+    let out = c4lab(&[&args[..], &["--games", "0"]].concat(), "");
+    assert_exit(&out, 0);
     let out = train("192", &["--load-corpus", &corpus]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
