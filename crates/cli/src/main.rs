@@ -193,11 +193,11 @@ enum Command {
     },
     /// Check upstream's whole weak solution graph (branches.txt + steady_states.txt).
     CheckSolution {
-        /// Upstream's branches.txt.
-        #[arg(long)]
+        /// Upstream's branches.txt (the default is where `bench verify` reads it).
+        #[arg(long, default_value = "../shared/data/upstream/branches.txt")]
         branches: PathBuf,
         /// Upstream's steady_states.txt.
-        #[arg(long)]
+        #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
         steady_states: PathBuf,
         /// Machine-readable output.
         #[arg(long)]

@@ -23,7 +23,15 @@ pub fn check(branches: &Path, steady: &Path, json_out: bool) -> Result<u8> {
             steady.display()
         );
     }
-    let (b, s) = (read(branches)?, read(steady)?);
+    // a default path missing from the current folder says how it is read, as bench's do
+    let read = |p: &Path, flag: &str| match std::fs::metadata(p) {
+        Err(_) if !stdin(p) => crate::bench::read_data(p, flag),
+        _ => read(p),
+    };
+    let (b, s) = (
+        read(branches, "--branches FILE")?,
+        read(steady, "--steady-states FILE")?,
+    );
     refuse_wrong_files(branches, &b, steady, &s)?;
     let start = Instant::now();
     let report = check_solution(&b, &s);
