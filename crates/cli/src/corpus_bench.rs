@@ -74,8 +74,14 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
     for r in &runs {
         // a game a thread: fewer games than cores kept only that many busy
         let busy = threads.min(r.games as usize).max(1);
+        // (a short run's rate understates a long one's where the label cache warms)
+        let warms = if r.teacher.starts_with("exact") {
+            "; a longer run goes faster, as the exact labels' shared cache fills"
+        } else {
+            ""
+        };
         outln!(
-            "{}: 324,000 games would take {:.0} s at this rate ({busy} thread{} busy; the machine has {cores})",
+            "{}: 324,000 games would take {:.0} s at this rate ({busy} thread{} busy; the machine has {cores}{warms})",
             r.teacher,
             324_000.0 / r.games_per_s(),
             if busy == 1 { "" } else { "s" }
