@@ -17,6 +17,7 @@ use crate::complete_args::SearchArgs;
 use crate::input::read_diagram;
 use crate::line_log::{refuse_clash, LineLog};
 use crate::plain::with_status_lines;
+use crate::verify::RootValue;
 
 /// Above this many `?` cells the scope is called wide before the search starts.
 const WIDE_SCOPE: usize = 20;
@@ -231,9 +232,7 @@ pub fn complete(
     // an unsat about the root itself: is the root lost in the game, or to the language?
     let about_root =
         matches!(done, Completion::Unsat) && as_it_stands.is_none() && !has_fixed_levels(&diagram);
-    let root_score = about_root
-        .then(|| crate::verify::root_score(&diagram))
-        .flatten();
+    let root_value = RootValue::of_unsat_root(&diagram, about_root);
     if json_out {
         let mut j = json!({
             "verdict": verdict,
@@ -254,7 +253,8 @@ pub fn complete(
         }
         if let Completion::Unsat = done {
             j["covers"] = json!(covers);
-            j["root_score"] = json!(root_score);
+            j["root_outcome"] = json!(root_value.map(RootValue::outcome));
+            j["root_score"] = json!(root_value.and_then(|v| v.score));
         }
         if let Some(cx) = &as_it_stands {
             j["loss"] = cx.to_json();
@@ -285,11 +285,10 @@ pub fn complete(
         }
         Completion::Unsat => match &as_it_stands {
             Some(cx) => sayln!("unsat: {covers}: {}; {summary}", cx.describe()),
-            None => {
-                let score = root_score.map(crate::verify::root_score_note);
-                let score = score.map_or(String::new(), |note| format!("; {note}"));
-                sayln!("unsat: {covers}{score}; {summary}")
-            }
+            None => sayln!(
+                "unsat: {covers}{}; {summary}",
+                RootValue::clause(root_value)
+            ),
         },
         Completion::Stopped => {
             if let Some((d, cx)) = &p.deepest {

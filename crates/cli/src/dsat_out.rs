@@ -62,8 +62,8 @@ pub(crate) struct Ended<'a> {
     pub as_it_stands: Option<Counterexample>,
     /// Found: the positions the found diagram's final verification searched.
     pub verified_positions: Option<u64>,
-    /// Unsat about the root itself: the strong solver's score of the root, if settled.
-    pub root_score: Option<i32>,
+    /// Unsat about the root itself: the strong solver's value of the root, if settled.
+    pub root_value: Option<crate::verify::RootValue>,
 }
 
 impl Ended<'_> {
@@ -159,7 +159,8 @@ impl Ended<'_> {
         }
         if let Outcome::Unsat = report.outcome {
             j["covers"] = json!(self.unsat_covers());
-            j["root_score"] = json!(self.root_score);
+            j["root_outcome"] = json!(self.root_value.map(|v| v.outcome()));
+            j["root_score"] = json!(self.root_value.and_then(|v| v.score));
         }
         if let (Outcome::Unsat, Some(cx)) = (&report.outcome, &self.as_it_stands) {
             j["loss"] = cx.to_json();
@@ -232,7 +233,7 @@ impl Ended<'_> {
                     }
                     if report.local.found && e.report.rounds == 0 && local.work >= report.local.work
                     {
-                        // (at a tie too: "past the find's" read wrong there)
+                        // (a tie included: the stopped search may have reached the find's work)
                         return format!(
                             "{} stopped its local search at {} work without a find, {}'s find took {}",
                             entrant_name(i),
@@ -323,11 +324,11 @@ impl Ended<'_> {
                     self.unsat_covers(),
                     cx.describe()
                 ),
-                None => {
-                    let score = self.root_score.map(crate::verify::root_score_note);
-                    let score = score.map_or(String::new(), |note| format!("; {note}"));
-                    sayln!("unsat: {}{score}; {counts}", self.unsat_covers())
-                }
+                None => sayln!(
+                    "unsat: {}{}; {counts}",
+                    self.unsat_covers(),
+                    crate::verify::RootValue::clause(self.root_value)
+                ),
             },
             Outcome::Budget => {
                 sayln!("budget: the state budget (--max-states) or the round cap ran out; {counts}")

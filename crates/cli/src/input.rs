@@ -128,13 +128,31 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
     {
         return root_of_moves(moves);
     }
-    let link = argument.filter(|a| matches!(read_any(a), Ok(Read::Link(_))));
-    let (text, name) = match (link, path) {
-        (Some(link), _) => (link.to_string(), "the argument".to_string()),
-        (None, Some(p)) if p != Path::new("-") => (read_text(path)?, p.display().to_string()),
-        (None, _) => (read_text(path)?, "standard input".to_string()),
+    // a link's form: a fragment (`#1.`...), an address, or a version number and a dot
+    let digits = |a: &str| a.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let linkish = |a: &&str| {
+        a.starts_with('#')
+            || a.contains("://")
+            || (digits(a) < a.len() && a[a.len() - digits(a)..].starts_with('.'))
     };
-    let read = read_any(&text).with_context(|| name.clone())?;
+    let (text, name, context) = match (argument.filter(linkish), path) {
+        // (named by the link itself, which a replay command can pass on)
+        (Some(link), _) => (
+            link.to_string(),
+            link.to_string(),
+            format!("{link}: no file of that name, and as a share link"),
+        ),
+        (None, Some(p)) if p != Path::new("-") => {
+            let name = p.display().to_string();
+            (read_text(path)?, name.clone(), name)
+        }
+        (None, _) => (
+            read_text(path)?,
+            "standard input".into(),
+            "standard input".into(),
+        ),
+    };
+    let read = read_any(&text).with_context(|| context)?;
     let form = read.form();
     Ok(match read {
         Read::Link(shared) => {

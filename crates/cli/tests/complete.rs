@@ -300,12 +300,19 @@ fn a_root_lost_to_every_diagram_is_named_so() {
     assert_exit(&o, 1);
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(j["root_score"].as_i64().is_some_and(|s| s > 0), "{j}");
+    assert_eq!(j["root_outcome"], "win", "{j}");
     let o = c4lab(&["dsat", "4621352243446466"], "");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("a win with best play, but by no diagram of this language"),
         "{err}"
     );
+    // a root ten plies in, whose exact score takes more than the budget: its sign (it
+    // said nothing)
+    let o = c4lab(&["dsat", "--json", "7762344456"], "");
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["root_outcome"], "loss", "{j}");
+    assert!(j["root_score"].is_null(), "{j}");
     // one level fixed: the answer is about these fixed cells only
     let o = c4lab(&["complete", "-"], lost.replacen('?', "9", 1));
     assert_exit(&o, 1);
