@@ -164,8 +164,8 @@ export function wholeRoot(host) {
             return status(`This diagram has no ? cells, so Solve whole root had nothing to fill: as it stands it verifies as a win (${secs} s).`);
           }
           // (from 1 and up when a pinned cell holds level 0: the budget counts from 0; a 9
-          // is a level too, the one a local search's find may give a cell Red plays over
-          // pinned a-d cells)
+          // is a level too: a local search starts odd rows at 9, and over pinned a-d cells
+          // a 9 is a cell Red plays)
           const filled = [...r.cells].filter((c, i) => given[i] === '?' && /[0-9]/.test(c)).map(Number);
           const [low, top] = [Math.min(...filled), Math.max(...filled)];
           const taken = firstLevels < 10 && filled.length ? (low === top ? `level ${top}` : `levels ${low}–${top}`) : '';

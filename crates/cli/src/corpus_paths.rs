@@ -14,6 +14,15 @@ pub(crate) fn beside(corpus: &Path, given: Option<PathBuf>) -> Result<PathBuf> {
     Ok(given.unwrap_or_else(|| corpus.with_file_name("perply_targets.npz")))
 }
 
+/// The sidecar beside `corpus` (perply_targets.npz in its folder), if one is there: the
+/// default of `train` and `eval` where none is named. The corpus is checked first, as
+/// [`beside`] checks it.
+pub(crate) fn sidecar_beside(corpus: &Path) -> Result<Option<PathBuf>> {
+    corpus_file(corpus)?;
+    let sidecar = corpus.with_file_name("perply_targets.npz");
+    Ok(sidecar.is_file().then_some(sidecar))
+}
+
 /// Refuses a corpus path that is a folder (naming the corpus files in it) or cannot be
 /// read, so it is not met as "Is a directory (os error 21)" further on.
 pub(crate) fn corpus_file(corpus: &Path) -> Result<()> {

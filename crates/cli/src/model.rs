@@ -189,11 +189,53 @@ fn shown_scale(scale: f32) -> String {
     }
 }
 
-/// The sidecar beside `corpus` (perply_targets.npz in its folder), if one is there: the
-/// default where none is named, as the corpus commands read it.
-pub(crate) fn sidecar_beside(corpus: &Path) -> Option<PathBuf> {
-    let sidecar = corpus.with_file_name("perply_targets.npz");
-    sidecar.is_file().then_some(sidecar)
+/// Fills in the sidecars not named (with `--corpus-source teacher`): each corpus's
+/// perply_targets.npz beside it, as the corpus commands read it. Two corpora of one
+/// folder share no sidecar (one corpus named twice is one corpus), nor does the holdout
+/// share one with the training corpora.
+fn default_sidecars(a: &mut TrainArgs) -> Result<()> {
+    use crate::corpus_paths::sidecar_beside;
+    if a.corpus_source != CorpusSource::Teacher {
+        return Ok(());
+    }
+    let same = |x: &Path, y: &Path| matches!((x.canonicalize(), y.canonicalize()), (Ok(x), Ok(y)) if x == y);
+    if a.perply_targets.is_empty() {
+        let mut found: Vec<PathBuf> = Vec::new();
+        for corpus in &a.load_corpus {
+            let Some(sidecar) = sidecar_beside(corpus)? else {
+                bail!(
+                    "--load-corpus {} has no perply_targets.npz beside it: give each corpus its sidecar with --perply-targets, in the same order",
+                    corpus.display()
+                );
+            };
+            let taken = (a.load_corpus.iter().zip(&found))
+                .find(|(other, its)| same(its, &sidecar) && !same(other, corpus));
+            if let Some((other, _)) = taken {
+                bail!(
+                    "--load-corpus {} and {} share their folder's perply_targets.npz: give each its own with --perply-targets, in the same order",
+                    other.display(),
+                    corpus.display()
+                );
+            }
+            found.push(sidecar);
+        }
+        a.perply_targets = found;
+    }
+    if let (Some(hold), None) = (&a.holdout_corpus, &a.holdout_targets) {
+        if let Some(sidecar) = sidecar_beside(hold)? {
+            let taken = (a.load_corpus.iter().zip(&a.perply_targets))
+                .find(|(corpus, its)| same(its, &sidecar) && !same(corpus, hold));
+            if let Some((corpus, _)) = taken {
+                bail!(
+                    "--holdout-corpus {} shares its folder's perply_targets.npz with --load-corpus {}: give --holdout-targets",
+                    hold.display(),
+                    corpus.display()
+                );
+            }
+            a.holdout_targets = Some(sidecar);
+        }
+    }
+    Ok(())
 }
 
 /// `c4lab train`.
@@ -210,25 +252,8 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
     if a.holdout_targets.is_some() && a.holdout_corpus.is_none() {
         bail!("--holdout-targets is the sidecar of --holdout-corpus: give the holdout corpus too");
     }
-    // each corpus's sidecar defaults to the one beside it, where every corpus has its own
-    if a.corpus_source == CorpusSource::Teacher {
-        let beside: Vec<PathBuf> = a
-            .load_corpus
-            .iter()
-            .filter_map(|c| sidecar_beside(c))
-            .collect();
-        let own = beside
-            .iter()
-            .collect::<std::collections::HashSet<_>>()
-            .len();
-        if a.perply_targets.is_empty() && beside.len() == a.load_corpus.len() && own == beside.len()
-        {
-            a.perply_targets = beside;
-        }
-        if a.holdout_targets.is_none() {
-            a.holdout_targets = a.holdout_corpus.as_deref().and_then(sidecar_beside);
-        }
-    }
+    // a sidecar not named is the one beside its corpus
+    default_sidecars(&mut a)?;
     if let (CorpusSource::Teacher, Some(hold), None) =
         (a.corpus_source, &a.holdout_corpus, &a.holdout_targets)
     {
@@ -245,7 +270,7 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
     }
     if a.corpus_source == CorpusSource::Teacher && a.perply_targets.len() != a.load_corpus.len() {
         bail!(
-            "{} --load-corpus but {} --perply-targets: give each corpus its sidecar, in the same order (with none given, each corpus's own perply_targets.npz beside it is read)",
+            "{} --load-corpus but {} --perply-targets: give each corpus its sidecar, in the same order (or none, for each corpus's own beside it)",
             a.load_corpus.len(),
             a.perply_targets.len()
         );
@@ -319,17 +344,17 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
         ckpt_flag,
         (c4lab_model::CHECKPOINT_MAGIC, "checkpoint"),
     )?;
+    // held from here: a second training into the same --out (and so the same default
+    // checkpoint) is refused at once, not left to overwrite this one's checkpoints
+    let model_out = Output::new(&a.out).hold()?;
     // (writable: a file there is a c4lab checkpoint)
-    let held = ckpt.metadata().is_ok_and(|m| m.is_file() && m.len() > 0);
-    if held && !a.resume && !a.overwrite {
+    let ckpt_in_use = ckpt.metadata().is_ok_and(|m| m.is_file() && m.len() > 0);
+    if ckpt_in_use && !a.resume && !a.overwrite {
         bail!(
             "the checkpoint {} holds a run, which this fresh run would write over: pass --resume to go on with it, or --overwrite to start afresh",
             ckpt.display()
         );
     }
-    // held from here: a second training into the same --out (and so the same default
-    // checkpoint) is refused at once, not left to overwrite this one's checkpoints
-    let model_out = Output::new(&a.out).hold()?;
     let config = TrainConfig {
         steps: a.steps,
         batch: a.batch as usize,
@@ -438,8 +463,7 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
         if !l.is_finite() || t.step % 100_000 == 0 {
             diverged(&t, l, good_checkpoint)?;
         }
-        // (a running mean from the first step's loss: a loss of 0, as with `--soft-w 0`
-        // before the played-move loss starts, restarted it at every step)
+        // (a running mean from the first step's loss on, whatever that loss is)
         let m = mean.map_or(l, |m| 0.99 * m + 0.01 * l);
         mean = Some(m);
         if !hold.is_empty() && t.step % a.eval_every.max(1) == 0 {

@@ -24,14 +24,12 @@ pub fn check(branches: &Path, steady: &Path, json_out: bool) -> Result<u8> {
         );
     }
     // a default path missing from the current folder says how it is read, as bench's do
-    let read = |p: &Path, flag: &str| match std::fs::metadata(p) {
+    let read_named = |p: &Path, flag: &str| match std::fs::metadata(p) {
         Err(_) if !stdin(p) => crate::bench::read_data(p, flag),
         _ => read(p),
     };
-    let (b, s) = (
-        read(branches, "--branches FILE")?,
-        read(steady, "--steady-states FILE")?,
-    );
+    let b = read_named(branches, "--branches FILE")?;
+    let s = read_named(steady, "--steady-states FILE")?;
     refuse_wrong_files(branches, &b, steady, &s)?;
     let start = Instant::now();
     let report = check_solution(&b, &s);

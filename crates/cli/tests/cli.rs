@@ -444,6 +444,23 @@ fn a_share_link_or_a_roots_moves_stand_for_the_file() {
         said.contains("48: no file of that name, and not a root's moves (columns 1-7): move 2"),
         "{said}"
     );
+    // a losing link's replay command names the link, which play reads alike; a link
+    // with a fault says it as a link (it was "No such file")
+    let losing = "1.655433534337221121.dda*Hda*Ddbbcd";
+    let said = stdout(&c4lab(&["verify", losing], ""));
+    assert!(
+        said.contains(&format!("replay: c4lab play '{losing}' --moves 7")),
+        "{said}"
+    );
+    let out = c4lab(&["verify", &link[..link.len() - 1]], "");
+    assert_exit(&out, 2);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(
+            "no file of that name, and as a share link: bad share link: the link's cells"
+        ),
+        "{said}"
+    );
     let out = c4lab(&["verify", "no-such-diagram.txt"], "");
     assert_exit(&out, 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read no-such-diagram.txt"));

@@ -291,3 +291,54 @@ fn a_relabel_says_what_became_of_the_slots_it_did_not_solve() {
         std::fs::remove_dir_all(&out_dir).unwrap();
     }
 }
+
+#[test]
+fn train_and_eval_read_the_sidecar_beside_each_corpus() {
+    // with no sidecar named, each corpus's own beside it is read, as `corpus check`
+    // reads it (it was "1 --load-corpus but 0 --perply-targets"); eval's holdout too
+    let g = Generated::new("beside");
+    let d = g.d.as_str();
+    let (corpus, _, hold, _) = g.paths();
+    let model = format!("{d}/bare.c4m");
+    let train = |extra: &[&str]| {
+        let args = ["train", "--steps", "10", "--out", &model, "--overwrite"];
+        c4lab(&[&args[..], extra].concat(), "")
+    };
+    let out = train(&["--load-corpus", &corpus, "--holdout-corpus", &hold]);
+    assert_exit(&out, 0);
+    let args = [
+        "eval",
+        "--model",
+        &model,
+        "--holdout-corpus",
+        &hold,
+        "--positions",
+        "5",
+    ];
+    assert_exit(&c4lab(&[&args[..], &["--games", "0"]].concat(), ""), 0);
+    // one corpus named twice is one corpus: its sidecar serves both
+    assert_exit(
+        &train(&["--load-corpus", &corpus, "--load-corpus", &corpus]),
+        0,
+    );
+    // two corpora of one folder, or a holdout beside the training corpus, share no
+    // sidecar; a folder is named as one
+    let other = format!("{d}/train/other.txt");
+    std::fs::copy(&corpus, &other).unwrap();
+    for (extra, said) in [
+        (
+            vec!["--load-corpus", &corpus, "--load-corpus", &other],
+            "share their folder's perply_targets.npz: give each its own with --perply-targets",
+        ),
+        (
+            vec!["--load-corpus", &corpus, "--holdout-corpus", &other],
+            "shares its folder's perply_targets.npz with --load-corpus",
+        ),
+        (vec!["--load-corpus", d], "is a folder; give a corpus file"),
+    ] {
+        let out = train(&extra);
+        assert_exit(&out, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{extra:?}: {err}");
+    }
+}

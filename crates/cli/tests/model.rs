@@ -387,32 +387,6 @@ fn several_corpora_train_in_order_each_with_its_sidecar() {
     );
     assert_exit(&twice, 0);
     assert_eq!(count(&twice), 2 * once);
-    // with no sidecar named, each corpus's own beside it is read, as `corpus check`
-    // reads it (it was "1 --load-corpus but 0 --perply-targets"); eval's holdout too
-    let (_, _, hold, _) = g.paths();
-    let bare = format!("{d}/bare.c4m");
-    let args = [
-        "--load-corpus",
-        &corpus,
-        "--holdout-corpus",
-        &hold,
-        "--out",
-        &bare,
-    ];
-    let out = c4lab(&[&["train", "--steps", "10"][..], &args[..]].concat(), "");
-    assert_exit(&out, 0);
-    assert_eq!(count(&out), once);
-    let args = [
-        "eval",
-        "--model",
-        &bare,
-        "--holdout-corpus",
-        &hold,
-        "--positions",
-        "5",
-    ];
-    let out = c4lab(&[&args[..], &["--games", "0"]].concat(), "");
-    assert_exit(&out, 0);
     let out = train("192", &["--load-corpus", &corpus]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
