@@ -122,7 +122,9 @@ pub fn read_bytes_limited(path: &Path, most: u64, what: &str) -> Result<Vec<u8>>
 /// see [`c4lab_steady::read_any`]). An argument that names no file may be the diagram
 /// itself: a share link, or a root's moves (that root, every empty cell `?`).
 pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
-    let argument = path.filter(|p| *p != Path::new("-") && p.symlink_metadata().is_err());
+    // (no file of the name: one that cannot be read is named as that file)
+    let missing = |p: &Path| matches!(p.symlink_metadata(), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+    let argument = path.filter(|p| *p != Path::new("-") && missing(p));
     let argument = argument.and_then(Path::to_str).map(str::trim);
     if let Some(moves) = argument.filter(|a| !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()))
     {
