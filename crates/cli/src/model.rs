@@ -198,7 +198,16 @@ fn default_sidecars(a: &mut TrainArgs) -> Result<()> {
     if a.corpus_source != CorpusSource::Teacher {
         return Ok(());
     }
-    let same = |x: &Path, y: &Path| matches!((x.canonicalize(), y.canonicalize()), (Ok(x), Ok(y)) if x == y);
+    let same = |x: &Path, y: &Path| {
+        let (x, y) = (x.canonicalize(), y.canonicalize());
+        x.is_ok() && x.ok() == y.ok()
+    };
+    // the corpus other than `corpus` whose sidecar (in `sidecars`) `sidecar` already is
+    let owner = |sidecars: &[PathBuf], sidecar: &Path, corpus: &Path| {
+        let mut pairs = a.load_corpus.iter().zip(sidecars);
+        let clash = pairs.find(|(other, its)| same(its, sidecar) && !same(other, corpus));
+        clash.map(|(other, _)| other.clone())
+    };
     if a.perply_targets.is_empty() {
         let mut found: Vec<PathBuf> = Vec::new();
         for corpus in &a.load_corpus {
@@ -208,9 +217,7 @@ fn default_sidecars(a: &mut TrainArgs) -> Result<()> {
                     corpus.display()
                 );
             };
-            let taken = (a.load_corpus.iter().zip(&found))
-                .find(|(other, its)| same(its, &sidecar) && !same(other, corpus));
-            if let Some((other, _)) = taken {
+            if let Some(other) = owner(&found, &sidecar, corpus) {
                 bail!(
                     "--load-corpus {} and {} share their folder's perply_targets.npz: give each its own with --perply-targets, in the same order",
                     other.display(),
@@ -223,9 +230,7 @@ fn default_sidecars(a: &mut TrainArgs) -> Result<()> {
     }
     if let (Some(hold), None) = (&a.holdout_corpus, &a.holdout_targets) {
         if let Some(sidecar) = sidecar_beside(hold)? {
-            let taken = (a.load_corpus.iter().zip(&a.perply_targets))
-                .find(|(corpus, its)| same(its, &sidecar) && !same(corpus, hold));
-            if let Some((corpus, _)) = taken {
+            if let Some(corpus) = owner(&a.perply_targets, &sidecar, hold) {
                 bail!(
                     "--holdout-corpus {} shares its folder's perply_targets.npz with --load-corpus {}: give --holdout-targets",
                     hold.display(),
