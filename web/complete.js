@@ -2,7 +2,7 @@
 // previews the live candidate (its levels in the ? cells) with the deepest losing line
 // found so far drawn behind it; a found diagram is offered with Keep / Discard.
 
-import { failure, searchControls, searchWorker } from './search.js';
+import { failure, rootValueText, searchControls, searchWorker } from './search.js';
 
 /** How a losing line ends, in words, by the verifier's reason name. */
 export const REASONS = { 'no-move': 'the diagram names no move', 'yellow-wins': 'Yellow wins', draw: 'a draw (the board fills)' };
@@ -85,7 +85,7 @@ export function autoComplete(host) {
         // with no level cell fixed there is nothing else to change: the root is lost to
         // every diagram
         status(host.fixed() === 0
-          ? `No diagram wins from this root: no levels 0–9 for its ${r.undecided} empty cells make a win (${counts}, ${secs} s).`
+          ? `No diagram wins from this root: no levels 0–9 for its ${r.undecided} empty cells make a win (${counts}, ${secs} s).${rootValueText(r)}`
           : `No completion of these fixed cells wins: no levels 0–9 for the ${r.undecided === 1 ? '? cell makes' : `${r.undecided} ? cells make`} a win with every other cell as it is (${counts}, ${secs} s). Other fixed cells might.`);
       }
       else if (!r.candidates) status(`Stopped after ${secs} s, before the first candidate.`);

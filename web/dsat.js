@@ -7,7 +7,7 @@
 
 import { raceWorkers } from './race.js';
 import { markOff, setOff, titled } from './buttons.js';
-import { failure, searchControls } from './search.js';
+import { failure, rootValueText, searchControls } from './search.js';
 
 /** Positions the browser may map: its memory budget (a few hundred MB at most). */
 export const BROWSER_MAX_STATES = 300000;
@@ -181,7 +181,7 @@ export function wholeRoot(host) {
           {
             // with no level cell pinned the answer is about the root itself
             const which = host.fixed() === 0 ? ' (every empty cell free over levels 0–9)' : ' with these pinned cells (levels 0–9 for the ? cells)';
-            return status(`No diagram wins from this root${which}, ${secs} s. Sound for the language, not independently audited.`);
+            return status(`No diagram wins from this root${which}, ${secs} s. Sound for the language, not independently audited.${rootValueText(r)}`);
           }
         case 'budget':
           // the state budget, or else the engine's cap on rounds

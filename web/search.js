@@ -6,6 +6,15 @@ import { isOff, markOff, offByItsPress, setOff, titled } from './buttons.js';
  * The status line of a report with `ok: false`: the engine refused the diagram, or (with
  * `failed`) the engine or its worker failed; `what` names the search ("Solve whole root").
  */
+/** What the root's value (`root_outcome`, `root_score` of an engine's unsat report about the root itself) says of it, as a sentence after a space, or ''. */
+export function rootValueText(r) {
+  if (!r.root_outcome) return '';
+  const score = r.root_score == null ? '' : ` (score ${r.root_score > 0 ? '+' : ''}${r.root_score})`;
+  const said = { loss: 'lost', draw: 'a draw', win: 'a win for Red' }[r.root_outcome];
+  const so = r.root_outcome === 'win' ? ', but by no diagram of this language' : ': no strategy wins it, in any language';
+  return ` The strong solver finds the root ${said} with best play${score}${so}.`;
+}
+
 export function failure(what, r) {
   const text = `${what} ${r.failed ? 'failed' : 'refused'}: ${r.error}`;
   return /[.!?]$/.test(text) ? text : `${text}.`;

@@ -58,6 +58,16 @@ test('auto-complete says UNSAT for what no completion can win, and Stop ends a w
   // to every diagram (it said "Other fixed cells might")
   await page.waitForFunction(() => /^No diagram wins from this root: no levels 0–9 for its 36 empty cells make a win/.test(document.querySelector('#fill-status').textContent));
   assert.equal(await page.locator('#fill-keep').isDisabled(), true);
+  // whether the game or the language is why, as c4lab complete and dsat say it
+  assert.match(await page.locator('#fill-status').textContent(), /The strong solver finds the root lost with best play \(score -18\): no strategy wins it, in any language\.$/);
+  await page.click('#dsat');
+  await page.waitForFunction(() => /^No diagram wins from this root \(every empty cell free/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
+  assert.match(await page.locator('#dsat-status').textContent(), /not independently audited\. The strong solver finds the root lost with best play \(score -18\)/);
+  // a root Red wins, where no diagram does (the issue's reference unsat root)
+  await importText(page, '1.4645446466332122.*X?');
+  await page.click('#dsat');
+  await page.waitForFunction(() => /^No diagram wins from this root/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
+  assert.match(await page.locator('#dsat-status').textContent(), /The strong solver finds the root a win for Red with best play \(score \+4\), but by no diagram of this language\.$/);
   // a weak level (a-d) pinned is a fixed cell: the answer is about these cells only (it
   // said "no diagram wins from this root ... its 35 empty cells", and dsat "every empty
   // cell free", of roots a diagram wins once that cell is free)

@@ -232,7 +232,7 @@ pub fn complete(
     // an unsat about the root itself: is the root lost in the game, or to the language?
     let about_root =
         matches!(done, Completion::Unsat) && as_it_stands.is_none() && !has_fixed_levels(&diagram);
-    let root_value = RootValue::of_unsat_root(&diagram, about_root);
+    let root_value = crate::verify::unsat_root_value(&diagram, about_root);
     if json_out {
         let mut j = json!({
             "verdict": verdict,
@@ -287,7 +287,7 @@ pub fn complete(
             Some(cx) => sayln!("unsat: {covers}: {}; {summary}", cx.describe()),
             None => sayln!(
                 "unsat: {covers}{}; {summary}",
-                RootValue::clause(root_value)
+                crate::verify::root_clause(root_value)
             ),
         },
         Completion::Stopped => {

@@ -356,7 +356,7 @@ pub fn dsat(
     let about_root = matches!(report.outcome, Outcome::Unsat)
         && as_it_stands.is_none()
         && !crate::complete::has_fixed_levels(&input.diagram);
-    let root_value = crate::verify::RootValue::of_unsat_root(&input.diagram, about_root);
+    let root_value = crate::verify::unsat_root_value(&input.diagram, about_root);
     // the diagram shown is verified once more here, as `verify` would (the search
     // accepted it on its own verifier's word): its count is `verified_positions`
     let verified_positions = match &report.outcome {

@@ -327,7 +327,7 @@ impl Ended<'_> {
                 None => sayln!(
                     "unsat: {}{}; {counts}",
                     self.unsat_covers(),
-                    crate::verify::RootValue::clause(self.root_value)
+                    crate::verify::root_clause(self.root_value)
                 ),
             },
             Outcome::Budget => {

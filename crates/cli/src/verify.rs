@@ -36,59 +36,29 @@ fn shell_word(name: &str) -> String {
     }
 }
 
-/// The strong solver's value of a root: its exact score where settled, else its sign.
-#[derive(Debug, Clone, Copy)]
-pub struct RootValue {
-    /// The exact score (Red to move; Pascal Pons' convention), when settled.
-    pub score: Option<i32>,
-    /// Its sign: 1 a win for Red with best play, 0 a draw, -1 a loss.
-    pub sign: i32,
+pub use c4lab_synth::RootValue;
+
+/// For an unsat answer about the root itself (`about_root`: no level pinned and nothing
+/// judged as it stands), the root's value ([`c4lab_synth::root_value`]).
+pub fn unsat_root_value(d: &c4lab_steady::Diagram, about_root: bool) -> Option<RootValue> {
+    let root = d.root().ok().filter(|_| about_root)?;
+    c4lab_synth::root_value(&root.position)
 }
 
-impl RootValue {
-    /// For an unsat answer about the root itself (`about_root`: no level pinned and
-    /// nothing judged as it stands), the root's value, which says whether the game or
-    /// the language leaves Red no winning diagram: the exact score within 2,000,000
-    /// nodes, else the sign within 20,000,000 (a root some plies from the start).
-    pub fn of_unsat_root(d: &c4lab_steady::Diagram, about_root: bool) -> Option<RootValue> {
-        let root = d.root().ok().filter(|_| about_root)?;
-        let mut solver = c4lab_solver::Solver::new(16 << 20);
-        if let Some(score) = solver.solve_with_budget(&root.position, 2_000_000).exact() {
-            let sign = score.signum();
-            return Some(RootValue {
-                score: Some(score),
-                sign,
-            });
-        }
-        let weak = c4lab_solver::Limits {
-            max_nodes: 20_000_000,
-            weak: true,
-            ..c4lab_solver::Limits::default()
-        };
-        let sign = solver.solve_limited(&root.position, weak).exact()?;
-        Some(RootValue { score: None, sign })
-    }
-
-    /// `win`, `draw` or `loss`, for Red with best play.
-    pub fn outcome(self) -> &'static str {
-        ["loss", "draw", "win"][(self.sign + 1) as usize]
-    }
-
-    /// `; ` and what the value says of the unsat, or nothing without a value.
-    pub fn clause(value: Option<RootValue>) -> String {
-        let Some(v) = value else {
-            return String::new();
-        };
-        let said = match v.score {
-            Some(s) if s > 0 => format!("the strong solver scores the root +{s} for Red: "),
-            Some(s) => format!("the strong solver scores the root {s} for Red: "),
-            None => "the strong solver finds the root ".to_string(),
-        };
-        match v.sign {
-            ..0 => format!("; {said}lost with best play, so no strategy wins it, in any language"),
-            0 => format!("; {said}a draw with best play, so no strategy wins it, in any language"),
-            _ => format!("; {said}a win with best play, but by no diagram of this language"),
-        }
+/// `; ` and what the root's value says of an unsat about it, or nothing without one.
+pub fn root_clause(value: Option<RootValue>) -> String {
+    let Some(v) = value else {
+        return String::new();
+    };
+    let said = match v.score {
+        Some(s) if s > 0 => format!("the strong solver scores the root +{s} for Red: "),
+        Some(s) => format!("the strong solver scores the root {s} for Red: "),
+        None => "the strong solver finds the root ".to_string(),
+    };
+    match v.sign {
+        ..0 => format!("; {said}lost with best play, so no strategy wins it, in any language"),
+        0 => format!("; {said}a draw with best play, so no strategy wins it, in any language"),
+        _ => format!("; {said}a win with best play, but by no diagram of this language"),
     }
 }
 

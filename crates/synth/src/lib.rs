@@ -48,3 +48,41 @@ pub fn checked_root(diagram: &Diagram) -> Result<Position, SynthError> {
 pub fn root_is_drawn(root: &Position) -> bool {
     root.mask() == c4lab_board::BOARD_MASK
 }
+
+/// The strong solver's value of a root: its exact score where settled, else its sign.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RootValue {
+    /// The exact score (Red to move; Pascal Pons' convention), when settled.
+    pub score: Option<i32>,
+    /// Its sign: 1 a win for Red with best play, 0 a draw, -1 a loss.
+    pub sign: i32,
+}
+
+impl RootValue {
+    /// `win`, `draw` or `loss`, for Red with best play.
+    pub fn outcome(self) -> &'static str {
+        ["loss", "draw", "win"][(self.sign + 1) as usize]
+    }
+}
+
+/// The value of the root of an unsat answer about the root itself (every empty cell
+/// `?`), which says whether the game or the language leaves Red no winning diagram: the
+/// exact score within 2,000,000 nodes, else the sign within 20,000,000 (a root some
+/// plies from the start), else nothing.
+pub fn root_value(root: &Position) -> Option<RootValue> {
+    let mut solver = c4lab_solver::Solver::new(16 << 20);
+    if let Some(score) = solver.solve_with_budget(root, 2_000_000).exact() {
+        let sign = score.signum();
+        return Some(RootValue {
+            score: Some(score),
+            sign,
+        });
+    }
+    let weak = c4lab_solver::Limits {
+        max_nodes: 20_000_000,
+        weak: true,
+        ..c4lab_solver::Limits::default()
+    };
+    let sign = solver.solve_limited(root, weak).exact()?;
+    Some(RootValue { score: None, sign })
+}

@@ -41,6 +41,9 @@ pub struct DsatSession {
     /// True while the session waits, its local search over, for the page to let its
     /// SAT search go (see [`DsatSession::hold_after_local`]).
     held: bool,
+    /// The root, when an unsat would be about it; its value once solved.
+    root: Option<c4lab_board::Position>,
+    root_value: Option<Option<c4lab_synth::RootValue>>,
 }
 
 #[wasm_bindgen]
@@ -94,6 +97,8 @@ impl DsatSession {
         Ok(DsatSession {
             phase: Some(Phase::Mapping(mapping)),
             undecided: d.undecided(),
+            root: crate::open_root(&d),
+            root_value: None,
             ceiling,
             release_mark: u64::MAX,
             released_at: None,
@@ -159,7 +164,8 @@ impl DsatSession {
     /// Maps up to `batch` positions, or runs one solve-verify round once mapping is
     /// done, and reports `{ok, state: mapping | waiting | searching | found | unsat |
     /// budget | stopped, undecided, positions, max_states, round, conflicts, settled, levels,
-    /// least_levels, widest, released_at, local_steps, local_work, local_found, cells}`
+    /// least_levels, widest, released_at, local_steps, local_work, local_found, cells,
+    /// root_outcome, root_score}` (the root's value with an unsat about the root itself)
     /// (`widest`: the most dead ends one level
     /// budget took; `released_at`: see [`DsatSession::watch_release`], else null).
     pub fn step(&mut self, batch: u32) -> String {
@@ -283,6 +289,9 @@ impl DsatSession {
                 j["local_found"] = json!(r.local.found);
                 if let Outcome::Found(d) = &r.outcome {
                     j["cells"] = json!(flat(d));
+                }
+                if let Outcome::Unsat = &r.outcome {
+                    crate::root_fields(&mut j, self.root, &mut self.root_value);
                 }
             }
         }

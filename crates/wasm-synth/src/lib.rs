@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use c4lab_board::format_moves;
 use c4lab_steady::{Counterexample, Diagram};
-use c4lab_synth::{Completer, Completion, Options, Step};
+use c4lab_synth::{Completer, Completion, Options, RootValue, Step};
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
@@ -27,6 +27,26 @@ mod ceiling;
 mod dsat;
 pub use dsat::DsatSession;
 
+/// The root of `d` when an unsat answer is about the root itself (every empty cell `?`,
+/// none pinned), whose value the report then gives.
+pub(crate) fn open_root(d: &Diagram) -> Option<c4lab_board::Position> {
+    let pinned = (d.cells().iter()).any(|c| matches!(c, c4lab_steady::Cell::Level(_)));
+    let root = d.root().ok().filter(|_| d.undecided() > 0 && !pinned)?;
+    Some(root.position)
+}
+
+/// Sets an unsat report's `root_outcome` and `root_score` (as `c4lab dsat --json`
+/// gives them) from the open root's value, solved once and kept in `value`.
+pub(crate) fn root_fields(
+    j: &mut Value,
+    root: Option<c4lab_board::Position>,
+    value: &mut Option<Option<RootValue>>,
+) {
+    let v = *value.get_or_insert_with(|| root.as_ref().and_then(c4lab_synth::root_value));
+    j["root_outcome"] = json!(v.map(RootValue::outcome));
+    j["root_score"] = json!(v.and_then(|v| v.score));
+}
+
 /// The 42 cells of a diagram in grid order as one string.
 pub(crate) fn flat(d: &Diagram) -> String {
     d.cells().iter().map(|c| c.to_char()).collect()
@@ -38,6 +58,9 @@ pub(crate) fn flat(d: &Diagram) -> String {
 pub struct CompleteSession {
     completer: Completer,
     done: Option<Completion>,
+    /// The root, when an unsat would be about it; its value once solved.
+    root: Option<c4lab_board::Position>,
+    root_value: Option<Option<RootValue>>,
 }
 
 fn candidate(d: &Diagram, cx: &Counterexample) -> Value {
@@ -68,12 +91,15 @@ impl CompleteSession {
         Ok(CompleteSession {
             completer,
             done: None,
+            root: open_root(&d),
+            root_value: None,
         })
     }
 
     /// Runs up to `rounds` candidates and reports: `{ok, state: running | found |
     /// unsat, undecided, candidates, clauses, positions, conflicts, live, deepest,
-    /// cells, positions_verified}` (`live`/`deepest`: `{cells, line, reason}`).
+    /// cells, positions_verified, root_outcome, root_score}` (`live`/`deepest`: `{cells,
+    /// line, reason}`; the root's value with an unsat about the root itself).
     pub fn step(&mut self, rounds: u32) -> String {
         for _ in 0..rounds.max(1) {
             if self.done.is_some() {
@@ -109,6 +135,9 @@ impl CompleteSession {
         if let Some(Completion::Found { diagram, positions }) = &self.done {
             j["cells"] = json!(flat(diagram));
             j["positions_verified"] = json!(positions);
+        }
+        if let Some(Completion::Unsat) = &self.done {
+            root_fields(&mut j, self.root, &mut self.root_value);
         }
         j.to_string()
     }
