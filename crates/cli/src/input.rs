@@ -123,7 +123,10 @@ pub fn read_bytes_limited(path: &Path, most: u64, what: &str) -> Result<Vec<u8>>
 /// itself: a share link, or a root's moves (that root, every empty cell `?`).
 pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
     // (no file of the name: one that cannot be read is named as that file)
-    let missing = |p: &Path| matches!(p.symlink_metadata(), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+    let missing = |p: &Path| {
+        let error = p.symlink_metadata().err().map(|e| e.kind());
+        error == Some(std::io::ErrorKind::NotFound)
+    };
     let argument = path.filter(|p| *p != Path::new("-") && missing(p));
     let argument = argument.and_then(Path::to_str).map(str::trim);
     if let Some(moves) = argument.filter(|a| !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()))
@@ -131,11 +134,10 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
         return root_of_moves(moves);
     }
     // a link's form: a fragment (`#1.`...), an address, or a version number and a dot
-    let digits = |a: &str| a.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let linkish = |a: &&str| {
-        a.starts_with('#')
-            || a.contains("://")
-            || (digits(a) < a.len() && a[a.len() - digits(a)..].starts_with('.'))
+        let after_digits = a.trim_start_matches(|c: char| c.is_ascii_digit());
+        let version_dot = after_digits.len() < a.len() && after_digits.starts_with('.');
+        a.starts_with('#') || a.contains("://") || version_dot
     };
     let (text, name, context) = match (argument.filter(linkish), path) {
         // (named by the link itself, which a replay command can pass on)
