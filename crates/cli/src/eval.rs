@@ -63,6 +63,17 @@ pub struct EvalArgs {
 /// others are still answered (exit 2 when any line was bad).
 pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
     let model = load_model(path)?;
+    // none given: a line each from standard input (a file of positions, a pipe)
+    let read;
+    let positions = if positions.is_empty() {
+        let text = crate::input::read_limited(None, 16 << 20, "positions, one a line")?;
+        read = (text.lines().filter(|l| !l.trim().is_empty()))
+            .map(str::to_string)
+            .collect::<Vec<_>>();
+        &read[..]
+    } else {
+        positions
+    };
     let mut code = 0;
     // written, not printed, so a reader that goes away (`| head`) ends the command
     let mut out = crate::stdout();

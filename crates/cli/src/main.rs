@@ -256,8 +256,8 @@ enum Command {
         #[arg(long)]
         model: std::path::PathBuf,
         /// Move sequences (columns 1-7 from the empty board; `-` for the empty board,
-        /// printed as `-`).
-        #[arg(required = true)]
+        /// printed as `-`); none given: one a line from standard input (blank lines
+        /// skipped), as `solve` reads them.
         positions: Vec<String>,
         /// Machine-readable output: one JSON object a line.
         #[arg(long)]

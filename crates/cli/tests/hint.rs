@@ -20,6 +20,11 @@ fn hint_answers_each_position_and_names_a_bad_one() {
         "{lines:?}"
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("\"44444444\": move 7"));
+    // none given: one a line from standard input, as solve reads them (it refused the
+    // command for want of an argument)
+    let piped = c4lab(&["hint", "--model", &model], "4453\n\n44444444\n112233\n");
+    assert_eq!(piped.status.code(), Some(2));
+    assert_eq!(stdout(&piped), stdout(&out));
     // a long bad argument is named by its first 40 characters, as analyze names it (it
     // was given back whole)
     let long = "8".repeat(5000);
