@@ -230,9 +230,8 @@ pub fn complete(
         ),
     };
     // an unsat about the root itself: is the root lost in the game, or to the language?
-    let about_root =
-        matches!(done, Completion::Unsat) && as_it_stands.is_none() && !has_fixed_levels(&diagram);
-    let root_value = crate::verify::unsat_root_value(&diagram, about_root);
+    let unsat = matches!(done, Completion::Unsat);
+    let root_value = crate::verify::unsat_root_value(&diagram, unsat);
     if json_out {
         let mut j = json!({
             "verdict": verdict,

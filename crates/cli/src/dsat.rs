@@ -353,10 +353,8 @@ pub fn dsat(
         .then(|| crate::verify::loss_as_it_stands(&input.diagram))
         .flatten();
     // an unsat about the root itself: is the root lost in the game, or to the language?
-    let about_root = matches!(report.outcome, Outcome::Unsat)
-        && as_it_stands.is_none()
-        && !crate::complete::has_fixed_levels(&input.diagram);
-    let root_value = crate::verify::unsat_root_value(&input.diagram, about_root);
+    let unsat = matches!(report.outcome, Outcome::Unsat);
+    let root_value = crate::verify::unsat_root_value(&input.diagram, unsat);
     // the diagram shown is verified once more here, as `verify` would (the search
     // accepted it on its own verifier's word): its count is `verified_positions`
     let verified_positions = match &report.outcome {

@@ -163,9 +163,9 @@ pub fn eval(mut a: EvalArgs) -> Result<u8> {
     if a.corpus_source == CorpusSource::Teacher && a.holdout_targets.is_none() {
         // (the sidecar beside the holdout, as the corpus commands read it)
         a.holdout_targets = crate::corpus_paths::sidecar_beside(&a.holdout_corpus)?;
-    }
-    if a.corpus_source == CorpusSource::Teacher && a.holdout_targets.is_none() {
-        bail!("--corpus-source teacher (the default) scores against the holdout's sidecar, and no perply_targets.npz is beside --holdout-corpus: give --holdout-targets, or pass --corpus-source moves");
+        if a.holdout_targets.is_none() {
+            bail!("--corpus-source teacher (the default) scores against the holdout's sidecar, and no perply_targets.npz is beside --holdout-corpus: give --holdout-targets, or pass --corpus-source moves");
+        }
     }
     let model = load_model(&a.model)?;
     let hold = examples(

@@ -38,11 +38,11 @@ fn shell_word(name: &str) -> String {
 
 pub use c4lab_synth::RootValue;
 
-/// For an unsat answer about the root itself (`about_root`: no level pinned and nothing
-/// judged as it stands), the root's value ([`c4lab_synth::root_value`]).
-pub fn unsat_root_value(d: &c4lab_steady::Diagram, about_root: bool) -> Option<RootValue> {
-    let root = d.root().ok().filter(|_| about_root)?;
-    c4lab_synth::root_value(&root.position)
+/// For an unsat answer, the root's value when the answer is about the root itself
+/// ([`c4lab_synth::open_root`], [`c4lab_synth::root_value`]).
+pub fn unsat_root_value(d: &c4lab_steady::Diagram, unsat: bool) -> Option<RootValue> {
+    let root = c4lab_synth::open_root(d).filter(|_| unsat)?;
+    c4lab_synth::root_value(&root)
 }
 
 /// `; ` and what the root's value says of an unsat about it, or nothing without one.

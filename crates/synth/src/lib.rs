@@ -65,6 +65,14 @@ impl RootValue {
     }
 }
 
+/// The root of `d` when an answer about it is about the root itself: every empty cell
+/// `?` (at least one), none pinned, so an unsat covers every diagram.
+pub fn open_root(d: &Diagram) -> Option<Position> {
+    let pinned = (d.cells().iter()).any(|c| matches!(c, c4lab_steady::Cell::Level(_)));
+    let root = d.root().ok().filter(|_| d.undecided() > 0 && !pinned)?;
+    Some(root.position)
+}
+
 /// The value of the root of an unsat answer about the root itself (every empty cell
 /// `?`), which says whether the game or the language leaves Red no winning diagram: the
 /// exact score within 2,000,000 nodes, else the sign within 20,000,000 (a root some

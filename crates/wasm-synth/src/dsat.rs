@@ -97,7 +97,7 @@ impl DsatSession {
         Ok(DsatSession {
             phase: Some(Phase::Mapping(mapping)),
             undecided: d.undecided(),
-            root: crate::open_root(&d),
+            root: c4lab_synth::open_root(&d),
             root_value: None,
             ceiling,
             release_mark: u64::MAX,

@@ -27,14 +27,6 @@ mod ceiling;
 mod dsat;
 pub use dsat::DsatSession;
 
-/// The root of `d` when an unsat answer is about the root itself (every empty cell `?`,
-/// none pinned), whose value the report then gives.
-pub(crate) fn open_root(d: &Diagram) -> Option<c4lab_board::Position> {
-    let pinned = (d.cells().iter()).any(|c| matches!(c, c4lab_steady::Cell::Level(_)));
-    let root = d.root().ok().filter(|_| d.undecided() > 0 && !pinned)?;
-    Some(root.position)
-}
-
 /// Sets an unsat report's `root_outcome` and `root_score` (as `c4lab dsat --json`
 /// gives them) from the open root's value, solved once and kept in `value`.
 pub(crate) fn root_fields(
@@ -91,7 +83,7 @@ impl CompleteSession {
         Ok(CompleteSession {
             completer,
             done: None,
-            root: open_root(&d),
+            root: c4lab_synth::open_root(&d),
             root_value: None,
         })
     }
