@@ -308,8 +308,24 @@ fn run_root(exe: &Path, a: &BenchDsat, name: &str, grid: &str) -> Result<serde_j
     // exit status (its broken pipe is no reason to stop as if our stdout had closed)
     let _ = std::io::Write::write_all(child.stdin.as_mut().expect("piped"), grid.as_bytes());
     let out = child.wait_with_output()?;
-    match serde_json::from_slice(&out.stdout) {
-        Ok(j) => Ok(j),
+    match serde_json::from_slice::<serde_json::Value>(&out.stdout) {
+        Ok(j) => {
+            // the table and the summaries read these: a build whose report lacks one
+            // (or gives a time below zero) would have summed NaN or nonsense
+            let verdict = j["verdict"].as_str();
+            let bad = ["map_seconds", "search_seconds", "conflicts"]
+                .into_iter()
+                .find(|k| !j[k].as_f64().is_some_and(|v| v.is_finite() && v >= 0.0));
+            if let (Some(_), None) = (verdict, bad) {
+                return Ok(j);
+            }
+            bail!(
+                "{} dsat --json for {name} ({}) has no {}; a build this bench can compare reports `verdict`, `map_seconds`, `search_seconds` and `conflicts`",
+                exe.display(),
+                out.status,
+                bad.map_or("`verdict`".to_string(), |k| format!("`{k}` as a number of zero or more"))
+            )
+        }
         // (the child's standard error is ours: its own message, if any, is above)
         Err(_) => bail!(
             "{} dsat gave no JSON for {name} ({}); if the message above names a flag, this build may not know it",

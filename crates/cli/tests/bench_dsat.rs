@@ -142,6 +142,36 @@ fn bench_dsat_runs_given_grids_against_a_baseline_build() {
     );
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("--baseline no-such-c4lab"));
+    // a baseline whose report lacks a figure the table sums is named, not summed as NaN
+    // (its row read `NaN` and the summary compared nothing, exit 0)
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let script = dir.join("terse.sh");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\ncat > /dev/null\necho '{\"verdict\": \"found\", \"map_seconds\": 0.1}'\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let terse = c4lab(
+            &[
+                "bench",
+                "dsat",
+                "--grids",
+                &grids[0],
+                "--baseline",
+                script.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(terse.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&terse.stderr);
+        assert!(
+            err.contains("terse.sh dsat --json for") && err.contains("has no `search_seconds`"),
+            "{err}"
+        );
+    }
     // a grid whose root cannot be played is refused, named, before any root runs
     let won = dir.join("won.txt");
     std::fs::write(

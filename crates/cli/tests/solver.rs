@@ -518,6 +518,25 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
             err.contains("the answers must come in the input's order"),
             "{err}"
         );
+        // a time or node count that is no count is refused: NaN, infinite and negative
+        // figures were summed into the table and its speed-up, exit 0
+        for (n, figure) in ["NaN", "inf", "-1"].into_iter().enumerate() {
+            let script = dir.join(format!("figure{n}.sh"));
+            std::fs::write(
+                &script,
+                format!("#!/bin/sh\n'{bin}' solve --table-mb 4 | sed 's/ [0-9]*$/ {figure}/'\n"),
+            )
+            .unwrap();
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+            let out = run(script.to_str().unwrap());
+            assert_exit(&out, 2);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains("--baseline: output line 1 is \"") && err.contains(figure),
+                "{figure}: {err}"
+            );
+            assert!(!stdout(&out).contains("| L2_R1 |"), "{figure}: no row");
+        }
     }
     // a program that is not there is a clear error before the table (it came after the
     // header and the first set's run)
