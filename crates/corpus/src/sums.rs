@@ -27,6 +27,41 @@ pub fn sha256_file(path: &Path) -> Result<String, CorpusError> {
     Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
+/// The most a checksum list is read: a line a file, and a dataset has tens of files.
+const SUMS_MAX_BYTES: u64 = 16 << 20;
+
+/// Reads a folder's `SHA256SUMS`, refusing one that is no regular file (a FIFO would
+/// be waited on for ever, `/dev/zero` read until the memory ran out) or past
+/// [`SUMS_MAX_BYTES`].
+fn read_sums_file(path: &Path) -> Result<String, CorpusError> {
+    let meta = std::fs::metadata(path).map_err(io_err(path))?;
+    if !meta.is_file() {
+        return Err(CorpusError::Invalid(format!(
+            "{} is no regular file (a folder, FIFO, socket or device), so it is not read: a checksum list is a text file; remove it and write one with `c4lab corpus sums`",
+            path.display()
+        )));
+    }
+    let mut bytes = Vec::new();
+    (File::open(path).map_err(io_err(path))?)
+        .take(SUMS_MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_err(path))?;
+    if bytes.len() as u64 > SUMS_MAX_BYTES {
+        return Err(CorpusError::Invalid(format!(
+            "{} is over {} MiB, more than any dataset's checksum list: check that it is one (a line `<sha256>  <file>` per file)",
+            path.display(),
+            SUMS_MAX_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        CorpusError::Invalid(format!(
+            "{} is not UTF-8 text (byte {}): a checksum list is a line `<sha256>  <file>` per file",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 /// Every file (a symbolic link, FIFO or device too) under `dir` except `SHA256SUMS`
 /// itself and `.part` files (outputs not yet whole, left by a stopped run), as sorted
 /// `/`-separated paths.
@@ -199,7 +234,7 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
             dir.display()
         )));
     }
-    let text = std::fs::read_to_string(&path).map_err(io_err(&path))?;
+    let text = read_sums_file(&path)?;
     let mut rep = SumsReport::default();
     let mut listed = Vec::new();
     let root = dir.canonicalize();

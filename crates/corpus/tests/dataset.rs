@@ -373,6 +373,24 @@ fn sums_round_trip_and_detect_a_change() {
         assert_eq!(rep.failed.len(), 1, "{rep:?}");
         assert!(rep.failed[0].1.contains("is no regular file"), "{rep:?}");
         std::fs::remove_file(&fifo).unwrap();
+        // the list itself a FIFO, or a link to a device: refused, not waited on for
+        // ever, nor read until the memory ran out (`/dev/zero`)
+        std::fs::remove_file(&sums).unwrap();
+        assert!(Command::new("mkfifo")
+            .arg(&sums)
+            .status()
+            .unwrap()
+            .success());
+        let e = verify_sums(&dir).unwrap_err().to_string();
+        assert!(e.contains("SHA256SUMS is no regular file"), "{e}");
+        std::fs::remove_file(&sums).unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("/dev/zero", &sums).unwrap();
+            let e = verify_sums(&dir).unwrap_err().to_string();
+            assert!(e.contains("SHA256SUMS is no regular file"), "{e}");
+            std::fs::remove_file(&sums).unwrap();
+        }
         write_sums(&dir).unwrap();
     } else {
         eprintln!("skipped: no mkfifo here to make a FIFO with");
