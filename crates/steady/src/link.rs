@@ -33,6 +33,9 @@ pub enum LinkError {
     /// The wrong number of dot-separated parts.
     #[error("a version 1 link has 3 or 4 parts separated by '.', found {0}")]
     Parts(usize),
+    /// The root part is empty (the empty board is written `-`).
+    #[error("the link's root part is empty (`1..`): the empty board is written `-` (`1.-.<cells>`), another root as its moves; copy the link again")]
+    EmptyRoot,
     /// The root is not a legal move sequence.
     #[error("the link's root: {0}")]
     Root(#[from] MoveError),
@@ -177,7 +180,11 @@ pub fn decode(link: &str) -> Result<Shared, LinkError> {
     if !(3..=4).contains(&parts.len()) {
         return Err(LinkError::Parts(parts.len()));
     }
-    let root_text = if parts[1] == "-" { "" } else { parts[1] };
+    let root_text = match parts[1] {
+        "" => return Err(LinkError::EmptyRoot),
+        "-" => "",
+        moves => moves,
+    };
     let order = parse_moves(root_text)?;
     let position = Position::from_moves(root_text)?;
     let moves = position.moves_played() as usize;

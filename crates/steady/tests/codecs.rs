@@ -164,6 +164,14 @@ fn links_are_compact_and_errors_name_the_part() {
         .contains("the root leaves 40 empty cells but the link gives 41"));
     assert!(e("1.44.<script>").contains("is not a level"));
     assert!(e("#").contains("no diagram"));
+    // an empty root part is no empty board (`-` is): a link cut short by hand was
+    // read as the empty board's diagram; a trailing '.' (prose after a link) is no line
+    assert!(
+        e("1..*Z9*L9").contains("the link's root part is empty"),
+        "{}",
+        e("1..*Z9*L9")
+    );
+    assert!(link::decode("1.-.*Z9*L9.").unwrap().line.is_empty());
     // a root that already holds a four is refused by the encoder as by the decoder, so
     // no link is written that cannot be opened
     let won = Diagram::parse("9999999\n9999999\n9999999\n9999999\nR999999\nYYYYRRR\n")
