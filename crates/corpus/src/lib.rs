@@ -26,6 +26,7 @@ pub mod sums;
 pub mod teacher;
 pub mod transcript;
 mod violations;
+mod zipcheck;
 
 pub use c4lab_solver::Book;
 pub use error::{CorpusError, DecodeError, SidecarError};

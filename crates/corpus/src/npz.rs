@@ -7,6 +7,8 @@
 //! member's data, which is then streamed from its own file handle, because `zip`'s
 //! member readers borrow the archive while a sidecar's target stream outlives it.
 //!
+//! Before `zip` reads the directories, they are held to what `numpy.load` needs of them
+//! (`zipcheck`: `zip` searches past a damaged record that Python's reader trusts).
 //! Every member read is checked against the central directory: the CRC-32 and the
 //! size of its (uncompressed) bytes are computed as they stream through and compared
 //! with the recorded ones once the member has been read to its end, so a damaged data
@@ -244,6 +246,15 @@ impl NpzReader {
                 path,
                 None,
                 "it does not start as a zip archive does (PK\\x03\\x04), so numpy.load would refuse it: bytes come before the archive; write the sidecar again".into(),
+            ));
+        }
+        // `zip` searches for the directory where its records point wrong, and does not
+        // read the versions and flags Python's reader refuses
+        if let Some(why) = crate::zipcheck::numpy_refusal(&mut &file).map_err(io_at(path))? {
+            return Err(damaged(
+                path,
+                None,
+                format!("{why}, so numpy.load would refuse it: write the sidecar again"),
             ));
         }
         (&file).seek(SeekFrom::Start(0)).map_err(io_at(path))?;
