@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use c4lab_board::Position;
 use c4lab_model::eval::{agreement, column_scores, optimality, play_games, GameEvent};
 use c4lab_model::Example;
@@ -63,56 +63,93 @@ pub struct EvalArgs {
 /// others are still answered (exit 2 when any line was bad).
 pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
     let model = load_model(path)?;
-    // none given: a line each from standard input (a file of positions, a pipe)
-    let read;
-    let positions = if positions.is_empty() {
-        let text = crate::input::read_limited(None, 16 << 20, "positions, one a line")?;
-        read = (text.lines().filter(|l| !l.trim().is_empty()))
-            .map(str::to_string)
-            .collect::<Vec<_>>();
-        &read[..]
-    } else {
-        positions
-    };
     let mut code = 0;
     // written, not printed, so a reader that goes away (`| head`) ends the command
     let mut out = crate::stdout();
-    for moves in positions {
-        // `-` is the empty board, as for `solve`, and is printed as given
-        let played = crate::solve::played(moves);
-        // (who won and when, as `solve` and `analyze` say it)
-        let pos = match crate::solve::position(played) {
-            Ok(p) if p.is_full() => Err(format!(
-                "position {moves:?}: the game is already over: the board is full, a draw"
-            )),
-            Ok(p) => Ok(p),
-            // (cut after 40 characters, as analyze names it: a 5,000-character
-            // argument was given back whole)
-            Err(e) => Err(format!("position \"{}\": {e}", crate::solve::shown(moves))),
-        };
-        match pos {
-            Ok(p) => {
-                let h = model.hint(&p);
-                // parsed, so only digits 1-7 are left once the whitespace is trimmed;
-                // the empty board is printed as `-`, so the first field is never blank
-                let moves = match played.trim() {
-                    "" => "-",
-                    m => m,
-                };
-                if json {
-                    let mut j = h.to_json();
-                    j["moves"] = moves.into();
-                    writeln!(out, "{j}")?;
-                } else {
-                    let col = h.column.map_or("-".to_string(), |x| (x + 1).to_string());
-                    writeln!(out, "{moves} {col}")?;
-                }
-            }
+    // `where_` names a line of standard input ("line 3: "), nothing for an argument
+    let mut answer = |moves: &str, pos: Result<Position, String>, where_: &str| -> Result<()> {
+        // (who won and when, as `solve` and `analyze` say it; cut after 40 characters,
+        // as analyze names it: a 5,000-character argument was given back whole)
+        let pos = pos
+            .and_then(|p| match p.is_full() {
+                true => Err("the game is already over: the board is full, a draw".to_string()),
+                false => Ok(p),
+            })
+            .map_err(|e| format!("{where_}position \"{}\": {e}", crate::solve::shown(moves)));
+        let p = match pos {
+            Ok(p) => p,
             Err(e) => {
+                // (answers before it are out first, so the error comes after them)
+                out.flush()?;
                 sayln!("error: {e}");
                 code = 2;
+                return Ok(());
             }
+        };
+        let h = model.hint(&p);
+        // parsed, so only digits 1-7 are left once the whitespace is trimmed; the empty
+        // board is printed as `-`, so the first field is never blank
+        let moves = match crate::solve::played(moves).trim() {
+            "" => "-",
+            m => m,
+        };
+        if json {
+            let mut j = h.to_json();
+            j["moves"] = moves.into();
+            writeln!(out, "{j}")?;
+        } else {
+            let col = h.column.map_or("-".to_string(), |x| (x + 1).to_string());
+            writeln!(out, "{moves} {col}")?;
         }
+        // (a script may send one position and wait for its answer)
+        out.flush()?;
+        Ok(())
+    };
+    if !positions.is_empty() {
+        for moves in positions {
+            // `-` is the empty board, as for `solve`, and is printed as given
+            answer(
+                moves,
+                crate::solve::position(crate::solve::played(moves)),
+                "",
+            )?;
+        }
+        return Ok(code);
+    }
+    // none given: one a line from standard input, read as `solve` reads it (a score may
+    // follow the moves, as in the benchmark sets), each answered as it comes (all of it
+    // was read first, at most 16 MiB)
+    crate::input::typing_note(
+        "reading positions from the terminal, one a line, each answered as it comes; Ctrl-D ends",
+    );
+    let mut input = std::io::stdin().lock();
+    let head = std::io::BufRead::fill_buf(&mut input).context("cannot read standard input")?;
+    if let Some(fix) = crate::input::utf16_note(head) {
+        bail!("cannot read standard input: {fix}");
+    }
+    let max = crate::solve::MAX_LINE;
+    for (i, chunk) in crate::solve::capped_lines(input, max).enumerate() {
+        let (chunk, cut) = chunk.context("cannot read standard input")?;
+        let line = if i == 0 {
+            chunk.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&chunk)
+        } else {
+            &chunk
+        };
+        let where_ = format!("line {}: ", i + 1);
+        let text = String::from_utf8_lossy(line);
+        let word = text.split_whitespace().next().unwrap_or("(blank)");
+        let pos = match std::str::from_utf8(line) {
+            _ if cut => Err(format!(
+                "the line is longer than {max} bytes, where a position takes at most 42 moves"
+            )),
+            Ok(l) if l.trim().is_empty() => continue,
+            Ok(l) => crate::solve::line_position(l).map(|(p, _score)| p),
+            Err(e) => Err(format!(
+                "the line is not UTF-8 text (byte {})",
+                e.valid_up_to() + 1
+            )),
+        };
+        answer(word, pos, &where_)?;
     }
     Ok(code)
 }

@@ -256,8 +256,9 @@ enum Command {
         #[arg(long)]
         model: std::path::PathBuf,
         /// Move sequences (columns 1-7 from the empty board; `-` for the empty board,
-        /// printed as `-`); none given: one a line from standard input (blank lines
-        /// skipped), as `solve` reads them.
+        /// printed as `-`); none given: one a line from standard input, as `solve` reads
+        /// them (blank lines skipped, a score after the moves ignored), each answered as
+        /// it comes, a bad line named by its number.
         positions: Vec<String>,
         /// Machine-readable output: one JSON object a line.
         #[arg(long)]

@@ -354,7 +354,7 @@ const RUN_ON: usize = 256;
 /// first word, which a score may follow (as in the benchmark sets) and nothing else, so
 /// that moves written with separators (`4 4 5 3`) are refused rather than read as their
 /// first move.
-fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
+pub(crate) fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
     let mut words = line.split_whitespace();
     let word = words.next().unwrap_or("");
     if word.starts_with('#') {

@@ -25,6 +25,42 @@ fn hint_answers_each_position_and_names_a_bad_one() {
     let piped = c4lab(&["hint", "--model", &model], "4453\n\n44444444\n112233\n");
     assert_eq!(piped.status.code(), Some(2));
     assert_eq!(stdout(&piped), stdout(&out));
+    // a bad line is named by its number, and a score after the moves (the benchmark
+    // sets' form) is no error (every such line was refused, "a space is not a column")
+    let err = String::from_utf8_lossy(&piped.stderr);
+    assert!(
+        err.contains("error: line 3: position \"44444444\": move 7"),
+        "{err}"
+    );
+    let scored = c4lab(&["hint", "--model", &model], "4453 -2\n112233 5\n");
+    assert_exit(&scored, 0);
+    assert_eq!(stdout(&scored), stdout(&out));
+    // each line is answered as it comes: a script may send one and wait (all of the
+    // input was read first, and more than 16 MiB of it refused)
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args(["hint", "--model", &model])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut to = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut to, b"112233\n").unwrap();
+    let from = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut first = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(from), &mut first).ok();
+        tx.send(first).ok();
+    });
+    // (a generous wait: the answer takes milliseconds, but the machine may be busy)
+    let first = rx.recv_timeout(std::time::Duration::from_secs(60));
+    drop(to);
+    assert_eq!(
+        first.as_deref(),
+        Ok("112233 4\n"),
+        "no answer while the input was open"
+    );
+    assert!(child.wait().unwrap().success());
     // a long bad argument is named by its first 40 characters, as analyze names it (it
     // was given back whole)
     let long = "8".repeat(5000);
