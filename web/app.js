@@ -1,7 +1,6 @@
 // The Lab's page: state, rendering and input; board.js draws the board. The engine (Rust
 // compiled to WebAssembly) answers every question about the game; verification runs in
 // a worker (verify.js).
-import init, * as engine from './pkg/c4lab_wasm.js';
 import { autoComplete } from './complete.js';
 import { buildCells, drops, paintCells, redCell, renderLegend, renderLog, sentence, verdictText } from './board.js';
 import { wholeRoot } from './dsat.js';
@@ -10,7 +9,7 @@ import { showHints, solverHints } from './hints.js';
 import { keyHandler } from './keys.js';
 import { changedReplyCut, cutNote, redReplies } from './lines.js';
 import { buildPalette, renderPalette } from './palette.js';
-import { holdOffClicks, isOff, markOff, offByItsPress, renderButtons } from './buttons.js';
+import { holdOffClicks, isOff, markOff, offByItsPress, renderButtons, setOff } from './buttons.js';
 import { wireTheme } from './theme.js';
 import { wireTips } from './tips.js';
 import { verifier } from './verify.js';
@@ -36,9 +35,10 @@ const state = {
   simplify: null,
   hints: null,                 // the solver's answers in Play mode
 };
-const lab = { firstVerdictMs: null, verdicts: 0, ready: false, engine };
+const lab = { firstVerdictMs: null, verdicts: 0, ready: false, engine: null }; // the test hook
 let fill = null; // auto-complete (complete.js)
 let whole = null; // the whole-root solve (dsat.js)
+let engine = null; // the engine's bindings (pkg/c4lab_wasm.js), once main has imported them
 let hint = null; // the model's hint in Play mode (model.js)
 window.__lab = lab;
 
@@ -556,20 +556,30 @@ function restoreTab() {
 }
 
 
+/**
+ * The engine did not load: the line where the verdict goes says so and what to do, and
+ * every control but Theme is off (their handlers call the engine; the inputs stay
+ * stopped). It said "Loading the engine…" for ever, and the error under it went at the
+ * first click.
+ */
+function engineFailed(e) {
+  const v = $('#verdict');
+  v.textContent = `The engine did not load (${e}). Reload the page; if it fails again, start the Lab with c4lab serve and open the address it prints.`;
+  v.classList.add('loss');
+  for (const c of document.querySelectorAll('button, input, textarea, select')) {
+    if (c.id !== 'theme') setOff(c, 'the engine did not load');
+  }
+}
+
 async function main() {
-  // its worker loads its engine while this thread loads its own
-  verification = verifier(engine, lab, grid, (kind, result) => {
-    if (kind === 'verdict') state.verdict = result;
-    else state.simplify = result;
-    render();
-  });
   buildBoard();
   buildPalette($('#palette'), LEVELS, (l) => { state.level = l; render(); });
   holdOffClicks();
   wire();
   // until the engine is in, an input would reach handlers that call it: they threw,
   // some half way through an edit
-  const early = (e) => e.stopImmediatePropagation();
+  // (Theme's click needs no engine)
+  const early = (e) => { if (!(e.type === 'click' && e.target.closest?.('#theme'))) e.stopImmediatePropagation(); };
   const inputs = ['click', 'contextmenu', 'keydown', 'change'];
   for (const type of inputs) addEventListener(type, early, true);
   const host = {
@@ -587,14 +597,24 @@ async function main() {
   };
   fill = autoComplete(host);
   whole = wholeRoot(host);
-  hint = modelHint(engine, render);
   lab.dsat = () => whole.report();
   try {
-    await init();
-  } finally {
-    // (an engine that failed to load leaves the page's other controls, Theme among them)
-    for (const type of inputs) removeEventListener(type, early, true);
+    // imported here, not at the top: a glue file that does not load is said as the
+    // engine's failure (a static import stopped the page unheard)
+    engine = await import('./pkg/c4lab_wasm.js');
+    lab.engine = engine;
+    // its worker loads its engine while this thread loads its own
+    verification = verifier(engine, lab, grid, (kind, result) => {
+      if (kind === 'verdict') state.verdict = result;
+      else state.simplify = result;
+      render();
+    });
+    hint = modelHint(engine, render);
+    await engine.default();
+  } catch (e) {
+    return engineFailed(e);
   }
+  for (const type of inputs) removeEventListener(type, early, true);
   performance.mark('engine-ready');
   lab.ready = true;
   const refused = loadHash() === false;
@@ -605,4 +625,4 @@ async function main() {
   });
 }
 
-main().catch((e) => say(`The engine failed to load: ${e}`, true));
+main().catch((e) => say(`The page failed to start: ${e}`, true));

@@ -3,9 +3,15 @@
 // a search by terminating this worker. Message in: {id, grid, seed}. A failure (the
 // engine did not load, a trap) is posted as a report `{ok: false, failed: true, error}`;
 // a refused diagram as `{ok: false, error}`.
-import init, { CompleteSession } from './pkg/c4lab_wasm_synth.js';
-
-const ready = init();
+// imported here, not at the top: a glue file that does not load then fails `ready`, and
+// is posted as the engine's failure (a static import stopped the worker unheard)
+let CompleteSession;
+const ready = import('./pkg/c4lab_wasm_synth.js').then(async (m) => {
+  await m.default();
+  ({ CompleteSession } = m);
+});
+// (its failure is said when a message awaits it, not left an unhandled rejection)
+ready.catch(() => {});
 
 self.onmessage = async (e) => {
   const { id, grid, seed } = e.data;

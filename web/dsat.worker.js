@@ -13,9 +13,15 @@
 // `waiting` and wait for {id, release}); {id, ceiling} then makes the search give up
 // once its own dead ends reach `ceiling`, {id, localCeiling} once its local search's
 // work reaches it (see race.js).
-import init, { DsatSession } from './pkg/c4lab_wasm_synth.js';
-
-const ready = init();
+// imported here, not at the top: a glue file that does not load then fails `ready`, and
+// is posted as the engine's failure (a static import stopped the worker unheard)
+let DsatSession;
+const ready = import('./pkg/c4lab_wasm_synth.js').then(async (m) => {
+  await m.default();
+  ({ DsatSession } = m);
+});
+// (its failure is said when a message awaits it, not left an unhandled rejection)
+ready.catch(() => {});
 let session = null;
 let ceiling = Infinity;
 let localCeiling = Infinity;

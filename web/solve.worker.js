@@ -3,9 +3,15 @@
 // a hard position answers "unknown" rather than stalling. A failure (the engine did not
 // load, a trap) is posted as `{id, error, failed: true}`, so the page never waits on it
 // and asks a fresh worker next (a trapped engine is not fit to run again).
-import init, { analyze, score } from './pkg/c4lab_wasm.js';
-
-const ready = init();
+// imported here, not at the top: a glue file that does not load then fails `ready`, and
+// is posted as the engine's failure (a static import stopped the worker unheard)
+let analyze, score;
+const ready = import('./pkg/c4lab_wasm.js').then(async (m) => {
+  await m.default();
+  ({ analyze, score } = m);
+});
+// (its failure is said when a message awaits it, not left an unhandled rejection)
+ready.catch(() => {});
 const BUDGET = 3_000_000;
 
 self.onmessage = async (e) => {

@@ -4,9 +4,15 @@
 // engine did not load, a trap) is posted as the answer in hand, a verdict or Simplify's
 // count, `{ok: false, error}` with `failed` set, so the page never waits on it and starts
 // a fresh worker for its next request (a trapped engine is not fit to run again).
-import init, { verify, simplify } from './pkg/c4lab_wasm.js';
-
-const ready = init();
+// imported here, not at the top: a glue file that does not load then fails `ready`, and
+// is posted as the engine's failure (a static import stopped the worker unheard)
+let verify, simplify;
+const ready = import('./pkg/c4lab_wasm.js').then(async (m) => {
+  await m.default();
+  ({ verify, simplify } = m);
+});
+// (its failure is said when a message awaits it, not left an unhandled rejection)
+ready.catch(() => {});
 
 self.onmessage = async (e) => {
   const msg = e.data;

@@ -316,16 +316,28 @@ test('ninth round (a reader of the page\'s code): storage off, a failing Simplif
   await fresh.close();
   await early.context().close();
 
-  // an engine that fails to load leaves the rest of the page (the inputs held back for it
-  // are let go)
-  const failed = await page();
-  await failed.route('**/c4lab_wasm_bg.wasm', (route) => route.abort());
-  await failed.goto(url);
-  await failed.waitForFunction(() => /^The engine failed to load/.test(document.querySelector('#message').textContent));
-  const before = await failed.evaluate(() => document.documentElement.dataset.theme ?? '');
-  await failed.click('#theme');
-  assert.notEqual(await failed.evaluate(() => document.documentElement.dataset.theme ?? ''), before);
-  await failed.context().close();
+  // an engine that fails to load, its wasm or its glue file: the verdict's line says so
+  // and what to do, and stays (it said "Loading the engine…" for ever, the error under
+  // it went at the first click, and with the glue missing nothing was said at all); the
+  // other controls are off, inputs throw nothing, and Theme still works
+  for (const file of ['c4lab_wasm_bg.wasm', 'c4lab_wasm.js']) {
+    const failed = await page();
+    await failed.route(`**/pkg/${file}`, (route) => route.abort());
+    await failed.goto(url);
+    const said = /^The engine did not load \(.+\)\. Reload the page; if it fails again, start the Lab with c4lab serve/;
+    await failed.waitForFunction((re) => new RegExp(re).test(document.querySelector('#verdict').textContent), said.source);
+    await failed.click('nav button[data-mode="position"]', { force: true });
+    await failed.keyboard.press('4');
+    await failed.click('#clear', { force: true });
+    assert.match(await failed.locator('#verdict').textContent(), said, file);
+    assert.equal(await failed.locator('#clear').getAttribute('aria-disabled'), 'true', file);
+    assert.match(await failed.locator('#clear').getAttribute('title'), /^Off: the engine did not load\./, file);
+    const before = await failed.evaluate(() => document.documentElement.dataset.theme ?? '');
+    await failed.click('#theme');
+    assert.notEqual(await failed.evaluate(() => document.documentElement.dataset.theme ?? ''), before, file);
+    assert.deepEqual(failed.errors, [], file);
+    await failed.context().close();
+  }
 });
 
 test('tenth round (the keyboard): a button that is off is reached and says why, the focused control\'s title shown', async () => {

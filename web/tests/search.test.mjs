@@ -341,16 +341,20 @@ test('Solve whole root by default keeps the ? cells to as few levels as the nati
 });
 
 test('Fill undecided cells says so when its engine cannot load, instead of searching forever', async () => {
-  const page = await open();
-  // the synthesis engine is fetched only by the auto-complete and dsat workers
-  await page.route('**/c4lab_wasm_synth_bg.wasm', (r) => r.abort());
-  await importText(page, WIN);
-  await page.click('#undecide-all');
-  await page.click('#fill');
-  await page.waitForFunction(() => /did not load|failed/.test(document.querySelector('#fill-status').textContent), null, { timeout: 20_000 });
-  // a failure, not a refusal of the diagram: said as a sentence
-  assert.match(await page.locator('#fill-status').textContent(), /^Fill undecided cells failed: the engine did not load: .*[.]$/);
-  assert.equal(await page.locator('#fill-stop').isDisabled(), true);
+  // the synthesis engine is fetched only by the auto-complete and dsat workers: its wasm,
+  // or its glue file (whose loss read "the search failed: the worker stopped")
+  for (const file of ['c4lab_wasm_synth_bg.wasm', 'c4lab_wasm_synth.js']) {
+    const page = await open();
+    await page.route(`**/pkg/${file}`, (r) => r.abort());
+    await importText(page, WIN);
+    await page.click('#undecide-all');
+    await page.click('#fill');
+    await page.waitForFunction(() => /did not load|failed/.test(document.querySelector('#fill-status').textContent), null, { timeout: 20_000 });
+    // a failure, not a refusal of the diagram: said as a sentence
+    assert.match(await page.locator('#fill-status').textContent(), /^Fill undecided cells failed: the engine did not load: .*[.]$/, file);
+    assert.equal(await page.locator('#fill-stop').isDisabled(), true);
+    await page.close();
+  }
 });
 
 test('starting one search sets the other aside, so the board previews what Keep applies', async () => {
