@@ -326,7 +326,10 @@ function column(x) {
     // a move after the end, or where Red's move waits on a ? cell: say how to go on
     if (g.error) {
       // (the status names the ? cells and the fix: the engine's error said it again)
-      if (g.status === 'undecided') return say('No move can follow: give the ? cell Red waits on a level in Levels mode.', true);
+      if (g.status === 'undecided') {
+        const many = g.waits_on.length > 1;
+        return say(`No move can follow: give the ? cell${many ? 's' : ''} Red waits on ${many ? 'levels' : 'a level'} in Levels mode.`, true);
+      }
       const on = g.yellow ? 'Undo takes a move back, Back to root starts again' : '';
       return say(on ? `${g.error}; ${on}.` : g.error, true);
     }

@@ -407,6 +407,12 @@ test('what a user noticed, fifth round: Ctrl+Z with nothing to undo, a line cut 
   await page.click('nav button[data-mode="play"]');
   await page.keyboard.press('1');
   assert.match(await page.locator('#message').textContent(), /^No move can follow: give the \? cell Red waits on a level in Levels mode[.]$/);
+  // several: said in the plural (the status named five columns, the line one cell)
+  await importText(page, '#1.-.*Z?*L?');
+  await page.click('nav button[data-mode="play"]');
+  await page.keyboard.press('1');
+  assert.match(await page.locator('#message').textContent(), /^No move can follow: give the \? cells Red waits on levels in Levels mode[.]$/);
+  await importText(page, '#1.4453.0123456*Y9?*A9');
   // in Position mode Ctrl+Z takes the last stone off, as Backspace does (it did nothing)
   await page.click('nav button[data-mode="position"]');
   await page.focus('#board');

@@ -174,7 +174,13 @@ pub fn play(grid: &str, yellow: &str) -> String {
         Status::NoMove => "no-move",
         Status::Undecided { .. } => "undecided",
     };
+    // the columns whose ? cells Red's move waits on (1-7), for the page's own words
+    let waits_on: Vec<u8> = match game.status() {
+        Status::Undecided { columns } => columns.iter().map(|c| c + 1).collect(),
+        _ => vec![],
+    };
     json!({"ok": true, "log": log, "status": status, "status_text": game.status().describe(),
+        "waits_on": waits_on,
         "stones": stones_of(game.position()), "four": winning_four(game.position()),
         "yellow": format_moves(&game.yellow_line()), "error": error})
     .to_string()
