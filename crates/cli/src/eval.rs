@@ -32,8 +32,8 @@ pub struct EvalArgs {
     /// 1,000 the rate's standard error is about one point; a few seconds at 14+ stones).
     #[arg(long, default_value_t = 1000)]
     positions: usize,
-    /// Only positions with at least this many stones are sampled (earlier ones cost minutes each).
-    #[arg(long, default_value_t = 14)]
+    /// Only positions with at least this many stones are sampled (earlier ones cost minutes each); 0 to 42.
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=42))]
     min_stones: u32,
     /// Strong-solver node budget per column (a position over budget is skipped and
     /// counted). With --threads above 1 the threads' race moves node counts, so a

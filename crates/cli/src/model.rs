@@ -56,8 +56,8 @@ pub struct TrainArgs {
     /// Weight of the cross-entropy against the soft target (the sidecar's mass spread evenly over its best columns).
     #[arg(long, default_value_t = 1.0, value_parser = float32)]
     soft_w: f32,
-    /// Gradient steps.
-    #[arg(long, default_value_t = 100_000)]
+    /// Gradient steps (at least 1).
+    #[arg(long, default_value_t = 100_000, value_parser = crate::solve::count_u64_arg)]
     steps: u64,
     /// Examples per step (each moves the weights by lr / batch times its gradient), at
     /// most 1,048,576 (a million take about a second a step).

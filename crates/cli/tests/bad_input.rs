@@ -187,7 +187,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
     let empty_said = format!("{empty_s}: no diagrams to verify");
-    let cases: [(&[&str], &str); 62] = [
+    let cases: [(&[&str], &str); 64] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -239,6 +239,23 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
                 "42",
             ],
             "--opening",
+        ),
+        // (a position has at most 42 stones: 43 sampled nothing, as `corpus label` refuses)
+        (
+            &[
+                "eval",
+                "--model",
+                "m.c4m",
+                "--holdout-corpus",
+                "h.txt",
+                "--min-stones",
+                "43",
+            ],
+            "--min-stones",
+        ),
+        (
+            &["train", "--load-corpus", "c.txt", "--out", "m", "--steps", "0"],
+            "--steps",
         ),
         (&["play", "examples/win.txt", "--you", "red"], "--you"),
         (&["play", "-", "--moves", "4"], "--no-input"),

@@ -557,13 +557,13 @@ fn eval_says_when_no_holdout_position_fills_the_sample() {
             "--games",
             "0",
             "--min-stones",
-            "43",
+            "42",
         ],
         "",
     );
     assert_exit(&none, 0);
     assert!(
-        stdout(&none).contains("no holdout position has 43 stones or more"),
+        stdout(&none).contains("no holdout position has 42 stones or more"),
         "{}",
         stdout(&none)
     );
