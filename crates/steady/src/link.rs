@@ -263,37 +263,40 @@ fn parse_line(text: &str) -> Result<Vec<u8>, LinkError> {
 
 /// Expands the cell part into exactly `want` level cells.
 fn expand_cells(text: &str, want: usize) -> Result<Vec<Cell>, LinkError> {
-    let level = |ch: char| match Cell::from_char(ch) {
+    // each fault is placed by its character's number in the cell part (from 1)
+    let level = |(at, ch): (usize, char)| match Cell::from_char(ch) {
         Some(c @ (Cell::Level(_) | Cell::Undecided)) => Ok(c),
         _ => Err(LinkError::Cells(format!(
-            "{} is not a level (0-9, a-d) or ?",
-            c4lab_board::char_shown(ch)
+            "{} (character {} of them) is not a level (0-9, a-d) or ?",
+            c4lab_board::char_shown(ch),
+            at + 1
         ))),
+    };
+    let ends_early = |at: usize| {
+        LinkError::Cells(format!(
+            "the run at character {} ends early (a run is '*', a letter A-Z and a level)",
+            at + 1
+        ))
     };
     let mut out = Vec::with_capacity(want);
     let mut given = 0;
-    let mut chars = text.chars();
-    while let Some(ch) = chars.next() {
+    let mut chars = text.chars().enumerate();
+    while let Some((at, ch)) = chars.next() {
         if ch == '*' {
-            let count = chars
-                .next()
-                .ok_or_else(|| LinkError::Cells("a run '*' ends early".into()))?;
+            let (_, count) = chars.next().ok_or_else(|| ends_early(at))?;
             if !count.is_ascii_uppercase() {
                 return Err(LinkError::Cells(format!(
-                    "run length {count:?} is not a letter A-Z"
+                    "the run at character {}: its length {count:?} is not a letter A-Z",
+                    at + 1
                 )));
             }
-            let c = level(
-                chars
-                    .next()
-                    .ok_or_else(|| LinkError::Cells("a run '*' ends early".into()))?,
-            )?;
+            let c = level(chars.next().ok_or_else(|| ends_early(at))?)?;
             let n = count as usize - 'A' as usize + RUN_MIN;
             // (past `want` the cells are only counted, for the message)
             out.extend(std::iter::repeat_n(c, n.min(want - out.len())));
             given += n;
         } else {
-            let c = level(ch)?;
+            let c = level((at, ch))?;
             if out.len() < want {
                 out.push(c);
             }

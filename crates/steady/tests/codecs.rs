@@ -163,6 +163,15 @@ fn links_are_compact_and_errors_name_the_part() {
     assert!(e(&format!("1.44.{}", "9".repeat(41)))
         .contains("the root leaves 40 empty cells but the link gives 41"));
     assert!(e("1.44.<script>").contains("is not a level"));
+    // the fault's place in the cells is named (a long link's stray character was not)
+    assert!(
+        e("1.-.*Z99999*H9x9")
+            .contains("the link's cells: 'x' (character 11 of them) is not a level"),
+        "{}",
+        e("1.-.*Z99999*H9x9")
+    );
+    assert!(e("1.-.*Z9*L").contains("the run at character 4 ends early"));
+    assert!(e("1.-.*Z9*l9").contains("the run at character 4: its length 'l' is not a letter A-Z"));
     assert!(e("#").contains("no diagram"));
     // an empty root part is no empty board (`-` is): a link cut short by hand was
     // read as the empty board's diagram; a trailing '.' (prose after a link) is no line
