@@ -283,6 +283,14 @@ pub fn worker_threads() -> usize {
     }
 }
 
+/// Items [`map_batch`] gives each thread at the least.
+const MIN_PER_THREAD: usize = 4;
+
+/// The smallest batch that keeps every thread of [`map_batch`] busy.
+pub(crate) fn full_batch() -> u64 {
+    (MIN_PER_THREAD * worker_threads()) as u64
+}
+
 /// Maps `f` over `items` (in parallel with the `parallel` feature), keeping order.
 pub(crate) fn map_batch<T: Sync, R: Send>(
     items: &[T],
@@ -294,7 +302,7 @@ pub(crate) fn map_batch<T: Sync, R: Send>(
         use rayon::prelude::*;
         items
             .par_iter()
-            .with_min_len(4)
+            .with_min_len(MIN_PER_THREAD)
             .map(|it| pool.with(|t| f(it, t)))
             .collect()
     }

@@ -26,7 +26,7 @@ use std::path::Path;
 
 use crate::error::CorpusError;
 use crate::generate::{
-    map_batch, play_game, GameRecord, GenConfig, Progress, TeacherPool, STREAM_HOLDOUT,
+    full_batch, map_batch, play_game, GameRecord, GenConfig, Progress, TeacherPool, STREAM_HOLDOUT,
 };
 use crate::reader::{positions_of, RowReader};
 use crate::rng::Rng;
@@ -135,7 +135,11 @@ pub fn generate_holdout(
             )));
         }
         let want = (count - games.len()) as u64;
-        let batch = (want * 2).clamp(64, 4096).min(max_candidates - next);
+        // (as few as keep the threads busy: a batch of at least 64 made a one-game
+        // holdout play 64 candidates, 90 s with the exact teacher, saying nothing)
+        let batch = (want * 2)
+            .clamp(full_batch(), 4096)
+            .min(max_candidates - next);
         let idx: Vec<u64> = (next..next + batch).collect();
         let results = map_batch(&idx, &pool, |&j, t| {
             let g = play_game(cfg, STREAM_HOLDOUT, j, t);
