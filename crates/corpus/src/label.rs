@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use c4lab_board::Position;
 
@@ -101,6 +102,8 @@ enum Pending {
 
 /// One slot to relabel: its board, old flag and old target.
 struct Job {
+    /// The job's row, counted from the batch's first.
+    row: usize,
     pos: Position,
     flag: i8,
     target: [f32; 7],
@@ -170,6 +173,7 @@ pub fn relabel(
                 }
                 plies.push(Pending::Solved(p));
                 jobs.push(Job {
+                    row: shape.len(),
                     pos: g.positions[p as usize],
                     flag,
                     target,
@@ -177,7 +181,27 @@ pub fn relabel(
             }
             shape.push(plies);
         }
-        let masks = map_batch(&jobs, &pool, |j, t| t.exact_mask(&j.pos));
+        // a row is counted done as its last solve ends, so a batch that takes minutes
+        // shows its rows as they finish (they were counted once the whole batch was
+        // solved: a corpus of 256 rows or fewer said nothing until the end)
+        let left: Vec<AtomicUsize> = shape.iter().map(|_| AtomicUsize::new(0)).collect();
+        for j in &jobs {
+            left[j.row].fetch_add(1, Ordering::Relaxed);
+        }
+        let unsolved = left
+            .iter()
+            .filter(|l| l.load(Ordering::Relaxed) == 0)
+            .count();
+        if unsolved > 0 {
+            progress.advance(unsolved as u64);
+        }
+        let masks = map_batch(&jobs, &pool, |j, t| {
+            let mask = t.exact_mask(&j.pos);
+            if left[j.row].fetch_sub(1, Ordering::AcqRel) == 1 {
+                progress.advance(1);
+            }
+            mask
+        });
         let mut k = 0;
         for plies in shape {
             let mut out = Vec::with_capacity(sc.slots);
@@ -213,7 +237,6 @@ pub fn relabel(
                 });
             }
             labels.push_row(&out);
-            progress.advance(1);
         }
         report.rows += (end - row) as u64;
         row = end;
