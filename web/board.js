@@ -33,7 +33,7 @@ export function redCell(rootStones, game) {
 /** The verdict line for verifier answer `v` (null while verifying) in `mode`, `blank` if every empty cell is level 9: [text, class]. */
 export function verdictText(v, mode, blank = false) {
   if (!v) return ['Verifying…', ''];
-  if (!v.ok) return [v.error, 'loss'];
+  if (!v.ok) return [sentence(v.error), 'loss'];
   switch (v.verdict) {
     case 'win': return [`Win: Red makes four on every line (${plural(v.positions, 'position')} searched).`, 'win'];
     case 'loss': {

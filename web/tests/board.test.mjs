@@ -377,8 +377,9 @@ test('a verifier or solver worker whose engine traps is replaced, not asked agai
       let body = await response.text();
       if (!trapped.includes(name)) {
         const real = body;
-        body = body.replace(/^import init, \{[^}]*\} from '\.\/pkg\/c4lab_wasm\.js';$/m,
-          `const init = async () => {}; const trap = () => { throw new WebAssembly.RuntimeError('unreachable'); }; const [${calls}] = [trap, trap];`);
+        // (the worker imports its engine into `let` bindings: they get the traps)
+        body = body.replace(/^const ready = import\('\.\/pkg\/c4lab_wasm\.js'\)[^]*?^\}\);$/m,
+          `const trap = () => { throw new WebAssembly.RuntimeError('unreachable'); }; const ready = Promise.resolve().then(() => { [${calls}] = [trap, trap]; });`);
         assert.notEqual(body, real, `${name}: its engine import was not replaced`);
         trapped.push(name);
       }
