@@ -97,7 +97,7 @@ pub enum Corpus {
         corpus: PathBuf,
         /// Its sidecar (default: perply_targets.npz beside the corpus).
         targets: Option<PathBuf>,
-        /// The relabelling teacher (the source's flag; `exact` is the only one).
+        /// The relabelling teacher (`--teacher` as the source's tool takes it; `exact` is the only one here).
         #[arg(long, value_enum, default_value_t = Relabeller::Exact)]
         teacher: Relabeller,
         /// Relabel only the first ROWS rows (with --out, only they are written).
@@ -109,7 +109,7 @@ pub enum Corpus {
         /// Slots with fewer than --min-stones stones keep their original label and flag (else they are left empty).
         #[arg(long)]
         keep_early: bool,
-        /// Write the relabelled corpus.txt and perply_targets.npz (flag 3) here.
+        /// Write the relabelled corpus.txt and perply_targets.npz here (flag 3 on every slot solved; with --keep-early, the skipped slots keep their flags).
         #[arg(long)]
         out: Option<PathBuf>,
         /// Transposition table of each thread's solver, in MiB.
@@ -246,7 +246,7 @@ fn report_json(rep: &GateReport) -> serde_json::Value {
 /// check against exact values), so `--help` offers no other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Relabeller {
-    /// The full exact solver at every ply (flag 3).
+    /// The full exact solver on every slot from --min-stones stones (flag 3).
     Exact,
 }
 
@@ -328,7 +328,7 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             outln!("SHA256SUMS: {} files", sum.sums.len());
             let rate = (games + holdout) as f64 / t.elapsed().as_secs_f64();
             outln!(
-                "gate: {}; {:.1} s ({} games/s)",
+                "gate: {}; generated, gated and summed in {:.1} s ({} games/s)",
                 if sum.clean { "clean" } else { "VIOLATIONS" },
                 t.elapsed().as_secs_f64(),
                 // (a slow teacher's few games read "0 games/s")

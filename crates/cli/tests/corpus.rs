@@ -451,12 +451,25 @@ fn the_exact_teachers_note_gives_flags_the_tool_takes() {
     args.extend(["--out", &out_flag]);
     let out = c4lab(&args, "");
     let err = String::from_utf8_lossy(&out.stderr);
-    std::fs::remove_file(&not_a_folder).unwrap();
     assert_exit(&out, 2);
     assert!(
         !err.contains("note:") && err.contains("is a file"),
         "{args:?}: {err}"
     );
+    // an opening that starts past ply 10 is random from ply 0 all the same: noted (it
+    // was not, and cost 5.7 s a game)
+    let long = [
+        "--opening-min",
+        "20",
+        "--opening-max",
+        "22",
+        "--out",
+        &out_flag,
+    ];
+    let out = c4lab(&[&base[..], &long].concat(), "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    std::fs::remove_file(&not_a_folder).unwrap();
+    assert!(err.contains("note: random moves before ply 10"), "{err}");
 }
 
 #[test]
