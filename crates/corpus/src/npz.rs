@@ -250,11 +250,16 @@ impl NpzReader {
         }
         // `zip` searches for the directory where its records point wrong, and does not
         // read the versions and flags Python's reader refuses
-        if let Some(why) = crate::zipcheck::numpy_refusal(&mut &file).map_err(io_at(path))? {
+        if let Some(r) = crate::zipcheck::refusal(&mut &file).map_err(io_at(path))? {
+            let so = if r.numpy_refuses {
+                ", so numpy.load would refuse it"
+            } else {
+                ""
+            };
             return Err(damaged(
                 path,
                 None,
-                format!("{why}, so numpy.load would refuse it: write the sidecar again"),
+                format!("{}{so}: write the sidecar again", r.reason),
             ));
         }
         (&file).seek(SeekFrom::Start(0)).map_err(io_at(path))?;
