@@ -135,10 +135,10 @@ pub fn generate_holdout(
             )));
         }
         let want = (count - games.len()) as u64;
-        // (as few as keep the threads busy: a batch of at least 64 made a one-game
-        // holdout play 64 candidates, 90 s with the exact teacher, saying nothing)
+        // as few as keep the threads busy (a one-game holdout with the exact teacher
+        // played 64 candidates, 90 s), the floor under the ceiling on any machine
         let batch = (want * 2)
-            .clamp(full_batch(), 4096)
+            .clamp(full_batch().min(4096), 4096)
             .min(max_candidates - next);
         let idx: Vec<u64> = (next..next + batch).collect();
         let results = map_batch(&idx, &pool, |&j, t| {
