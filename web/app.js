@@ -560,17 +560,19 @@ function restoreTab() {
 
 
 /**
- * The engine did not load: the line where the verdict goes says so and what to do, and
- * every control but Theme is off (their handlers call the engine; the inputs stay
- * stopped). It said "Loading the engine…" for ever, and the error under it went at the
- * first click.
+ * The engine did not load: the line where the verdict goes says so and what to do (the
+ * message line under it is cleared by the next click), and every control but Theme is
+ * off: their handlers call the engine (the inputs stay stopped), and a text field or
+ * file picker takes nothing.
  */
 function engineFailed(e) {
   const v = $('#verdict');
   v.textContent = `The engine did not load (${e}). Reload the page; if it fails again, start the Lab with c4lab serve and open the address it prints.`;
   v.classList.add('loss');
   for (const c of document.querySelectorAll('button, input, textarea, select')) {
-    if (c.id !== 'theme') setOff(c, 'the engine did not load');
+    if (c.id === 'theme') continue;
+    setOff(c, 'the engine did not load');
+    if (c.matches('input:not([type=checkbox]), textarea, select')) c.disabled = true;
   }
 }
 
@@ -603,7 +605,7 @@ async function main() {
   lab.dsat = () => whole.report();
   try {
     // imported here, not at the top: a glue file that does not load is said as the
-    // engine's failure (a static import stopped the page unheard)
+    // engine's failure (a static import that fails stops the module before it runs)
     engine = await import('./pkg/c4lab_wasm.js');
     lab.engine = engine;
     // its worker loads its engine while this thread loads its own

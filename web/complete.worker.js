@@ -4,7 +4,8 @@
 // engine did not load, a trap) is posted as a report `{ok: false, failed: true, error}`;
 // a refused diagram as `{ok: false, error}`.
 // imported here, not at the top: a glue file that does not load then fails `ready`, and
-// is posted as the engine's failure (a static import stopped the worker unheard)
+// is posted as the engine's failure (a static import that fails stops the worker
+// before it can post anything)
 let CompleteSession;
 const ready = import('./pkg/c4lab_wasm_synth.js').then(async (m) => {
   await m.default();

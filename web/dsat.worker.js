@@ -14,7 +14,8 @@
 // once its own dead ends reach `ceiling`, {id, localCeiling} once its local search's
 // work reaches it (see race.js).
 // imported here, not at the top: a glue file that does not load then fails `ready`, and
-// is posted as the engine's failure (a static import stopped the worker unheard)
+// is posted as the engine's failure (a static import that fails stops the worker
+// before it can post anything)
 let DsatSession;
 const ready = import('./pkg/c4lab_wasm_synth.js').then(async (m) => {
   await m.default();

@@ -5,7 +5,8 @@
 // count, `{ok: false, error}` with `failed` set, so the page never waits on it and starts
 // a fresh worker for its next request (a trapped engine is not fit to run again).
 // imported here, not at the top: a glue file that does not load then fails `ready`, and
-// is posted as the engine's failure (a static import stopped the worker unheard)
+// is posted as the engine's failure (a static import that fails stops the worker
+// before it can post anything)
 let verify, simplify;
 const ready = import('./pkg/c4lab_wasm.js').then(async (m) => {
   await m.default();

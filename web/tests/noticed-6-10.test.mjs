@@ -332,6 +332,8 @@ test('ninth round (a reader of the page\'s code): storage off, a failing Simplif
     assert.match(await failed.locator('#verdict').textContent(), said, file);
     assert.equal(await failed.locator('#clear').getAttribute('aria-disabled'), 'true', file);
     assert.match(await failed.locator('#clear').getAttribute('title'), /^Off: the engine did not load\./, file);
+    // a text field takes no typing there (it took it, and nothing came of it)
+    assert.equal(await failed.locator('#moves').isEditable(), false, file);
     const before = await failed.evaluate(() => document.documentElement.dataset.theme ?? '');
     await failed.click('#theme');
     assert.notEqual(await failed.evaluate(() => document.documentElement.dataset.theme ?? ''), before, file);

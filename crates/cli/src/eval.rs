@@ -117,8 +117,8 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
         return Ok(code);
     }
     // none given: one a line from standard input, read as `solve` reads it (a score may
-    // follow the moves, as in the benchmark sets), each answered as it comes (all of it
-    // was read first, at most 16 MiB)
+    // follow the moves, as in the benchmark sets), each answered as it comes (a script
+    // may send one and wait for its answer)
     crate::input::typing_note(
         "reading positions from the terminal, one a line, each answered as it comes; Ctrl-D ends",
     );

@@ -257,8 +257,9 @@ enum Command {
         model: std::path::PathBuf,
         /// Move sequences (columns 1-7 from the empty board; `-` for the empty board,
         /// printed as `-`); none given: one a line from standard input, as `solve` reads
-        /// them (blank lines skipped, a score after the moves ignored), each answered as
-        /// it comes, a bad line named by its number.
+        /// them (blank lines skipped; a score after the moves, as in the benchmark sets,
+        /// is read but not compared), each answered as it comes, a bad line named by
+        /// its number.
         positions: Vec<String>,
         /// Machine-readable output: one JSON object a line.
         #[arg(long)]

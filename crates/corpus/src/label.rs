@@ -182,18 +182,17 @@ pub fn relabel(
             shape.push(plies);
         }
         // a row is counted done as its last solve ends, so a batch that takes minutes
-        // shows its rows as they finish (they were counted once the whole batch was
-        // solved: a corpus of 256 rows or fewer said nothing until the end)
+        // shows its rows as they finish
         let left: Vec<AtomicUsize> = shape.iter().map(|_| AtomicUsize::new(0)).collect();
         for j in &jobs {
             left[j.row].fetch_add(1, Ordering::Relaxed);
         }
-        let unsolved = left
+        let nothing_to_solve = left
             .iter()
             .filter(|l| l.load(Ordering::Relaxed) == 0)
             .count();
-        if unsolved > 0 {
-            progress.advance(unsolved as u64);
+        if nothing_to_solve > 0 {
+            progress.advance(nothing_to_solve as u64);
         }
         let masks = map_batch(&jobs, &pool, |j, t| {
             let mask = t.exact_mask(&j.pos);

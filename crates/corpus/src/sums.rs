@@ -33,12 +33,13 @@ const SUMS_MAX_BYTES: u64 = 16 << 20;
 /// Reads a folder's `SHA256SUMS`, refusing one that is no regular file (a FIFO would
 /// be waited on for ever, `/dev/zero` read until the memory ran out) or past
 /// [`SUMS_MAX_BYTES`].
-fn read_sums_file(path: &Path) -> Result<String, CorpusError> {
+fn read_sums_file(dir: &Path, path: &Path) -> Result<String, CorpusError> {
     let meta = std::fs::metadata(path).map_err(io_err(path))?;
     if !meta.is_file() {
         return Err(CorpusError::Invalid(format!(
-            "{} is no regular file (a folder, FIFO, socket or device), so it is not read: a checksum list is a text file; remove it and write one with `c4lab corpus sums`",
-            path.display()
+            "{} is no regular file (a folder, FIFO, socket or device), so it is not read: a checksum list is a text file; remove it and write one with `c4lab corpus sums {}`",
+            path.display(),
+            dir.display()
         )));
     }
     let mut bytes = Vec::new();
@@ -57,7 +58,7 @@ fn read_sums_file(path: &Path) -> Result<String, CorpusError> {
         CorpusError::Invalid(format!(
             "{} is not UTF-8 text (byte {}): a checksum list is a line `<sha256>  <file>` per file",
             path.display(),
-            e.utf8_error().valid_up_to()
+            e.utf8_error().valid_up_to() + 1
         ))
     })
 }
@@ -234,7 +235,7 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
             dir.display()
         )));
     }
-    let text = read_sums_file(&path)?;
+    let text = read_sums_file(dir, &path)?;
     let mut rep = SumsReport::default();
     let mut listed = Vec::new();
     let root = dir.canonicalize();

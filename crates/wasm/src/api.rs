@@ -130,7 +130,9 @@ fn rule_json(rule: &Rule) -> Value {
 }
 
 /// Plays the Yellow moves `yellow` (digits 1-7) against the diagram: `{ok, log, status,
-/// stones, next, four}`; `next` is the column Red would play now, `four` the winning cells.
+/// status_text, waits_on, stones, four, yellow, error}`; `waits_on` lists the columns
+/// (1-7) whose `?` cells Red's move waits on, `four` the winning cells, `yellow` the line
+/// played, `error` why a move could not be played.
 #[wasm_bindgen]
 pub fn play(grid: &str, yellow: &str) -> String {
     let d = match diagram(grid) {
