@@ -127,29 +127,14 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
     if let Some(fix) = crate::input::utf16_note(head) {
         bail!("cannot read standard input: {fix}");
     }
-    let max = crate::solve::MAX_LINE;
-    for (i, chunk) in crate::solve::capped_lines(input, max).enumerate() {
-        let (chunk, cut) = chunk.context("cannot read standard input")?;
-        let line = if i == 0 {
-            chunk.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&chunk)
-        } else {
-            &chunk
-        };
-        let where_ = format!("line {}: ", i + 1);
-        let text = String::from_utf8_lossy(line);
-        let word = text.split_whitespace().next().unwrap_or("(blank)");
-        let pos = match std::str::from_utf8(line) {
-            _ if cut => Err(format!(
-                "the line is longer than {max} bytes, where a position takes at most 42 moves"
-            )),
-            Ok(l) if l.trim().is_empty() => continue,
-            Ok(l) => crate::solve::line_position(l).map(|(p, _score)| p),
-            Err(e) => Err(format!(
-                "the line is not UTF-8 text (byte {})",
-                e.valid_up_to() + 1
-            )),
-        };
-        answer(word, pos, &where_)?;
+    for line in crate::solve::position_lines(input) {
+        let line = line.context("cannot read standard input")?;
+        let word = line.word.as_deref().unwrap_or("(blank)");
+        answer(
+            word,
+            line.read.map(|(p, _score)| p),
+            &format!("line {}: ", line.n),
+        )?;
     }
     Ok(code)
 }

@@ -170,110 +170,65 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
     let mut bad = 0;
     // lines whose given score differs from the solved one
     let mut differ = 0;
-    let mut n = 0;
     // a line that takes a while is named on a terminal as it runs
     let ticker = crate::ticker::Ticker::on_terminal();
     // line by line as the input comes (a script may feed one position and wait for its
     // score)
-    for chunk in capped_lines(input, MAX_LINE) {
-        let (chunk, cut) = chunk.with_context(|| format!("cannot read {name}"))?;
-        if cut {
-            n += 1;
-            bad += 1;
-            let e = format!("the line is longer than {MAX_LINE} bytes, where a position takes at most 42 moves and a score");
-            // its first word, marked cut (a line of spaces has none: named so)
-            let start = String::from_utf8_lossy(&chunk[..41]).into_owned();
-            let first = start
-                .split_whitespace()
-                .next()
-                .filter(|w| start.starts_with(w));
-            let word = first.map_or_else(|| "(blank)".to_string(), shown);
-            if json_out {
-                let word = first.map_or(word, |w| first_chars(w, false));
-                writeln!(out, "{}", json!({"line": n, "moves": word, "error": e}))?;
-            } else {
-                writeln!(out, "{word} error: line {n}: {e}")?;
+    for line in position_lines(input) {
+        let PositionLine { n, word, read } = line.with_context(|| format!("cannot read {name}"))?;
+        match read {
+            Err(e) => {
+                bad += 1;
+                // a bad line is named, not copied out whole (a 10 MB line, or bytes
+                // that are no text, came back in full)
+                if json_out {
+                    // (JSON escapes what it must itself)
+                    let word = word.map_or("(blank)".into(), |w| first_chars(&w, false));
+                    writeln!(out, "{}", json!({"line": n, "moves": word, "error": e}))?;
+                } else {
+                    let word = word.map_or("(blank)".into(), |w| shown(&w));
+                    writeln!(out, "{word} error: line {n}: {e}")?;
+                }
             }
-            continue;
-        }
-        {
-            let piece: &[u8] = &chunk;
-            n += 1;
-            let piece = if n == 1 {
-                piece.strip_prefix("\u{feff}".as_bytes()).unwrap_or(piece)
-            } else {
-                piece
-            };
-            let (word, found) = match std::str::from_utf8(piece) {
-                Ok(line) if line.trim().is_empty() => continue,
-                Ok(line) => {
-                    let word = line.split_whitespace().next().unwrap_or("");
-                    (word.to_string(), line_position(line))
-                }
-                Err(e) => {
-                    let lossy = String::from_utf8_lossy(piece);
-                    let word = lossy.split_whitespace().next().unwrap_or("").to_string();
-                    let at = e.valid_up_to();
-                    let why = format!(
-                        "the line is not UTF-8 text (byte {}, 0x{:02X})",
-                        at + 1,
-                        piece[at]
-                    );
-                    (word, Err(why))
-                }
-            };
-            match found {
-                Err(e) => {
-                    bad += 1;
-                    // a bad line is named, not copied out whole (a 10 MB line, or bytes
-                    // that are no text, came back in full)
-                    if json_out {
-                        // (JSON escapes what it must itself)
-                        let word = first_chars(&word, false);
-                        writeln!(out, "{}", json!({"line": n, "moves": word, "error": e}))?;
-                    } else {
-                        let word = shown(&word);
-                        writeln!(out, "{word} error: line {n}: {e}")?;
+            Ok((p, given)) => {
+                // (a line that reads has its first word)
+                let word = word.unwrap_or_default();
+                s.reset_nodes();
+                let t = Instant::now();
+                ticker.start(format!("solve: line {n} ({})", shown(&word)));
+                let score = if weak { s.solve_weak(&p) } else { s.solve(&p) };
+                ticker.done();
+                let us = t.elapsed().as_micros();
+                // a score given on the line is the expected one (as in the benchmark
+                // sets): checked, by its sign alone under --weak
+                if json_out {
+                    let mut j = json!({"moves": word, "score": score, "nodes": s.nodes(), "microseconds": us});
+                    if let Some(g) = given {
+                        j["expected"] = json!(g);
                     }
-                }
-                Ok((p, given)) => {
-                    s.reset_nodes();
-                    let t = Instant::now();
-                    ticker.start(format!("solve: line {n} ({})", shown(&word)));
-                    let score = if weak { s.solve_weak(&p) } else { s.solve(&p) };
-                    ticker.done();
-                    let us = t.elapsed().as_micros();
-                    // a score given on the line is the expected one (as in the benchmark
-                    // sets): checked, by its sign alone under --weak
-                    if json_out {
-                        let mut j = json!({"moves": word, "score": score, "nodes": s.nodes(), "microseconds": us});
-                        if let Some(g) = given {
-                            j["expected"] = json!(g);
-                        }
-                        // (a weak score is a sign, and is checked against the expected
-                        // one's sign alone)
-                        if weak {
-                            j["weak"] = json!(true);
-                        }
-                        writeln!(out, "{j}")?;
-                    } else {
-                        writeln!(out, "{word} {score} {} {us}", s.nodes())?;
+                    // (a weak score is a sign, and is checked against the expected
+                    // one's sign alone)
+                    if weak {
+                        j["weak"] = json!(true);
                     }
-                    let differs = |g: i32| {
-                        if weak {
-                            g.signum() != score
-                        } else {
-                            g != score
-                        }
-                    };
-                    if let Some(g) = given.filter(|&g| differs(g)) {
-                        differ += 1;
-                        out.flush()?;
-                        let what = if weak { "sign" } else { "score" };
-                        sayln!(
+                    writeln!(out, "{j}")?;
+                } else {
+                    writeln!(out, "{word} {score} {} {us}", s.nodes())?;
+                }
+                let differs = |g: i32| {
+                    if weak {
+                        g.signum() != score
+                    } else {
+                        g != score
+                    }
+                };
+                if let Some(g) = given.filter(|&g| differs(g)) {
+                    differ += 1;
+                    out.flush()?;
+                    let what = if weak { "sign" } else { "score" };
+                    sayln!(
                             "line {n}: the solved {what} {score} differs from the expected score {g} given on the line"
                         );
-                    }
                 }
             }
         }
@@ -287,6 +242,70 @@ pub fn solve(file: Option<&Path>, weak: bool, json_out: bool, args: &SolverArgs)
 
 /// The longest line `solve` reads: a position is at most 42 moves and a score.
 pub(crate) const MAX_LINE: usize = 1 << 16;
+
+/// A line of positions (`solve`'s and `hint`'s input): its number from 1, its first
+/// word (a cut line's, if it starts with one), and the position and score it gives, or
+/// why it gives none.
+pub(crate) struct PositionLine {
+    /// The line's number, blank lines counted.
+    pub n: usize,
+    /// Its first word (the moves): `None` for a line cut short that starts blank.
+    pub word: Option<String>,
+    /// The position and the score given after it, or why the line gives none.
+    pub read: Result<(Position, Option<i32>), String>,
+}
+
+/// The lines of `input` that are not blank, as [`PositionLine`]s, as they come: each
+/// cut at [`MAX_LINE`] bytes, a byte-order mark before the first dropped, a line that
+/// is no UTF-8 text named by its first bad byte.
+pub(crate) fn position_lines(
+    input: impl BufRead,
+) -> impl Iterator<Item = std::io::Result<PositionLine>> {
+    let mut n = 0;
+    capped_lines(input, MAX_LINE).filter_map(move |chunk| {
+        let (chunk, cut) = match chunk {
+            Ok(c) => c,
+            Err(e) => return Some(Err(e)),
+        };
+        n += 1;
+        if cut {
+            // its first word, marked cut (a line of spaces has none)
+            let start = String::from_utf8_lossy(&chunk[..41]).into_owned();
+            let word = (start.split_whitespace().next())
+                .filter(|w| start.starts_with(w))
+                .map(str::to_string);
+            let read = Err(format!("the line is longer than {MAX_LINE} bytes, where a position takes at most 42 moves and a score"));
+            return Some(Ok(PositionLine { n, word, read }));
+        }
+        let piece = match n {
+            1 => chunk.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&chunk),
+            _ => &chunk,
+        };
+        let (word, read) = match std::str::from_utf8(piece) {
+            Ok(line) if line.trim().is_empty() => return None,
+            Ok(line) => {
+                let word = line.split_whitespace().next().unwrap_or("");
+                (word.to_string(), line_position(line))
+            }
+            Err(e) => {
+                let lossy = String::from_utf8_lossy(piece);
+                let word = lossy.split_whitespace().next().unwrap_or("").to_string();
+                let at = e.valid_up_to();
+                let why = format!(
+                    "the line is not UTF-8 text (byte {}, 0x{:02X})",
+                    at + 1,
+                    piece[at]
+                );
+                (word, Err(why))
+            }
+        };
+        Some(Ok(PositionLine {
+            n,
+            word: Some(word),
+            read,
+        }))
+    })
+}
 
 /// The input's lines, each ended by `\n`, `\r\n` or a lone `\r` (old Mac files, or a
 /// mixed file: as `unified_lines` reads them), without the ending and cut at `max`
@@ -354,7 +373,7 @@ const RUN_ON: usize = 256;
 /// first word, which a score may follow (as in the benchmark sets) and nothing else, so
 /// that moves written with separators (`4 4 5 3`) are refused rather than read as their
 /// first move.
-pub(crate) fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
+fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
     let mut words = line.split_whitespace();
     let word = words.next().unwrap_or("");
     if word.starts_with('#') {
