@@ -146,14 +146,10 @@ fn bench_dsat_runs_given_grids_against_a_baseline_build() {
     // (its row read `NaN` and the summary compared nothing, exit 0)
     #[cfg(target_os = "linux")]
     {
-        use std::os::unix::fs::PermissionsExt;
-        let script = dir.join("terse.sh");
-        std::fs::write(
-            &script,
-            "#!/bin/sh\ncat > /dev/null\necho '{\"verdict\": \"found\", \"map_seconds\": 0.1}'\n",
-        )
-        .unwrap();
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let program = script(
+            &dir.join("terse.sh"),
+            "cat > /dev/null\necho '{\"verdict\": \"found\", \"map_seconds\": 0.1}'",
+        );
         let terse = c4lab(
             &[
                 "bench",
@@ -161,7 +157,7 @@ fn bench_dsat_runs_given_grids_against_a_baseline_build() {
                 "--grids",
                 &grids[0],
                 "--baseline",
-                script.to_str().unwrap(),
+                &program,
             ],
             "",
         );

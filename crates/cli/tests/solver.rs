@@ -503,15 +503,11 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
     // line by line to the wrong positions (`tac` is GNU's)
     #[cfg(target_os = "linux")]
     {
-        use std::os::unix::fs::PermissionsExt;
-        let script = dir.join("reversed.sh");
-        std::fs::write(
-            &script,
-            format!("#!/bin/sh\ntac | '{bin}' solve --table-mb 4\n"),
-        )
-        .unwrap();
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let out = run(script.to_str().unwrap());
+        let reversed = script(
+            &dir.join("reversed.sh"),
+            &format!("tac | '{bin}' solve --table-mb 4"),
+        );
+        let out = run(&reversed);
         assert_exit(&out, 2);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -521,14 +517,11 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
         // a time or node count that is no count is refused: NaN, infinite and negative
         // figures were summed into the table and its speed-up, exit 0
         for (n, figure) in ["NaN", "inf", "-1"].into_iter().enumerate() {
-            let script = dir.join(format!("figure{n}.sh"));
-            std::fs::write(
-                &script,
-                format!("#!/bin/sh\n'{bin}' solve --table-mb 4 | sed 's/ [0-9]*$/ {figure}/'\n"),
-            )
-            .unwrap();
-            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-            let out = run(script.to_str().unwrap());
+            let program = script(
+                &dir.join(format!("figure{n}.sh")),
+                &format!("'{bin}' solve --table-mb 4 | sed 's/ [0-9]*$/ {figure}/'"),
+            );
+            let out = run(&program);
             assert_exit(&out, 2);
             let err = String::from_utf8_lossy(&out.stderr);
             assert!(

@@ -101,18 +101,7 @@ fn zip64_members_read_back() {
     write_sidecar(&good, &random_labels(20, 4, 9)).unwrap();
     // members announced past 4 GiB are written with zip64 fields
     let big = dir.join("big.npz");
-    let src = NpzReader::open(&good).unwrap();
-    let mut w = NpzWriter::create(&big).unwrap();
-    for m in src.members() {
-        let mut data = Vec::new();
-        let mut r = src.member(&m.name).unwrap().unwrap();
-        r.read_to_end(&mut data).unwrap();
-        w.member(&m.name, 5 << 30)
-            .unwrap()
-            .write_all(&data)
-            .unwrap();
-    }
-    w.finish().unwrap();
+    with_zip64_fields(&good, &big);
     let (a, b) = (std::fs::read(&good).unwrap(), std::fs::read(&big).unwrap());
     assert!(b.len() > a.len(), "no zip64 fields written");
     assert_eq!(
@@ -133,6 +122,23 @@ fn zip64_members_read_back() {
         out.status.success() && text.contains("check_npz: ok"),
         "{text}"
     );
+}
+
+/// Copies the archive `from` to `to`, each member announced past 4 GiB, so written
+/// with zip64 fields.
+fn with_zip64_fields(from: &Path, to: &Path) {
+    let src = NpzReader::open(from).unwrap();
+    let mut w = NpzWriter::create(to).unwrap();
+    for m in src.members() {
+        let mut data = Vec::new();
+        let mut r = src.member(&m.name).unwrap().unwrap();
+        r.read_to_end(&mut data).unwrap();
+        w.member(&m.name, 5 << 30)
+            .unwrap()
+            .write_all(&data)
+            .unwrap();
+    }
+    w.finish().unwrap();
 }
 
 /// Offset of the zip record with signature `sig` whose name (at `name_at`) is `name`.
@@ -456,21 +462,7 @@ fn what_the_reader_passes_numpy_loads_alike() {
     let good = dir.join("good.npz");
     write_sidecar(&good, &random_labels(3, 2, 7)).unwrap();
     let wide = dir.join("wide.npz");
-    let src = NpzReader::open(&good).unwrap();
-    let mut w = NpzWriter::create(&wide).unwrap();
-    for m in src.members() {
-        let mut data = Vec::new();
-        src.member(&m.name)
-            .unwrap()
-            .unwrap()
-            .read_to_end(&mut data)
-            .unwrap();
-        w.member(&m.name, 5 << 30)
-            .unwrap()
-            .write_all(&data)
-            .unwrap();
-    }
-    w.finish().unwrap();
+    with_zip64_fields(&good, &wide);
     // and as numpy's savez_compressed writes it (deflated members)
     let deflated = dir.join("deflated.npz");
     let code = format!(

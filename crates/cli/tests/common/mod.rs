@@ -129,3 +129,13 @@ pub fn stop_once(name: &str, number: i32, args: &[&str], ready: impl Fn() -> boo
     let status = child.wait().unwrap();
     assert_eq!(status.signal(), Some(number), "{status:?}");
 }
+
+/// Writes `body` (a shell script) to `path` and makes it executable: a stand-in program
+/// for a `--baseline`.
+#[cfg(unix)]
+pub fn script(path: &std::path::Path, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
+}
