@@ -265,9 +265,8 @@ impl NpzReader {
         (&file).seek(SeekFrom::Start(0)).map_err(io_at(path))?;
         let mut zip =
             ZipArchive::new(BufReader::new(file)).map_err(|e| zip_error(path, None, e))?;
-        let raw_names: Vec<Vec<u8>> = zip.file_names_raw().map(<[u8]>::to_vec).collect();
-        let names: Vec<String> = raw_names
-            .iter()
+        let names: Vec<String> = zip
+            .file_names_raw()
             .map(|n| String::from_utf8_lossy(n).into_owned())
             .collect();
         // `zip` keeps one member of a name listed twice, and numpy's loader may keep the
@@ -280,25 +279,10 @@ impl NpzReader {
             ));
         }
         let mut members = Vec::with_capacity(names.len());
-        let mut headers = File::open(path).map_err(io_at(path))?;
         for (i, name) in names.into_iter().enumerate() {
             let m = zip
                 .by_index_raw(i)
                 .map_err(|e| zip_error(path, Some(&name), e))?;
-            // `zip` goes by the central directory alone; numpy.load (Python's zipfile)
-            // also reads each member's local header and refuses a name that differs
-            let local = local_name(&mut headers, m.header_start())
-                .map_err(|e| zip_error(path, Some(&name), ZipError::Io(e)))?;
-            if local != raw_names[i] {
-                return Err(damaged(
-                    path,
-                    Some(&name),
-                    format!(
-                        "its local header names it {:?}, so numpy.load would refuse the file; write the sidecar again",
-                        String::from_utf8_lossy(&local)
-                    ),
-                ));
-            }
             let start = m
                 .data_start()
                 .ok_or_else(|| damaged(path, Some(&name), "data not found".into()))?;
@@ -364,19 +348,6 @@ impl NpzReader {
             inner: BufReader::with_capacity(1 << 20, checked),
         }))
     }
-}
-
-/// The file name a member's local header (at `start`) records. Written by hand: `zip`
-/// reads the central directory's names and offers no reader of the local header's.
-fn local_name(file: &mut File, start: u64) -> io::Result<Vec<u8>> {
-    // signature, versions, flags, method, time, date, CRC, sizes: 26 bytes, then the
-    // name's length and the extra field's
-    let mut fixed = [0u8; 30];
-    file.seek(SeekFrom::Start(start))?;
-    file.read_exact(&mut fixed)?;
-    let mut name = vec![0u8; usize::from(u16::from_le_bytes([fixed[26], fixed[27]]))];
-    file.read_exact(&mut name)?;
-    Ok(name)
 }
 
 /// A member's compressed or stored bytes, read from their own file handle.

@@ -79,6 +79,8 @@ fn numpy(reason: String) -> Option<Refusal> {
 
 /// A member as its directory entry places it.
 struct Member {
+    /// Its name as the entry spells it (bytes: the local header's must be the same).
+    raw_name: Vec<u8>,
     name: String,
     header_at: u64,
     compressed: u64,
@@ -161,7 +163,7 @@ pub(crate) fn refusal<F: Read + Seek>(file: &mut F) -> io::Result<Option<Refusal
 }
 
 /// Why a member's local header or data refuses the archive: each header must start
-/// where its entry places it, and (Python 3.12 on) the data its entry's compressed
+/// where its entry places it and name the member as the entry does, and (Python 3.12 on) the data its entry's compressed
 /// size gives must end before the next record starts.
 fn members_refusal<F: Read + Seek>(
     file: &mut F,
@@ -177,6 +179,16 @@ fn members_refusal<F: Read + Seek>(
                 m.name, m.header_at
             )));
         };
+        // (Python compares the local header's name with the directory's; `zip` reads
+        // the directory's alone)
+        let local_name = bytes_at(file, m.header_at + 30, u16_at(&local, 26) as usize)?;
+        if local_name.as_deref() != Some(&m.raw_name[..]) {
+            return Ok(numpy(format!(
+                "member {}: its local header names it {:?}",
+                m.name,
+                String::from_utf8_lossy(&local_name.unwrap_or_default())
+            )));
+        }
         let data_at = m.header_at + 30 + u16_at(&local, 26) + u16_at(&local, 28);
         if data_at.checked_add(m.compressed).is_none_or(|e| e > next) {
             return Ok(numpy(format!(
@@ -234,7 +246,8 @@ fn entry(rest: &[u8], index: usize) -> Result<Member, Refusal> {
     }
     // named by its member from here on
     let name_len = u16_at(rest, 28) as usize;
-    let name = String::from_utf8_lossy(&rest[ENTRY.1..ENTRY.1 + name_len]).into_owned();
+    let raw_name = rest[ENTRY.1..ENTRY.1 + name_len].to_vec();
+    let name = String::from_utf8_lossy(&raw_name).into_owned();
     let which = format!("{which} ({name})");
     if rest[6] > MAX_VERSION {
         let version = f64::from(rest[6]) / 10.0;
@@ -274,6 +287,7 @@ fn entry(rest: &[u8], index: usize) -> Result<Member, Refusal> {
         extra = &extra[4 + len..];
     }
     Ok(Member {
+        raw_name,
         name,
         header_at,
         compressed,
