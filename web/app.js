@@ -583,8 +583,14 @@ async function main() {
   wire();
   // until the engine is in, an input would reach handlers that call it: they threw,
   // some half way through an edit
-  // (Theme's click needs no engine)
-  const early = (e) => { if (!(e.type === 'click' && e.target.closest?.('#theme'))) e.stopImmediatePropagation(); };
+  // (Theme's click needs no engine); a stopped input is said, not dropped unsaid
+  const early = (e) => {
+    if (e.type === 'click' && e.target.closest?.('#theme')) return;
+    e.stopImmediatePropagation();
+    const moves = e.type === 'keydown' && ['Tab', 'Shift', 'Control', 'Alt', 'Meta'].includes(e.key);
+    if (e.type !== 'change' && !moves) say(LOADING);
+  };
+  const LOADING = 'The engine is still loading: that did nothing; try again once the verdict shows.';
   const inputs = ['click', 'contextmenu', 'keydown', 'change'];
   for (const type of inputs) addEventListener(type, early, true);
   const host = {
@@ -617,9 +623,11 @@ async function main() {
     hint = modelHint(engine, render);
     await engine.default();
   } catch (e) {
+    if ($('#message').textContent === LOADING) say('');
     return engineFailed(e);
   }
   for (const type of inputs) removeEventListener(type, early, true);
+  if ($('#message').textContent === LOADING) say('');
   performance.mark('engine-ready');
   lab.ready = true;
   const refused = loadHash() === false;

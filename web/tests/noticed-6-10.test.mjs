@@ -302,8 +302,11 @@ test('ninth round (a reader of the page\'s code): storage off, a failing Simplif
   await early.locator('#board .cell[data-index="0"]').click();
   await early.focus('#board');
   await early.keyboard.press('5');
+  // and said nothing: what was stopped is said, and goes once the engine is in
+  assert.equal(await early.locator('#message').textContent(), 'The engine is still loading: that did nothing; try again once the verdict shows.');
   letIn();
   await ready(early);
+  assert.equal(await early.locator('#message').textContent(), '');
   assert.deepEqual(early.errors, []);
   // nothing was painted: the diagram is a fresh page's
   const grid = async (p) => {
