@@ -7,9 +7,10 @@ import { wholeRoot } from './dsat.js';
 import { modelHint } from './model.js';
 import { showHints, solverHints } from './hints.js';
 import { keyHandler } from './keys.js';
+import { engineFailed, holdInputs } from './loading.js';
 import { changedReplyCut, cutNote, redReplies } from './lines.js';
 import { buildPalette, renderPalette } from './palette.js';
-import { holdOffClicks, isOff, markOff, offByItsPress, renderButtons, setOff } from './buttons.js';
+import { holdOffClicks, isOff, markOff, offByItsPress, renderButtons } from './buttons.js';
 import { wireTheme } from './theme.js';
 import { wireTips } from './tips.js';
 import { verifier } from './verify.js';
@@ -558,41 +559,13 @@ function restoreTab() {
   say(`${refusal}. This tab's last diagram is shown.`, true);
 }
 
-
-/**
- * The engine did not load: the line where the verdict goes says so and what to do (the
- * message line under it is cleared by the next click), and every control but Theme is
- * off: their handlers call the engine (the inputs stay stopped), and a text field or
- * file picker takes nothing.
- */
-function engineFailed(e) {
-  const v = $('#verdict');
-  v.textContent = `The engine did not load (${e}). Reload the page; if it fails again, start the Lab with c4lab serve and open the address it prints.`;
-  v.classList.add('loss');
-  for (const c of document.querySelectorAll('button, input, textarea, select')) {
-    if (c.id === 'theme') continue;
-    setOff(c, 'the engine did not load');
-    if (c.matches('input:not([type=checkbox]), textarea, select')) c.disabled = true;
-  }
-}
-
 async function main() {
   buildBoard();
   buildPalette($('#palette'), LEVELS, (l) => { state.level = l; render(); });
   holdOffClicks();
   wire();
-  // until the engine is in, an input would reach handlers that call it: they threw,
-  // some half way through an edit
-  // (Theme's click needs no engine); a stopped input is said, not dropped unsaid
-  const early = (e) => {
-    if (e.type === 'click' && e.target.closest?.('#theme')) return;
-    e.stopImmediatePropagation();
-    const moves = e.type === 'keydown' && ['Tab', 'Shift', 'Control', 'Alt', 'Meta'].includes(e.key);
-    if (e.type !== 'change' && !moves) say(LOADING);
-  };
-  const LOADING = 'The engine is still loading: that did nothing; try again once the verdict shows.';
-  const inputs = ['click', 'contextmenu', 'keydown', 'change'];
-  for (const type of inputs) addEventListener(type, early, true);
+  // until the engine is in, inputs are held (loading.js)
+  const release = holdInputs(say);
   const host = {
     grid,
     levels: () => state.levels,
@@ -623,11 +596,9 @@ async function main() {
     hint = modelHint(engine, render);
     await engine.default();
   } catch (e) {
-    if ($('#message').textContent === LOADING) say('');
     return engineFailed(e);
   }
-  for (const type of inputs) removeEventListener(type, early, true);
-  if ($('#message').textContent === LOADING) say('');
+  release();
   performance.mark('engine-ready');
   lab.ready = true;
   const refused = loadHash() === false;
