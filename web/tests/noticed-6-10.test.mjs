@@ -534,3 +534,27 @@ test('tenth round (the keyboard): a button that is off is reached and says why, 
   assert.match(await narrow.locator('#tip').textContent(), /^Off: no search has found a diagram[.]/);
   await narrow.close();
 });
+
+test('eleventh round: a wide screen gives the board the room, the panel beside it, its labels whole', async () => {
+  // the board stopped at 42rem (672 px), half a 1920-px page left empty
+  for (const [width, height, least] of [[1920, 1080, 900], [1400, 1200, 800]]) {
+    const page = await open('', { width, height });
+    const board = await page.locator('#board').boundingBox();
+    const panel = await page.locator('#panel').boundingBox();
+    const at = `${width}x${height}`;
+    assert.ok(board.width >= least, `${at}: the board is ${board.width} px wide`);
+    // the whole board in the window, the panel to its right and inside it
+    assert.ok(board.y + board.height <= height, `${at}: the board runs past the window's foot`);
+    assert.ok(panel.x >= board.x + board.width && panel.x + panel.width <= width, `${at}: the panel is not beside the board`);
+    // a level's label on one line (a narrow panel broke "undecided" mid-word)
+    const lines = await page.locator('#palette .label').evaluateAll((ls) => ls.filter((l) => l.textContent.trim()).map((l) => {
+      const r = document.createRange();
+      r.selectNodeContents(l);
+      return [l.textContent, new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size];
+    }));
+    assert.ok(lines.length >= 3, `${at}: ${lines.length} labels`);
+    for (const [label, n] of lines) assert.equal(n, 1, `${at}: "${label}" takes ${n} lines`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
