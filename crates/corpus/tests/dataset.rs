@@ -56,22 +56,33 @@ fn holdout_is_board_disjoint_and_overlap_detects_a_plant() {
     let o = overlap((&train, &train_npz), (&train, &train_npz)).unwrap();
     assert_eq!((o.rows_b_shared, o.boards_b_in_a), (200, o.boards_b));
 
-    // mirror-aware: the keys overlap compares are the same for a board and its
-    // mirror, so a mirrored game shares every board
+    // mirror-aware: a training game played mirrored (its labels too), written as a
+    // corpus of its own, shares every labelled board with the training corpus
     let games = c4lab_corpus::reader::read_games(&train).unwrap();
-    let mirrored: Vec<u64> = games[3]
-        .positions
-        .iter()
-        .map(|p| p.mirror().canonical_key())
+    let mirrored: Vec<u8> = games[3].moves.iter().map(|&x| 6 - x).collect();
+    let mut row = c4lab_corpus::transcript::encode_game(&mirrored).unwrap();
+    row.push(b'\n');
+    let (mirror, mirror_npz) = (dir.join("mirror.txt"), dir.join("mirror.npz"));
+    std::fs::write(&mirror, row).unwrap();
+    let labels = read_labels(&train_npz).unwrap();
+    let mut one = c4lab_corpus::sidecar::Labels::new(labels.slots());
+    let flip = |m: u8| {
+        (0..7)
+            .filter(|x| m >> x & 1 == 1)
+            .fold(0, |f, x| f | 1 << (6 - x))
+    };
+    let row: Vec<_> = (labels.row(3).iter())
+        .map(|l| c4lab_corpus::sidecar::SlotLabel {
+            mask: flip(l.mask),
+            ..*l
+        })
         .collect();
-    let own = KeySet::from_keys(
-        games[3]
-            .positions
-            .iter()
-            .map(|p| p.canonical_key())
-            .collect(),
-    );
-    assert!(mirrored.iter().all(|&k| own.contains(k)));
+    one.push_row(&row);
+    c4lab_corpus::sidecar::write_sidecar(&mirror_npz, &one).unwrap();
+    assert!(check(&mirror, Some(&mirror_npz)).unwrap().is_clean());
+    let o = overlap((&train, &train_npz), (&mirror, &mirror_npz)).unwrap();
+    assert!(o.boards_b > 0);
+    assert_eq!((o.rows_b_shared, o.boards_b_in_a), (1, o.boards_b), "{o:?}");
 }
 
 #[test]
