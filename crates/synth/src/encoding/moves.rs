@@ -129,6 +129,25 @@ mod tests {
         pos
     }
 
+    /// What Red playing column `x` at `pos` leads to, by the rules played out on the
+    /// board's own positions (apart from this module's bitboard shortcuts): a move after
+    /// which Yellow can complete a four, or the board fills (Red's stone or Yellow's one
+    /// reply the last), loses; a reply after which Red can complete a four is won.
+    fn by_the_board(pos: &Position, x: usize) -> MoveOutcome {
+        let after = pos.after(x);
+        let yellow_wins = (0..WIDTH).any(|y| after.can_play(y) && after.is_winning_move(y));
+        if yellow_wins || after.moves_played() >= 41 {
+            return MoveOutcome::Lost;
+        }
+        let children = (0..WIDTH)
+            .filter(|&y| after.can_play(y))
+            .map(|y| after.after(y))
+            .filter(|p| !(0..WIDTH).any(|z| p.can_play(z) && p.is_winning_move(z)))
+            .map(|p| (p.current(), p.mask()))
+            .collect();
+        MoveOutcome::Children(children)
+    }
+
     #[test]
     fn a_parent_test_agrees_with_the_children_of_every_move() {
         let mut rng = fastrand::Rng::with_seed(3);
@@ -141,6 +160,15 @@ mod tests {
             let (red, mask) = (pos.current(), pos.mask());
             for cell in each_cell(playable(mask)) {
                 let outcome = after_red_move(red, mask, cell);
+                // (both list the replies by column)
+                let x = c4lab_board::column_of(cell);
+                assert_eq!(
+                    outcome,
+                    by_the_board(&pos, x),
+                    "{}, column {}",
+                    pos.to_grid(),
+                    x + 1
+                );
                 let listed = match &outcome {
                     MoveOutcome::Lost => Vec::new(),
                     MoveOutcome::Children(c) => c.clone(),
