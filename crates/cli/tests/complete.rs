@@ -392,7 +392,7 @@ fn on_a_terminal_the_live_line_names_the_deepest_loss_and_its_moves() {
     std::fs::write(&grid, "???????\n".repeat(6)).unwrap();
     // on a terminal (`script`, util-linux), two seconds of search
     let run = format!(
-        "{} complete --max-seconds 2 {}",
+        "{} complete --max-seconds 2 {}; echo ended=$?",
         env!("CARGO_BIN_EXE_c4lab"),
         grid.display()
     );
@@ -404,11 +404,14 @@ fn on_a_terminal_the_live_line_names_the_deepest_loss_and_its_moves() {
         Ok(o) => String::from_utf8_lossy(&o.stdout).into_owned(),
         Err(_) => String::new(),
     };
-    // (no pty for `script` to open, as in some containers: nothing ran)
-    if !shown.contains("stopped") {
+    // (no pty for `script` to open, as in some containers: nothing ran, the shell's
+    // echo included; c4lab's own output decides nothing here)
+    let Some(end) = shown.rfind("ended=") else {
         eprintln!("skipped: `script` could not give c4lab a terminal here");
         return;
-    }
+    };
+    assert!(shown[end..].starts_with("ended=3"), "{shown:?}");
+    assert!(shown.contains("stopped"), "{shown:?}");
     // "deepest loss 42 plies (draw after 5161...)": the reason and the moves (it gave
     // the ply count alone)
     let at = shown.find("deepest loss ").expect(&shown);
