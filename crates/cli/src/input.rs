@@ -3,7 +3,7 @@
 use std::io::Read as _;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use c4lab_board::Position;
 use c4lab_steady::{read_any, Cell, Diagram, Read};
 
@@ -156,7 +156,17 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
             "standard input".into(),
         ),
     };
-    let read = read_any(&text).with_context(|| context)?;
+    let read = match read_any(&text) {
+        Ok(read) => read,
+        // a file of many diagrams (upstream's steady_states.txt): `pick` takes one out
+        Err(e) => match (path.filter(|p| *p != Path::new("-") && argument.is_none()), many(&text)) {
+            (Some(p), n) if n > 1 => bail!(
+                "{context}: {e}; `c4lab pick --steady-states {} N` prints its diagram N of {n} (`--list` names their roots)",
+                p.display()
+            ),
+            _ => return Err(anyhow::Error::new(e).context(context)),
+        },
+    };
     let form = read.form();
     Ok(match read {
         Read::Link(shared) => {
@@ -194,6 +204,12 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
             name,
         },
     })
+}
+
+/// How many diagrams `text` holds read as a file of many (six rows each, blank lines
+/// between), as `pick` reads it.
+fn many(text: &str) -> usize {
+    c4lab_steady::solution::parse_leaves(text).0.len()
 }
 
 /// The root `moves` (named as a file argument, where no file has that name) with every

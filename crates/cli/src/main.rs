@@ -65,6 +65,7 @@ mod input;
 mod line_log;
 mod model;
 mod model_bench;
+mod pick;
 mod plain;
 mod play;
 mod selfplay;
@@ -190,6 +191,21 @@ enum Command {
         /// the file standard output goes to, which carries the result.
         #[arg(long, value_name = "FILE")]
         log_rounds: Option<PathBuf>,
+    },
+    /// Print one diagram of a file of many (upstream's steady_states.txt), by its number or its root, as a level grid; or list them.
+    Pick {
+        /// The diagram's number in the file, from 1.
+        #[arg(required_unless_present_any = ["root", "list"], conflicts_with_all = ["root", "list"])]
+        number: Option<usize>,
+        /// The diagram whose root is the position these moves reach (columns 1-7, `-` the empty board).
+        #[arg(long, allow_hyphen_values = true, conflicts_with = "list")]
+        root: Option<String>,
+        /// List every diagram: its number, line, stones and root moves, tab-separated.
+        #[arg(long)]
+        list: bool,
+        /// The file of diagrams: six-row diagrams with a blank line between them, `#` comments.
+        #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
+        steady_states: PathBuf,
     },
     /// Check upstream's whole weak solution graph (branches.txt + steady_states.txt).
     CheckSolution {
@@ -396,6 +412,20 @@ fn main() -> ExitCode {
                 )),
             },
         },
+        Command::Pick {
+            number,
+            root,
+            list: _,
+            steady_states,
+        } => {
+            // (clap lets exactly one of the three through)
+            let which = match (number, root) {
+                (Some(n), _) => pick::Which::Number(n),
+                (None, Some(r)) => pick::Which::Root(r),
+                (None, None) => pick::Which::List,
+            };
+            pick::pick(&steady_states, which)
+        }
         Command::CheckSolution {
             branches,
             steady_states,

@@ -1,4 +1,4 @@
-//! `check-solution` and `bench verify` on upstream's solution files (skipped, with a
+//! `check-solution`, `bench verify` and `pick` on upstream's solution files (skipped, with a
 //! printed reason, where `../shared/data` is absent).
 
 mod common;
@@ -152,4 +152,83 @@ fn check_solution_takes_one_file_from_standard_input_at_most() {
             "{err}"
         );
     }
+}
+
+/// Upstream's diagram `n` (from 1) cut out of the file here, as its six rows.
+fn block(text: &str, n: usize) -> String {
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let blocks: Vec<String> = rows
+        .split(|l| l.trim().is_empty())
+        .filter(|b| !b.is_empty())
+        .map(|b| b.join("\n") + "\n")
+        .collect();
+    blocks[n - 1].clone()
+}
+
+#[test]
+fn pick_takes_one_diagram_out_of_upstreams_file_by_number_or_root() {
+    let Some(dir) = upstream_solution() else {
+        return;
+    };
+    let states = dir.join("steady_states.txt");
+    let text = std::fs::read_to_string(&states).unwrap();
+    let file = states.to_str().unwrap();
+    // the list: a header, then a line per diagram with its root's moves
+    let list = c4lab(&["pick", "--list", "--steady-states", file], "");
+    assert_exit(&list, 0);
+    let list = stdout(&list);
+    let lines: Vec<&str> = list.lines().collect();
+    assert_eq!(lines[0], "number\tline\tstones\troot");
+    assert_eq!(lines.len(), 1 + 1295, "{}", lines[1]);
+    for n in [1, 2, 700, 1295] {
+        let fields: Vec<&str> = lines[n].split('\t').collect();
+        assert_eq!(fields[0], n.to_string());
+        // by number: the file's own block, in the level language, and it wins
+        let by_number = c4lab(&["pick", &n.to_string(), "--steady-states", file], "");
+        assert_exit(&by_number, 0);
+        let grid = stdout(&by_number);
+        let converted = stdout(&c4lab(&["convert"], block(&text, n)));
+        assert_eq!(grid, converted, "diagram {n}");
+        assert_exit(&c4lab(&["verify"], &grid), 0);
+        // by its root: the same diagram
+        let by_root = c4lab(&["pick", "--root", fields[3], "--steady-states", file], "");
+        assert_eq!(stdout(&by_root), grid, "diagram {n}'s root {}", fields[3]);
+    }
+    // a root is a position: another order of the same moves finds it
+    assert_eq!(lines[1].split('\t').nth(3), Some("5141"));
+    let moved = c4lab(&["pick", "--root", "4151", "--steady-states", file], "");
+    assert_eq!(
+        stdout(&moved),
+        stdout(&c4lab(&["pick", "1", "--steady-states", file], ""))
+    );
+    // a root with no diagram names the one of its mirror image where there is one
+    let mirrored = c4lab(&["pick", "--root", "3747", "--steady-states", file], "");
+    assert_exit(&mirrored, 2);
+    let said = String::from_utf8_lossy(&mirrored.stderr);
+    assert!(
+        said.contains("has the root 3747; diagram 1 has its mirror image, 5141"),
+        "{said}"
+    );
+    for (args, words) in [
+        (
+            vec!["pick", "1296"],
+            "holds 1295 diagrams: pick one of 1-1295",
+        ),
+        (vec!["pick", "0"], "holds 1295 diagrams: pick one of 1-1295"),
+        (vec!["pick", "--root", "48"], "'8' is not a column"),
+    ] {
+        let out = c4lab(&[&args[..], &["--steady-states", file]].concat(), "");
+        assert_exit(&out, 2);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains(words), "{args:?}: {said}");
+    }
+    // the diagram commands, given the whole file, say how to take one out of it
+    let whole = c4lab(&["verify", file], "");
+    assert_exit(&whole, 2);
+    let said = String::from_utf8_lossy(&whole.stderr);
+    assert!(
+        said.contains("give one diagram at a time); `c4lab pick --steady-states")
+            && said.contains(" N` prints its diagram N of 1295"),
+        "{said}"
+    );
 }
