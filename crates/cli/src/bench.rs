@@ -26,7 +26,7 @@ pub enum Bench {
         runs: u32,
     },
     /// Auto-complete: upstream diagrams with k cells undecided, per k the success rate and candidates/time.
-    Complete(crate::complete::BenchComplete),
+    Complete(crate::complete_bench::BenchComplete),
     /// dsat: upstream roots (ply 16+) with every level cell `?`: verdict, positions mapped, times.
     Dsat(crate::dsat_bench::BenchDsat),
     /// Corpus generation: games/s and labels/s per teacher, peak memory.
@@ -80,7 +80,7 @@ pub fn run(what: Bench) -> Result<u8> {
             steady_states,
             runs,
         } => verify(&branches, &steady_states, runs),
-        Bench::Complete(args) => crate::complete::bench(args),
+        Bench::Complete(args) => crate::complete_bench::bench(args),
         Bench::Dsat(args) => crate::dsat_bench::bench(args),
         Bench::Corpus(args) => crate::corpus_bench::bench(args),
         Bench::Model(args) => crate::model_bench::bench(args),

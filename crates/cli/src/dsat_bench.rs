@@ -84,7 +84,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
                 "wrote {written} upstream roots of ply {}-{}{}",
                 a.min_ply,
                 a.max_ply,
-                crate::complete::all_there_are(written, a.roots)
+                crate::complete_bench::all_there_are(written, a.roots)
             );
         }
         return Ok(0);
@@ -95,7 +95,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
             roots.len(),
             a.min_ply,
             a.max_ply,
-            crate::complete::all_there_are(roots.len(), a.roots)
+            crate::complete_bench::all_there_are(roots.len(), a.roots)
         )
     } else {
         format!("{} grids as given", roots.len())
@@ -204,7 +204,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
 /// out with `--write-grids`).
 fn upstream_roots(a: &BenchDsat) -> Result<Vec<Root>> {
     use c4lab_steady::Cell;
-    let pool = crate::complete::upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
+    let pool = crate::complete_bench::upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
     let step = (pool.len() / a.roots.max(1)).max(1);
     let mut roots = Vec::new();
     for d in pool.iter().step_by(step).take(a.roots) {

@@ -50,6 +50,7 @@ mod bench;
 mod book;
 mod complete;
 mod complete_args;
+mod complete_bench;
 mod convert;
 mod corpus;
 mod corpus_bench;
