@@ -108,7 +108,7 @@ pub fn run(what: Bench) -> Result<u8> {
 
 /// The largest benchmark data file read (upstream's files and the position sets are
 /// under a megabyte).
-const DATA_MAX_BYTES: u64 = 64 << 20;
+pub(crate) const DATA_MAX_BYTES: u64 = 64 << 20;
 
 /// Reads a benchmark's data file; the defaults (`../shared/data/...`) are relative to
 /// where c4lab runs, so a missing relative path says which flag to pass.

@@ -204,7 +204,7 @@ enum Command {
         /// List every diagram: its number, line, stones and root moves, tab-separated.
         #[arg(long)]
         list: bool,
-        /// The file of diagrams: six-row diagrams with a blank line between them, `#` comments.
+        /// The file of diagrams: six-row diagrams with a blank line between them, `#` comments (`-` standard input).
         #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
         steady_states: PathBuf,
     },

@@ -28,7 +28,12 @@ fn moves_of(leaf: &Leaf) -> String {
 /// `c4lab pick`: prints the chosen diagram as a level grid (what was picked on
 /// standard error), or with `Which::List` a line per diagram.
 pub fn pick(file: &Path, which: Which) -> Result<u8> {
-    let text = crate::bench::read_data(file, "--steady-states FILE")?;
+    // (`-`: standard input, as check-solution reads it)
+    let text = if file == Path::new("-") {
+        crate::input::read_limited(None, crate::bench::DATA_MAX_BYTES, "a file of diagrams")?
+    } else {
+        crate::bench::read_data(file, "--steady-states FILE")?
+    };
     let (leaves, errors) = parse_leaves(&text);
     let name = file.display();
     let total = leaves.len() + errors.len();

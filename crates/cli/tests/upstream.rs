@@ -194,6 +194,13 @@ fn pick_takes_one_diagram_out_of_upstreams_file_by_number_or_root() {
         let by_root = c4lab(&["pick", "--root", fields[3], "--steady-states", file], "");
         assert_eq!(stdout(&by_root), grid, "diagram {n}'s root {}", fields[3]);
     }
+    // the file on standard input (`-`) reads alike
+    let piped = c4lab(&["pick", "700", "--steady-states", "-"], &text);
+    assert_exit(&piped, 0);
+    assert_eq!(
+        stdout(&piped),
+        stdout(&c4lab(&["pick", "700", "--steady-states", file], ""))
+    );
     // a root is a position: another order of the same moves finds it
     assert_eq!(lines[1].split('\t').nth(3), Some("5141"));
     let moved = c4lab(&["pick", "--root", "4151", "--steady-states", file], "");
