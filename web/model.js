@@ -21,6 +21,10 @@ export function modelHint(engine, render) {
       // refused before reading: no model is that large, and reading it could exhaust memory
       r = { ok: false, error: `${mb(file.size)} is larger than any c4lab model (at most ${mb(engine.model_max_bytes())})` };
     } else {
+      // a model of some MB takes a moment to read and check, on this thread: said first,
+      // and drawn before the check holds the thread
+      $('#model-status').textContent = `Reading ${file.name} (${mb(file.size)})…`;
+      await new Promise((drawn) => requestAnimationFrame(() => setTimeout(drawn)));
       try {
         r = call(engine.model_load, new Uint8Array(await file.arrayBuffer()));
       } catch (err) {

@@ -160,8 +160,17 @@ test('the model hint in Play mode: a file from c4lab train, the same move as c4l
   await page.waitForFunction(() => /not a c4lab model/.test(document.querySelector('#model-status').textContent));
   assert.doesNotMatch(await page.locator('#model-status').textContent(), /not a c4lab model.*not a c4lab model/);
   assert.equal(await page.locator('#model-hint').textContent(), '');
+  // what the status line said on the way: the reading first (it said nothing while a
+  // large model was read and checked)
+  await page.evaluate(() => {
+    window.__said = [];
+    const el = document.querySelector('#model-status');
+    new MutationObserver(() => window.__said.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+  });
   await page.setInputFiles('#model-file', model);
   await page.waitForFunction(() => /^Model loaded/.test(document.querySelector('#model-status').textContent));
+  const said = await page.evaluate(() => window.__said);
+  assert.match(said[0], /^Reading m\.c4m \(\d+\.\d MB\)…$/, said.join(' | '));
   const line = async () => (await page.locator('#log li').allTextContents())
     .map((t) => (t.match(/^(?:Red|Yellow) (\d)/) || [])[1]).filter(Boolean).join('');
   // Yellow to move (after Red's first move, then after Yellow blocks and Red answers):
