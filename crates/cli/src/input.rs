@@ -159,10 +159,11 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
     let read = match read_any(&text) {
         Ok(read) => read,
         // a file of many diagrams (upstream's steady_states.txt): `pick` takes one out
-        Err(e) => match (path.filter(|p| *p != Path::new("-") && argument.is_none()), many(&text)) {
-            (Some(p), n) if n > 1 => bail!(
+        // (two that read at least: a text of paragraphs is no such file)
+        Err(e) => match (argument.is_none(), many(&text)) {
+            (true, (read, n)) if read > 1 => bail!(
                 "{context}: {e}; `c4lab pick --steady-states {} N` prints its diagram N of {n} (`--list` names their roots)",
-                p.display()
+                path.map_or("-".into(), |p| p.display().to_string())
             ),
             _ => return Err(anyhow::Error::new(e).context(context)),
         },
@@ -207,9 +208,10 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
 }
 
 /// How many diagrams `text` holds read as a file of many (six rows each, blank lines
-/// between), as `pick` reads it.
-fn many(text: &str) -> usize {
-    c4lab_steady::solution::parse_leaves(text).0.len()
+/// between): those that read, and all of them, as `pick` numbers them.
+fn many(text: &str) -> (usize, usize) {
+    let (read, not) = c4lab_steady::solution::parse_leaves(text);
+    (read.len(), read.len() + not.len())
 }
 
 /// The root `moves` (named as a file argument, where no file has that name) with every

@@ -4,8 +4,10 @@
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use c4lab_board::{format_moves, Position};
+use c4lab_board::format_moves;
 use c4lab_steady::solution::{parse_leaves, Leaf};
+
+use crate::complete::counted;
 
 /// What to pick.
 pub enum Which {
@@ -28,14 +30,20 @@ fn moves_of(leaf: &Leaf) -> String {
 /// `c4lab pick`: prints the chosen diagram as a level grid (what was picked on
 /// standard error), or with `Which::List` a line per diagram.
 pub fn pick(file: &Path, which: Which) -> Result<u8> {
-    // (`-`: standard input, as check-solution reads it)
-    let text = if file == Path::new("-") {
-        crate::input::read_limited(None, crate::bench::DATA_MAX_BYTES, "a file of diagrams")?
-    } else {
-        crate::bench::read_data(file, "--steady-states FILE")?
+    const WHAT: &str = "a file of diagrams";
+    let stdin = file == Path::new("-");
+    // (`-`: standard input, as check-solution reads it; a file that cannot be found is
+    // said as a benchmark's default data file is, with the folder it was looked for in)
+    let text = match std::fs::metadata(file) {
+        Ok(_) => crate::input::read_limited(Some(file), crate::bench::DATA_MAX_BYTES, WHAT)?,
+        Err(_) if stdin => crate::input::read_limited(None, crate::bench::DATA_MAX_BYTES, WHAT)?,
+        Err(_) => crate::bench::read_data(file, "--steady-states FILE")?,
     };
     let (leaves, errors) = parse_leaves(&text);
-    let name = file.display();
+    let name = match stdin {
+        true => "standard input".to_string(),
+        false => file.display().to_string(),
+    };
     let total = leaves.len() + errors.len();
     if total == 0 {
         bail!("{name} holds no diagram: it is six-row diagrams with a blank line between them, as upstream's steady_states.txt");
@@ -54,43 +62,59 @@ pub fn pick(file: &Path, which: Which) -> Result<u8> {
             }
             if let Some(first) = errors.first() {
                 sayln!(
-                    "note: {name}: {} of its {total} diagrams could not be read and are not listed; the first: {first}",
-                    errors.len()
+                    "note: {name}: {} of its {} could not be read and {} not listed; the first: {first}",
+                    errors.len(),
+                    counted(total as u64, "diagram"),
+                    if errors.len() == 1 { "is" } else { "are" }
                 );
             }
             return Ok(0);
         }
         Which::Number(n) => match leaves.iter().find(|l| l.index == n) {
             Some(l) => l,
-            None if n == 0 || n > total => {
-                bail!("{name} holds {total} diagrams: pick one of 1-{total} (--list names them with their roots)")
-            }
+            None if n == 0 || n > total => bail!(
+                "{name} holds {}: pick {} (--list names them with their roots)",
+                counted(total as u64, "diagram"),
+                match total {
+                    1 => "1".to_string(),
+                    _ => format!("one of 1-{total}"),
+                }
+            ),
             None => {
                 let prefix = format!("diagram {n} ");
                 let e = errors.iter().find(|e| e.starts_with(&prefix));
-                bail!("{name}: {}", e.map_or("cannot be read", String::as_str))
+                bail!(
+                    "{name}: {}; mend it in the file, or pick another (--list names the ones that read)",
+                    e.map_or("cannot be read", String::as_str)
+                )
             }
         },
         Which::Root(moves) => {
-            let trimmed = moves.trim();
-            let want = Position::from_moves(if trimmed == "-" { "" } else { trimmed })
-                .map_err(|e| anyhow::anyhow!("--root {moves}: {e}"))?;
-            let same = |p: &Position, q: &Position| p.key() == q.key();
-            let mut found = leaves.iter().filter(|l| same(&l.position, &want));
+            let shown = match moves.trim() {
+                "" | "-" => "-",
+                t => t,
+            };
+            let want = crate::solve::position(shown)
+                .map_err(|e| anyhow::anyhow!("--root {shown}: {e}"))?;
+            let mut found = leaves.iter().filter(|l| l.position.key() == want.key());
             match found.next() {
                 Some(l) => {
                     let others: Vec<String> = found.map(|o| o.index.to_string()).collect();
                     if !others.is_empty() {
+                        let (word, verb) = match others.len() {
+                            1 => ("diagram", "has"),
+                            _ => ("diagrams", "have"),
+                        };
                         sayln!(
-                            "note: {name}: diagrams {} have that root too; the first is printed",
+                            "note: {name}: {word} {} {verb} that root too; the first is printed",
                             others.join(", ")
                         );
                     }
                     l
                 }
                 None => {
-                    let mirror = want.mirror();
-                    let hint = match leaves.iter().find(|l| same(&l.position, &mirror)) {
+                    let mirror = want.mirror().key();
+                    let hint = match leaves.iter().find(|l| l.position.key() == mirror) {
                         Some(m) => format!(
                             "; diagram {} has its mirror image, {}",
                             m.index,
@@ -98,7 +122,7 @@ pub fn pick(file: &Path, which: Which) -> Result<u8> {
                         ),
                         None => String::new(),
                     };
-                    bail!("no diagram of {name} has the root {moves}{hint} (--list names every diagram's root)")
+                    bail!("no diagram of {name} has the root {shown}{hint} (--list names every diagram's root)")
                 }
             }
         }

@@ -223,13 +223,25 @@ fn pick_takes_one_diagram_out_of_upstreams_file_by_number_or_root() {
         ),
         (vec!["pick", "0"], "holds 1295 diagrams: pick one of 1-1295"),
         (vec!["pick", "--root", "48"], "'8' is not a column"),
+        (
+            vec!["pick", "--root", " 1212121"],
+            "--root 1212121: the game is already over",
+        ),
     ] {
         let out = c4lab(&[&args[..], &["--steady-states", file]].concat(), "");
         assert_exit(&out, 2);
         let said = String::from_utf8_lossy(&out.stderr);
         assert!(said.contains(words), "{args:?}: {said}");
     }
-    // the diagram commands, given the whole file, say how to take one out of it
+    // the diagram commands, given the whole file, say how to take one out of it (on
+    // standard input too)
+    let piped = c4lab(&["verify"], &text);
+    assert_exit(&piped, 2);
+    let said = String::from_utf8_lossy(&piped.stderr);
+    assert!(
+        said.contains("`c4lab pick --steady-states - N` prints its diagram N of 1295"),
+        "{said}"
+    );
     let whole = c4lab(&["verify", file], "");
     assert_exit(&whole, 2);
     let said = String::from_utf8_lossy(&whole.stderr);
