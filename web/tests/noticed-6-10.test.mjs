@@ -301,6 +301,12 @@ test('ninth round (a reader of the page\'s code): storage off, a failing Simplif
   await early.click('#palette button[data-level="3"]');
   await early.locator('#board .cell[data-index="0"]').click();
   await early.focus('#board');
+  await early.evaluate(() => { document.querySelector('#message').textContent = ''; });
+  await early.keyboard.press('ArrowRight');
+  await early.keyboard.press('Tab');
+  // keys the browser acts on say nothing (the page scrolled, the focus moved)
+  assert.equal(await early.locator('#message').textContent(), '');
+  await early.focus('#board');
   await early.keyboard.press('5');
   // and said nothing: what was stopped is said, and goes once the engine is in
   assert.equal(await early.locator('#message').textContent(), 'The engine is still loading: that did nothing; try again once the verdict shows.');
@@ -332,7 +338,10 @@ test('ninth round (a reader of the page\'s code): storage off, a failing Simplif
     await failed.click('nav button[data-mode="position"]', { force: true });
     await failed.keyboard.press('4');
     await failed.click('#clear', { force: true });
+    await failed.locator('#board .cell').first().click();
     assert.match(await failed.locator('#verdict').textContent(), said, file);
+    // (the held inputs said the engine was "still loading" under its failure)
+    assert.doesNotMatch(await failed.locator('#message').textContent(), /still loading/, file);
     assert.equal(await failed.locator('#clear').getAttribute('aria-disabled'), 'true', file);
     assert.match(await failed.locator('#clear').getAttribute('title'), /^Off: the engine did not load\./, file);
     // a text field takes no typing there (it took it, and nothing came of it)
@@ -536,7 +545,7 @@ test('tenth round (the keyboard): a button that is off is reached and says why, 
 });
 
 test('eleventh round: a wide screen gives the board the room, the panel beside it, its labels whole', async () => {
-  // the board stopped at 42rem (672 px), half a 1920-px page left empty
+  // the board stopped at 42rem (630 px), half a 1920-px page left empty
   for (const [width, height, least] of [[1920, 1080, 900], [1400, 1200, 800]]) {
     const page = await open('', { width, height });
     const board = await page.locator('#board').boundingBox();
