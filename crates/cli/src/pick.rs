@@ -34,10 +34,12 @@ pub fn pick(file: &Path, which: Which) -> Result<u8> {
     let stdin = file == Path::new("-");
     // (`-`: standard input, as check-solution reads it; a file that cannot be found is
     // said as a benchmark's default data file is, with the folder it was looked for in)
-    let text = match std::fs::metadata(file) {
-        Ok(_) => crate::input::read_limited(Some(file), crate::bench::DATA_MAX_BYTES, WHAT)?,
-        Err(_) if stdin => crate::input::read_limited(None, crate::bench::DATA_MAX_BYTES, WHAT)?,
-        Err(_) => crate::bench::read_data(file, "--steady-states FILE")?,
+    let text = if stdin {
+        crate::input::read_limited(None, crate::bench::DATA_MAX_BYTES, WHAT)?
+    } else if std::fs::metadata(file).is_ok() {
+        crate::input::read_limited(Some(file), crate::bench::DATA_MAX_BYTES, WHAT)?
+    } else {
+        crate::bench::read_data(file, "--steady-states FILE")?
     };
     let (leaves, errors) = parse_leaves(&text);
     let name = match stdin {
