@@ -148,12 +148,21 @@ pub enum Corpus {
 }
 
 /// Draws an indicatif bar with ETA for each phase (plain lines where standard error is
-/// no terminal), with the games done so far.
-struct Bar(Mutex<Option<(ProgressBar, PlainProgress, u64, String)>>);
+/// no terminal), with the games done so far; a clearing one takes its bar away as the
+/// phase ends (where a table is being printed).
+pub(crate) struct Bar(
+    Mutex<Option<(ProgressBar, PlainProgress, u64, String)>>,
+    bool,
+);
 
 impl Bar {
     fn new() -> Bar {
-        Bar(Mutex::new(None))
+        Bar(Mutex::new(None), false)
+    }
+
+    /// A bar cleared as each phase ends.
+    pub(crate) fn clearing() -> Bar {
+        Bar(Mutex::new(None), true)
     }
 }
 
@@ -190,7 +199,10 @@ impl Progress for Bar {
 
     fn finish(&self) {
         if let Some((bar, mut plain, done, note)) = self.0.lock().unwrap().take() {
-            bar.finish();
+            match self.1 {
+                true => bar.finish_and_clear(),
+                false => bar.finish(),
+            }
             plain.finish(done, &note);
         }
     }

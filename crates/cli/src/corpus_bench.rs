@@ -61,7 +61,8 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
     outln!("{TABLE_HEADER}");
     let mut runs = Vec::new();
     for (cfg, games, name) in &rows {
-        let mut r = run_bench(cfg, *games)?;
+        // the games done within a row (a slow teacher's row was minutes without a word)
+        let mut r = run_bench(cfg, *games, &crate::corpus::Bar::clearing())?;
         if let Some(name) = name {
             r.teacher = name;
         }

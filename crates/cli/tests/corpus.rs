@@ -148,6 +148,10 @@ fn bench_corpus_prints_a_row_per_teacher_and_the_time_for_the_full_corpus() {
     );
     // the skipped late row is not described
     assert!(!text.contains("late random moves"), "{text}");
+    // the games within a row are counted on standard error (a slow teacher's row was
+    // minutes without a word): here no terminal, so a line as the row ends
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("alphabeta: 40 of 40 games in "), "{said}");
     // the threads at work are the pool's, which RAYON_NUM_THREADS sets (it said "2
     // threads busy" on two cores with RAYON_NUM_THREADS=1)
     let one = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use crate::error::CorpusError;
-use crate::generate::{run_games, GenConfig, NoProgress, STREAM_TRAIN};
+use crate::generate::{run_games, GenConfig, Progress, STREAM_TRAIN};
 
 /// One benchmark run.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,8 +62,13 @@ pub fn significant(x: f64) -> String {
 /// The header matching [`BenchReport::table_row`].
 pub const TABLE_HEADER: &str = "| teacher | games | plies | labels | seconds | games/s | labels/s |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |";
 
-/// Plays `games` training games under `cfg` (on all cores with `parallel`) and times them.
-pub fn bench(cfg: &GenConfig, games: u64) -> Result<BenchReport, CorpusError> {
+/// Plays `games` training games under `cfg` (on all cores with `parallel`) and times
+/// them, each game counted on `progress` as it ends (a phase named for the teacher).
+pub fn bench(
+    cfg: &GenConfig,
+    games: u64,
+    progress: &dyn Progress,
+) -> Result<BenchReport, CorpusError> {
     let mut rep = BenchReport {
         teacher: cfg.teacher.mode.name(),
         games,
@@ -72,7 +77,8 @@ pub fn bench(cfg: &GenConfig, games: u64) -> Result<BenchReport, CorpusError> {
         seconds: 0.0,
     };
     let t = Instant::now();
-    run_games(cfg, STREAM_TRAIN, 0..games, &NoProgress, |_, g| {
+    progress.start(rep.teacher, games);
+    run_games(cfg, STREAM_TRAIN, 0..games, progress, |_, g| {
         rep.plies += g.moves.len() as u64;
         for s in &g.slots {
             rep.labels[s.flag as usize & 3] += 1;
@@ -80,6 +86,7 @@ pub fn bench(cfg: &GenConfig, games: u64) -> Result<BenchReport, CorpusError> {
         Ok(())
     })?;
     rep.seconds = t.elapsed().as_secs_f64();
+    progress.finish();
     Ok(rep)
 }
 
