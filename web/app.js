@@ -2,12 +2,13 @@
 // compiled to WebAssembly) answers every question about the game; verification runs in
 // a worker (verify.js).
 import { autoComplete } from './complete.js';
-import { buildCells, drops, paintCells, redCell, renderLegend, renderLog, sentence, verdictText } from './board.js';
+import { buildCells, drops, paintCells, redCell, renderLegend, renderLog, verdictText } from './board.js';
 import { wholeRoot } from './dsat.js';
 import { modelHint } from './model.js';
 import { showHints, solverHints } from './hints.js';
 import { keyHandler } from './keys.js';
 import { engineFailed, holdInputs } from './loading.js';
+import { inView, say } from './message.js';
 import { changedReplyCut, cutNote, redReplies } from './lines.js';
 import { buildPalette, renderPalette } from './palette.js';
 import { holdOffClicks, isOff, markOff, offByItsPress, renderButtons } from './buttons.js';
@@ -191,33 +192,6 @@ function apply(read) {
   state.yellow = read.line || '';
   if (!unchangedSince(prev)) remember(prev); // the same diagram again leaves no Undo step
   edited();
-}
-
-/** Shows `text` under the board; an error (often the engine's words) as a sentence; `stay`: no scroll to it. */
-function say(text, error = false, stay = false) {
-  const m = $('#message');
-  m.textContent = error && text ? sentence(text) : text;
-  m.classList.toggle('error', error);
-  // on a small screen the line under the board may be far from what spoke (Import,
-  // Export, a refused key): it comes into view with the verdict above it (an alert, it
-  // is read out either way), once the edit it speaks of is drawn (measured before, the
-  // page moved after: the verdict shrank above it, and both were out of view), if it
-  // still says the same then
-  const said = m.textContent;
-  if (text && !stay) {
-    requestAnimationFrame(() => {
-      if (m.textContent !== said) return;
-      inView($('#verdict'));
-      inView(m);
-    });
-  }
-  return false;
-}
-
-/** Scrolls `el` into view when it is out of the window (the least scroll that shows it). */
-function inView(el) {
-  const r = el.getBoundingClientRect();
-  if (r.top < 0 || r.bottom > innerHeight) el.scrollIntoView({ block: 'nearest' });
 }
 
 // ---- rendering --------------------------------------------------------------------
@@ -512,7 +486,10 @@ function loadHash({ undoable = false } = {}) {
   // a fragment that is no link at all would be read as a grid, and refused as one (its
   // digits and dot may be percent-encoded, as Import and `c4lab` read them)
   if (!/^(\d|%3\d)+(\.|%2E|$)/i.test(h)) {
-    say(`The share link was refused: #${h.length > 40 ? `${h.slice(0, 40)}…` : h} is no c4lab share link (one reads #1.<root>.<cells>, as Share link writes it).`, true);
+    // quoted as typed, not as the address bar encodes it (`# hello` read `#%20hello`)
+    let shown = h;
+    try { shown = decodeURIComponent(h); } catch { /* a stray % left as it is */ }
+    say(`The share link was refused: #${shown.length > 40 ? `${shown.slice(0, 40)}…` : shown} is no c4lab share link (one reads #1.<root>.<cells>, as Share link writes it).`, true);
     lastHash = location.hash;
     return false;
   }

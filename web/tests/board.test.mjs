@@ -294,6 +294,10 @@ test('odd input leaves the page saying what it did: truncated links, Yellow-to-m
   const garbage = await open('#garbage');
   assert.match(await garbage.locator('#message').textContent(), /#garbage is no c4lab share link/);
   await garbage.close();
+  // quoted as typed: the address bar's encoding undone (it read #%20my%20diagram)
+  const spaced = await open('#%20my%20diagram');
+  assert.match(await spaced.locator('#message').textContent(), /refused: # my diagram is no c4lab share link/);
+  await spaced.close();
   // a link whose version digit is percent-encoded opens, as Import and `c4lab verify` read
   // it (the address bar refused it as no link)
   const encoded = await open('#%31.655433534337221121.990*H90*D96579');
