@@ -151,39 +151,6 @@ fn eval_says_when_no_holdout_position_fills_the_sample() {
 }
 
 #[test]
-fn a_holdout_that_is_the_training_corpus_is_warned_about() {
-    let g = Generated::new("memorised");
-    let d = g.d.as_str();
-    let (corpus, targets, _, _) = g.paths();
-    // a holdout that is the training corpus itself is warned about
-    let memorised = format!("{d}/memorised.c4m");
-    let same = c4lab(
-        &[
-            "train",
-            "--load-corpus",
-            &corpus,
-            "--perply-targets",
-            &targets,
-            "--holdout-corpus",
-            &corpus,
-            "--holdout-targets",
-            &targets,
-            "--steps",
-            "10",
-            "--out",
-            &memorised,
-        ],
-        "",
-    );
-    assert_exit(&same, 0);
-    assert!(
-        String::from_utf8_lossy(&same.stderr).contains("is also a training corpus"),
-        "{}",
-        String::from_utf8_lossy(&same.stderr)
-    );
-}
-
-#[test]
 fn eval_names_its_long_work_every_ten_seconds_where_standard_error_is_no_terminal() {
     // a game from the empty board asks the solver questions of minutes each, and eval
     // said nothing between its table's rows

@@ -422,3 +422,36 @@ fn a_file_larger_than_any_model_is_refused_unread() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("larger than any model"));
 }
+
+#[test]
+fn a_holdout_that_is_the_training_corpus_is_warned_about() {
+    let g = Generated::new("memorised");
+    let d = g.d.as_str();
+    let (corpus, targets, _, _) = g.paths();
+    // a holdout that is the training corpus itself is warned about
+    let memorised = format!("{d}/memorised.c4m");
+    let same = c4lab(
+        &[
+            "train",
+            "--load-corpus",
+            &corpus,
+            "--perply-targets",
+            &targets,
+            "--holdout-corpus",
+            &corpus,
+            "--holdout-targets",
+            &targets,
+            "--steps",
+            "10",
+            "--out",
+            &memorised,
+        ],
+        "",
+    );
+    assert_exit(&same, 0);
+    assert!(
+        String::from_utf8_lossy(&same.stderr).contains("is also a training corpus"),
+        "{}",
+        String::from_utf8_lossy(&same.stderr)
+    );
+}
