@@ -109,7 +109,7 @@ pub enum Corpus {
         /// Slots with fewer than --min-stones stones keep their original label and flag (else they are left empty).
         #[arg(long)]
         keep_early: bool,
-        /// Write the relabelled corpus.txt and perply_targets.npz here (flag 3 on every slot solved; with --keep-early, the skipped slots keep their flags).
+        /// Write the relabelled corpus.txt and perply_targets.npz here, with their SHA256SUMS (flag 3 on every slot solved; with --keep-early, the skipped slots keep their flags); a new or empty folder.
         #[arg(long)]
         out: Option<PathBuf>,
         /// Transposition table of each thread's solver, in MiB.
@@ -461,7 +461,7 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             if let Some(dir) = &out {
                 out_folder(dir, "relabelled corpus")?;
                 // refused before the hours of solving, not after
-                let written = [dir.join("corpus.txt"), dir.join("perply_targets.npz")];
+                let written = dataset::relabelled_files(dir);
                 dataset::refuse_overwrite(&[&corpus, &npz], &[&written[0], &written[1]])?;
                 // nor over another corpus (a dataset's holdout folder, say): its files
                 // would be replaced without a word, and its SHA256SUMS left stale
@@ -473,6 +473,7 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
                     );
                 }
                 refuse_finished(dir, "relabel")?;
+                dataset::refuse_relabel_strays(dir)?;
             }
             // a folder that cannot be made fails now, not after the relabel
             *hold = out.as_deref().map(hold_folder).transpose()?;

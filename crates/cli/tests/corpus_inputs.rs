@@ -257,6 +257,41 @@ fn relabelling_never_writes_over_what_it_reads() {
 }
 
 #[test]
+fn a_relabelled_corpus_comes_with_its_checksums_in_a_folder_of_its_own() {
+    let g = Generated::new("label-sums");
+    let out_dir = format!("{}-relabelled", g.d);
+    let args = [
+        "corpus", "label", &g.corpus, "--rows", "2", "--out", &out_dir,
+    ];
+    // a file of the user's in the folder would be listed by the checksums: refused
+    // before the relabel, naming it
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let notes = format!("{out_dir}/notes.txt");
+    std::fs::write(&notes, "mine").unwrap();
+    let out = c4lab(&args, "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("holds 1 file that a relabelled corpus would not write (notes.txt)"),
+        "{err}"
+    );
+    assert_eq!(stdout(&out), "", "no table before the error");
+    std::fs::remove_file(&notes).unwrap();
+    assert_exit(&c4lab(&args, ""), 0);
+    let sums = std::fs::read_to_string(format!("{out_dir}/SHA256SUMS")).unwrap();
+    let named: Vec<&str> = sums.lines().filter_map(|l| l.split("  ").nth(1)).collect();
+    assert_eq!(named, ["corpus.txt", "perply_targets.npz"], "{sums}");
+    let out = c4lab(&["corpus", "verify-sums", &out_dir], "");
+    assert_exit(&out, 0);
+    assert_eq!(
+        stdout(&out),
+        "corpus.txt: OK\nperply_targets.npz: OK\n",
+        "the relabelled files verify"
+    );
+    std::fs::remove_dir_all(&out_dir).unwrap();
+}
+
+#[test]
 fn a_relabel_says_what_became_of_the_slots_it_did_not_solve() {
     // (with --keep-early they were said to be "skipped", though kept)
     let g = Generated::new("label-early");

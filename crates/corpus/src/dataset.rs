@@ -129,9 +129,6 @@ pub(crate) struct Writes {
 /// `corpus_320k.txt` beside this run's `corpus_40k.txt`, or its holdout beside a run
 /// that holds none out, say).
 pub(crate) fn refuse_strays(dir: &Path, games: u64, writes: Writes) -> Result<(), CorpusError> {
-    if !dir.is_dir() {
-        return Ok(());
-    }
     let [train, train_npz, hold, hold_npz] = layout(dir, games);
     let mut written = vec![train, train_npz];
     if writes.holdout {
@@ -140,13 +137,22 @@ pub(crate) fn refuse_strays(dir: &Path, games: u64, writes: Writes) -> Result<()
     if writes.card {
         written.push(dir.join("README.md"));
     }
+    refuse_others(dir, &written, "this dataset")
+}
+
+/// Refuses a folder holding files besides `written` and their checksums (`what` names
+/// the writer in the message): the checksums over the folder would list them.
+fn refuse_others(dir: &Path, written: &[PathBuf], what: &str) -> Result<(), CorpusError> {
+    if !dir.is_dir() {
+        return Ok(());
+    }
     let ours: Vec<String> = written
         .iter()
         .filter_map(|p| p.strip_prefix(dir).ok())
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
     // a `.part` file a stopped run left is written over when it is one of ours (or the
-    // checksums'); another would stay beside the new dataset and fail `verify-sums`
+    // checksums'); another would stay beside the new files and fail `verify-sums`
     let strays: Vec<String> = crate::sums::files_under(dir, true)?
         .into_iter()
         .filter(|f| {
@@ -159,7 +165,7 @@ pub(crate) fn refuse_strays(dir: &Path, games: u64, writes: Writes) -> Result<()
     }
     let named: Vec<&str> = strays.iter().take(3).map(String::as_str).collect();
     Err(CorpusError::Invalid(format!(
-        "{} already holds {} file{} that this dataset would not write ({}{}); write into a new or empty folder",
+        "{} already holds {} file{} that {what} would not write ({}{}); write into a new or empty folder",
         dir.display(),
         strays.len(),
         if strays.len() == 1 { "" } else { "s" },
@@ -313,15 +319,16 @@ pub fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<(), Corpu
 }
 
 /// Writes the first `labels.len()` rows of `corpus` with `labels` as a relabelled
-/// corpus, `dir/corpus.txt` and `dir/perply_targets.npz`: once either is in place the
-/// two are whole or gone (a stop between them left a sidecar without its corpus), and a
-/// failure leaves no `.part` file.
+/// corpus, `dir/corpus.txt` and `dir/perply_targets.npz`, and their `dir/SHA256SUMS`:
+/// once one is in place the three are whole or gone (a stop between them left a sidecar
+/// without its corpus), and a failure leaves no `.part` file.
 pub fn write_relabelled(corpus: &Path, labels: &Labels, dir: &Path) -> Result<(), CorpusError> {
-    let rows_path = dir.join("corpus.txt");
-    let npz = dir.join("perply_targets.npz");
+    let [rows_path, npz] = relabelled_files(dir);
     refuse_overwrite(&[corpus], &[&rows_path, &npz])?;
-    // (a failure leaves neither file's `.part` behind)
-    let whole = part::Whole::new(vec![rows_path.clone(), npz.clone()]);
+    refuse_relabel_strays(dir)?;
+    let sums = dir.join(crate::sums::SUMS_FILE);
+    // (a failure leaves no file's `.part` behind)
+    let whole = part::Whole::new(vec![rows_path.clone(), npz.clone(), sums]);
     let write = || -> Result<(), CorpusError> {
         let mut rows = RowReader::open(corpus)?;
         let mut out = BufWriter::new(part::create(&rows_path).map_err(io_err(&rows_path))?);
@@ -335,11 +342,23 @@ pub fn write_relabelled(corpus: &Path, labels: &Labels, dir: &Path) -> Result<()
         drop(out);
         // the sidecar first, as every writer of a corpus
         write_sidecar(&npz, labels)?;
-        part::commit(&rows_path).map_err(io_err(&rows_path))
+        part::commit(&rows_path).map_err(io_err(&rows_path))?;
+        write_sums(dir).map(drop)
     };
     let finished = write();
     whole.end(finished.is_ok());
     finished
+}
+
+/// The files a relabelled corpus is written to in `dir`: the corpus and its sidecar.
+pub fn relabelled_files(dir: &Path) -> [PathBuf; 2] {
+    [dir.join("corpus.txt"), dir.join("perply_targets.npz")]
+}
+
+/// Refuses a folder holding files a relabelled corpus would not write (its checksums
+/// would list them); run before the relabel, not after its hours of solving.
+pub fn refuse_relabel_strays(dir: &Path) -> Result<(), CorpusError> {
+    refuse_others(dir, &relabelled_files(dir), "a relabelled corpus")
 }
 
 /// Splits a corpus and its sidecar into `dir/train` and `dir/holdout` board-disjointly

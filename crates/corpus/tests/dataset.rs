@@ -585,4 +585,8 @@ fn a_relabelled_corpus_that_fails_once_its_sidecar_is_in_place_leaves_neither_fi
             .len(),
         labels.len()
     );
+    // with their checksums, which list the two (they were left to `sums`)
+    let listed = verify_sums(&fresh).unwrap();
+    assert!(listed.passed(), "{listed:?}");
+    assert_eq!(listed.ok, ["corpus.txt", "perply_targets.npz"]);
 }
