@@ -35,9 +35,18 @@ export function raceWorkers(url, widenAfter, changed) {
   const s = { id: 0, report: null, running: false, grid: null, entrants: [], released: null, message: null, t0: 0, shared: null };
 
   function end() {
-    for (const e of s.entrants) if (e.worker) e.worker.terminate();
-    for (const e of s.entrants) e.worker = null;
+    s.entrants.forEach((e, j) => halt(e, j));
     s.running = false;
+  }
+  // Ends search `j`'s worker. A worker is only ended between two of its tasks, and a
+  // solve-verify round is one task: Chromium lets it run on for up to 2 s before it
+  // kills the thread (a core busy after Stop), so the solver is first told, through its
+  // shared slot, that it has no dead end left.
+  function halt(e, j) {
+    if (!e.worker) return;
+    if (s.shared) Atomics.store(s.shared, j, 0);
+    e.worker.terminate();
+    e.worker = null;
   }
   const finished = (r) => !r.ok || !['mapping', 'waiting', 'searching'].includes(r.state);
   const verdict = (r) => r && r.ok && (r.state === 'found' || r.state === 'unsat');
@@ -118,8 +127,7 @@ export function raceWorkers(url, widenAfter, changed) {
   function retire(j) {
     const e = s.entrants[j];
     if (e.done) return;
-    if (e.worker) e.worker.terminate();
-    e.worker = null;
+    halt(e, j);
     e.done = true;
     e.report = e.report ? { ...e.report, state: 'stopped' } : null;
   }

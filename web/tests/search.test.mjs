@@ -80,12 +80,22 @@ test('auto-complete says UNSAT for what no completion can win, and Stop ends a w
   await emptyBoardAllUndecided(page);
   assert.equal(await page.locator('#clear-root').getAttribute('title'), 'Off: the root is the empty board already. Take every root stone off');
   assert.equal(await page.locator('#clear-root').isDisabled(), true);
+  // when each of the page's workers ends: its thread, not the terminate() call
+  const ended = new Map();
+  page.on('worker', (w) => w.on('close', () => ended.set(w.url().split('/').pop(), Date.now())));
   await page.click('#fill');
   assert.match(await page.locator('#fill-status').textContent(), /wide scope/);
   await page.waitForFunction(() => /^Searching… [1-9]/.test(document.querySelector('#fill-status').textContent), null, { timeout: 30_000 });
   assert.ok(await page.locator('#board .cell.candidate').count() > 0, 'the live candidate is drawn');
   await page.waitForFunction(() => /Deepest loss/.test(document.querySelector('#fill-status').textContent), null, { timeout: 30_000 });
+  const stop = Date.now();
   await page.click('#fill-stop');
+  // the search's worker ends with Stop: Chromium runs a task on for up to 2 s after
+  // terminate(), and the worker's loop of steps was one task, a core busy that long
+  for (let i = 0; i < 30 && !ended.has('complete.worker.js'); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(ended.has('complete.worker.js'), 'the worker still runs 3 s after Stop');
+  const after = ended.get('complete.worker.js') - stop;
+  assert.ok(after < 1500, `the worker ended ${after} ms after Stop`);
   const stopped = await page.locator('#fill-status').textContent();
   assert.match(stopped, /^Stopped after/);
   assert.doesNotMatch(stopped, /Deepest loss: (no-move|draw|yellow-wins) /, 'how the line ends, in words');
