@@ -130,7 +130,7 @@ enum Command {
     },
     /// Play Yellow against a diagram (or either colour against a model) in the terminal: type a column 1-7, `u` to undo, `q` to quit.
     Play {
-        /// Diagram file (the opponent, with the default --opponent diagram).
+        /// Diagram file (the opponent, with the default --opponent diagram); or a share link (its Yellow line is played first), or a root's moves; `-` reads it from stdin, with --moves and --no-input.
         file: Option<PathBuf>,
         /// Your moves to play first (digits 1-7); with --no-input nothing is read afterwards.
         #[arg(long, default_value = "")]

@@ -57,9 +57,13 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
         return Ok(code(game.status()));
     }
     for line in typed_lines() {
-        let line = line.context(
+        let Some(line) = line.context(
             "cannot read standard input (type Yellow's moves, or give them with --moves and --no-input)",
-        )?;
+        )?
+        else {
+            writeln!(out, "{}", too_long())?;
+            continue;
+        };
         match line.trim() {
             "" => continue,
             "q" | "quit" => break,
@@ -67,8 +71,10 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
                 if game.undo() {
                     writeln!(out, "undone")?;
                 } else {
-                    // Red's first move is the diagram's, not one to take back
+                    // Red's first move is the diagram's, not one to take back (and
+                    // the board, unchanged, is not shown again)
                     writeln!(out, "nothing to undo: Yellow has made no move")?;
+                    continue;
                 }
             }
             t => match typed_column(t) {
@@ -117,21 +123,31 @@ fn typed_column(word: &str) -> Option<usize> {
     }
 }
 
-/// The lines typed on standard input. A line that is not UTF-8 comes through with its
-/// bad bytes replaced, to be answered as any other line no move reads (it ended the
-/// game with "stream did not contain valid UTF-8"); one past 64 KiB is cut there. A
-/// byte-order mark before the first line is dropped, as a diagram file's is (moves
-/// piped from a file an editor saved with one lost their first move).
-fn typed_lines() -> impl Iterator<Item = std::io::Result<String>> {
+/// What a game answers a typed line too long to read.
+fn too_long() -> String {
+    format!(
+        "a line of more than {} bytes is no move: type a column 1-7, u to undo, q to quit",
+        crate::solve::MAX_LINE
+    )
+}
+
+/// The lines typed on standard input, `None` for one past [`crate::solve::MAX_LINE`]
+/// bytes (cut there, it was answered by its first 64 KiB: a move, or nothing when the
+/// move came after the cut). A line that is not UTF-8 comes through with its bad bytes
+/// replaced, to be answered as any other line no move reads (it ended the game with
+/// "stream did not contain valid UTF-8"). A byte-order mark before the first line is
+/// dropped, as a diagram file's is (moves piped from a file an editor saved with one
+/// lost their first move).
+fn typed_lines() -> impl Iterator<Item = std::io::Result<Option<String>>> {
     crate::solve::capped_lines(std::io::stdin().lock(), crate::solve::MAX_LINE)
         .enumerate()
         .map(|(i, line)| {
-            line.map(|(bytes, _)| {
+            line.map(|(bytes, cut)| {
                 let text = String::from_utf8_lossy(&bytes);
-                match text.strip_prefix('\u{feff}') {
+                (!cut).then(|| match text.strip_prefix('\u{feff}') {
                     Some(rest) if i == 0 => rest.to_string(),
                     _ => text.into_owned(),
-                }
+                })
             })
         })
 }
@@ -281,10 +297,13 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                     return Ok(model_code(&ended));
                 }
                 match lines.next() {
-                    Some(l) => l
-                        .context("cannot read standard input (type your moves, or give them with --moves and --no-input)")?
-                        .trim()
-                        .to_string(),
+                    Some(l) => match l.context("cannot read standard input (type your moves, or give them with --moves and --no-input)")? {
+                        Some(l) => l.trim().to_string(),
+                        None => {
+                            writeln!(out, "{}", too_long())?;
+                            continue;
+                        }
+                    },
                     None => return Ok(model_code(&ended)),
                 }
             }

@@ -133,6 +133,14 @@ fn the_model_plays_as_an_opponent_and_refuses_the_diagram_games_flags() {
         text.contains("took back your last move") && text.contains("nothing to undo"),
         "{text}"
     );
+    // a line past 64 KiB is no move (it was played by its start)
+    let out = red_against(&model, "4", Some(&format!("1{}x\nq\n", " ".repeat(70_000))));
+    let text = stdout(&out);
+    assert!(
+        text.contains("a line of more than 65536 bytes is no move"),
+        "{text}"
+    );
+    assert!(!text.contains("you play 1"), "{text}");
     // a script that goes on after the game is over is refused, as in the diagram game:
     // play the first column that is not full until the game ends, then one move more
     let mut script = String::new();

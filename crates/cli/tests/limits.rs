@@ -103,6 +103,20 @@ fn files_larger_than_any_book_checkpoint_or_data_file_are_refused_unread() {
 }
 
 #[test]
+fn play_answers_a_typed_line_past_64_kib_as_no_move() {
+    // cut at 64 KiB, such a line was played by its start ("7", then 70,000 spaces and
+    // an x) or dropped unsaid (a 7 after 100,000 spaces)
+    let typed = format!("7{}x\n{}7\nq\n", " ".repeat(70_000), " ".repeat(100_000));
+    let out = c4lab(&["play", "examples/loss.txt"], &typed);
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    let said =
+        "a line of more than 65536 bytes is no move: type a column 1-7, u to undo, q to quit\n";
+    assert_eq!(text.matches(said).count(), 2, "{text}");
+    assert!(!text.contains("Yellow plays"), "{text}");
+}
+
+#[test]
 fn a_corpus_row_without_end_is_refused_by_its_number() {
     let dir = Scratch::new("row");
     let corpus = dir.0.join("c.txt");

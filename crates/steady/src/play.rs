@@ -70,7 +70,7 @@ impl Status {
             Status::YellowToMove => "Yellow to move".into(),
             Status::RedWon => "Red wins".into(),
             Status::YellowWon => "Yellow wins".into(),
-            Status::Draw => "draw".into(),
+            Status::Draw => "a draw: the diagram did not win".into(),
             Status::NoMove => "the diagram names no move: Red loses".into(),
             Status::Undecided { columns } => {
                 let cols: Vec<String> = columns.iter().map(|c| (c + 1).to_string()).collect();

@@ -340,8 +340,10 @@ fn a_full_board_root_is_a_draw_not_a_missing_move() {
         }
         other => panic!("{other:?}"),
     }
-    // playing from it says the same: a draw, with no Red move named
+    // playing from it says the same: a draw, with no Red move named, and that the
+    // diagram failed (it said "draw", where a diagram naming no move "Red loses")
     let game = Game::new(&blank_on(full)).unwrap();
     assert_eq!(game.status(), &Status::Draw);
+    assert_eq!(game.status().describe(), "a draw: the diagram did not win");
     assert!(game.log().is_empty(), "{:?}", game.log());
 }
