@@ -90,6 +90,7 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
         };
         open_browser(opener, &url);
     }
+    open_files::raise_limit();
     accept(listener, MAX_CONNECTIONS);
     Ok(0)
 }
@@ -180,9 +181,31 @@ fn open_browser(opener: &'static str, url: &str) {
 /// [`MAX_CONNECTIONS`]).
 fn accept(listener: TcpListener, most: usize) {
     let open = Arc::new(AtomicUsize::new(0));
+    let mut warned = false;
     for stream in listener.incoming() {
-        // a connection that failed before it was accepted is the client's problem
-        let Ok(mut stream) = stream else { continue };
+        let mut stream = match stream {
+            Ok(stream) => stream,
+            // a connection that failed before it was accepted is the client's problem
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    ErrorKind::ConnectionAborted
+                        | ErrorKind::ConnectionReset
+                        | ErrorKind::Interrupted
+                ) =>
+            {
+                continue
+            }
+            Err(e) => {
+                // out of open files (or memory): the connection waits in the queue until
+                // one closes, and the loop pauses rather than spin on it
+                if !std::mem::replace(&mut warned, true) {
+                    eprintln!("warning: cannot take a connection ({e}); it waits until another closes (said once; with too many open files, raise `ulimit -n`)");
+                }
+                std::thread::sleep(Duration::from_millis(100));
+                continue;
+            }
+        };
         if open.load(Ordering::Relaxed) >= most {
             turn_away(&mut stream);
             continue;
@@ -251,22 +274,23 @@ type Refusal = (u16, &'static str, &'static str);
 /// Serves the requests of one connection until it closes, errs or asks to close.
 fn connection(stream: TcpStream) -> std::io::Result<()> {
     let _ = stream.set_nodelay(true);
-    let mut out = stream.try_clone()?;
-    let mut input = BufReader::new(stream);
+    // reads and writes share the one socket (a clone took a second file descriptor)
+    let out = &stream;
+    let mut input = BufReader::new(&stream);
     loop {
         let Some(head) = read_head(&mut input)? else {
             return Ok(());
         };
         match parse(&head) {
             Ok(req) => {
-                respond(&mut out, &req)?;
+                respond(out, &req)?;
                 if !req.keep_alive {
-                    return linger(&mut input, &mut out);
+                    return linger(&mut input, out);
                 }
             }
             Err(refusal) => {
-                respond_error(&mut out, refusal, head.starts_with(b"HEAD "), WRITE_TIME)?;
-                return linger(&mut input, &mut out);
+                respond_error(out, refusal, head.starts_with(b"HEAD "), WRITE_TIME)?;
+                return linger(&mut input, out);
             }
         }
     }
@@ -275,7 +299,7 @@ fn connection(stream: TcpStream) -> std::io::Result<()> {
 /// Closes a connection whose client may still be sending (a request body, or further
 /// requests): what arrives is read and dropped for a moment, since a close with unread
 /// input resets the connection, and the client could lose the answer with it.
-fn linger(input: &mut BufReader<TcpStream>, out: &mut TcpStream) -> std::io::Result<()> {
+fn linger(input: &mut BufReader<&TcpStream>, out: &TcpStream) -> std::io::Result<()> {
     out.shutdown(std::net::Shutdown::Write)?;
     let deadline = Instant::now() + Duration::from_secs(1);
     let mut sink = [0u8; 16 * 1024];
@@ -302,7 +326,7 @@ fn head_ended(head: &[u8]) -> bool {
 /// Reads a request head up to its blank line: `None` when the client closed (or went
 /// idle past [`HEAD_TIME`]) before sending one; an over-long head is cut at
 /// [`MAX_HEAD`] + 1 bytes, for [`parse`] to refuse.
-fn read_head(input: &mut BufReader<TcpStream>) -> std::io::Result<Option<Vec<u8>>> {
+fn read_head(input: &mut BufReader<&TcpStream>) -> std::io::Result<Option<Vec<u8>>> {
     let deadline = Instant::now() + HEAD_TIME;
     let mut head = Vec::new();
     loop {
@@ -475,7 +499,7 @@ fn parse(head: &[u8]) -> Result<Request, Refusal> {
 
 /// Writes `bytes` within [`WRITE_TIME`] in all: a client that reads a little now and
 /// then cannot hold its connection for long.
-fn write_within(out: &mut TcpStream, bytes: &[u8], deadline: Instant) -> std::io::Result<()> {
+fn write_within(mut out: &TcpStream, bytes: &[u8], deadline: Instant) -> std::io::Result<()> {
     for chunk in bytes.chunks(64 * 1024) {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
@@ -488,7 +512,7 @@ fn write_within(out: &mut TcpStream, bytes: &[u8], deadline: Instant) -> std::io
 }
 
 /// Answers a parsed request: the file, or 404.
-fn respond(out: &mut TcpStream, req: &Request) -> std::io::Result<()> {
+fn respond(mut out: &TcpStream, req: &Request) -> std::io::Result<()> {
     let connection = if req.keep_alive {
         "keep-alive"
     } else {
@@ -527,7 +551,7 @@ fn now() -> String {
 
 /// Answers a refused request (with no body to a HEAD) within `within`, and asks to close.
 fn respond_error(
-    out: &mut TcpStream,
+    mut out: &TcpStream,
     (code, reason, extra): Refusal,
     head_only: bool,
     within: Duration,
@@ -546,5 +570,6 @@ fn respond_error(
     out.flush()
 }
 
+mod open_files;
 #[cfg(test)]
 mod tests;
