@@ -85,14 +85,15 @@ pub(crate) fn out_folder(out: &Path, what: &str) -> Result<()> {
 }
 
 /// Refuses to `what` into a folder that is or lies inside a finished dataset (one with
-/// SHA256SUMS beside its train/ folder): its files would change or be added to, and its
-/// checksums no longer match (`verify-sums` walks its subfolders too).
+/// SHA256SUMS beside its train/ folder, or beside its corpus.txt as a relabelled corpus
+/// has): its files would change or be added to, and its checksums no longer match
+/// (`verify-sums` walks its subfolders too).
 pub(crate) fn refuse_finished(dir: &Path, what: &str) -> Result<()> {
     let whole = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     let sums = c4lab_corpus::sums::SUMS_FILE;
-    let dataset = whole
-        .ancestors()
-        .find(|a| a.join(sums).is_file() && a.join("train").is_dir());
+    let dataset = whole.ancestors().find(|a| {
+        a.join(sums).is_file() && (a.join("train").is_dir() || a.join("corpus.txt").is_file())
+    });
     if let Some(dataset) = dataset {
         let inside = if dataset == whole {
             String::new()

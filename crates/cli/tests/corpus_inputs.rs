@@ -288,6 +288,20 @@ fn a_relabelled_corpus_comes_with_its_checksums_in_a_folder_of_its_own() {
         "corpus.txt: OK\nperply_targets.npz: OK\n",
         "the relabelled files verify"
     );
+    // and they are a finished dataset: a relabel into a folder inside would break them
+    let inside = format!("{out_dir}/again");
+    let out = c4lab(
+        &[
+            "corpus", "label", &g.corpus, "--rows", "2", "--out", &inside,
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("(inside {out_dir}) holds a finished dataset")),
+        "{err}"
+    );
     std::fs::remove_dir_all(&out_dir).unwrap();
 }
 

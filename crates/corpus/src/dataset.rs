@@ -318,14 +318,16 @@ pub fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<(), Corpu
     Ok(())
 }
 
-/// Writes the first `labels.len()` rows of `corpus` with `labels` as a relabelled
-/// corpus, `dir/corpus.txt` and `dir/perply_targets.npz`, and their `dir/SHA256SUMS`:
-/// once one is in place the three are whole or gone (a stop between them left a sidecar
-/// without its corpus), and a failure leaves no `.part` file.
+/// Writes a relabelled corpus (the first `labels.len()` rows of `corpus`) with its checksums.
+///
+/// The files are `dir/corpus.txt`, `dir/perply_targets.npz` and `dir/SHA256SUMS`, which
+/// lists every file in `dir` ([`refuse_relabel_strays`] before the relabel keeps others
+/// out; a file that turned up since, as a file manager's `.DS_Store`, is listed rather
+/// than the relabel lost). Once one is in place the three are whole or gone (a stop
+/// between them left a sidecar without its corpus), and a failure leaves no `.part` file.
 pub fn write_relabelled(corpus: &Path, labels: &Labels, dir: &Path) -> Result<(), CorpusError> {
     let [rows_path, npz] = relabelled_files(dir);
     refuse_overwrite(&[corpus], &[&rows_path, &npz])?;
-    refuse_relabel_strays(dir)?;
     let sums = dir.join(crate::sums::SUMS_FILE);
     // (a failure leaves no file's `.part` behind)
     let whole = part::Whole::new(vec![rows_path.clone(), npz.clone(), sums]);
@@ -355,8 +357,9 @@ pub fn relabelled_files(dir: &Path) -> [PathBuf; 2] {
     [dir.join("corpus.txt"), dir.join("perply_targets.npz")]
 }
 
-/// Refuses a folder holding files a relabelled corpus would not write (its checksums
-/// would list them); run before the relabel, not after its hours of solving.
+/// Refuses a folder holding files a relabelled corpus would not write (its checksums would list them).
+///
+/// Run it before the relabel, not after its hours of solving.
 pub fn refuse_relabel_strays(dir: &Path) -> Result<(), CorpusError> {
     refuse_others(dir, &relabelled_files(dir), "a relabelled corpus")
 }

@@ -571,6 +571,13 @@ fn a_relabelled_corpus_that_fails_once_its_sidecar_is_in_place_leaves_neither_fi
     // (the sidecar stayed, without its corpus)
     let left = files_under(&out);
     assert!(left.is_empty(), "{left:?}");
+    // nor when their checksums cannot be written, once both are in place
+    let late = dir.join("late");
+    std::fs::create_dir_all(late.join("SHA256SUMS.part")).unwrap();
+    write_relabelled(&train, &labels, &late).unwrap_err();
+    std::fs::remove_dir(late.join("SHA256SUMS.part")).unwrap();
+    let left = files_under(&late);
+    assert!(left.is_empty(), "{left:?}");
     // and with nothing in the way, both are written
     let fresh = dir.join("fresh");
     std::fs::create_dir_all(&fresh).unwrap();
