@@ -185,24 +185,17 @@ fn accept(listener: TcpListener, most: usize) {
     for stream in listener.incoming() {
         let mut stream = match stream {
             Ok(stream) => stream,
-            // a connection that failed before it was accepted is the client's problem
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    ErrorKind::ConnectionAborted
-                        | ErrorKind::ConnectionReset
-                        | ErrorKind::Interrupted
-                ) =>
-            {
-                continue
-            }
             Err(e) => {
-                // out of open files (or memory): the connection waits in the queue until
-                // one closes, and the loop pauses rather than spin on it
-                if !std::mem::replace(&mut warned, true) {
-                    eprintln!("warning: cannot take a connection ({e}); it waits until another closes (said once; with too many open files, raise `ulimit -n`)");
+                if let Some(why) = open_files::shortage(&e) {
+                    // the connection waits in the queue until a file is free, and the
+                    // loop pauses rather than spin on it
+                    if !std::mem::replace(&mut warned, true) {
+                        sayln!("warning: cannot take a connection ({e}){why}; it waits until another closes (said once)");
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
                 }
-                std::thread::sleep(Duration::from_millis(100));
+                // else a connection that failed before it was accepted (a reset, or a
+                // network error the system passes on) is the client's problem
                 continue;
             }
         };

@@ -30,3 +30,21 @@ pub(super) fn raise_limit() {
 
 #[cfg(not(unix))]
 pub(super) fn raise_limit() {}
+
+/// Whether `e`, an error of `accept`, means the process or system is short of files or
+/// memory, and if so what to say of it (the other errors are one connection's).
+#[cfg(unix)]
+pub(super) fn shortage(e: &std::io::Error) -> Option<&'static str> {
+    match e.raw_os_error()? {
+        libc::EMFILE => Some(": too many open files for this process, raise `ulimit -n`"),
+        libc::ENFILE => Some(": the system's open files are used up"),
+        libc::ENOBUFS | libc::ENOMEM => Some(": the system is short of memory"),
+        _ => None,
+    }
+}
+
+#[cfg(not(unix))]
+pub(super) fn shortage(e: &std::io::Error) -> Option<&'static str> {
+    // (WSAEMFILE: the process's sockets are used up)
+    (e.kind() == std::io::ErrorKind::OutOfMemory || e.raw_os_error() == Some(10024)).then_some("")
+}
