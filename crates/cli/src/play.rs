@@ -132,8 +132,8 @@ fn too_long() -> String {
 }
 
 /// The lines typed on standard input, `None` for one past [`crate::solve::MAX_LINE`]
-/// bytes (cut there, it was answered by its first 64 KiB: a move, or nothing when the
-/// move came after the cut). A line that is not UTF-8 comes through with its bad bytes
+/// bytes (such a line used to be cut there and answered by its first 64 KiB: a move, or
+/// nothing when the move came after the cut). A line that is not UTF-8 comes through with its bad bytes
 /// replaced, to be answered as any other line no move reads (it ended the game with
 /// "stream did not contain valid UTF-8"). A byte-order mark before the first line is
 /// dropped, as a diagram file's is (moves piped from a file an editor saved with one
@@ -262,6 +262,9 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
     // the exit code where the game stands: 1 when you won
     let model_code = |ended: &Option<GameEnd>| ended.as_ref().map_or(0, |e| u8::from(e.you_won));
     let mut lines = typed_lines();
+    // the board last shown before a move was read: shown again only once it changed
+    // (not after a word that is no move, or `u` with nothing to take back)
+    let mut shown_last: Option<Position> = None;
     loop {
         if ended.is_none() && pos.moves_played() % 2 != yours {
             let x = model
@@ -290,8 +293,9 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                 c.to_string()
             }
             None => {
-                if ended.is_none() {
+                if ended.is_none() && shown_last != Some(pos) {
                     show_position(&pos, &mut out)?;
+                    shown_last = Some(pos);
                 }
                 if no_input {
                     return Ok(model_code(&ended));

@@ -133,6 +133,9 @@ fn the_model_plays_as_an_opponent_and_refuses_the_diagram_games_flags() {
         text.contains("took back your last move") && text.contains("nothing to undo"),
         "{text}"
     );
+    // the board, unchanged since, is not shown again (nor after a word that is no move)
+    let after = text.split("nothing to undo").nth(1).unwrap();
+    assert!(!after.contains("1 2 3 4 5 6 7"), "{text}");
     // a line past 64 KiB is no move (it was played by its start)
     let out = red_against(&model, "4", Some(&format!("1{}x\nq\n", " ".repeat(70_000))));
     let text = stdout(&out);
