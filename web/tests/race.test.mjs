@@ -18,7 +18,12 @@ class StandIn {
     StandIn.made.push(this);
   }
   postMessage(m) { this.sent.push(m); }
-  terminate() { this.terminated = true; }
+  terminate() {
+    this.terminated = true;
+    // what its slot of the shared ceilings held as it was ended (none: not isolated)
+    const { shared, slot } = this.sent[0] ?? {};
+    this.slotAtEnd = shared ? new Int32Array(shared)[slot] : null;
+  }
   /** Posts a report as the worker would. */
   report(r) {
     assert.equal(this.terminated, false, 'a terminated worker cannot report');
@@ -302,6 +307,32 @@ test('Stop keeps a verdict one search already has, as natively', () => {
   race.stop();
   assert.equal(race.report.state, 'stopped');
   assert.equal(race.report.conflicts, 100);
+});
+
+test('a search ended mid-call is first told, through its shared slot, that it has no dead end left', () => {
+  // (where the page is cross-origin isolated: a worker's call runs on up to 2 s after
+  // terminate(), and a solve-verify round is one call)
+  globalThis.crossOriginIsolated = true;
+  try {
+    const { race, first, second } = released();
+    assert.ok(first.sent[0].shared instanceof SharedArrayBuffer);
+    const slots = new Int32Array(first.sent[0].shared);
+    // the first's verdict at 2,000 leaves the second 500 dead ends of its own
+    first.report(found(2000, 2000, { released_at: 1000 }));
+    assert.deepEqual([...slots], [0x7fffffff, 500]);
+    assert.equal(first.slotAtEnd, 0x7fffffff, 'a finished search is not told');
+    second.report(searching(500, 500));
+    assert.equal(second.slotAtEnd, 0, 'retired');
+    assert.equal(race.report.winner, 0);
+    // Stop ends every search so
+    race.start('grid', {});
+    const [a, b] = StandIn.made.slice(-2);
+    a.report(searching(100, 100));
+    race.stop();
+    assert.deepEqual([a.slotAtEnd, b.slotAtEnd], [0, 0]);
+  } finally {
+    delete globalThis.crossOriginIsolated;
+  }
 });
 
 test('a diagram found and a proof that none exists in one race are an error, as natively', () => {
