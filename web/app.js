@@ -232,8 +232,9 @@ function render() {
   // a root with Yellow to move is a step while a root is built: no link carries it, so
   // what is painted meanwhile lives in this page alone (a reload lost it unsaid)
   const building = root.ok && !root.over && root.to_move === 'Yellow';
-  // (the engine's sentences may end without a full stop: "...must be equal Until")
-  v.textContent = building ? `${text.replace(/([^.!?])$/, '$1.')} Until Red is to move, no link, export or reload keeps this diagram: add a stone in Position mode.` : text;
+  // (the engine's sentences may end without a full stop: "...must be equal Until"; an
+  // ellipsis ends one: "Verifying…." had two)
+  v.textContent = building ? `${text.replace(/([^.!?…])$/, '$1.')} Until Red is to move, no link, export or reload keeps this diagram: add a stone in Position mode.` : text;
   v.className = cls;
   const simp = $('#simplify');
   if (state.simplify && state.simplify.ok) {

@@ -62,6 +62,13 @@ export function solverHints(store, changed) {
       while (k >= 0 && moves[k].player !== 'Red') k--;
       if (game.status === 'red-won') return store({ id, yellow: null, red: 'won' }); // nothing left to ask
       busy = true;
+      if (game.status === 'no-move') {
+        // Red is to move where the diagram names no move: its last move is not the one
+        // to judge (the line said "Red's last move keeps the win" under "Red: no
+        // move"), but what Red's best move there would have given
+        worker.postMessage({ id, moves: null, beforeRed: root + played, redColumn: null });
+        return;
+      }
       worker.postMessage({
         id,
         moves: game.status === 'yellow-to-move' ? root + played : null,
@@ -79,7 +86,12 @@ export function hintText(h) {
   const parts = [];
   if (h.red !== null) {
     const r = h.red;
-    parts.push(r === 'won' ? "Red's last move wins at once, so it keeps the win"
+    const noMove = 'Where the diagram names no move';
+    parts.push(r === 'no-move' ? (h.redBest === null ? `${noMove}, Red's best move is unknown within the solver's budget`
+      : h.redBest > 0 ? `${noMove}, Red had a winning move`
+      : h.redBest === 0 ? `${noMove}, Red's best move draws`
+      : `${noMove}, every Red move loses`)
+      : r === 'won' ? "Red's last move wins at once, so it keeps the win"
       : r === 'unknown' ? "Red's last move: unknown within the solver's budget"
       : r > 0 ? "Red's last move keeps the win"
       // against Red's best move there (`redBest`, when the solver knew it): no mistake
@@ -104,7 +116,8 @@ export function hintText(h) {
     if (other.length) parts.push(`Yellow moves that draw or win: ${other.join(', ')}`);
     if (unknown.length) parts.push(`unknown: ${unknown.join(', ')}`);
   }
-  // nothing to judge: the diagram names no Red move and Yellow is not to move
+  // nothing to judge: no Red move played and Yellow is not to move (a ? cell stops play
+  // at the root)
   const text = parts.length ? 'Solver: ' + parts.join('; ') + '.' : 'Solver: nothing to judge here (no Red move played, and Yellow is not to move).';
   return { text, lose };
 }

@@ -75,7 +75,8 @@ export function keyHandler(lab) {
         lab.render(); // the palette shows the level picked, even where the paint was refused or changed nothing
       }
     } else if (k >= '1' && k <= '7') {
-      lab.column(Number(k) - 1);
+      // one move a press: a held digit's repeats played on (a game lost to one key)
+      if (!e.repeat) lab.column(Number(k) - 1);
     }
   };
 }

@@ -1,5 +1,6 @@
 // The strong solver off the main thread, for Play mode's hints: which Yellow moves
-// lose, and whether Red's last move kept the win. Each question has a node budget, so
+// lose, and whether Red's last move kept the win (or, where the diagram names no move,
+// what Red's best move there gives: `redColumn` null). Each question has a node budget, so
 // a hard position answers "unknown" rather than stalling. A failure (the engine did not
 // load, a trap) is posted as `{id, error, failed: true}`, so the page never waits on it
 // and asks a fresh worker next (a trapped engine is not fit to run again).
@@ -21,7 +22,12 @@ self.onmessage = async (e) => {
     await ready;
     const yellow = moves === null ? null : JSON.parse(analyze(moves, BUDGET));
     let red = null, redBest = null, after = null;
-    if (beforeRed !== null) {
+    if (beforeRed !== null && redColumn === null) {
+      // Red to move where the diagram names no move: what Red's best move there gives
+      after = JSON.parse(score(beforeRed, BUDGET));
+      red = 'no-move';
+      redBest = after.ok && after.score !== 'unknown' ? after.score : null;
+    } else if (beforeRed !== null) {
       // Red's move kept the win when the position after it is lost for Yellow; the
       // position before it says what Red's best move would have scored (a move that
       // loses where every move loses is no mistake)

@@ -220,10 +220,11 @@ test('a Levels edit after moves in Play keeps a share link that opens', async ()
   await page.close();
 });
 
-test('Play on a root where Red names no move says there is nothing to judge', async () => {
+test('Play on a root where Red names no move judges the root for Red', async () => {
   const page = await open(); // every level 9: the rule names no move at the root
   await page.click('nav button[data-mode="play"]');
-  await page.waitForFunction(() => /nothing to judge/.test(document.querySelector('#hints').textContent), null, { timeout: 20_000 });
+  // (the empty board is past the solver's budget; it said "nothing to judge here")
+  await page.waitForFunction(() => /^Solver: Where the diagram names no move, Red's best move is unknown within the solver's budget[.]$/.test(document.querySelector('#hints').textContent), null, { timeout: 20_000 });
   await page.close();
   // every cell `?`: Red's move turns on levels not given yet, so Play stops and says so
   // (it used to say the diagram names no move, as if a `?` could never be played)
@@ -282,7 +283,7 @@ test("the solver judges Red's last move against Red's best move there", async ()
   const judged = async (hash) => {
     const page = await open(`#${hash}`);
     await page.click('nav button[data-mode="play"]');
-    await page.waitForFunction(() => /^Solver: Red's last move/.test(document.querySelector('#hints').textContent));
+    await page.waitForFunction(() => /^Solver: (Red's last move|Where)/.test(document.querySelector('#hints').textContent));
     const said = (await page.locator('#hints').textContent()).split(/[;.]/)[0];
     assert.deepEqual(page.errors, []);
     await page.close();
@@ -292,6 +293,38 @@ test("the solver judges Red's last move against Red's best move there", async ()
   assert.equal(await judged('1.3231.920119680927*A975761493909965989972794.12'), "Solver: Red's last move only draws: a winning move was there");
   assert.equal(await judged('1.676735342311.4049*A064072094256378923831779.163324554244177'), "Solver: Red's last move holds the draw: no move wins there");
   assert.equal(await judged('1.741312.*Z?*F?'), "Solver: Red's last move loses, as every move there does");
+  // where the diagram names no move, that position is judged, not Red's move before it
+  // (examples/loss.txt with Yellow's line 7112: "Red's last move keeps the win" was said
+  // of Red's 3, under "Red: no move")
+  assert.equal(await judged('1.655433534337221121.990*H90*E9579.7112'), 'Solver: Where the diagram names no move, Red had a winning move');
+});
+
+test('a held digit plays one move, and a verdict being worked out ends with its ellipsis', async () => {
+  const page = await open('#1.655433534337221121.990*H90*D96579');
+  await page.click('nav button[data-mode="play"]');
+  assert.equal(await page.locator('#log li').count(), 1);
+  // the key held down: one press, then the keyboard's repeats (each a move for Yellow,
+  // and Red's answer, until the game was lost)
+  await page.keyboard.down('7');
+  await page.keyboard.down('7');
+  await page.keyboard.down('7');
+  await page.keyboard.up('7');
+  assert.deepEqual(await page.locator('#log li').allTextContents().then((l) => l.slice(1).map((t) => t.split(' ·')[0])), ['Yellow 7', 'Red 7']);
+  // a stone dropped in Position mode leaves Yellow to move: the verdict line says so
+  // after its sentence, which "Verifying…" ends as it stands ("Verifying…." had two)
+  await page.click('nav button[data-mode="position"]');
+  await page.evaluate(() => {
+    window.__said = [];
+    const el = document.querySelector('#verdict');
+    new MutationObserver(() => window.__said.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+  });
+  await page.keyboard.press('4');
+  await page.waitForFunction(() => window.__said.some((t) => !/^Verifying/.test(t)));
+  const said = await page.evaluate(() => window.__said);
+  assert.ok(said.some((t) => t.startsWith('Verifying… Until Red is to move')), said.join(' | '));
+  assert.ok(said.every((t) => !t.includes('….')), said.join(' | '));
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test("leaving Play ends the solver's question, and coming back asks it again", async () => {
