@@ -460,6 +460,10 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             let npz = sidecar(&corpus, targets, "after the corpus")?;
             if let Some(dir) = &out {
                 out_folder(dir, "relabelled corpus")?;
+                // held first, as split and merge hold theirs: a run writing into it now
+                // is named as such (its files in place were taken for a corpus there);
+                // a folder that cannot be made fails now, not after the relabel
+                *hold = Some(hold_folder(dir)?);
                 // refused before the hours of solving, not after
                 let written = dataset::relabelled_files(dir);
                 dataset::refuse_overwrite(&[&corpus, &npz], &[&written[0], &written[1]])?;
@@ -467,7 +471,7 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
                 // would be replaced without a word, and its SHA256SUMS left stale
                 if let Some(there) = written.iter().find(|p| p.exists()) {
                     bail!(
-                        "{} already holds a corpus ({} is there); relabel into a new folder, or remove its files first",
+                        "{} already holds a corpus ({} is there; a relabel killed before its end leaves its files so); relabel into a new folder, or remove its files first",
                         dir.display(),
                         there.display()
                     );
@@ -475,8 +479,6 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
                 refuse_finished(dir, "relabel")?;
                 dataset::refuse_relabel_strays(dir)?;
             }
-            // a folder that cannot be made fails now, not after the relabel
-            *hold = out.as_deref().map(hold_folder).transpose()?;
             let t = Instant::now();
             let scope = Scope {
                 rows,

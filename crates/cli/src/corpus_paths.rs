@@ -89,12 +89,20 @@ pub(crate) fn out_folder(out: &Path, what: &str) -> Result<()> {
 /// has): its files would change or be added to, and its checksums no longer match
 /// (`verify-sums` walks its subfolders too).
 pub(crate) fn refuse_finished(dir: &Path, what: &str) -> Result<()> {
-    let whole = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     let sums = c4lab_corpus::sums::SUMS_FILE;
-    let dataset = whole.ancestors().find(|a| {
+    let finished = |a: &Path| {
         a.join(sums).is_file() && (a.join("train").is_dir() || a.join("corpus.txt").is_file())
-    });
-    if let Some(dataset) = dataset {
+    };
+    // the path as given, then with its links resolved (a link to a dataset's folder led
+    // inside it unseen)
+    let given = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let found = [given.clone(), resolved(&given)]
+        .into_iter()
+        .find_map(|whole| {
+            let dataset = whole.ancestors().find(|a| finished(a))?.to_path_buf();
+            Some((whole, dataset))
+        });
+    if let Some((whole, dataset)) = found {
         let inside = if dataset == whole {
             String::new()
         } else {
@@ -107,6 +115,24 @@ pub(crate) fn refuse_finished(dir: &Path, what: &str) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `whole` (an absolute path) with the links in the part of it that exists resolved.
+fn resolved(whole: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut at = whole;
+    loop {
+        if let Ok(real) = at.canonicalize() {
+            return rest.iter().rev().fold(real, |p, name| p.join(name));
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                at = parent;
+            }
+            _ => return whole.to_path_buf(),
+        }
+    }
 }
 
 /// A run's hold on the folder it writes a dataset into: an advisory lock on the folder,

@@ -302,6 +302,54 @@ fn a_relabelled_corpus_comes_with_its_checksums_in_a_folder_of_its_own() {
         err.contains(&format!("(inside {out_dir}) holds a finished dataset")),
         "{err}"
     );
+    // nor through a link to a folder in it (the path as given led inside unseen)
+    #[cfg(unix)]
+    {
+        let link = format!("{out_dir}-link");
+        std::fs::create_dir(format!("{out_dir}/sub")).unwrap();
+        std::os::unix::fs::symlink(format!("{out_dir}/sub"), &link).unwrap();
+        let through = format!("{link}/again");
+        let out = c4lab(
+            &[
+                "corpus", "label", &g.corpus, "--rows", "2", "--out", &through,
+            ],
+            "",
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("holds a finished dataset"), "{err}");
+        std::fs::remove_file(&link).unwrap();
+    }
+    std::fs::remove_dir_all(&out_dir).unwrap();
+    // refused before the relabel too: an input under the name of an output's part file
+    // (it was cut short as it was read, and the run ended well), a folder where the
+    // checksums go, and a folder another run holds (its files, in place, were taken for
+    // a corpus there)
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let part = format!("{out_dir}/corpus.txt.part");
+    std::fs::copy(&g.corpus, &part).unwrap();
+    let (_, targets, _, _) = g.paths();
+    let refused = |args: &[&str], said: &str| {
+        let out = c4lab(args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert_eq!(stdout(&out), "", "no table before the error");
+    };
+    refused(
+        &["corpus", "label", &part, &targets, "--out", &out_dir],
+        "corpus.txt.part would be written over while it is read",
+    );
+    std::fs::remove_file(&part).unwrap();
+    std::fs::create_dir(format!("{out_dir}/SHA256SUMS")).unwrap();
+    refused(&args, "SHA256SUMS is no regular file");
+    std::fs::remove_dir(format!("{out_dir}/SHA256SUMS")).unwrap();
+    std::fs::write(format!("{out_dir}/corpus.txt"), "").unwrap();
+    let folder = std::fs::File::open(&out_dir).unwrap();
+    folder.try_lock().unwrap();
+    refused(&args, "is being written by another run");
+    drop(folder);
+    refused(&args, "already holds a corpus");
     std::fs::remove_dir_all(&out_dir).unwrap();
 }
 

@@ -303,7 +303,12 @@ fn card_header(cfg: &DatasetConfig) -> String {
 /// Refuses an output that is one of the inputs: files are written from the start, so
 /// writing one would empty it before it is read.
 pub fn refuse_overwrite(inputs: &[&Path], outputs: &[&Path]) -> Result<(), CorpusError> {
-    for o in outputs {
+    // an output is first written as its `.part` file: an input of that name was cut
+    // short as it was read
+    for o in outputs
+        .iter()
+        .flat_map(|o| [o.to_path_buf(), part::part_of(o)])
+    {
         // an output that does not exist yet cannot be an input
         let Ok(out) = o.canonicalize() else { continue };
         for i in inputs {
@@ -361,7 +366,29 @@ pub fn relabelled_files(dir: &Path) -> [PathBuf; 2] {
 ///
 /// Run it before the relabel, not after its hours of solving.
 pub fn refuse_relabel_strays(dir: &Path) -> Result<(), CorpusError> {
-    refuse_others(dir, &relabelled_files(dir), "a relabelled corpus")
+    refuse_others(dir, &relabelled_files(dir), "a relabelled corpus")?;
+    // what stands where a file goes would fail the run at its end: a folder under a
+    // file's name (nothing is renamed over one), anything but a file under its `.part`
+    // file's (which is created afresh)
+    let [rows, npz] = relabelled_files(dir);
+    for file in [rows, npz, dir.join(crate::sums::SUMS_FILE)] {
+        let part = part::part_of(&file);
+        let in_the_way = std::fs::symlink_metadata(&file)
+            .is_ok_and(|m| m.is_dir())
+            .then_some(file)
+            .or_else(|| {
+                std::fs::symlink_metadata(&part)
+                    .is_ok_and(|m| !m.is_file())
+                    .then_some(part)
+            });
+        if let Some(path) = in_the_way {
+            return Err(CorpusError::Invalid(format!(
+                "{} is no regular file (a folder, link, FIFO or device) where the relabel writes one; remove it",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Splits a corpus and its sidecar into `dir/train` and `dir/holdout` board-disjointly
