@@ -460,13 +460,16 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             let npz = sidecar(&corpus, targets, "after the corpus")?;
             if let Some(dir) = &out {
                 out_folder(dir, "relabelled corpus")?;
-                // held first, as split and merge hold theirs: a run writing into it now
-                // is named as such (its files in place were taken for a corpus there);
-                // a folder that cannot be made fails now, not after the relabel
-                *hold = Some(hold_folder(dir)?);
                 // refused before the hours of solving, not after
                 let written = dataset::relabelled_files(dir);
                 dataset::refuse_overwrite(&[&corpus, &npz], &[&written[0], &written[1]])?;
+                // (judged by its path alone: holding it could make folders inside)
+                refuse_finished(dir, "relabel")?;
+                // held before its files are judged, as split and merge hold theirs: a run
+                // writing into it now is named as such (its files in place were taken
+                // for a corpus there); a folder that cannot be made fails now, not after
+                // the relabel
+                *hold = Some(hold_folder(dir)?);
                 // nor over another corpus (a dataset's holdout folder, say): its files
                 // would be replaced without a word, and its SHA256SUMS left stale
                 if let Some(there) = written.iter().find(|p| p.exists()) {
@@ -476,7 +479,6 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
                         there.display()
                     );
                 }
-                refuse_finished(dir, "relabel")?;
                 dataset::refuse_relabel_strays(dir)?;
             }
             let t = Instant::now();

@@ -133,11 +133,11 @@ fn too_long() -> String {
 
 /// The lines typed on standard input, `None` for one past [`crate::solve::MAX_LINE`]
 /// bytes (such a line used to be cut there and answered by its first 64 KiB: a move, or
-/// nothing when the move came after the cut). A line that is not UTF-8 comes through with its bad bytes
-/// replaced, to be answered as any other line no move reads (it ended the game with
-/// "stream did not contain valid UTF-8"). A byte-order mark before the first line is
-/// dropped, as a diagram file's is (moves piped from a file an editor saved with one
-/// lost their first move).
+/// nothing when the move came after the cut). A line that is not UTF-8 comes through
+/// with its bad bytes replaced, to be answered as any other line no move reads (it ended
+/// the game with "stream did not contain valid UTF-8"). A byte-order mark before the
+/// first line is dropped, as a diagram file's is (moves piped from a file an editor
+/// saved with one lost their first move).
 fn typed_lines() -> impl Iterator<Item = std::io::Result<Option<String>>> {
     crate::solve::capped_lines(std::io::stdin().lock(), crate::solve::MAX_LINE)
         .enumerate()

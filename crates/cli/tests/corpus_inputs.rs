@@ -197,7 +197,8 @@ fn relabelling_never_writes_over_what_it_reads() {
     // relabelling into the folder it reads from is refused before any solving, and the
     // corpus is left whole (it used to be emptied)
     let before = std::fs::read(&hold).unwrap();
-    // and a training corpus is not relabelled over the holdout folder's corpus
+    // and a training corpus is not relabelled over the holdout folder's corpus (a
+    // folder of a finished dataset)
     let into_holdout = format!("{d}/holdout");
     for (args, said) in [
         (
@@ -206,7 +207,7 @@ fn relabelling_never_writes_over_what_it_reads() {
         ),
         (
             vec![corpus.as_str(), "--rows", "3"],
-            "already holds a corpus",
+            "holds a finished dataset",
         ),
         // the one teacher a relabel takes is the only one its help offers (alphabeta
         // was offered, then refused)
@@ -260,23 +261,33 @@ fn relabelling_never_writes_over_what_it_reads() {
 fn a_relabelled_corpus_comes_with_its_checksums_in_a_folder_of_its_own() {
     let g = Generated::new("label-sums");
     let out_dir = format!("{}-relabelled", g.d);
-    let args = [
-        "corpus", "label", &g.corpus, "--rows", "2", "--out", &out_dir,
-    ];
-    // a file of the user's in the folder would be listed by the checksums: refused
-    // before the relabel, naming it
+    // refused with exit 2 and `said`, before the relabel (no table printed)
+    let refused = |args: &[&str], said: &str| {
+        let out = c4lab(args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert_eq!(stdout(&out), "", "no table before the error");
+    };
+    let label_into = |dir: &str, said: &str| {
+        refused(
+            &["corpus", "label", &g.corpus, "--rows", "2", "--out", dir],
+            said,
+        )
+    };
+    // a file of the user's in the folder would be listed by the checksums: refused,
+    // naming it
     std::fs::create_dir_all(&out_dir).unwrap();
     let notes = format!("{out_dir}/notes.txt");
     std::fs::write(&notes, "mine").unwrap();
-    let out = c4lab(&args, "");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("holds 1 file that a relabelled corpus would not write (notes.txt)"),
-        "{err}"
+    label_into(
+        &out_dir,
+        "holds 1 file that a relabelled corpus would not write (notes.txt)",
     );
-    assert_eq!(stdout(&out), "", "no table before the error");
     std::fs::remove_file(&notes).unwrap();
+    let args = [
+        "corpus", "label", &g.corpus, "--rows", "2", "--out", &out_dir,
+    ];
     assert_exit(&c4lab(&args, ""), 0);
     let sums = std::fs::read_to_string(format!("{out_dir}/SHA256SUMS")).unwrap();
     let named: Vec<&str> = sums.lines().filter_map(|l| l.split("  ").nth(1)).collect();
@@ -289,35 +300,19 @@ fn a_relabelled_corpus_comes_with_its_checksums_in_a_folder_of_its_own() {
         "the relabelled files verify"
     );
     // and they are a finished dataset: a relabel into a folder inside would break them
-    let inside = format!("{out_dir}/again");
-    let out = c4lab(
-        &[
-            "corpus", "label", &g.corpus, "--rows", "2", "--out", &inside,
-        ],
-        "",
+    label_into(
+        &format!("{out_dir}/again/deeper"),
+        &format!("(inside {out_dir}) holds a finished dataset"),
     );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains(&format!("(inside {out_dir}) holds a finished dataset")),
-        "{err}"
-    );
+    // (and no folder is left in it)
+    assert!(!std::path::Path::new(&format!("{out_dir}/again")).exists());
     // nor through a link to a folder in it (the path as given led inside unseen)
     #[cfg(unix)]
     {
         let link = format!("{out_dir}-link");
         std::fs::create_dir(format!("{out_dir}/sub")).unwrap();
         std::os::unix::fs::symlink(format!("{out_dir}/sub"), &link).unwrap();
-        let through = format!("{link}/again");
-        let out = c4lab(
-            &[
-                "corpus", "label", &g.corpus, "--rows", "2", "--out", &through,
-            ],
-            "",
-        );
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{err}");
-        assert!(err.contains("holds a finished dataset"), "{err}");
+        label_into(&format!("{link}/again"), "holds a finished dataset");
         std::fs::remove_file(&link).unwrap();
     }
     std::fs::remove_dir_all(&out_dir).unwrap();
@@ -329,27 +324,20 @@ fn a_relabelled_corpus_comes_with_its_checksums_in_a_folder_of_its_own() {
     let part = format!("{out_dir}/corpus.txt.part");
     std::fs::copy(&g.corpus, &part).unwrap();
     let (_, targets, _, _) = g.paths();
-    let refused = |args: &[&str], said: &str| {
-        let out = c4lab(args, "");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(said), "{args:?}: {err}");
-        assert_eq!(stdout(&out), "", "no table before the error");
-    };
     refused(
         &["corpus", "label", &part, &targets, "--out", &out_dir],
         "corpus.txt.part would be written over while it is read",
     );
     std::fs::remove_file(&part).unwrap();
     std::fs::create_dir(format!("{out_dir}/SHA256SUMS")).unwrap();
-    refused(&args, "SHA256SUMS is no regular file");
+    label_into(&out_dir, "SHA256SUMS is no regular file");
     std::fs::remove_dir(format!("{out_dir}/SHA256SUMS")).unwrap();
     std::fs::write(format!("{out_dir}/corpus.txt"), "").unwrap();
     let folder = std::fs::File::open(&out_dir).unwrap();
     folder.try_lock().unwrap();
-    refused(&args, "is being written by another run");
+    label_into(&out_dir, "is being written by another run");
     drop(folder);
-    refused(&args, "already holds a corpus");
+    label_into(&out_dir, "already holds a corpus");
     std::fs::remove_dir_all(&out_dir).unwrap();
 }
 
