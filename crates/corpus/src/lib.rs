@@ -15,6 +15,7 @@ pub mod gate;
 pub mod generate;
 pub mod holdout;
 pub mod label;
+mod npy_header;
 pub mod npz;
 mod part;
 pub mod reader;

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use npyz::{DType, NpyFile, WriterBuilder};
 
 use crate::error::SidecarError;
+use crate::npy_header::{self, HeaderError};
 use crate::npz::{io_at, MemberReader, NpzReader, NpzWriter};
 
 /// Slots per row unless configured otherwise.
@@ -223,7 +224,7 @@ fn type_str(dtype: &DType) -> String {
 
 impl Sidecar {
     fn array(&self, name: &'static str) -> Result<NpyFile<MemberReader>, SidecarError> {
-        open_array(&self.archive, &self.path, name)
+        Ok(open_array(&self.archive, &self.path, name)?.0)
     }
 
     /// Opens `path` and checks the four arrays' names, dtypes and shapes.
@@ -248,7 +249,7 @@ impl Sidecar {
                 Err(bad(name, format!("dtype {t}, expected {}", want[0])))
             }
         };
-        let target = open_array(&archive, path, "target")?;
+        let (target, target_header) = open_array(&archive, path, "target")?;
         let tshape = check(&target, "target", &["<f4"])?;
         if tshape.len() != 3 || tshape[2] != 7 {
             return Err(bad(
@@ -276,11 +277,11 @@ impl Sidecar {
                 ))
             }
         };
-        let ply = open_array(&archive, path, "ply_of")?;
+        let (ply, ply_header) = open_array(&archive, path, "ply_of")?;
         let pshape = check(&ply, "ply_of", &["<i2"])?;
-        let teacher = open_array(&archive, path, "teacher")?;
+        let (teacher, teacher_header) = open_array(&archive, path, "teacher")?;
         let fshape = check(&teacher, "teacher", &["|i1", "<i1"])?;
-        let np = open_array(&archive, path, "n_plies")?;
+        let (np, np_header) = open_array(&archive, path, "n_plies")?;
         let nshape = check(&np, "n_plies", &["<i2"])?;
         let want2 = vec![n as u64, s as u64];
         for (name, shape) in [("ply_of", &pshape), ("teacher", &fshape)] {
@@ -292,23 +293,36 @@ impl Sidecar {
             return Err(bad("n_plies", format!("shape {nshape:?}, expected [{n}]")));
         }
         // the shapes size the arrays read into memory below: a header that claims more
-        // values than its member holds is refused before anything is allocated
-        for (name, per_row) in [
-            ("target", s * 7 * 4),
-            ("ply_of", s * 2),
-            ("teacher", s),
-            ("n_plies", 2),
+        // values than its member holds is refused before anything is allocated; and a
+        // member holding more than its shape (numpy.load reads the shape's values and
+        // passes over the rest, so a row can be there unseen) is refused too (the size
+        // recorded in the directory is checked as each member is read)
+        for (name, per_row, header) in [
+            ("target", s * 7 * 4, target_header),
+            ("ply_of", s * 2, ply_header),
+            ("teacher", s, teacher_header),
+            ("n_plies", 2, np_header),
         ] {
             let need = n as u64 * per_row as u64;
             let held = archive
                 .members()
                 .iter()
                 .find(|m| m.name == format!("{name}.npy"))
-                .map_or(0, |m| m.size());
+                .map_or(0, |m| m.size())
+                .saturating_sub(header);
             if need > held {
                 return Err(bad(
                     name,
                     format!("its shape needs {need} bytes of data, the member holds {held}"),
+                ));
+            }
+            if need < held {
+                return Err(bad(
+                    name,
+                    format!(
+                        "the member holds {} bytes past the {need} of data its shape needs, which numpy.load passes over unread; write the sidecar again",
+                        held - need
+                    ),
                 ));
             }
         }
@@ -374,11 +388,12 @@ impl Sidecar {
     }
 }
 
+/// The array `name` opened at its data, and its header's length in bytes.
 fn open_array(
     archive: &NpzReader,
     path: &Path,
     name: &'static str,
-) -> Result<NpyFile<MemberReader>, SidecarError> {
+) -> Result<(NpyFile<MemberReader>, u64), SidecarError> {
     let r = archive.member(&format!("{name}.npy"))?.ok_or_else(|| {
         let names: Vec<String> = archive
             .members()
@@ -395,19 +410,29 @@ fn open_array(
             },
         }
     })?;
-    // a damaged member can be found while its header is read: that error stands
-    NpyFile::new(r).map_err(|e| match e.downcast::<SidecarError>() {
-        Ok(e) => e,
-        Err(e) => SidecarError::Array {
-            path: path.to_path_buf(),
-            name: name.to_string(),
-            reason: format!("not a .npy array: {e}"),
-        },
-    })
+    let mut r = r;
+    let bad = |reason: String| SidecarError::Array {
+        path: path.to_path_buf(),
+        name: name.to_string(),
+        reason,
+    };
+    match npy_header::read(&mut r) {
+        Ok((header, length)) => Ok((NpyFile::with_header(header, r), length)),
+        // a damaged member can be found while its header is read: that error stands
+        Err(HeaderError::Io(e)) => Err(io_at(path)(e)),
+        Err(HeaderError::Short) => Err(bad(
+            "ends inside its header: the file is cut short or damaged; write the sidecar again"
+                .into(),
+        )),
+        Err(HeaderError::Refused(why)) => {
+            Err(bad(format!("not a .npy array numpy.load reads: {why}")))
+        }
+    }
 }
 
-/// Every value of an opened array, then the rest of its member (nothing, unless the
-/// member runs on past the array), so the member's size and CRC-32 are checked.
+/// Every value of an opened array, then the rest of its member (nothing: a member
+/// that runs on past its array is refused as it opens), so the member's size and
+/// CRC-32 are checked.
 fn read_all<T: npyz::Deserialize>(
     f: NpyFile<MemberReader>,
     path: &Path,

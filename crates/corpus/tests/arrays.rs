@@ -70,20 +70,6 @@ fn a_fortran_order_array_is_refused_not_read_transposed() {
     assert!(err.to_string().contains("Fortran order"), "{err}");
 }
 
-/// A `.npy` file: a version 1.0 header for `descr` and `shape`, then `data`.
-fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
-    let mut dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
-    while (10 + dict.len() + 1) % 64 != 0 {
-        dict.push(' ');
-    }
-    dict.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend((dict.len() as u16).to_le_bytes());
-    out.extend(dict.as_bytes());
-    out.extend(data);
-    out
-}
-
 #[test]
 fn a_shape_its_data_cannot_fill_is_refused_before_anything_is_allocated() {
     let dir = common::scratch("npz-shapes");
@@ -131,8 +117,8 @@ fn a_shape_its_data_cannot_fill_is_refused_before_anything_is_allocated() {
         "{e}"
     );
     // data a little short of the shape (the member, with its header, holds as many
-    // bytes as the data needs): named by its array (it read "failed to fill whole
-    // buffer")
+    // bytes as the data needs): named by its array, before it is read (it read "failed
+    // to fill whole buffer")
     write([
         ("target.npy", npy("<f4", "(20, 2, 7)", &[0; 1120])),
         ("ply_of.npy", npy("<i2", "(20, 2)", &[0; 70])),
@@ -143,9 +129,102 @@ fn a_shape_its_data_cannot_fill_is_refused_before_anything_is_allocated() {
     names(&e, &bad, Some("ply_of"));
     assert!(
         e.to_string()
-            .contains("array \"ply_of\": ends early: the file is cut short or damaged; write the sidecar again"),
+            .contains("array \"ply_of\": its shape needs 80 bytes of data, the member holds 70"),
         "{e}"
     );
+}
+
+/// A `.npy` file: a version 1.0 header holding `dict` (padded as numpy pads it), then
+/// `data`.
+fn npy_of(dict: &str, data: &[u8]) -> Vec<u8> {
+    let mut dict = dict.to_string();
+    while !(10 + dict.len() + 1).is_multiple_of(64) {
+        dict.push(' ');
+    }
+    dict.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((dict.len() as u16).to_le_bytes());
+    out.extend(dict.as_bytes());
+    out.extend(data);
+    out
+}
+
+/// A `.npy` file: a version 1.0 header for `descr` and `shape`, then `data`.
+fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    npy_of(
+        &format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}"),
+        data,
+    )
+}
+
+#[test]
+fn a_member_numpy_load_would_refuse_or_read_short_is_refused() {
+    let dir = common::scratch("npz-numpy-rules");
+    let good = dir.join("good.npz");
+    write_sidecar(&good, &random_labels(3, 2, 9)).unwrap();
+    let raw = RawArrays::read(&good).unwrap();
+    let target: Vec<u8> = raw.target.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let bad = dir.join("bad.npz");
+    // the sidecar with its target member replaced by `member`
+    let with_target = |member: Vec<u8>| {
+        let mut w = NpzWriter::create(&bad).unwrap();
+        let arrays = [
+            ("target.npy", member),
+            ("ply_of.npy", npy("<i2", "(3, 2)", &bytes_of(&raw.ply_of))),
+            ("teacher.npy", npy("|i1", "(3, 2)", &bytes_of(&raw.teacher))),
+            ("n_plies.npy", npy("<i2", "(3,)", &bytes_of(&raw.n_plies))),
+        ];
+        for (name, data) in arrays {
+            w.member(name, data.len() as u64)
+                .unwrap()
+                .write_all(&data)
+                .unwrap();
+        }
+        w.finish().unwrap();
+        Sidecar::open(&bad).err().map(|e| e.to_string())
+    };
+    assert_eq!(
+        with_target(npy("<f4", "(3, 2, 7)", &target)),
+        None,
+        "as written"
+    );
+    let cases = [
+        // numpy.load: "Header does not contain the correct keys"
+        (
+            npy_of(
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2, 7), 'extra': 1}",
+                &target,
+            ),
+            "exactly descr, fortran_order and shape",
+        ),
+        // numpy.load: "shape is not valid"
+        (
+            npy("<f4", "[3, 2, 7]", &target),
+            "a shape is a tuple of integers",
+        ),
+        // a fourth row past the shape's three, which numpy.load passes over unread
+        (
+            npy("<f4", "(3, 2, 7)", &[&target[..], &[0u8; 56]].concat()),
+            "holds 56 bytes past the 168 of data its shape needs",
+        ),
+        // a length field claiming 4 GiB of header (npyz allocated it, or aborted)
+        (
+            [&b"\x93NUMPY\x02\x00\xF0\xFF\xFF\xFF"[..], &target].concat(),
+            "claims 4294967280 bytes, past numpy.load's limit of 10000",
+        ),
+    ];
+    for (member, said) in cases {
+        let e = with_target(member).expect("refused");
+        assert!(e.contains("array \"target\"") && e.contains(said), "{e}");
+    }
+}
+
+fn bytes_of<T: Copy + Into<i64>>(values: &[T]) -> Vec<u8> {
+    let size = std::mem::size_of::<T>();
+    values
+        .iter()
+        .flat_map(|&v| v.into().to_le_bytes()[..size].to_vec())
+        .collect()
 }
 
 #[test]
