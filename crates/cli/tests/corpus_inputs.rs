@@ -91,15 +91,28 @@ fn a_sidecar_that_is_missing_or_does_not_fit_is_named() {
     let both = c4lab(&["corpus", "check", "--no-targets", &lone, &targets], "");
     assert_eq!(both.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
-    // a folder named as the sidecar is said to be one (it read "Invalid argument")
+    // a folder named as the sidecar is said to be one (it read "Invalid argument"), an
+    // input that cannot be read, exit 2 as for a corpus (it was a sidecar-format
+    // violation, exit 1, with a report)
     let folder = c4lab(&["corpus", "check", &corpus, &format!("{d}/train")], "");
-    assert_ne!(folder.status.code(), Some(0));
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&folder.stdout),
-        String::from_utf8_lossy(&folder.stderr)
-    );
+    assert_eq!(folder.status.code(), Some(2));
+    assert_eq!(stdout(&folder), "", "no report");
+    let said = String::from_utf8_lossy(&folder.stderr);
     assert!(said.contains("a folder, not an .npz file"), "{said}");
+    // a corpus from a pipe is refused by the commands that read it twice (the second
+    // read found it empty: "has 0 rows but its sidecar ... has 300"); check reads it once
+    let piped = std::fs::read(&corpus).unwrap();
+    let out = c4lab(&["corpus", "stats", "/dev/stdin", &targets], &piped);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/dev/stdin is not a regular file (a pipe or a device): this command reads the corpus twice"),
+        "{err}"
+    );
+    assert_exit(
+        &c4lab(&["corpus", "check", "/dev/stdin", &targets], &piped),
+        0,
+    );
     std::fs::remove_file(&lone).unwrap();
 }
 

@@ -397,6 +397,7 @@ pub fn check(corpus: &Path, sidecar: Option<&Path>) -> Result<GateReport, Corpus
 /// refuses it on any violation: a sidecar of another corpus with the same row count
 /// passes every reader, and would be published or measured as if it fitted.
 pub fn require_clean(corpus: &Path, sidecar: &Path) -> Result<(), CorpusError> {
+    read_twice(corpus)?;
     // a sidecar that is not there or is no readable .npz is named as what it is, not
     // as a violation (it read "fails the integrity gate (... No such file or directory")
     // (only a file that is not there: a folder, a loop of links or a file it may not
@@ -423,6 +424,7 @@ pub fn require_clean(corpus: &Path, sidecar: &Path) -> Result<(), CorpusError> {
 /// [`require_clean`] for a corpus read without its sidecar (the played moves alone):
 /// the transcript's rules.
 pub fn require_clean_transcript(corpus: &Path) -> Result<(), CorpusError> {
+    read_twice(corpus)?;
     let rep = check_with(corpus, None, 1)?;
     match first_violation(&rep) {
         None => Ok(()),
@@ -432,6 +434,20 @@ pub fn require_clean_transcript(corpus: &Path) -> Result<(), CorpusError> {
             kind,
             first,
         }),
+    }
+}
+
+/// Refuses a corpus that cannot be read twice (a pipe, a terminal): a command that
+/// gates its input reads it again for its work, and found the pipe empty the second
+/// time ("0 rows but its sidecar has 200"). A path that is not there is left to the
+/// reader's own message.
+fn read_twice(corpus: &Path) -> Result<(), CorpusError> {
+    match std::fs::metadata(corpus) {
+        Ok(m) if !m.is_file() && !m.is_dir() => Err(CorpusError::Invalid(format!(
+            "{} is not a regular file (a pipe or a device): this command reads the corpus twice, once for the integrity gate and once for its work; save it to a file and name that",
+            corpus.display()
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -474,6 +490,9 @@ fn check_opened(
             }
             Some(sc)
         }
+        // a sidecar that cannot be read (a folder, a file it may not open, a failing
+        // disk) is an input error as an unreadable corpus is, not a format violation
+        Some(Err(e @ SidecarError::Io { .. })) => return Err(e.into()),
         Some(Err(e)) => {
             rep.add(Kind::SidecarFormat, None, None, None, e.to_string());
             None
@@ -500,6 +519,7 @@ fn check_opened(
         }
         match targets.as_mut().and_then(|t| t.next()) {
             Some(Ok(t)) => check_slots(&mut rep, i, boards.as_deref(), sc, &t, &mut solver),
+            Some(Err(e @ SidecarError::Io { .. })) => return Err(e.into()),
             Some(Err(e)) => {
                 rep.add(Kind::SidecarFormat, Some(i), None, None, e.to_string());
                 target_failed = true;
@@ -509,8 +529,10 @@ fn check_opened(
     }
     // a corpus shorter than the sidecar leaves target rows unread: check them too
     if let (Some(t), false) = (targets.as_mut(), target_failed) {
-        if let Err(e) = t.finish() {
-            rep.add(Kind::SidecarFormat, None, None, None, e.to_string());
+        match t.finish() {
+            Ok(()) => {}
+            Err(e @ SidecarError::Io { .. }) => return Err(e.into()),
+            Err(e) => rep.add(Kind::SidecarFormat, None, None, None, e.to_string()),
         }
     }
     if !last_terminated {

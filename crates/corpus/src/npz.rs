@@ -416,7 +416,23 @@ impl Read for Checked {
         if buf.is_empty() {
             return Ok(0);
         }
-        let n = self.source.read(buf)?;
+        let n = match self.source.read(buf) {
+            Ok(n) => n,
+            // a deflated member that does not inflate is damaged data, as a CRC
+            // mismatch is, not a file that cannot be read
+            Err(e)
+                if matches!(self.source, Source::Deflated(_))
+                    && matches!(
+                        e.kind(),
+                        io::ErrorKind::InvalidData
+                            | io::ErrorKind::InvalidInput
+                            | io::ErrorKind::UnexpectedEof
+                    ) =>
+            {
+                return Err(self.fail(format!("its compressed data does not inflate ({e})")))
+            }
+            Err(e) => return Err(e),
+        };
         if n == 0 {
             // the end of the data: all of it must have passed, and passed the check
             if self.read != self.want_size {

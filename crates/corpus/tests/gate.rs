@@ -515,9 +515,13 @@ fn sidecar_corruptions() {
     std::fs::write(&junk, b"not a zip").unwrap();
     let rep = check(&f.corpus, Some(Path::new(&junk))).unwrap();
     expect(&rep, Kind::SidecarFormat, None);
-    // no file at all
-    let rep = check(&f.corpus, Some(Path::new("/nonexistent/x.npz"))).unwrap();
-    expect(&rep, Kind::SidecarFormat, None);
+    // no file at all: an input that cannot be read, as a missing corpus is, not a
+    // format violation
+    let e = check(&f.corpus, Some(Path::new("/nonexistent/x.npz"))).unwrap_err();
+    assert!(
+        e.to_string().starts_with("/nonexistent/x.npz: No such file"),
+        "{e}"
+    );
     // a missing array: the archive copied without n_plies is refused, naming it
     let source = NpzReader::open(&f.npz).unwrap();
     let partial = f.dir.join("partial.npz");
