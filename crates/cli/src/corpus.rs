@@ -12,7 +12,9 @@ use c4lab_corpus::generate::Progress;
 use c4lab_corpus::holdout;
 use c4lab_corpus::label::{relabel, Scope};
 
-use crate::corpus_paths::{beside, hold_folder, out_folder, refuse_finished, sidecar, FolderHold};
+use crate::corpus_paths::{
+    beside, hold_folder, out_folder, refuse_finished, refuse_written, sidecar, FolderHold,
+};
 use c4lab_corpus::stats;
 
 use crate::plain::PlainProgress;
@@ -504,6 +506,7 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             Ok(0)
         }
         Corpus::Sums { dir } => {
+            refuse_written(&dir)?;
             let lines = write_sums(&dir)?;
             for l in &lines {
                 outln!("{l}");
@@ -511,6 +514,7 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             Ok(0)
         }
         Corpus::VerifySums { dir } => {
+            refuse_written(&dir)?;
             let rep = verify_sums(&dir)?;
             for f in &rep.ok {
                 outln!("{f}: OK");

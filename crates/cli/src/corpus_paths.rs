@@ -194,3 +194,31 @@ impl Drop for FolderHold {
         }
     }
 }
+
+/// Refuses `dir` while another run writes it, or the folder above it (a dataset's
+/// `train/` while `generate` writes the dataset): its `.part` files are outputs in
+/// progress, which `sums` named "left unfinished by a stopped run". The lock is only
+/// tried (shared), never held.
+pub(crate) fn refuse_written(dir: &Path) -> Result<()> {
+    let whole = resolved(dir);
+    for folder in [Some(whole.as_path()), whole.parent()]
+        .into_iter()
+        .flatten()
+    {
+        let Ok(f) = std::fs::File::open(folder) else {
+            continue;
+        };
+        if let Err(std::fs::TryLockError::WouldBlock) = f.try_lock_shared() {
+            bail!(
+                "{} is being written by another run{}: wait for it to end, then run this again",
+                dir.display(),
+                if folder == whole {
+                    String::new()
+                } else {
+                    format!(" (into {})", folder.display())
+                }
+            );
+        }
+    }
+    Ok(())
+}

@@ -506,5 +506,27 @@ fn a_dataset_folder_another_run_is_writing_is_refused() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     drop(held);
     assert_exit(&c4lab(&generate, ""), 0);
+    // checksums of a folder being written are refused, the folder and one inside it
+    // (they named its outputs in progress "left unfinished by a stopped run")
+    let held = std::fs::File::open(&dir).unwrap();
+    held.lock().unwrap();
+    let train = format!("{d}/train");
+    for (args, said) in [
+        (
+            ["corpus", "sums", d],
+            format!("{d} is being written by another run"),
+        ),
+        (
+            ["corpus", "verify-sums", &train],
+            format!("{train} is being written by another run (into {d})"),
+        ),
+    ] {
+        let out = c4lab(&args, "");
+        assert_exit(&out, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&said), "{args:?}: {err}");
+    }
+    drop(held);
+    assert_exit(&c4lab(&["corpus", "verify-sums", d], ""), 0);
     std::fs::remove_dir_all(&dir).ok();
 }
