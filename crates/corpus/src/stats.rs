@@ -97,7 +97,7 @@ impl Stats {
         let [r, y, d] = self.outcomes;
         let _ = writeln!(
             s,
-            "| first player wins / second wins / full board | {r} / {y} / {d} |"
+            "| first player wins / second wins / draws (a full board, no four) | {r} / {y} / {d} |"
         );
         let _ = writeln!(
             s,

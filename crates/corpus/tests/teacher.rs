@@ -101,6 +101,16 @@ fn stats_and_exact_relabelling() {
         md.contains("| teacher flag |") && md.contains("holds"),
         "{md}"
     );
+    // the third outcome is a draw (a game won on the 42nd ply fills the board too: the
+    // row said "full board")
+    let [r, y, d] = st.outcomes;
+    assert_eq!(r + y + d, 60);
+    assert!(
+        md.contains(&format!(
+            "| first player wins / second wins / draws (a full board, no four) | {r} / {y} / {d} |"
+        )),
+        "{md}"
+    );
     let card = std::fs::read_to_string(dir.join("README.md")).unwrap();
     assert!(card.contains("0 violations"), "{card}");
 
