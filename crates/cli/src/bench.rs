@@ -282,7 +282,7 @@ fn solver(
         rule += " ---: | ---: | ---: | ---: | ---: |";
     }
     // the table and the book before any solving (the empty-board rows come last)
-    crate::solve::ensure_table_memory(mb << 20, 1)?;
+    crate::table_memory::ensure_table_memory(mb << 20, 1)?;
     if let Some(b) = book {
         if !empty {
             bail!(
@@ -347,7 +347,7 @@ fn solver(
         let (mut theirs, mut ours_micros): (Option<BaselineRun>, f64) = (None, 0.0);
         for (i, &t) in threads.iter().enumerate() {
             let with_baseline = baseline.filter(|_| i == 0);
-            crate::solve::ensure_table_memory(mb << 20, 1)?;
+            crate::table_memory::ensure_table_memory(mb << 20, 1)?;
             let mut s = c4lab_solver::Solver::new(mb << 20);
             s.set_threads(t);
             let origin = Instant::now();

@@ -73,6 +73,7 @@ mod selfplay;
 mod serve;
 mod solution;
 mod solve;
+mod table_memory;
 mod ticker;
 mod verify;
 

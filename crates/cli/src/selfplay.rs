@@ -112,7 +112,10 @@ impl SelfPlay {
             TeacherMode::Exact => self.table_mb << 20,
         };
         // one teacher, so one table, per worker thread
-        crate::solve::ensure_table_memory(table_bytes, c4lab_corpus::generate::worker_threads())?;
+        crate::table_memory::ensure_table_memory(
+            table_bytes,
+            c4lab_corpus::generate::worker_threads(),
+        )?;
         Ok(GenConfig {
             seed: self.seed,
             slots: self.slots as usize,

@@ -85,29 +85,10 @@ pub fn thread_count(threads: usize) -> usize {
     }
 }
 
-/// Checks, before any work starts, that `copies` tables of `bytes` each can be had:
-/// a `--table-mb` past the machine's memory is then an error that says so, not an
-/// abort when the table is allocated (the reservation is dropped at once and touches
-/// no page).
-pub fn ensure_table_memory(bytes: usize, copies: usize) -> Result<()> {
-    let total = bytes.saturating_mul(copies.max(1));
-    let mut probe: Vec<u8> = Vec::new();
-    if probe.try_reserve_exact(total).is_err() {
-        bail!(
-            "cannot reserve {} MiB of memory for transposition tables ({} x {} MiB); \
-             pass a smaller --table-mb",
-            total >> 20,
-            copies.max(1),
-            bytes >> 20
-        );
-    }
-    Ok(())
-}
-
 /// A solver with `mb` MiB of table, `threads` search threads (0: one per core) and
 /// the book at `book`, if any.
 pub fn solver(mb: usize, threads: usize, book: Option<&Path>) -> Result<Solver> {
-    ensure_table_memory(mb << 20, 1)?;
+    crate::table_memory::ensure_table_memory(mb << 20, 1)?;
     let mut s = Solver::new(mb << 20);
     s.set_threads(thread_count(threads));
     if let Some(path) = book {

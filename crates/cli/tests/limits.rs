@@ -206,3 +206,36 @@ fn complete_stops_on_time_while_mapping_a_lost_subtree() {
         t.elapsed()
     );
 }
+
+#[test]
+fn a_table_larger_than_the_memory_available_is_refused_before_it_is_made() {
+    // (Linux promised the memory, and the process was killed while the table was
+    // written, without a word)
+    let Some(free_mib) = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            let line = m
+                .lines()
+                .find(|l| l.starts_with("MemAvailable:"))?
+                .to_string();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map(|kb| kb / 1024)
+    else {
+        eprintln!("skipped: no MemAvailable in /proc/meminfo");
+        return;
+    };
+    let asked = free_mib + 1024;
+    if asked > 1 << 16 {
+        eprintln!("skipped: {free_mib} MiB available, past --table-mb's range");
+        return;
+    }
+    let out = c4lab(&["solve", "--table-mb", &asked.to_string()], "44\n");
+    assert_exit(&out, 2);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(&format!("{asked} MiB of memory for transposition tables (1 x {asked} MiB) is more than this machine has available now")),
+        "{said}"
+    );
+    assert_eq!(stdout(&out), "");
+}
