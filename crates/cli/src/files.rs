@@ -214,6 +214,25 @@ impl HeldOutput {
     }
 }
 
+impl HeldOutput {
+    /// Writes `bytes` into place as [`HeldOutput::finish`] does, then holds a fresh
+    /// `.part` file for the next write: a file written many times in one run (a
+    /// checkpoint) stays held between its writes, so a second run naming it is refused
+    /// from the start, not left to overwrite it.
+    pub fn write_and_hold(&mut self, bytes: &[u8]) -> Result<()> {
+        let file = self.file.take().expect("held until finished");
+        match &self.output.part {
+            Some(part) if !same_inode(&file, part) => {
+                drop(file);
+                self.output.write(bytes)?;
+            }
+            _ => self.output.finish(file, bytes)?,
+        }
+        self.file = Some(self.output.create()?);
+        Ok(())
+    }
+}
+
 impl Drop for HeldOutput {
     /// A run that failed before its write removes the `.part` file, still holding it
     /// (closed first, another run could take it in between and lose it), unless its

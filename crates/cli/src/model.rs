@@ -352,6 +352,10 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
     // held from here: a second training into the same --out (and so the same default
     // checkpoint) is refused at once, not left to overwrite this one's checkpoints
     let model_out = Output::new(&a.out).hold()?;
+    // and the checkpoint, by its .part file, between its writes too: a run naming the
+    // same --checkpoint with another --out was let in before this one's first
+    // checkpoint, and the two wrote over each other's
+    let mut ckpt_out = Output::new(&ckpt).hold()?;
     // (writable: a file there is a c4lab checkpoint)
     let ckpt_in_use = ckpt.metadata().is_ok_and(|m| m.is_file() && m.len() > 0);
     if ckpt_in_use && !a.resume && !a.overwrite {
@@ -477,7 +481,7 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
         }
         if t.step % a.checkpoint_every.max(1) == 0 {
             diverged(&t, l, good_checkpoint)?;
-            save(&ckpt, &t.checkpoint())?;
+            ckpt_out.write_and_hold(&t.checkpoint())?;
             good_checkpoint = true;
         }
         if t.step % 100 == 0 {
@@ -491,7 +495,7 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
     bar.finish_and_clear();
     plain.finish(t.step, "");
     diverged(&t, mean.unwrap_or(0.0), good_checkpoint)?;
-    save(&ckpt, &t.checkpoint())?;
+    ckpt_out.finish(&t.checkpoint())?;
     let (model, scale) = t.net.quantize();
     model_out.finish(&model.to_bytes())?;
     // a resumed run says where it started; one with no step left has no loss to show
@@ -526,12 +530,6 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
         );
     }
     Ok(0)
-}
-
-/// Writes `bytes` through a `.part` file renamed into place (see [`Output`]), so an
-/// interrupted write never leaves a broken model or checkpoint where a good one was.
-fn save(path: &Path, bytes: &[u8]) -> Result<()> {
-    Output::new(path).write(bytes)
 }
 
 /// Reads an exported model (a huge file or a device that never ends is refused unread).

@@ -267,6 +267,79 @@ fn a_training_into_an_output_another_run_is_writing_is_refused_before_it_trains(
 }
 
 #[test]
+fn a_training_naming_a_checkpoint_another_run_writes_is_refused_before_it_trains() {
+    let g = Generated::new("held-ckpt");
+    let ckpt = format!("{}/shared.ckpt", g.d);
+    // another training's checkpoint, held by its .part file from that run's start to its
+    // end (a run with another --out was let in before the first checkpoint, and the two
+    // wrote over each other's)
+    let part = format!("{ckpt}.part");
+    std::fs::write(&part, b"").unwrap();
+    let held = std::fs::File::open(&part).unwrap();
+    held.lock().unwrap();
+    let model = format!("{}/b.c4m", g.d);
+    let out = g.train_to(&model, "192", &["--checkpoint", &ckpt]);
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("cannot write {ckpt}: another run is writing it"))
+            && !err.contains("training positions"),
+        "{err}"
+    );
+    assert!(!std::path::Path::new(&model).exists());
+    assert!(!std::path::Path::new(&format!("{model}.part")).exists());
+    drop(held);
+    std::fs::remove_file(&part).unwrap();
+    // a run writing checkpoints along the way leaves the model and the checkpoint, and
+    // no .part file of either
+    let out = g.train_to(
+        &model,
+        "192",
+        &["--checkpoint", &ckpt, "--checkpoint-every", "500"],
+    );
+    assert_exit(&out, 0);
+    assert!(std::path::Path::new(&ckpt).exists() && std::path::Path::new(&model).exists());
+    assert!(!std::path::Path::new(&part).exists());
+    assert!(!std::path::Path::new(&format!("{model}.part")).exists());
+    // a running training holds its checkpoint between writes: once its first
+    // checkpoint is there, a fresh run told to write over it is still refused
+    std::fs::remove_file(&ckpt).unwrap();
+    let first = format!("{}/a.c4m", g.d);
+    let mut running = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args([
+            "train",
+            "--load-corpus",
+            &g.corpus,
+            "--perply-targets",
+            &g.targets,
+        ])
+        .args(["--steps", "100000000", "--checkpoint-every", "1000"])
+        .args(["--checkpoint", &ckpt, "--out", &first])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let waited = std::time::Instant::now();
+    while !std::path::Path::new(&ckpt).exists() {
+        assert!(
+            running.try_wait().unwrap().is_none(),
+            "the first training ended"
+        );
+        assert!(waited.elapsed().as_secs() < 120, "no first checkpoint");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = g.train_to(&model, "192", &["--checkpoint", &ckpt, "--overwrite"]);
+    running.kill().unwrap();
+    running.wait().unwrap();
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("cannot write {ckpt}: another run is writing it")),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_reader_of_standard_error_that_goes_away_costs_the_command_nothing() {
     // notes, progress and verdict lines go to standard error; with its reader gone
     // (`c4lab ... 2>&1 >file | head`) the command ends as it would have, its result on

@@ -519,7 +519,8 @@ fn sidecar_corruptions() {
     // format violation
     let e = check(&f.corpus, Some(Path::new("/nonexistent/x.npz"))).unwrap_err();
     assert!(
-        e.to_string().starts_with("/nonexistent/x.npz: No such file"),
+        e.to_string()
+            .starts_with("/nonexistent/x.npz: No such file"),
         "{e}"
     );
     // a missing array: the archive copied without n_plies is refused, naming it
