@@ -37,3 +37,26 @@ pub enum ModelError {
     #[error("{0}")]
     Config(String),
 }
+
+/// Why `bytes`, which should open with `magic` and a header of `header` bytes, does
+/// not: an empty file, one cut short inside its header (it said "does not start with
+/// the magic" of a file that does), or another kind of file.
+pub(crate) fn unstarted(
+    bytes: &[u8],
+    magic: &[u8; 8],
+    header: usize,
+    kind: &'static str,
+) -> ModelError {
+    let start = bytes.len().min(magic.len());
+    let reason = if bytes.is_empty() {
+        "the file is empty".to_string()
+    } else if bytes[..start] == magic[..start] {
+        format!(
+            "it ends after {} bytes, inside the {header}-byte header a {kind} starts with: the file was cut short; write or copy it again",
+            bytes.len()
+        )
+    } else {
+        format!("it does not start with the c4lab {kind} magic")
+    };
+    ModelError::Format { kind, reason }
+}

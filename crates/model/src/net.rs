@@ -179,7 +179,7 @@ impl Model {
             ));
         }
         if bytes.len() < 16 || &bytes[..8] != MODEL_MAGIC {
-            return Err(bad("it does not start with the c4lab model magic".into()));
+            return Err(crate::error::unstarted(bytes, MODEL_MAGIC, 16, "model"));
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
         match version {

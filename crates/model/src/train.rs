@@ -399,7 +399,12 @@ impl Trainer {
             reason: reason.to_string(),
         };
         if bytes.len() < 32 || &bytes[..8] != CHECKPOINT_MAGIC {
-            return Err(bad("it does not start with the checkpoint magic"));
+            return Err(crate::error::unstarted(
+                bytes,
+                CHECKPOINT_MAGIC,
+                32,
+                "checkpoint",
+            ));
         }
         let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
         let damaged = "its checksum does not match its contents, so the file is damaged; resume from another checkpoint or train afresh";

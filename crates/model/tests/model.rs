@@ -170,7 +170,16 @@ fn forward_pass_and_round_trip(t: &Trainer, hold: &[Example], bits: u32, set: Fe
     // damaged files are refused with a reason, a changed weight too (it would only
     // have changed the hints)
     assert!(Model::from_bytes(&bytes[..bytes.len() - 1]).is_err());
-    assert!(Model::from_bytes(b"not a model at all").is_err());
+    let said = |b: &[u8]| Model::from_bytes(b).err().expect("refused").to_string();
+    assert!(said(b"not a model at all").contains("does not start with the c4lab model magic"));
+    // a file cut inside its header, or empty, is named so (it said the magic was wrong)
+    for cut in [15, 8, 3] {
+        assert_eq!(
+            said(&bytes[..cut]),
+            format!("not a c4lab model: it ends after {cut} bytes, inside the 16-byte header a model starts with: the file was cut short; write or copy it again")
+        );
+    }
+    assert_eq!(said(b""), "not a c4lab model: the file is empty");
     // a checkpoint given as a model is named as one (it said the magic was wrong)
     let mut ckpt = c4lab_model::train::CHECKPOINT_MAGIC.to_vec();
     ckpt.extend([0u8; 64]);
@@ -252,6 +261,15 @@ fn training_is_deterministic_and_resumes_exactly() {
             "byte {byte}: {e}"
         );
     }
+    // one cut inside its header is named so (it said the magic was wrong)
+    let e = Trainer::resume(config(400), &half.checkpoint()[..20])
+        .err()
+        .expect("refused");
+    assert!(
+        e.to_string()
+            .contains("it ends after 20 bytes, inside the 32-byte header a checkpoint starts with"),
+        "{e}"
+    );
     // a weight that is NaN is refused even under a matching checksum
     let mut damaged = half.checkpoint();
     damaged[W + 4 * 1000..W + 4 * 1001].copy_from_slice(&f32::NAN.to_le_bytes());
