@@ -272,6 +272,8 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                 .expect("a move on a board that is not full");
             if let Some(end) = move_and_judge(&mut pos, x, false) {
                 show_position(&pos, &mut out)?;
+                // (so that `u` shows the board it goes back to)
+                shown_last = Some(pos);
                 writeln!(out, "{}", end.said)?;
                 over(&mut typed, &end.said)?;
                 ended = Some(end);
@@ -336,6 +338,7 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                     turns.push(pos);
                     if let Some(end) = move_and_judge(&mut pos, c - 1, true) {
                         show_position(&pos, &mut out)?;
+                        shown_last = Some(pos);
                         writeln!(out, "{}", end.said)?;
                         over(&mut typed, &end.said)?;
                         ended = Some(end);

@@ -290,6 +290,13 @@ fn the_model_game_exits_1_when_you_win_shows_where_a_script_stops_and_undoes_aft
         "{}",
         stdout(&out)
     );
+    // and shows the board it went back to, also where that board was on screen before
+    // the winning move was typed (the last board shown was the won one)
+    let (start, last) = line.split_at(line.len() - 1);
+    let out = game(start, &format!("{last}\nu\n"));
+    let text = stdout(&out);
+    let after = text.split("took back your last move").nth(1).unwrap();
+    assert!(after.contains("1 2 3 4 5 6 7"), "{text}");
     let out = game(&line, "u\nq\n");
     assert_exit(&out, 0);
     let out = game(&line, "q\n");
