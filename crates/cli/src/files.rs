@@ -203,6 +203,21 @@ impl HeldOutput {
     /// the `.part` file is no longer the one held (removed or replaced during the run),
     /// the bytes go through a fresh one, and whatever took its name is not renamed.
     pub fn finish(mut self, bytes: &[u8]) -> Result<()> {
+        self.write_held(bytes)
+    }
+
+    /// Writes `bytes` into place as [`HeldOutput::finish`] does, then holds a fresh
+    /// `.part` file for the next write: a file written many times in one run (a
+    /// checkpoint) stays held between its writes, so a second run naming it is refused
+    /// from the start, not left to overwrite it.
+    pub fn write_and_hold(&mut self, bytes: &[u8]) -> Result<()> {
+        self.write_held(bytes)?;
+        self.file = Some(self.output.create()?);
+        Ok(())
+    }
+
+    /// [`HeldOutput::finish`]'s write, leaving nothing held.
+    fn write_held(&mut self, bytes: &[u8]) -> Result<()> {
         let file = self.file.take().expect("held until finished");
         match &self.output.part {
             Some(part) if !same_inode(&file, part) => {
@@ -211,25 +226,6 @@ impl HeldOutput {
             }
             _ => self.output.finish(file, bytes),
         }
-    }
-}
-
-impl HeldOutput {
-    /// Writes `bytes` into place as [`HeldOutput::finish`] does, then holds a fresh
-    /// `.part` file for the next write: a file written many times in one run (a
-    /// checkpoint) stays held between its writes, so a second run naming it is refused
-    /// from the start, not left to overwrite it.
-    pub fn write_and_hold(&mut self, bytes: &[u8]) -> Result<()> {
-        let file = self.file.take().expect("held until finished");
-        match &self.output.part {
-            Some(part) if !same_inode(&file, part) => {
-                drop(file);
-                self.output.write(bytes)?;
-            }
-            _ => self.output.finish(file, bytes)?,
-        }
-        self.file = Some(self.output.create()?);
-        Ok(())
     }
 }
 
