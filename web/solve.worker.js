@@ -7,20 +7,43 @@
 // imported here, not at the top: a glue file that does not load then fails `ready`, and
 // is posted as the engine's failure (a static import that fails stops the worker
 // before it can post anything)
-let analyze, score;
+let analyzeColumn, score;
 const ready = import('./pkg/c4lab_wasm.js').then(async (m) => {
   await m.default();
-  ({ analyze, score } = m);
+  ({ analyze_column: analyzeColumn, score } = m);
 });
 // (its failure is said when a message awaits it, not left an unhandled rejection)
 ready.catch(() => {});
 const BUDGET = 3_000_000;
 
+// A pause between solver calls, each its own task: Chromium ends a terminated worker
+// only between tasks (it lets a running one go on up to 2 s), so a question no longer
+// wanted (Play left, a newer move) ends within one call's budget, not after all of them.
+const channel = new MessageChannel();
+const pause = () => new Promise((resolve) => {
+  channel.port1.onmessage = resolve;
+  channel.port2.postMessage(null);
+});
+
+/** Every column's score after `moves` (as the engine's `analyze`), a call a column. */
+async function analyzeColumns(moves) {
+  const scores = [];
+  let toMove = null;
+  for (let x = 0; x < 7; x++) {
+    const r = JSON.parse(analyzeColumn(moves, x, BUDGET));
+    if (!r.ok) return r;
+    scores.push(r.score);
+    toMove = r.to_move;
+    await pause();
+  }
+  return { ok: true, scores, to_move: toMove };
+}
+
 self.onmessage = async (e) => {
   const { id, moves, beforeRed, redColumn } = e.data;
   try {
     await ready;
-    const yellow = moves === null ? null : JSON.parse(analyze(moves, BUDGET));
+    const yellow = moves === null ? null : await analyzeColumns(moves);
     let red = null, redBest = null, after = null;
     if (beforeRed !== null && redColumn === null) {
       // Red to move where the diagram names no move: what Red's best move there gives
@@ -34,6 +57,7 @@ self.onmessage = async (e) => {
       after = JSON.parse(score(beforeRed + redColumn, BUDGET));
       red = after.ok ? (after.score === 'unknown' ? 'unknown' : -after.score) : null;
       if (typeof red === 'number' && red <= 0) {
+        await pause();
         const before = JSON.parse(score(beforeRed, BUDGET));
         redBest = before.ok && before.score !== 'unknown' ? before.score : null;
       }

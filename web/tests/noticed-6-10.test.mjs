@@ -283,7 +283,7 @@ test('ninth round (a reader of the page\'s code): storage off, a failing Simplif
   await simplifying.context().close();
 
   // the solver's refusal read "nothing to judge here (no Red move played...)"
-  const refusing = await page([['solve.worker.js', 'JSON.parse(analyze(moves, BUDGET))', "({ ok: false, error: 'the engine refused it' })"]]);
+  const refusing = await page([['solve.worker.js', 'await analyzeColumns(moves)', "({ ok: false, error: 'the engine refused it' })"]]);
   await refusing.goto(url);
   await ready(refusing);
   await importText(refusing, WIN);

@@ -248,6 +248,37 @@ test('Play on a root where Red names no move judges the root for Red', async () 
   await over.close();
 });
 
+test('leaving Play ends the solver\'s question within one call, not after all of them', async () => {
+  // Red opens in column 4 from the empty board: Yellow's seven replies, each past the
+  // solver's budget there, make a question of seconds
+  const page = await open();
+  await importText(page, '9999999\n9999999\n9999999\n9999999\n9999999\n9990999\n');
+  const started = new Map(), ended = new Map();
+  page.on('worker', (w) => {
+    if (!w.url().endsWith('solve.worker.js')) return;
+    started.set(w, Date.now());
+    w.on('close', () => ended.set(w, Date.now()));
+  });
+  await page.click('nav button[data-mode="play"]');
+  for (let i = 0; i < 50 && started.size === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(started.size, 1, 'the solver worker started');
+  // well into the question (its engine loaded, the first column being solved)
+  await new Promise((r) => setTimeout(r, 1200));
+  assert.equal(ended.size, 0, 'the question is still being worked out');
+  const left = Date.now();
+  await page.click('nav button[data-mode="levels"]');
+  for (let i = 0; i < 30 && ended.size === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(ended.size, 1, 'the worker still runs 3 s after Play was left');
+  // (the seven columns were one call: Chromium let it run on up to 2 s)
+  const after = [...ended.values()][0] - left;
+  assert.ok(after < 1500, `the worker ended ${after} ms after Play was left`);
+  // and back in Play the question is asked again and answered
+  await page.click('nav button[data-mode="play"]');
+  await page.waitForFunction(() => /^Solver: (?!thinking)/.test(document.querySelector('#hints').textContent), null, { timeout: 30_000 });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('Play on a root with Yellow to move says why once, not in every line', async () => {
   const page = await open();
   await page.click('nav button[data-mode="position"]');

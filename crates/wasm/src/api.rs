@@ -313,23 +313,44 @@ pub fn analyze(moves: &str, node_budget: f64) -> String {
         Ok(q) => q,
         Err(e) => return fail(e),
     };
-    let scores: Vec<Value> =
-        (0..WIDTH)
-            .map(|x| match column_move(&p, x) {
-                ColumnMove::Full => json!("full"),
-                // (refused above: a question about a game a four has ended)
-                ColumnMove::Over => json!("over"),
-                ColumnMove::Wins(score) => json!(score),
-                ColumnMove::Child(child) if child.is_full() => json!(0),
-                ColumnMove::Child(child) => SOLVER.with(|s| {
-                    match s.borrow_mut().solve_with_budget(&child, budget).exact() {
-                        Some(score) => json!(-score),
-                        None => json!("unknown"),
-                    }
-                }),
-            })
-            .collect();
+    let scores: Vec<Value> = (0..WIDTH).map(|x| column_score(&p, x, budget)).collect();
     json!({"ok": true, "scores": scores, "to_move": p.to_move().name()}).to_string()
+}
+
+/// One column of [`analyze`] (`column` 0-6): `{ok, score, to_move}`, the score as
+/// there. Asked column by column, a caller can stop between them: the page's solver
+/// worker ends within one column's budget once it is no longer wanted, not after all
+/// seven (Chromium ends a worker only between its tasks).
+#[wasm_bindgen]
+pub fn analyze_column(moves: &str, column: u32, node_budget: f64) -> String {
+    let (p, budget) = match solver_question(moves, node_budget) {
+        Ok(q) => q,
+        Err(e) => return fail(e),
+    };
+    if column as usize >= WIDTH {
+        return fail(format!("column {column}: columns are 0 to 6"));
+    }
+    let score = column_score(&p, column as usize, budget);
+    json!({"ok": true, "score": score, "to_move": p.to_move().name()}).to_string()
+}
+
+/// The score of playing column `x` in `p`, as [`analyze`] gives it.
+fn column_score(p: &Position, x: usize, budget: u64) -> Value {
+    match column_move(p, x) {
+        ColumnMove::Full => json!("full"),
+        // (refused before: a question about a game a four has ended)
+        ColumnMove::Over => json!("over"),
+        ColumnMove::Wins(score) => json!(score),
+        ColumnMove::Child(child) if child.is_full() => json!(0),
+        ColumnMove::Child(child) => {
+            SOLVER.with(
+                |s| match s.borrow_mut().solve_with_budget(&child, budget).exact() {
+                    Some(score) => json!(-score),
+                    None => json!("unknown"),
+                },
+            )
+        }
+    }
 }
 
 /// The score of the position after `moves` from the side to move's view, within
@@ -375,6 +396,25 @@ mod tests {
         assert_eq!(r["verdict"], "win", "{r}");
         let r: Value = serde_json::from_str(&verify(win, 1.0)).unwrap();
         assert_eq!(r["verdict"], "budget", "{r}");
+    }
+
+    #[test]
+    fn analyze_column_by_column_is_analyze() {
+        // a full column, immediate wins, solved and unknown columns (a budget of 1,000
+        // nodes leaves the early ones unknown)
+        for (moves, budget) in [("444444", 0.0), ("1212123", 0.0), ("4453", 1e3), ("", 1e3)] {
+            let whole: Value = serde_json::from_str(&analyze(moves, budget)).unwrap();
+            for x in 0..WIDTH {
+                let one: Value =
+                    serde_json::from_str(&analyze_column(moves, x as u32, budget)).unwrap();
+                assert_eq!(one["score"], whole["scores"][x], "{moves} column {x}");
+                assert_eq!(one["to_move"], whole["to_move"]);
+            }
+        }
+        let r: Value = serde_json::from_str(&analyze_column("4", 7, 0.0)).unwrap();
+        assert_eq!(r["ok"], false, "{r}");
+        let r: Value = serde_json::from_str(&analyze_column("4444", 0, f64::NAN)).unwrap();
+        assert_eq!(r["ok"], false, "{r}");
     }
 
     #[test]
