@@ -184,10 +184,20 @@ function setRoot(moves) {
   edited();
   return { dropped: dropped.trim() };
 }
+/**
+ * The level layer of a diagram read whole (a link, an import): its cells, and 9 under
+ * its root's stones. A level kept there from the diagram before (the layer keeps levels
+ * under stones for Undo stone) came back once a stone was taken off, so one link gave
+ * two diagrams, by what the tab held before.
+ */
+function setLevels(read) {
+  const p = call(engine.position, read.root);
+  if (!p.ok) return;
+  for (let i = 0; i < N; i++) state.levels[i] = p.stones[i] === '.' ? read.cells[i] : '9';
+}
 function apply(read) {
   const prev = { ...snapshot(), replaced: true };
-  const p = call(engine.position, read.root);
-  for (let i = 0; i < N; i++) if (p.ok && p.stones[i] === '.') state.levels[i] = read.cells[i];
+  setLevels(read);
   state.root = read.root;
   state.yellow = read.line || '';
   if (!unchangedSince(prev)) remember(prev); // the same diagram again leaves no Undo step
@@ -507,8 +517,7 @@ function loadHash({ undoable = false } = {}) {
 /** Shows the diagram of link `r` (read by the engine); `undoable`: Undo returns to the one before. */
 function openLink(r, undoable) {
   const prev = { ...snapshot(), replaced: true };
-  const p = call(engine.position, r.root);
-  for (let i = 0; i < N; i++) if (p.ok && p.stones[i] === '.') state.levels[i] = r.cells[i];
+  setLevels(r);
   state.root = r.root;
   state.yellow = r.line;
   // a link opened from the address bar: Undo returns to the diagram before (none when

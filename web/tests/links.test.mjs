@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { useLab, href, shots, upstream, url, browser, open, verdict, cell, importText, upstreamDiagrams, WIN } from './lab.mjs';
+import { useLab, href, shots, upstream, url, browser, open, verdict, cell, count, settled, importText, upstreamDiagrams, WIN } from './lab.mjs';
 
 useLab();
 
@@ -34,6 +34,39 @@ test('a share link restores the exact state', async () => {
   await copy.locator('#io summary').click();
   assert.equal(await grid(copy), WIN);
   assert.equal(await grid(page), WIN);
+});
+
+test('a link or an import brings no level of the diagram before under its stones', async () => {
+  // the root's stones taken off: the cells under them are 9, whatever the tab held
+  // before (a level painted there earlier came back, into the verdict and the link)
+  const emptied = async (page) => {
+    await page.click('nav button[data-mode="position"]');
+    const n = await count(page);
+    await page.click('#clear-root');
+    await settled(page, n);
+    return page.evaluate(() => location.hash);
+  };
+  const fresh = await open();
+  await importText(fresh, WIN);
+  const winLink = await fresh.evaluate(() => location.hash);
+  const want = await emptied(fresh);
+  assert.match(await cell(fresh, 1, 1).getAttribute('aria-label'), /level 9/);
+  // a level 0 painted under a stone of WIN's root (column 1, row 1), then WIN read
+  const painted = async () => {
+    const page = await open();
+    await page.click('#palette button[data-level="0"]');
+    await cell(page, 1, 1).click();
+    return page;
+  };
+  const imported = await painted();
+  await importText(imported, WIN);
+  assert.equal(await emptied(imported), want);
+  const linked = await painted();
+  const n = await count(linked);
+  await linked.evaluate((h) => { location.hash = h; }, winLink);
+  await settled(linked, n);
+  assert.equal(await emptied(linked), want);
+  for (const page of [fresh, imported, linked]) await page.close();
 });
 
 test('a hostile share link is refused and injects nothing', async () => {
