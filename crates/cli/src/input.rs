@@ -118,14 +118,39 @@ pub fn read_bytes_limited(path: &Path, most: u64, what: &str) -> Result<Vec<u8>>
     Ok(bytes)
 }
 
+/// The first characters of `text` with their percent escapes (`%2E`) decoded, enough to
+/// tell a share link's version number and dot.
+fn unescaped_head(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text.as_bytes();
+    while out.len() < 8 {
+        match rest {
+            [b'%', hi, lo, tail @ ..] if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit() => {
+                let hex = [*hi, *lo];
+                let byte = u8::from_str_radix(std::str::from_utf8(&hex).unwrap_or("00"), 16);
+                out.push(char::from(byte.unwrap_or(0)));
+                rest = tail;
+            }
+            [b, tail @ ..] => {
+                out.push(char::from(*b));
+                rest = tail;
+            }
+            [] => break,
+        }
+    }
+    out
+}
+
 /// Reads a diagram: a level grid, an old grid, upstream JSON, or a share link (one line;
 /// see [`c4lab_steady::read_any`]). An argument that names no file may be the diagram
 /// itself: a share link, or a root's moves (that root, every empty cell `?`).
 pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
-    // (no file of the name: one that cannot be read is named as that file)
+    // (no file of the name, or a name too long for one: one that cannot be read is
+    // named as that file)
     let missing = |p: &Path| {
+        use std::io::ErrorKind::{InvalidFilename, NotFound};
         let error = p.symlink_metadata().err().map(|e| e.kind());
-        error == Some(std::io::ErrorKind::NotFound)
+        matches!(error, Some(NotFound | InvalidFilename))
     };
     let argument = path.filter(|p| *p != Path::new("-") && missing(p));
     let argument = argument.and_then(Path::to_str).map(str::trim);
@@ -134,9 +159,11 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
         return root_of_moves(moves);
     }
     // a link's form: a fragment (`#1.`...), an address, or a version number and a dot
+    // (percent-encoded too, as a browser may copy it: `%31%2E`...)
     let linkish = |a: &&str| {
-        let after_digits = a.trim_start_matches(|c: char| c.is_ascii_digit());
-        let version_dot = after_digits.len() < a.len() && after_digits.starts_with('.');
+        let head = unescaped_head(a);
+        let after_digits = head.trim_start_matches(|c: char| c.is_ascii_digit());
+        let version_dot = after_digits.len() < head.len() && after_digits.starts_with('.');
         a.starts_with('#') || a.contains("://") || version_dot
     };
     let (text, name, context) = match (argument.filter(linkish), path) {

@@ -480,6 +480,27 @@ fn a_percent_encoded_link_reads_as_the_link() {
         stdout(&back),
         stdout(&c4lab(&["convert", "--to", "grid"], &grid))
     );
+    // as an argument, every character encoded (it was read as a file name: "No such
+    // file or directory")
+    let all: String = link.trim().bytes().map(|b| format!("%{b:02X}")).collect();
+    let back = c4lab(&["convert", "--to", "grid", &all], "");
+    assert_exit(&back, 0);
+    assert_eq!(
+        stdout(&back),
+        stdout(&c4lab(&["convert", "--to", "grid"], &grid))
+    );
+    // a link too long for a file name is still read as a link, and its fault named (it
+    // said "File name too long")
+    let win = stdout(&c4lab(&["convert", "--to", "link", "examples/win.txt"], ""));
+    let long = format!("{}.{}", win.trim(), "1".repeat(300));
+    let out = c4lab(&["verify", &long], "");
+    assert_exit(&out, 2);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("no file of that name, and as a share link: bad share link")
+            && !said.contains("too long"),
+        "{said}"
+    );
 }
 
 #[test]
