@@ -164,7 +164,7 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
         let head = unescaped_head(a);
         let after_digits = head.trim_start_matches(|c: char| c.is_ascii_digit());
         let version_dot = after_digits.len() < head.len() && after_digits.starts_with('.');
-        a.starts_with('#') || a.contains("://") || version_dot
+        head.starts_with('#') || a.contains("://") || version_dot
     };
     let (text, name, context) = match (argument.filter(linkish), path) {
         // (named by the link itself, which a replay command can pass on)
