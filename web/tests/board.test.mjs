@@ -424,9 +424,13 @@ test('a diagram whose root already holds a four is refused on import, as a link 
 
 test('Clear ? with its ? cells under the root stones alone says where they are', async () => {
   const page = await open();
-  // every cell ?, then a diagram imported over it: the cells under its stones keep ?
-  await page.click('#undecide-all');
-  await importText(page, WIN);
+  // one ? cell, then root stones put over it in Position mode: the level layer keeps
+  // the ? under the stone (a diagram imported or a link opened sets 9 there)
+  await cell(page, 1, 1).click({ button: 'right' });
+  await page.click('nav button[data-mode="position"]');
+  await cell(page, 1, 1).click();
+  await cell(page, 1, 1).click();
+  await page.click('nav button[data-mode="levels"]');
   assert.equal(await page.locator('#clear-undecided').isDisabled(), false);
   assert.match(await page.locator('#clear-undecided').getAttribute('title'),
     /^Set every \? cell to 9 \(every \? cell is under a root stone: it shows again once the stone is taken back\)$/);
