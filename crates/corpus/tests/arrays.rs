@@ -74,16 +74,7 @@ fn a_fortran_order_array_is_refused_not_read_transposed() {
 fn a_shape_its_data_cannot_fill_is_refused_before_anything_is_allocated() {
     let dir = common::scratch("npz-shapes");
     let bad = dir.join("bad.npz");
-    let write = |members: [(&str, Vec<u8>); 4]| {
-        let mut w = NpzWriter::create(&bad).unwrap();
-        for (name, data) in members {
-            w.member(name, data.len() as u64)
-                .unwrap()
-                .write_all(&data)
-                .unwrap();
-        }
-        w.finish().unwrap();
-    };
+    let write = |members: [(&str, Vec<u8>); 4]| write_npz(&bad, members);
     // 2^59 slots: a row buffer of that size would abort the process
     let huge = 1u64 << 59;
     write([
@@ -134,6 +125,18 @@ fn a_shape_its_data_cannot_fill_is_refused_before_anything_is_allocated() {
     );
 }
 
+/// Writes an `.npz` of `members` (name, bytes) to `path`, each as given.
+fn write_npz(path: &std::path::Path, members: [(&str, Vec<u8>); 4]) {
+    let mut w = NpzWriter::create(path).unwrap();
+    for (name, data) in members {
+        w.member(name, data.len() as u64)
+            .unwrap()
+            .write_all(&data)
+            .unwrap();
+    }
+    w.finish().unwrap();
+}
+
 /// A `.npy` file: a version 1.0 header holding `dict` (padded as numpy pads it), then
 /// `data`.
 fn npy_of(dict: &str, data: &[u8]) -> Vec<u8> {
@@ -167,20 +170,15 @@ fn a_member_numpy_load_would_refuse_or_read_short_is_refused() {
     let bad = dir.join("bad.npz");
     // the sidecar with its target member replaced by `member`
     let with_target = |member: Vec<u8>| {
-        let mut w = NpzWriter::create(&bad).unwrap();
-        let arrays = [
-            ("target.npy", member),
-            ("ply_of.npy", npy("<i2", "(3, 2)", &bytes_of(&raw.ply_of))),
-            ("teacher.npy", npy("|i1", "(3, 2)", &bytes_of(&raw.teacher))),
-            ("n_plies.npy", npy("<i2", "(3,)", &bytes_of(&raw.n_plies))),
-        ];
-        for (name, data) in arrays {
-            w.member(name, data.len() as u64)
-                .unwrap()
-                .write_all(&data)
-                .unwrap();
-        }
-        w.finish().unwrap();
+        write_npz(
+            &bad,
+            [
+                ("target.npy", member),
+                ("ply_of.npy", npy("<i2", "(3, 2)", &bytes_of(&raw.ply_of))),
+                ("teacher.npy", npy("|i1", "(3, 2)", &bytes_of(&raw.teacher))),
+                ("n_plies.npy", npy("<i2", "(3,)", &bytes_of(&raw.n_plies))),
+            ],
+        );
         Sidecar::open(&bad).err().map(|e| e.to_string())
     };
     assert_eq!(
