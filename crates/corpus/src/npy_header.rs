@@ -46,6 +46,17 @@ fn excerpt(text: &str) -> String {
     format!("{cut:?}")
 }
 
+/// A value as Python writes it, a string without its quotes (one the writer cannot
+/// form, as Rust sees it).
+fn shown(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other
+            .format_ascii()
+            .unwrap_or_else(|_| format!("{other:?}")),
+    }
+}
+
 /// Reads a header from `r`, leaving it at the first byte of the data: the header, and
 /// its length in bytes from the magic string to the end of its text.
 pub(crate) fn read(r: &mut impl Read) -> Result<(NpyHeader, u64), HeaderError> {
@@ -116,13 +127,7 @@ fn check_dictionary(text: &str) -> Result<(), HeaderError> {
             excerpt(text)
         ));
     };
-    let mut keys: Vec<String> = entries
-        .iter()
-        .map(|(k, _)| match k {
-            Value::String(s) => s.clone(),
-            other => format!("{other}"),
-        })
-        .collect();
+    let mut keys: Vec<String> = entries.iter().map(|(k, _)| shown(k)).collect();
     keys.sort();
     if keys != ["descr", "fortran_order", "shape"] {
         return refused(format!(
@@ -130,25 +135,23 @@ fn check_dictionary(text: &str) -> Result<(), HeaderError> {
         ));
     }
     for (key, value) in &entries {
-        let ok = match (key, value) {
-            (Value::String(k), Value::Tuple(dims)) if k == "shape" => {
-                dims.iter().all(|d| matches!(d, Value::Integer(_)))
+        let why = match key {
+            Value::String(k)
+                if k == "shape"
+                    && !matches!(value, Value::Tuple(dims) if dims.iter().all(|d| matches!(d, Value::Integer(_)))) =>
+            {
+                "a shape is a tuple of integers"
             }
-            (Value::String(k), _) if k == "shape" => false,
-            (Value::String(k), v) if k == "fortran_order" => matches!(v, Value::Boolean(_)),
-            _ => true,
+            Value::String(k) if k == "fortran_order" && !matches!(value, Value::Boolean(_)) => {
+                "fortran_order is True or False"
+            }
+            _ => continue,
         };
-        if !ok {
-            return refused(format!(
-                "its header's {key} is {}, which numpy.load refuses ({}): write the sidecar again",
-                excerpt(&value.to_string()),
-                if matches!(key, Value::String(k) if k == "shape") {
-                    "a shape is a tuple of integers"
-                } else {
-                    "fortran_order is True or False"
-                }
-            ));
-        }
+        return refused(format!(
+            "its header's {} is {}, which numpy.load refuses ({why}): write the sidecar again",
+            shown(key),
+            excerpt(&shown(value))
+        ));
     }
     Ok(())
 }
@@ -206,6 +209,14 @@ mod tests {
         assert!(refusal(&list).contains("a shape is a tuple of integers"));
         let order = member("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", &[]);
         assert!(refusal(&order).contains("fortran_order is True or False"));
+        // (an infinite float as the shape, and as a key)
+        let huge = member(
+            "{'descr': '<f4', 'fortran_order': False, 'shape': 1e999}",
+            &[],
+        );
+        assert!(refusal(&huge).contains("a shape is a tuple of integers"));
+        let key = member("{'descr': '<f4', 'fortran_order': False, 1e999: (2,)}", &[]);
+        assert!(refusal(&key).contains("exactly descr, fortran_order and shape"));
         let native = member(
             "{'descr': 'f4', 'fortran_order': False, 'shape': (2,)}",
             &[],
