@@ -197,31 +197,38 @@ mod tests {
 
     #[test]
     fn headers_numpy_refuses_are_refused() {
-        let extra = member(
-            "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 7), 'extra': 1}",
-            &[],
-        );
-        assert!(refusal(&extra).contains("exactly descr, fortran_order and shape"));
-        let list = member(
-            "{'descr': '<f4', 'fortran_order': False, 'shape': [2, 7]}",
-            &[],
-        );
-        assert!(refusal(&list).contains("a shape is a tuple of integers"));
-        let order = member("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", &[]);
-        assert!(refusal(&order).contains("fortran_order is True or False"));
-        // (an infinite float as the shape, and as a key)
-        let huge = member(
-            "{'descr': '<f4', 'fortran_order': False, 'shape': 1e999}",
-            &[],
-        );
-        assert!(refusal(&huge).contains("a shape is a tuple of integers"));
-        let key = member("{'descr': '<f4', 'fortran_order': False, 1e999: (2,)}", &[]);
-        assert!(refusal(&key).contains("exactly descr, fortran_order and shape"));
-        let native = member(
-            "{'descr': 'f4', 'fortran_order': False, 'shape': (2,)}",
-            &[],
-        );
-        assert!(refusal(&native).contains("explicit byte order"));
+        let shape = "a shape is a tuple of integers";
+        let keys = "exactly descr, fortran_order and shape";
+        for (dict, said) in [
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 7), 'extra': 1}",
+                keys,
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': [2, 7]}",
+                shape,
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}",
+                "fortran_order is True or False",
+            ),
+            // (an infinite float as the shape, and as a key)
+            (
+                "{'descr': '<f4', 'fortran_order': False, 'shape': 1e999}",
+                shape,
+            ),
+            (
+                "{'descr': '<f4', 'fortran_order': False, 1e999: (2,)}",
+                keys,
+            ),
+            (
+                "{'descr': 'f4', 'fortran_order': False, 'shape': (2,)}",
+                "explicit byte order",
+            ),
+        ] {
+            let why = refusal(&member(dict, &[]));
+            assert!(why.contains(said), "{dict}: {why}");
+        }
     }
 
     #[test]
