@@ -128,15 +128,22 @@ pub fn bench(a: BenchModel) -> Result<u8> {
         pct(&ag),
         ag.total
     );
-    outln!(
-        "| optimal-move rate (14+ stones) | {} of {} |",
-        solved_rate(o.solved, o.rate()),
-        o.solved
-    );
-    outln!(
-        "| value-keeping moves (14+ stones) | {} |",
-        solved_rate(o.solved, o.value_rate())
-    );
+    if sample.is_empty() {
+        // said, as `eval` says it: "- of 0" read as a rate over nothing
+        if a.positions > 0 {
+            outln!("| optimal-move rate (14+ stones) | - (no holdout position has 14 stones or more) |");
+        }
+    } else {
+        outln!(
+            "| optimal-move rate (14+ stones) | {} of {} |",
+            solved_rate(o.solved, o.rate()),
+            o.solved
+        );
+        outln!(
+            "| value-keeping moves (14+ stones) | {} |",
+            solved_rate(o.solved, o.value_rate())
+        );
+    }
     Ok(0)
 }
 

@@ -151,6 +151,48 @@ fn eval_says_when_no_holdout_position_fills_the_sample() {
 }
 
 #[test]
+fn bench_model_says_when_no_holdout_position_has_fourteen_stones() {
+    // random play (seed 159) ends the one holdout game after seven plies: the rate's
+    // sample is empty, and the table read "- of 0" as a rate over nothing
+    let dir = std::env::temp_dir().join(format!("c4lab-short-holdout-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let args = ["corpus", "generate", "--games", "2", "--holdout", "1"];
+    let random = [
+        "--epsilon",
+        "1",
+        "--depth",
+        "1",
+        "--seed",
+        "159",
+        "--out",
+        d,
+    ];
+    assert_exit(&c4lab(&[&args[..], &random[..]].concat(), ""), 0);
+    let bench = [
+        "bench",
+        "model",
+        "--corpus",
+        d,
+        "--steps",
+        "1",
+        "--positions",
+        "5",
+    ];
+    let out = c4lab(&bench, "");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_exit(&out, 0);
+    let table = stdout(&out);
+    assert!(
+        table.contains(
+            "| optimal-move rate (14+ stones) | - (no holdout position has 14 stones or more) |"
+        ),
+        "{table}"
+    );
+    assert!(!table.contains("of 0"), "{table}");
+}
+
+#[test]
 fn eval_names_its_long_work_every_ten_seconds_where_standard_error_is_no_terminal() {
     // a game from the empty board asks the solver questions of minutes each, and eval
     // said nothing between its table's rows
