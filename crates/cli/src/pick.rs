@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::{bail, Result};
 use c4lab_board::format_moves;
-use c4lab_steady::solution::{parse_leaves, Leaf};
+use c4lab_steady::solution::{parse_branches, parse_leaves, Leaf};
 
 use crate::complete::counted;
 
@@ -50,6 +50,27 @@ pub fn pick(file: &Path, which: Which) -> Result<u8> {
     if total == 0 {
         bail!("{name} holds no diagram: it is six-row diagrams with a blank line between them, as upstream's steady_states.txt");
     }
+    if leaves.is_empty() {
+        // nothing to list or pick: the whole file is refused (a list of none passed as
+        // exit 0, and a wrong file, upstream's branches.txt, was asked to be mended)
+        let fix = match parse_branches(&text).0.is_empty() {
+            true => "mend it, or give upstream's steady_states.txt",
+            false => "it holds branch lines (`<moves>-><column>`), as upstream's branches.txt: give steady_states.txt",
+        };
+        bail!(
+            "{name} holds no diagram that reads (the first thing read: {}); {fix}",
+            errors[0]
+        );
+    }
+    // where a root is not found, the diagrams that could not be read may hold it
+    let unread = match errors.first() {
+        Some(first) => format!(
+            "; {} of its {} could not be read (the first: {first}), and it may be among them",
+            errors.len(),
+            counted(total as u64, "diagram")
+        ),
+        None => String::new(),
+    };
     let leaf = match which {
         Which::List => {
             outln!("number\tline\tstones\troot");
@@ -124,7 +145,7 @@ pub fn pick(file: &Path, which: Which) -> Result<u8> {
                         ),
                         None => String::new(),
                     };
-                    bail!("no diagram of {name} has the root {shown}{hint} (--list names every diagram's root)")
+                    bail!("no diagram of {name} has the root {shown}{hint}{unread} (--list names every diagram's root)")
                 }
             }
         }

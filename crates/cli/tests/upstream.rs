@@ -251,3 +251,56 @@ fn pick_takes_one_diagram_out_of_upstreams_file_by_number_or_root() {
         "{said}"
     );
 }
+
+#[test]
+fn pick_refuses_a_file_where_no_diagram_reads_and_names_the_unread_ones() {
+    let Some(dir) = upstream_solution() else {
+        return;
+    };
+    let branches = dir.join("branches.txt");
+    let branches = branches.to_str().unwrap();
+    // a file where nothing reads is refused whole, the list too (it printed a header
+    // and ended 0), and branches.txt is named as the wrong file, not as one to mend
+    for args in [vec!["--list"], vec!["1"], vec!["--root", "5141"]] {
+        let out = c4lab(
+            &[&["pick"][..], &args, &["--steady-states", branches]].concat(),
+            "",
+        );
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("holds no diagram that reads")
+                && said.contains("as upstream's branches.txt: give steady_states.txt"),
+            "{args:?}: {said}"
+        );
+    }
+    let lines = c4lab(
+        &["pick", "--list", "--steady-states", "-"],
+        "4455 -2\n3 1\n",
+    );
+    assert_exit(&lines, 2);
+    let said = String::from_utf8_lossy(&lines.stderr);
+    assert!(
+        said.contains("mend it, or give upstream's steady_states.txt"),
+        "{said}"
+    );
+    // a diagram cut short is not "no diagram has the root": it may be the one asked for
+    let text = std::fs::read_to_string(dir.join("steady_states.txt")).unwrap();
+    let mut rows: Vec<&str> = text.lines().collect();
+    let first_row = rows.iter().position(|l| l.len() == 7).unwrap();
+    rows.remove(first_row);
+    let cut = rows.join("\n");
+    let out = c4lab(&["pick", "--root", "5141", "--steady-states", "-"], &cut);
+    assert_exit(&out, 2);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("1 of its 1295 diagrams could not be read (the first: diagram 1 ")
+            && said.contains("and it may be among them"),
+        "{said}"
+    );
+    // the others still list, with a note on the one left out
+    let list = c4lab(&["pick", "--list", "--steady-states", "-"], &cut);
+    assert_exit(&list, 0);
+    assert_eq!(stdout(&list).lines().count(), 1 + 1294);
+}
