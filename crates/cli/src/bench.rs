@@ -338,6 +338,9 @@ fn solver(
         .collect::<Result<Vec<_>>>()?;
     outln!("{head} classic solver µs (recorded) |");
     outln!("{rule} ---: |");
+    // on a terminal, a line names the set being solved once it has run a second (a
+    // deep set or the empty board ran minutes without a word)
+    let ticker = crate::ticker::Ticker::on_terminal();
     let mut failed = false;
     let mut notes = Vec::new();
     for (name, cases) in only.iter().zip(sets) {
@@ -352,6 +355,14 @@ fn solver(
             s.set_threads(t);
             let origin = Instant::now();
             let mut clock = || origin.elapsed().as_nanos() as u64;
+            let solving = |run: u32| {
+                let of = match repeat {
+                    1 => String::new(),
+                    n => format!(", run {} of {n}", run + 1),
+                };
+                format!("bench solver: solving {name} ({t} {}{of})", plural(t))
+            };
+            ticker.start(solving(0));
             let mut r = c4lab_solver::run_bench(&mut s, &cases, false, &mut clock);
             for run in 0..repeat {
                 // interleaved: the baseline runs after each of our runs of the set
@@ -361,6 +372,7 @@ fn solver(
                 if run + 1 == repeat {
                     break;
                 }
+                ticker.start(solving(run + 1));
                 let mut again = c4lab_solver::run_bench(&mut s, &cases, false, &mut clock);
                 // a wrong score in any run counts, whichever run was fastest
                 let mismatches = r.mismatches.max(again.mismatches);
@@ -385,6 +397,7 @@ fn solver(
             mismatches = mismatches.max(r.mismatches);
             first = first.or(r.first_mismatch);
         }
+        ticker.done();
         failed |= mismatches > 0;
         // a baseline with wrong scores fails the bench too: its speed-up compares nothing
         failed |= theirs.as_ref().is_some_and(|b| b.mismatches > 0);
@@ -433,14 +446,18 @@ fn solver(
         for (label, b) in rows {
             for &t in &threads {
                 let mut s = crate::solve::solver(mb, t, b)?;
+                let board = format!("bench solver: the empty board, {label}, {t} {}", plural(t));
+                ticker.start(format!("{board}, strong"));
                 let start = Instant::now();
                 let strong = s.solve(&c4lab_board::Position::new());
                 let strong_s = start.elapsed().as_secs_f64();
                 let nodes = s.nodes();
                 s.reset();
+                ticker.start(format!("{board}, weak"));
                 let start = Instant::now();
                 let weak = s.solve_weak(&c4lab_board::Position::new());
                 let weak_s = start.elapsed().as_secs_f64();
+                ticker.done();
                 outln!(
                     "| {label} | {t} | {strong_s:.2} s (score {strong}) | {weak_s:.2} s (sign {weak}) | {nodes} |"
                 );

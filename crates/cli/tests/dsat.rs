@@ -523,22 +523,7 @@ fn on_a_terminal_dsat_shows_its_local_search_then_the_mapping_gauge() {
         env!("CARGO_BIN_EXE_c4lab"),
         grid.display()
     );
-    // `script` gives the command a terminal (util-linux; skipped where it is missing)
-    let out = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .output();
-    let shown = out
-        .as_ref()
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
-    let Ok(shown) = shown.as_deref().map_err(|_| ()).and_then(|s| {
-        // (no pty for `script` to open, as in some containers)
-        if s.contains("c4lab") || s.contains("undecided") {
-            Ok(s)
-        } else {
-            Err(())
-        }
-    }) else {
-        eprintln!("skipped: `script` could not give c4lab a terminal here");
+    let Some(shown) = on_a_terminal(&command) else {
         return;
     };
     let local = shown

@@ -559,3 +559,31 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn on_a_terminal_bench_solver_names_the_set_it_solves() {
+    // a deep set or the empty board ran minutes without a word, even on a terminal;
+    // thirty of L1_R3's positions take a few seconds, past the line's one-second delay
+    let Some((dir, _)) = small_set("L1_R3", 30, "sets-tty") else {
+        return;
+    };
+    let command = format!(
+        "{} bench solver --only L1_R3 --sets {}",
+        env!("CARGO_BIN_EXE_c4lab"),
+        dir.display()
+    );
+    let shown = on_a_terminal(&command);
+    std::fs::remove_dir_all(&dir).ok();
+    let Some(shown) = shown else {
+        return;
+    };
+    let line = shown
+        .find("bench solver: solving L1_R3 (1 thread): ")
+        .unwrap_or_else(|| panic!("{shown:?}"));
+    // erased before the set's row is written
+    let row = shown.find("| L1_R3 | 30 | 0 |").expect(&shown);
+    assert!(line < row, "{shown:?}");
+    assert!(shown[line..row].contains("\u{1b}[2K"), "{shown:?}");
+    assert!(shown.contains("ended=0"), "{shown:?}");
+}

@@ -74,6 +74,25 @@ pub fn c4lab_into_closed_pipe(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs `command` (a shell line) on a terminal (`script`, util-linux) and returns what
+/// the terminal showed, ending `ended=<its exit code>`; None, with a note, where
+/// `script` could not give it one (no pty to open, as in some containers: nothing ran).
+pub fn on_a_terminal(command: &str) -> Option<String> {
+    let run = format!("{command}; echo ended=$?");
+    let out = Command::new("script")
+        .args(["-qec", &run, "/dev/null"])
+        .output();
+    let shown = match &out {
+        Ok(o) => String::from_utf8_lossy(&o.stdout).into_owned(),
+        Err(_) => String::new(),
+    };
+    if !shown.contains("ended=") {
+        eprintln!("skipped: `script` could not give c4lab a terminal here");
+        return None;
+    }
+    Some(shown)
+}
+
 /// Asserts the exit code, showing the command's error output otherwise.
 pub fn assert_exit(o: &Output, code: i32) {
     assert_eq!(
