@@ -14,6 +14,12 @@ export const BROWSER_MAX_STATES = 300000;
 /** Plies below the root that are mapped before solving (`c4lab dsat`'s default `--cut`). */
 export const CUT_PLIES = 16;
 /**
+ * What the engine maps at first, and the rounds before it maps to CUT_PLIES (the engine's
+ * defaults, `c4lab dsat`'s `--first-cut` and `--deepen-after`: said, not passed).
+ */
+export const FIRST_CUT_PLIES = 8;
+export const DEEPEN_AFTER = 500;
+/**
  * The searches raced, as `c4lab dsat`'s default `--widen-after 0,3000`: the first's
  * level budget grows only on proof, the second's also after 3,000 dead ends (and the
  * engine maps the second's first cut two plies deeper, as natively).
@@ -47,7 +53,9 @@ export function wholeRoot(host) {
     const wide = stones < 12 ? ` With ${stones} stone${stones === 1 ? '' : 's'} on the board that is a wide scope: mapping may take minutes and overflow the budget; Stop at any time, or add stones.` : '';
     // (the local search, when ticked, reports only once the engine has loaded)
     const first = ui.local.checked ? 'A local search first, then mapping' : 'Mapping';
-    startText = `${first} every position Red could face down to ${CUT_PLIES} plies below the root; ${free} ? cell${free === 1 ? '' : 's'} free over ${over}, the others pinned.${wide}`;
+    // (the first map is FIRST_CUT_PLIES deep, not CUT_PLIES: said so, as natively)
+    const depth = `${FIRST_CUT_PLIES} plies below the root (${CUT_PLIES} if ${DEEPEN_AFTER} rounds leave the root open)`;
+    startText = `${first} every position Red could face down to ${depth}; ${free} ? cell${free === 1 ? '' : 's'} free over ${over}, the others pinned.${wide}`;
     status(startText);
     host.render();
   }
@@ -101,7 +109,15 @@ export function wholeRoot(host) {
         titled(box.parentElement, why);
         titled(box, why);
       }
-      ui.gauge.hidden = !(r && r.state === 'mapping');
+      // a map that overflowed leaves the gauge full: "full means overflow", as the
+      // README says (it was hidden at the verdict, so a full bar was never seen)
+      const overflowed = r && r.state === 'budget' && r.positions >= BROWSER_MAX_STATES;
+      ui.gauge.hidden = !(r && (r.state === 'mapping' || overflowed));
+      if (overflowed) {
+        ui.gauge.setAttribute('aria-label', 'Share of the state budget mapped: all of it, overflowed');
+        ui.gauge.max = BROWSER_MAX_STATES;
+        ui.gauge.value = BROWSER_MAX_STATES;
+      }
       // no report: the start's words and the clock while it runs (near the empty board
       // the first report may take seconds), else clear the line once no search stands
       // behind it

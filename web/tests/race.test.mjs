@@ -442,11 +442,43 @@ test('Solve whole root\'s status says the first search\'s verdict while the seco
   }
 });
 
+test('Solve whole root says the first map\'s depth, and a map that overflowed leaves the gauge full', async () => {
+  const { wholeRoot, BROWSER_MAX_STATES } = await import('../dsat.js');
+  const els = stubPage(['dsat', 'dsat-stop', 'dsat-keep', 'dsat-discard', 'dsat-status', 'dsat-gauge', 'dsat-fewest', 'dsat-local']);
+  const tick = globalThis.setInterval;
+  globalThis.setInterval = () => 0;
+  try {
+    const grid = '9'.repeat(42);
+    const host = { grid: () => grid, levels: () => [...grid], undecided: () => 3, fixed: () => 39, starting() {}, render: () => panel.render(true) };
+    const panel = wholeRoot(host);
+    els['#dsat'].on.click();
+    // (it said 16 plies, the depth only a root left open after 500 rounds is mapped to)
+    assert.match(els['#dsat-status'].textContent,
+      /^A local search first, then mapping every position Red could face down to 8 plies below the root \(16 if 500 rounds leave the root open\); 3 \? cells free/);
+    const [first, second] = StandIn.made.slice(-2);
+    second.report(waiting);
+    first.report({ state: 'mapping', positions: 1000, max_states: BROWSER_MAX_STATES, ms: 10 });
+    assert.equal(els['#dsat-gauge'].hidden, false);
+    assert.equal(els['#dsat-gauge'].value, 1000);
+    first.report({ state: 'budget', round: 0, positions: BROWSER_MAX_STATES, conflicts: 0, ms: 20 });
+    assert.match(els['#dsat-status'].textContent, /^Out of budget after [\d.]+ s: the map needs more than 300,000 positions/);
+    // the bar went from part-full to hidden: "full means overflow" was never seen
+    assert.equal(els['#dsat-gauge'].hidden, false);
+    assert.equal(els['#dsat-gauge'].value, els['#dsat-gauge'].max);
+    assert.equal(els['#dsat-gauge'].max, BROWSER_MAX_STATES);
+  } finally {
+    globalThis.setInterval = tick;
+    delete globalThis.document;
+  }
+});
+
 test('the page maps the plies and races the searches that c4lab dsat does by default', async () => {
-  const { CUT_PLIES, WIDEN_AFTER } = await import('../dsat.js');
+  const { CUT_PLIES, FIRST_CUT_PLIES, DEEPEN_AFTER, WIDEN_AFTER } = await import('../dsat.js');
   const help = spawnSync(bin, ['dsat', '--help'], { encoding: 'utf8' });
   assert.equal(help.status, 0, help.stderr);
   const byDefault = (flag) => new RegExp(`--${flag} <[A-Z_]+>[^[]*\\[default: ([^\\]]+)\\]`).exec(help.stdout)?.[1];
   assert.equal(String(CUT_PLIES), byDefault('cut'));
+  assert.equal(String(FIRST_CUT_PLIES), byDefault('first-cut'));
+  assert.equal(String(DEEPEN_AFTER), byDefault('deepen-after'));
   assert.equal(WIDEN_AFTER.join(','), byDefault('widen-after'));
 });
