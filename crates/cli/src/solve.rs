@@ -463,7 +463,11 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
     if json_out {
         outln!(
             "{}",
-            json!({"moves": format_moves(&parse_moves(moves)?), "scores": scores, "best": best,
+            // (`-` for the empty board, as `solve --json` and `hint` write it: it was "")
+            json!({"moves": match moves.is_empty() {
+                true => "-".to_string(),
+                false => format_moves(&parse_moves(moves)?),
+            }, "scores": scores, "best": best,
             "best_columns": best_columns, "nodes": s.nodes(), "microseconds": t.elapsed().as_micros()})
         );
         return Ok(0);

@@ -1,5 +1,5 @@
 //! `c4lab book` as a script would use it: where it refuses to write, and what a stop
-//! leaves.
+//! leaves; a book as `analyze` reads it.
 
 mod common;
 use common::*;
@@ -131,4 +131,34 @@ fn a_book_another_run_is_writing_is_refused_and_left_to_it() {
     assert!(!book.exists());
     drop(held);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn analyze_json_names_the_empty_board_as_solve_does() {
+    use c4lab_board::Position;
+    // a book of the empty board and its seven children, at their true scores (the
+    // empty board's column scores are -2 -1 0 1 0 -1 -2): analyze reads them at once
+    let root = Position::new();
+    let mut scores = vec![(root, 1)];
+    for (column, score) in [-2, -1, 0, 1, 0, -1, -2].into_iter().enumerate() {
+        let mut child = root;
+        child.play(column);
+        scores.push((child, -score));
+    }
+    let book = std::env::temp_dir().join(format!("c4lab-book-json-{}.bin", std::process::id()));
+    std::fs::write(&book, c4lab_solver::Book::from_scores(scores).to_bytes()).unwrap();
+    let book_arg = book.to_str().unwrap();
+    let analyzed = c4lab(&["analyze", "--json", "--book", book_arg, "-"], "");
+    let solved = c4lab(&["solve", "--json", "--book", book_arg], "-\n");
+    std::fs::remove_file(&book).ok();
+    assert_exit(&analyzed, 0);
+    let analyzed: serde_json::Value = serde_json::from_slice(&analyzed.stdout).unwrap();
+    let solved: serde_json::Value = serde_json::from_slice(&solved.stdout).unwrap();
+    // (analyze wrote "" for it)
+    assert_eq!(analyzed["moves"], "-");
+    assert_eq!(analyzed["moves"], solved["moves"]);
+    assert_eq!(
+        analyzed["scores"],
+        serde_json::json!([-2, -1, 0, 1, 0, -1, -2])
+    );
 }
