@@ -195,12 +195,13 @@ enum Command {
         log_rounds: Option<PathBuf>,
     },
     /// Print one diagram of a file of many (upstream's steady_states.txt), by its number or its root, as a level grid; or list them.
+    // one of the three, named together when none is given (it named <NUMBER> alone)
+    #[command(group(clap::ArgGroup::new("which").required(true).args(["number", "root", "list"])))]
     Pick {
         /// The diagram's number in the file, from 1.
-        #[arg(required_unless_present_any = ["root", "list"], conflicts_with_all = ["root", "list"])]
         number: Option<usize>,
         /// The diagram whose root is the position these moves reach (columns 1-7, `-` the empty board).
-        #[arg(long, allow_hyphen_values = true, conflicts_with = "list")]
+        #[arg(long, allow_hyphen_values = true)]
         root: Option<String>,
         /// List every diagram: its number, line, stones and root moves, tab-separated.
         #[arg(long)]

@@ -187,7 +187,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
     let empty_said = format!("{empty_s}: no diagrams to verify");
-    let cases: [(&[&str], &str); 64] = [
+    let cases: [(&[&str], &str); 65] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -461,6 +461,8 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
             &["corpus", "stats", "no-such-corpus.txt"],
             "cannot read corpus no-such-corpus.txt",
         ),
+        // pick with nothing to pick names its three ways (it named <NUMBER> alone)
+        (&["pick"], "not provided:\n  <NUMBER|--root <ROOT>|--list>"),
         (&["analyze", "--table-mb", "0", "44"], "--table-mb"),
         (&["analyze", "--threads", "100000", "44"], "--threads"),
         (
