@@ -10,6 +10,7 @@ use c4lab_steady::{Cell, Diagram};
 use c4lab_synth::{undecide, Completer, Completion, Learn, Options};
 use clap::Args;
 
+use crate::bench::median;
 use crate::complete::{counted, seconds_arg};
 use crate::complete_args::SearchArgs;
 
@@ -50,17 +51,6 @@ pub struct BenchComplete {
     write_grids: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) search: SearchArgs,
-}
-
-/// The median: the middle value, or the mean of the middle two of an even count (NaN
-/// of none).
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    match v.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
 }
 
 /// Upstream's diagrams (translated) whose roots hold a number of stones in `plies`.
@@ -289,17 +279,4 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         );
     }
     Ok(if all_found { 0 } else { 1 })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::median;
-
-    #[test]
-    fn an_even_count_takes_the_mean_of_the_middle_two() {
-        // it took the upper one: two tasks of 4 and 1 ms had a median of 4 ms
-        assert_eq!(median(&mut [4.0, 1.0]), 2.5);
-        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
-        assert!(median(&mut []).is_nan());
-    }
 }
