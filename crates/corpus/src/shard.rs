@@ -51,8 +51,29 @@ pub fn generate_shard(
         w.push(&g)
     })?;
     progress.finish();
-    w.finish(&dir.join("perply_targets.npz"))?;
     let (corpus, npz) = (dir.join("corpus.txt"), dir.join("perply_targets.npz"));
+    let p = dir.join(SHARD_FILE);
+    // the three make a shard only together: a stop after the data files are renamed
+    // into place and before shard.txt is written removes them (they passed the gate
+    // clean, a finished-looking corpus with no shard.txt)
+    let whole = part::Whole::new(vec![corpus.clone(), npz.clone(), p.clone()]);
+    let finished = w
+        .finish(&npz)
+        .and_then(|_| write_shard_file(cfg, i, n, &range, &corpus, &npz, &p));
+    whole.end(finished.is_ok());
+    finished.map(|_| range.end - range.start)
+}
+
+/// Writes `shard.txt`: the settings, the block of games, the data files' checksums.
+fn write_shard_file(
+    cfg: &DatasetConfig,
+    i: u64,
+    n: u64,
+    range: &std::ops::Range<u64>,
+    corpus: &Path,
+    npz: &Path,
+    p: &Path,
+) -> Result<(), CorpusError> {
     let meta = format!(
         "{}games = {}\nholdout = {}\nshard_index = {i}\nshard_count = {n}\nfirst_game = {}\nend_game = {}\n{CORPUS_SUM} = {}\n{TARGETS_SUM} = {}\n",
         cfg.gen.to_kv(),
@@ -60,12 +81,10 @@ pub fn generate_shard(
         cfg.holdout,
         range.start,
         range.end,
-        sha256_file(&corpus)?,
-        sha256_file(&npz)?
+        sha256_file(corpus)?,
+        sha256_file(npz)?
     );
-    let p = dir.join(SHARD_FILE);
-    part::write(&p, meta)?;
-    Ok(range.end - range.start)
+    part::write(p, meta)
 }
 
 /// The shard.txt keys of the shard's data files' SHA-256.

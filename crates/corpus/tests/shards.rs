@@ -408,3 +408,26 @@ fn a_merge_refuses_shards_the_gate_or_their_teacher_refuses_before_writing() {
     assert!(!root.join("bad").join("train").exists());
     assert!(!root.join("bad").join("SHA256SUMS").exists());
 }
+
+#[test]
+fn a_shard_whose_shard_txt_cannot_be_written_leaves_no_data_files() {
+    let root = common::scratch("shard-whole");
+    let cfg = common::dataset(&root, 40, 0, 3);
+    let d = root.join("shard0");
+    // shard.txt cannot be written (a folder holds its part file's name), after the
+    // corpus and its sidecar are in place: they passed the gate clean with no shard.txt,
+    // as a stop between the renames and shard.txt left them
+    std::fs::create_dir_all(d.join("shard.txt.part")).unwrap();
+    generate_shard(&cfg, 0, 2, &d, &NoProgress).unwrap_err();
+    std::fs::remove_dir(d.join("shard.txt.part")).unwrap();
+    let left: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // with nothing in the way, the three are written
+    generate_shard(&cfg, 0, 2, &d, &NoProgress).unwrap();
+    for file in ["corpus.txt", "perply_targets.npz", "shard.txt"] {
+        assert!(d.join(file).is_file(), "{file}");
+    }
+}
