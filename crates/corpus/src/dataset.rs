@@ -21,8 +21,10 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{io_err, CorpusError};
 use crate::gate;
-use crate::generate::{run_games, CorpusWriter, GenConfig, Progress, STREAM_TRAIN};
-use crate::holdout::{self, generate_holdout, labelled_keys, KeySet};
+use crate::generate::{
+    run_games_with, CorpusWriter, GenConfig, Progress, TeacherPool, STREAM_TRAIN,
+};
+use crate::holdout::{self, generate_holdout_with, labelled_keys, KeySet};
 use crate::part;
 use crate::reader::RowReader;
 use crate::sidecar::{read_labels, write_sidecar, Labels};
@@ -190,15 +192,25 @@ pub fn generate_dataset(
     let mut w = CorpusWriter::create(&train, cfg.gen.slots)?;
     let mut keys = Vec::new();
     progress.start("train", cfg.games);
-    run_games(&cfg.gen, STREAM_TRAIN, 0..cfg.games, progress, |_, g| {
-        keys.extend(labelled_keys(&g.moves, &g.slots));
-        w.push(&g)
-    })?;
+    // one set of teachers for the training games and the holdout's candidates: they
+    // share the cache of early exact labels
+    let pool = TeacherPool::new(&cfg.gen.teacher);
+    run_games_with(
+        &cfg.gen,
+        STREAM_TRAIN,
+        0..cfg.games,
+        &pool,
+        progress,
+        |_, g| {
+            keys.extend(labelled_keys(&g.moves, &g.slots));
+            w.push(&g)
+        },
+    )?;
     progress.finish();
     let whole = part::Whole::new(unfinished(dir, cfg.games));
     let finished = w
         .finish(&train_npz)
-        .and_then(|_| finish_dataset(cfg, dir, KeySet::from_keys(keys), progress));
+        .and_then(|_| finish_dataset(cfg, dir, KeySet::from_keys(keys), &pool, progress));
     whole.end(finished.is_ok());
     finished
 }
@@ -219,6 +231,7 @@ pub(crate) fn finish_dataset(
     cfg: &DatasetConfig,
     dir: &Path,
     train_keys: KeySet,
+    pool: &TeacherPool,
     progress: &dyn Progress,
 ) -> Result<DatasetSummary, CorpusError> {
     let [train, train_npz, hold, hold_npz] = layout(dir, cfg.games);
@@ -226,7 +239,14 @@ pub(crate) fn finish_dataset(
     if cfg.holdout > 0 {
         progress.start("holdout", cfg.holdout);
         let max = cfg.holdout.saturating_mul(200).max(10_000);
-        let h = generate_holdout(&cfg.gen, cfg.holdout as usize, &train_keys, max, progress)?;
+        let h = generate_holdout_with(
+            &cfg.gen,
+            cfg.holdout as usize,
+            &train_keys,
+            max,
+            pool,
+            progress,
+        )?;
         progress.finish();
         let mut w = CorpusWriter::create(&hold, cfg.gen.slots)?;
         for g in &h.games {

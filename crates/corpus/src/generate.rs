@@ -261,6 +261,15 @@ impl TeacherPool {
         }
     }
 
+    /// A pool whose teachers share `cache` (a test's, caching later positions).
+    #[cfg(test)]
+    pub(crate) fn sharing(cfg: &TeacherConfig, cache: Arc<LabelCache>) -> TeacherPool {
+        TeacherPool {
+            cache,
+            ..TeacherPool::new(cfg)
+        }
+    }
+
     pub(crate) fn with<R>(&self, f: impl FnOnce(&mut Teacher) -> R) -> R {
         let taken = self.idle.lock().unwrap().pop();
         let mut t = taken.unwrap_or_else(|| Teacher::with_cache(&self.cfg, self.cache.clone()));
@@ -318,15 +327,35 @@ pub fn run_games(
     stream: u64,
     indices: Range<u64>,
     progress: &dyn Progress,
+    sink: impl FnMut(u64, GameRecord) -> Result<(), CorpusError>,
+) -> Result<(), CorpusError> {
+    cfg.validate()?;
+    run_games_with(
+        cfg,
+        stream,
+        indices,
+        &TeacherPool::new(&cfg.teacher),
+        progress,
+        sink,
+    )
+}
+
+/// [`run_games`] with the teachers of `pool` (a run's phases share one, and with it
+/// the cache of early exact labels).
+pub(crate) fn run_games_with(
+    cfg: &GenConfig,
+    stream: u64,
+    indices: Range<u64>,
+    pool: &TeacherPool,
+    progress: &dyn Progress,
     mut sink: impl FnMut(u64, GameRecord) -> Result<(), CorpusError>,
 ) -> Result<(), CorpusError> {
     cfg.validate()?;
-    let pool = TeacherPool::new(&cfg.teacher);
     let mut start = indices.start;
     while start < indices.end {
         let end = (start + BATCH).min(indices.end);
         let idx: Vec<u64> = (start..end).collect();
-        let games = map_batch(&idx, &pool, |&i, t| {
+        let games = map_batch(&idx, pool, |&i, t| {
             let g = play_game(cfg, stream, i, t);
             progress.advance(1);
             g

@@ -124,6 +124,20 @@ pub fn generate_holdout(
     progress: &dyn Progress,
 ) -> Result<Holdout, CorpusError> {
     let pool = TeacherPool::new(&cfg.teacher);
+    generate_holdout_with(cfg, count, train, max_candidates, &pool, progress)
+}
+
+/// [`generate_holdout`] with the teachers of `pool`: those that played the training
+/// games, whose cache of early exact labels the candidates share (a holdout with its
+/// own cache solved the early positions again; docs/corpus.md has the measurement).
+pub(crate) fn generate_holdout_with(
+    cfg: &GenConfig,
+    count: usize,
+    train: &KeySet,
+    max_candidates: u64,
+    pool: &TeacherPool,
+    progress: &dyn Progress,
+) -> Result<Holdout, CorpusError> {
     // (no reservation for `count`: most of a large holdout may never be accepted)
     let mut games = Vec::new();
     let mut next = 0u64;
@@ -141,7 +155,7 @@ pub fn generate_holdout(
             .clamp(full_batch().min(4096), 4096)
             .min(max_candidates - next);
         let idx: Vec<u64> = (next..next + batch).collect();
-        let results = map_batch(&idx, &pool, |&j, t| {
+        let results = map_batch(&idx, pool, |&j, t| {
             let g = play_game(cfg, STREAM_HOLDOUT, j, t);
             let ok = labelled_keys(&g.moves, &g.slots)
                 .into_iter()
@@ -303,7 +317,31 @@ pub use crate::dataset::split;
 
 #[cfg(test)]
 mod tests {
-    use super::hopeless;
+    use super::*;
+    use crate::generate::{run_games_with, STREAM_TRAIN};
+    use crate::teacher::{LabelCache, TeacherMode};
+    use crate::NoProgress;
+
+    #[test]
+    fn the_holdout_labels_through_the_training_games_cache() {
+        // exact self-play from 24-26 random plies (cheap solves) with a cache of up to
+        // 32 stones: the holdout's candidates use the cache the training games filled
+        // (they made their own, and solved the early positions again)
+        let mut cfg = GenConfig::default();
+        cfg.teacher.mode = TeacherMode::Exact;
+        cfg.teacher.table_bytes = 1 << 24;
+        cfg.opening_min = 24;
+        cfg.opening_max = 26;
+        let cache = std::sync::Arc::new(LabelCache::new(32));
+        let pool = TeacherPool::sharing(&cfg.teacher, cache.clone());
+        run_games_with(&cfg, STREAM_TRAIN, 0..4, &pool, &NoProgress, |_, _| Ok(())).unwrap();
+        let stored = cache.len();
+        assert!(stored > 0, "no training label was cached");
+        let train = KeySet::from_keys(Vec::new());
+        let h = generate_holdout_with(&cfg, 2, &train, 100, &pool, &NoProgress).unwrap();
+        assert_eq!(h.games.len(), 2);
+        assert!(cache.len() > stored, "the holdout's labels went elsewhere");
+    }
 
     #[test]
     fn a_holdout_no_candidate_can_fill_fails_once_its_rate_is_known() {

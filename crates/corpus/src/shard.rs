@@ -15,7 +15,9 @@ use crate::dataset::{
 };
 use crate::error::{io_err, CorpusError};
 use crate::gate;
-use crate::generate::{play_game, run_games, CorpusWriter, GenConfig, Progress, STREAM_TRAIN};
+use crate::generate::{
+    play_game, run_games, CorpusWriter, GenConfig, Progress, TeacherPool, STREAM_TRAIN,
+};
 use crate::holdout::KeySet;
 use crate::part;
 use crate::reader::RowReader;
@@ -320,7 +322,11 @@ pub fn merge(
     let finished = write_sidecar(&train_npz, &labels)
         .map_err(CorpusError::from)
         .and_then(|_| part::commit(&train).map_err(io_err(&train)))
-        .and_then(|_| finish_dataset(&cfg, dir, KeySet::from_keys(keys), progress));
+        .and_then(|_| {
+            // (the shards' games were played elsewhere: the holdout's teachers are new)
+            let pool = TeacherPool::new(&cfg.gen.teacher);
+            finish_dataset(&cfg, dir, KeySet::from_keys(keys), &pool, progress)
+        });
     whole.end(finished.is_ok());
     finished
 }
