@@ -329,7 +329,6 @@ pub fn run_games(
     progress: &dyn Progress,
     sink: impl FnMut(u64, GameRecord) -> Result<(), CorpusError>,
 ) -> Result<(), CorpusError> {
-    cfg.validate()?;
     run_games_with(
         cfg,
         stream,
