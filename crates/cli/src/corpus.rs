@@ -322,7 +322,8 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             if let Some((i, n)) = shard {
                 let rows = generate_shard(&cfg, i, n, &out, &bar)?;
                 outln!(
-                    "shard {i}/{n}: {rows} games (indices {:?}) in {:.1} s -> {}",
+                    "shard {i}/{n}: {} (indices {:?}) in {:.1} s -> {}",
+                    crate::complete::counted(rows, "game"),
                     dataset::shard_range(games, i, n),
                     t.elapsed().as_secs_f64(),
                     out.display()
@@ -330,12 +331,15 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
                 return Ok(0);
             }
             let sum = generate_dataset(&cfg, &out, &bar)?;
-            outln!("train: {} ({games} rows)", sum.train.display());
+            // ("1 rows", "1 games": counted as words are)
+            let count = crate::complete::counted;
+            outln!("train: {} ({})", sum.train.display(), count(games, "row"));
             if let Some(h) = &sum.holdout {
                 outln!(
-                    "holdout: {} ({holdout} rows from {} candidates)",
+                    "holdout: {} ({} from {})",
                     h.display(),
-                    sum.holdout_candidates
+                    count(holdout, "row"),
+                    count(sum.holdout_candidates, "candidate")
                 );
             }
             outln!("card: {}", out.join("README.md").display());

@@ -530,3 +530,34 @@ fn a_dataset_folder_another_run_is_writing_is_refused() {
     assert_exit(&c4lab(&["corpus", "verify-sums", d], ""), 0);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn one_game_one_row_and_one_candidate_are_said_in_the_singular() {
+    // ("1 games", "1 rows from 1 candidates")
+    let dir = std::env::temp_dir().join(format!("c4lab-singular-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (whole, shard) = (dir.join("whole"), dir.join("shard"));
+    let run = |extra: &[&str], out: &std::path::Path| {
+        let args = ["corpus", "generate", "--games", "1", "--seed", "159"];
+        c4lab(
+            &[&args[..], extra, &["--out", out.to_str().unwrap()]].concat(),
+            "",
+        )
+    };
+    let said = stdout(&run(&["--shard", "0/1"], &shard));
+    assert!(
+        said.starts_with("shard 0/1: 1 game (indices 0..1) in "),
+        "{said}"
+    );
+    let said = stdout(&run(&["--holdout", "1"], &whole));
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(said.contains("corpus_1.txt (1 row)\n"), "{said}");
+    let holdout = said
+        .lines()
+        .find(|l| l.starts_with("holdout: "))
+        .expect(&said);
+    assert!(
+        holdout.contains(" (1 row from ") && !holdout.contains(" 1 candidates"),
+        "{said}"
+    );
+}
