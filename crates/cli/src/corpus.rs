@@ -92,6 +92,14 @@ pub enum Corpus {
         /// Output directory.
         #[arg(long)]
         out: PathBuf,
+        /// Transposition table of each thread's exact solver for the holdout, in MiB, as
+        /// generate's (shard.txt does not hold it; the alpha-beta teacher keeps 4 MiB).
+        #[arg(long, default_value_t = 64, value_parser = crate::solve::table_mib)]
+        table_mb: usize,
+        /// Opening book for the exact teacher's holdout, as generate's --book (shard.txt
+        /// does not hold it; the alpha-beta teacher's shards refuse it).
+        #[arg(long)]
+        book: Option<PathBuf>,
     },
     /// Relabel with the exact teacher; report per flag how often labels are optimal.
     Label {
@@ -434,10 +442,25 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             }
             Ok(0)
         }
-        Corpus::Merge { shards, out } => {
+        Corpus::Merge {
+            shards,
+            out,
+            table_mb,
+            book,
+        } => {
             out_folder(&out, "merged dataset")?;
+            // one table per worker thread, as generate checks it
+            let table_bytes = table_mb << 20;
+            crate::table_memory::ensure_table_memory(
+                table_bytes,
+                c4lab_corpus::generate::worker_threads(),
+            )?;
+            let help = dataset::ExactHelp {
+                book: book.as_deref().map(crate::book::read_book).transpose()?,
+                table_bytes: Some(table_bytes),
+            };
             *hold = Some(hold_folder(&out)?);
-            let sum = dataset::merge(&shards, &out, &Bar::new())?;
+            let sum = dataset::merge_with(&shards, &out, &help, &Bar::new())?;
             outln!("train: {}", sum.train.display());
             if let Some(h) = &sum.holdout {
                 outln!("holdout: {}", h.display());

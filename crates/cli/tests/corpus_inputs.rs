@@ -440,3 +440,85 @@ fn train_and_eval_read_the_sidecar_beside_each_corpus() {
         assert!(err.contains(said), "{extra:?}: {err}");
     }
 }
+
+#[test]
+fn merge_takes_the_exact_teachers_book_and_table_which_shard_txt_leaves_out() {
+    // an exact-teacher merge built its holdout with no book and the smallest table
+    // (shard.txt does not hold them): it takes them as generate does, the same files
+    let dir = std::env::temp_dir().join(format!("c4lab-merge-book-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let book = d("book.bin");
+    let root = c4lab_board::Position::new();
+    std::fs::write(
+        &book,
+        c4lab_solver::Book::from_scores([(root, 1)]).to_bytes(),
+    )
+    .unwrap();
+    // (exact self-play from 24-26 random plies: cheap solves)
+    let exact = [
+        "--teacher",
+        "exact",
+        "--opening-min",
+        "24",
+        "--opening-max",
+        "26",
+    ];
+    let run = |extra: &[&str], out: &str| {
+        let args = [
+            "corpus",
+            "generate",
+            "--games",
+            "2",
+            "--holdout",
+            "1",
+            "--seed",
+            "3",
+        ];
+        let out = c4lab(
+            &[&args[..], extra, &["--table-mb", "16", "--out", out]].concat(),
+            "",
+        );
+        assert_exit(&out, 0);
+    };
+    run(&exact, &d("whole"));
+    for i in 0..2 {
+        run(
+            &[&exact[..], &["--shard", &format!("{i}/2")]].concat(),
+            &d(&format!("s{i}")),
+        );
+    }
+    let merge = ["corpus", "merge", &d("s0"), &d("s1"), "--table-mb", "16"];
+    assert_exit(
+        &c4lab(
+            &[&merge[..], &["--book", &book, "--out", &d("m")]].concat(),
+            "",
+        ),
+        0,
+    );
+    for file in [
+        "train/corpus_2.txt",
+        "train/perply_targets.npz",
+        "holdout/corpus.txt",
+    ] {
+        let read = |top: &str| std::fs::read(dir.join(top).join(file)).unwrap();
+        assert!(
+            read("m") == read("whole"),
+            "{file} differs from the single run's"
+        );
+    }
+    // the alpha-beta teacher's shards never read a book: refused, as generate refuses it
+    for i in 0..2 {
+        run(&["--shard", &format!("{i}/2")], &d(&format!("a{i}")));
+    }
+    let merge = ["corpus", "merge", &d("a0"), &d("a1"), "--book", &book];
+    let out = c4lab(&[&merge[..], &["--out", &d("am")]].concat(), "");
+    std::fs::remove_dir_all(&dir).ok();
+    assert_exit(&out, 2);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("the alpha-beta teacher, which never reads a book"),
+        "{said}"
+    );
+}

@@ -32,7 +32,7 @@ use crate::stats;
 use crate::sums::write_sums;
 use crate::teacher::TeacherMode;
 
-pub use crate::shard::{generate_shard, merge, shard_range};
+pub use crate::shard::{generate_shard, merge, merge_with, shard_range, ExactHelp};
 
 /// The shard metadata file.
 pub const SHARD_FILE: &str = "shard.txt";

@@ -99,6 +99,29 @@ pub fn merge(
     dir: &Path,
     progress: &dyn Progress,
 ) -> Result<DatasetSummary, CorpusError> {
+    merge_with(shards, dir, &ExactHelp::default(), progress)
+}
+
+/// What an exact teacher's merge may use to build its holdout faster: `shard.txt` does
+/// not hold them (they change speed, never a label), so a merge had the smallest table
+/// and no book, where the run it joins had both.
+#[derive(Default)]
+pub struct ExactHelp {
+    /// An opening book for the exact solver.
+    pub book: Option<c4lab_solver::Book>,
+    /// Each thread's solver table, in bytes (None: the teacher's default; the
+    /// alpha-beta teacher keeps its small one, as `generate` gives it).
+    pub table_bytes: Option<usize>,
+}
+
+/// [`merge`], the holdout's exact teacher given `help` (a book is refused for shards of
+/// the alpha-beta teacher, which never reads one).
+pub fn merge_with(
+    shards: &[PathBuf],
+    dir: &Path,
+    help: &ExactHelp,
+    progress: &dyn Progress,
+) -> Result<DatasetSummary, CorpusError> {
     let mut metas = Vec::new();
     for s in shards {
         let p = s.join(SHARD_FILE);
@@ -229,11 +252,23 @@ pub fn merge(
             head.2, head.2, head.4
         )));
     }
-    let cfg = DatasetConfig {
+    let mut cfg = DatasetConfig {
         gen: head.6.clone(),
         games: head.2,
         holdout: head.3,
     };
+    if cfg.gen.teacher.mode == TeacherMode::Exact {
+        cfg.gen.teacher.book = help.book.clone();
+        if let Some(bytes) = help.table_bytes {
+            cfg.gen.teacher.table_bytes = bytes.max(1 << 16);
+        }
+    } else if help.book.is_some() {
+        // (as generate refuses it: a book given and never read)
+        return Err(CorpusError::Invalid(format!(
+            "{}: the shards were made by the alpha-beta teacher, which never reads a book: --book speeds up the exact teacher's holdout only; leave it out",
+            head.7.join(SHARD_FILE).display()
+        )));
+    }
     cfg.validate()
         .map_err(|e| CorpusError::Invalid(format!("{}: {e}", head.7.join(SHARD_FILE).display())))?;
     let [train, train_npz, ..] = layout(dir, cfg.games);
