@@ -287,7 +287,9 @@ pub fn merge_with(
     // leaves no output behind
     let mut labels = Labels::new(cfg.gen.slots);
     let mut keys = Vec::new();
-    let mut teacher = Teacher::new(&cfg.gen.teacher);
+    // (the shards' own settings: an exact merge's table is for its holdout, and only the
+    // alpha-beta teacher's games are played again here)
+    let mut teacher = Teacher::new(&head.6.teacher);
     for m in &metas {
         let (c, npz) = (m.7.join("corpus.txt"), m.7.join("perply_targets.npz"));
         let meta = m.7.join(SHARD_FILE);
