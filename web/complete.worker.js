@@ -3,6 +3,9 @@
 // a search by terminating this worker. Message in: {id, grid, seed}. A failure (the
 // engine did not load, a trap) is posted as a report `{ok: false, failed: true, error}`;
 // a refused diagram as `{ok: false, error}`.
+// (a page file, as this worker is: it loads where the worker loads)
+import { pause } from './pause.js';
+
 // imported here, not at the top: a glue file that does not load then fails `ready`, and
 // is posted as the engine's failure (a static import that fails stops the worker
 // before it can post anything)
@@ -37,14 +40,7 @@ self.onmessage = async (e) => {
   }
 };
 
-// Lets the worker's tasks in between two steps without the 4 ms a timer would cost: a
-// worker is only ended between tasks (Chromium lets a task that runs on last up to 2 s
-// after `terminate`), so a loop without a pause kept a core busy that long after Stop.
-const channel = new MessageChannel();
-const pause = () => new Promise((resolve) => {
-  channel.port1.onmessage = resolve;
-  channel.port2.postMessage(null);
-});
+// (a pause() between steps: a loop without one kept a core busy up to 2 s after Stop)
 
 // Steps the session to its end, posting its reports.
 async function run(id, session) {

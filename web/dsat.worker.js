@@ -13,6 +13,9 @@
 // `waiting` and wait for {id, release}); {id, ceiling} then makes the search give up
 // once its own dead ends reach `ceiling`, {id, localCeiling} once its local search's
 // work reaches it (see race.js).
+// (a page file, as this worker is: it loads where the worker loads)
+import { pause } from './pause.js';
+
 // imported here, not at the top: a glue file that does not load then fails `ready`, and
 // is posted as the engine's failure (a static import that fails stops the worker
 // before it can post anything)
@@ -30,12 +33,7 @@ let released = false;
 // resolves the wait of a held search once the page lets it go
 let resume = null;
 
-// Lets the ceiling messages in between two steps without the 4 ms a timer would cost.
-const channel = new MessageChannel();
-const pause = () => new Promise((resolve) => {
-  channel.port1.onmessage = resolve;
-  channel.port2.postMessage(null);
-});
+// (pause() lets the ceiling messages in between two steps)
 
 self.onmessage = async (e) => {
   try {

@@ -4,6 +4,9 @@
 // a hard position answers "unknown" rather than stalling. A failure (the engine did not
 // load, a trap) is posted as `{id, error, failed: true}`, so the page never waits on it
 // and asks a fresh worker next (a trapped engine is not fit to run again).
+// (a page file, as this worker is: it loads where the worker loads)
+import { pause } from './pause.js';
+
 // imported here, not at the top: a glue file that does not load then fails `ready`, and
 // is posted as the engine's failure (a static import that fails stops the worker
 // before it can post anything)
@@ -16,14 +19,8 @@ const ready = import('./pkg/c4lab_wasm.js').then(async (m) => {
 ready.catch(() => {});
 const BUDGET = 3_000_000;
 
-// A pause between solver calls, each its own task: Chromium ends a terminated worker
-// only between tasks (it lets a running one go on up to 2 s), so a question no longer
-// wanted (Play left, a newer move) ends within one call's budget, not after all of them.
-const channel = new MessageChannel();
-const pause = () => new Promise((resolve) => {
-  channel.port1.onmessage = resolve;
-  channel.port2.postMessage(null);
-});
+// (a pause() between solver calls, each its own task: a question no longer wanted, Play
+// left or a newer move, ends within one call's budget, not after all of them)
 
 /** Every column's score after `moves` (as the engine's `analyze`), a call a column. */
 async function analyzeColumns(moves) {
