@@ -2,7 +2,7 @@
 //! four-in-a-row detection, mirroring, position keys, and loading a position from its
 //! stones alone (with a derived legal move order).
 //!
-//! Conventions (see the project's SPEC §1): columns are 1..7 in text and `x = 0..6` in
+//! Conventions (the README's "The language, as implemented"): columns are 1..7 in text and `x = 0..6` in
 //! code, rows `y = 0..5` from the bottom, Red moves first.
 
 mod bits;

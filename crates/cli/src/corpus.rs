@@ -1,5 +1,5 @@
 //! `c4lab corpus`: generate, check, describe, split, merge, relabel and checksum the
-//! teacher corpus (SPEC §8).
+//! teacher corpus (the format: crates/corpus/README.md).
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -44,7 +44,7 @@ pub enum Corpus {
         #[command(flatten)]
         play: SelfPlay,
     },
-    /// The integrity gate: every SPEC §8 rule, legality and the sidecar; exit 1 on any violation.
+    /// The integrity gate: every rule of the format, legality and the sidecar; exit 1 on any violation.
     Check {
         /// The corpus file.
         corpus: PathBuf,

@@ -1,4 +1,4 @@
-//! The integrity gate (`corpus check`): every rule of SPEC §8, legality, and the
+//! The integrity gate (`corpus check`): every rule of the format (crates/corpus/README.md), legality, and the
 //! sidecar's alignment and invariants. Violations are grouped by [`Kind`], each with
 //! a count and its first few examples (row, ply, byte).
 //!
@@ -484,7 +484,7 @@ fn check_opened(
     let sc = match opened {
         None => None,
         Some(Ok(sc)) => {
-            // a published sidecar holds the four arrays and nothing else (SPEC §8)
+            // a published sidecar holds the four arrays and nothing else (the format)
             for stray in sc.stray_members() {
                 rep.add(Kind::SidecarFormat, None, None, None, stray);
             }

@@ -1,4 +1,4 @@
-//! The teacher corpus (SPEC §8): the v2 byte transcript, the per-ply target sidecar
+//! The teacher corpus (the format: this crate's README): the v2 byte transcript, the per-ply target sidecar
 //! `perply_targets.npz`, a deterministic self-play generator with alpha-beta and
 //! exact teachers, the integrity gate, a board-disjoint holdout, `SHA256SUMS`, the
 //! dataset card's statistics and exact relabelling.

@@ -1,4 +1,4 @@
-//! The per-ply target sidecar `perply_targets.npz` (SPEC §8).
+//! The per-ply target sidecar `perply_targets.npz` (the format: crates/corpus/README.md).
 //!
 //! Four arrays aligned to the corpus rows, slots newest-first (slot 0 is the game's
 //! last ply): `target` (N,S,7) float32, `ply_of` (N,S) int16 (-1 when empty),
@@ -164,7 +164,7 @@ where
     w.finish().map_err(io_at(path))
 }
 
-/// Writes the four arrays of SPEC §8, in order, from streams of their values: the one
+/// Writes the four arrays of the format (crates/corpus/README.md), in order, from streams of their values: the one
 /// place that knows the sidecar's names, shapes and dtypes.
 fn write_arrays(
     path: &Path,

@@ -155,7 +155,7 @@ pub struct GateReport {
     pub plies: u64,
     /// Sidecar rows, when a sidecar was checked and readable.
     pub sidecar_rows: Option<usize>,
-    /// Sidecar rows with no labelled slot: no violation (SPEC §8 lets any slot be
+    /// Sidecar rows with no labelled slot: no violation (the format lets any slot be
     /// empty), but nothing to train on, so the report counts them.
     pub unlabelled_rows: u64,
     /// Violations by kind.

@@ -1,4 +1,4 @@
-//! dsat (SPEC §6): every Red-to-move position a diagram could face below a root, down
+//! dsat (the README's "`c4lab dsat` in detail"): every Red-to-move position a diagram could face below a root, down
 //! to a cut ply, mapped into one SAT instance (the per-position encoding of
 //! `c4lab-synth`); a model is re-verified, and where it fails the positions on the
 //! losing line, then (capped) the rest of the positions the failed diagram reaches, and

@@ -136,7 +136,7 @@ impl Diagram {
     /// Parses a level grid, an old seven-marker grid or upstream's JSON form.
     ///
     /// Lines starting with `#` and blank lines are skipped. The language is the old one
-    /// when the grid holds any of `! @ | + = - .` or a space (SPEC §2).
+    /// when the grid holds any of `! @ | + = - .` or a space (the README's language section).
     pub fn parse(text: &str) -> Result<ParsedDiagram, DiagramError> {
         // a byte-order mark is no part of any form, and any line ending reads as `\n`
         let text = c4lab_board::unified_lines(text);

@@ -1,4 +1,4 @@
-//! The old seven-marker language, translated exactly as SPEC §2 says.
+//! The old seven-marker language, translated exactly as the README's language section says.
 //!
 //! Claimeven is live on board rows 2, 4, 6 (grid rows `yt` even), claimodd on rows 1,
 //! 3, 5 (`yt` odd); a claim marker on the other parity is inert and becomes level 9.

@@ -1,4 +1,4 @@
-//! Upstream's weak solution graph (SPEC §4): `branches.txt` (Red's committed move at
+//! Upstream's weak solution graph (the README's `check-solution`): `branches.txt` (Red's committed move at
 //! each pre-steady-state node) and `steady_states.txt` (the leaf diagrams), checked as
 //! upstream's validator does.
 
@@ -194,7 +194,7 @@ pub fn parse_leaves(text: &str) -> (Vec<Leaf>, Vec<String>) {
     (out, errors)
 }
 
-/// Runs every check of SPEC §4 on the two files' texts.
+/// Runs every check of `check-solution` on the two files' texts.
 pub fn check_solution(branches_text: &str, steady_text: &str) -> Report {
     let (branches, mut structure) = parse_branches(branches_text);
     let (leaves, leaf_errors) = parse_leaves(steady_text);

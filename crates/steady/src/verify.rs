@@ -1,4 +1,4 @@
-//! The exhaustive verifier (SPEC §3): Red follows the diagram, every Yellow reply is
+//! The exhaustive verifier (the README's "Verification order"): Red follows the diagram, every Yellow reply is
 //! searched depth-first in column order, transpositions are shared.
 
 use c4lab_board::{

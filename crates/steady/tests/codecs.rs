@@ -100,7 +100,7 @@ proptest! {
         let p = Diagram::parse(&text).unwrap();
         prop_assert_eq!(p.language, Language::Legacy);
         prop_assert_eq!(p.diagram.to_legacy().unwrap(), text.clone());
-        // and the translation is the one SPEC §2 gives, cell by cell
+        // and the translation is the one the README's language section gives, cell by cell
         for (i, ch) in text.lines().flat_map(|l| l.chars()).enumerate() {
             let yt = i / 7;
             let want = match ch {

@@ -59,7 +59,7 @@ enum Naive {
     TooBig,
 }
 
-/// Red's move by the rules, read straight from SPEC §2.
+/// Red's move by the rules, read straight from the README's language section.
 fn red_move(b: &Board, d: &Diagram) -> Result<usize, ()> {
     if let Some(x) = (0..WIDTH).find(|&x| b.wins_at(x, 1)) {
         return Ok(x);

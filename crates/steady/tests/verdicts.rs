@@ -1,4 +1,4 @@
-//! Each verdict of SPEC §3, the agent's rules, simplify and play, on small hand-made cases.
+//! Each verdict of the verifier (the README's "Verification order"), the agent's rules, simplify and play, on small hand-made cases.
 
 use c4lab_board::{Player, Position};
 use c4lab_steady::play::{Game, Status};

@@ -1,4 +1,4 @@
-//! Auto-complete (SPEC §5): counterexample-guided search for levels of the `?` cells.
+//! Auto-complete (docs/complete.md): counterexample-guided search for levels of the `?` cells.
 //!
 //! A SAT model is a candidate diagram; the verifier checks it; a losing line is learnt;
 //! repeat until a candidate wins (re-verified), the clauses are unsatisfiable, or the

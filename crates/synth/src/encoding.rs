@@ -1,4 +1,4 @@
-//! The decision rule of SPEC §2 as clauses (the sketch in the project's design notes):
+//! The decision rule (the README's "The language, as implemented") as clauses (the sketch in the project's design notes):
 //! one-hot level variables per undecided cell, a decision circuit per playable set, and
 //! a reachability variable per encoded Red-to-move position with the clauses that make
 //! a reached position's every line end in a Red four.
@@ -397,7 +397,7 @@ impl Encoding {
         Ok(next)
     }
 
-    /// The moves SPEC §2 lets Red make at (`red`, `mask`), each with the literal that
+    /// The moves the rule lets Red make at (`red`, `mask`), each with the literal that
     /// picks it: the block alone, whatever the levels (`None`), when Yellow threatens a
     /// four; none when Red wins at once.
     fn rule_moves(&mut self, red: u64, mask: u64) -> Result<Vec<(u64, Option<Lit>)>, SynthError> {

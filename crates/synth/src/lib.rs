@@ -1,7 +1,7 @@
 //! Synthesis of steady-state diagrams with a SAT solver.
 //!
-//! [`encoding`] states the decision rule of SPEC §2 as clauses over the levels of the
-//! undecided cells; [`complete`] is auto-complete (SPEC §5), a CEGIS loop from a
+//! [`encoding`] states the decision rule (the README's language section) as clauses over the levels of the
+//! undecided cells; [`complete`] is auto-complete (docs/complete.md), a CEGIS loop from a
 //! breadth-first map of the first plies that learns each losing line the verifier finds
 //! (and whole candidate trees once a search runs long); [`map`] encodes every position below a root
 //! breadth first; [`tree`] walks the positions a diagram reaches and learns them;

@@ -1,5 +1,5 @@
 //! The decision rule of one playable set as a circuit over the undecided cells' level
-//! variables (SPEC §2, rule 3), built once per playable set and shared by every position
+//! variables (the rule's third clause: the lowest unique level), built once per playable set and shared by every position
 //! with that set, with the small gates it is made of. Under a level budget the circuits
 //! may be built for the levels within it only and extended level by level as it grows.
 

@@ -1,5 +1,5 @@
 //! The move rules the encoding needs, on Pons bitboards (Red's stones, occupied cells):
-//! which cells SPEC §2 lets Red play, and what a Red move and Yellow's replies lead to.
+//! which cells the rule lets Red play, and what a Red move and Yellow's replies lead to.
 
 use c4lab_board::{each_cell, winning_cells, BOARD_MASK, BOTTOM_MASK};
 
@@ -35,7 +35,7 @@ struct Played {
 }
 
 impl Played {
-    /// Red playing `cell`; None when the move loses (SPEC §2 and §3): Yellow can complete
+    /// Red playing `cell`; None when the move loses (the rule and the verifier): Yellow can complete
     /// a four, or the board is full or filled by Yellow's one reply (a draw).
     fn new(red: u64, mask: u64, cell: u64) -> Option<Played> {
         let (red, mask) = (red | cell, mask | cell);
@@ -62,7 +62,7 @@ impl Played {
     }
 }
 
-/// What Red playing `cell` leads to (SPEC §2 and §3: a Yellow four or a full board loses;
+/// What Red playing `cell` leads to (the rule and the verifier: a Yellow four or a full board loses;
 /// a reply after which Red can complete a four is won).
 pub fn after_red_move(red: u64, mask: u64, cell: u64) -> MoveOutcome {
     match Played::new(red, mask, cell) {
@@ -83,7 +83,7 @@ pub(super) fn leads_to(red: u64, mask: u64, cell: u64, reply: u64) -> bool {
     Played::new(red, mask, cell).is_some_and(|m| m.is_quiet(reply))
 }
 
-/// The cells SPEC §2 lets Red play at a Red-to-move position, and whether the move is
+/// The cells the rule lets Red play at a Red-to-move position, and whether the move is
 /// forced: none when Red wins at once (rule 1; the position needs no clauses), the lowest
 /// column's block when Yellow threatens a four (rule 2), else every playable cell, for the
 /// levels to choose from (rule 3).
