@@ -64,6 +64,12 @@ pub fn upstream_pool(path: &Path, plies: std::ops::RangeInclusive<u32>) -> Resul
     let text = crate::bench::read_data(path, "--steady-states FILE")?;
     let (leaves, errors) = c4lab_steady::solution::parse_leaves(&text);
     anyhow::ensure!(errors.is_empty(), "{}: {}", path.display(), errors[0]);
+    // (an empty file was said to have no root of the stones asked, as if others were there)
+    anyhow::ensure!(
+        !leaves.is_empty(),
+        "--steady-states {} holds no diagram (six rows each, blank lines between): give upstream's steady_states.txt",
+        path.display()
+    );
     let pool = c4lab_steady::solution::diagrams_with_plies(leaves, plies.clone());
     anyhow::ensure!(
         !pool.is_empty(),

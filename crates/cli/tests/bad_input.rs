@@ -187,7 +187,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
     let empty_said = format!("{empty_s}: no diagrams to verify");
-    let cases: [(&[&str], &str); 65] = [
+    let cases: [(&[&str], &str); 67] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -487,6 +487,15 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
                 &empty_s,
             ],
             empty_said.as_str(),
+        ),
+        // (said to have no root of 16-42 stones, as if it held other diagrams)
+        (
+            &["bench", "dsat", "--steady-states", &empty_s],
+            "holds no diagram (six rows each, blank lines between): give upstream's",
+        ),
+        (
+            &["bench", "complete", "--steady-states", &empty_s],
+            "holds no diagram (six rows each, blank lines between): give upstream's",
         ),
     ];
     for (args, named) in cases {
