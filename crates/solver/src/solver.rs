@@ -188,11 +188,7 @@ impl Solver {
             return Outcome::Exact(if limits.weak { s.signum() } else { s });
         }
         // no immediate win: the side to move wins at best with its second stone
-        let (mut min, mut max) = (-(CELLS - n as i32) / 2, (CELLS - 1 - n as i32) / 2);
-        if limits.weak {
-            min = min.max(-1);
-            max = max.min(1);
-        }
+        let (min, max) = (-(CELLS - n as i32) / 2, (CELLS - 1 - n as i32) / 2);
         let (lo, hi, aborted) = self.narrow_within(pos, min, max, limits);
         if aborted {
             let (lower, upper) = if limits.weak {
@@ -260,7 +256,7 @@ impl Solver {
             limits.stop,
         );
         #[allow(unused_mut)]
-        let (mut lo, mut hi) = search.narrow(pos, min, max);
+        let (mut lo, mut hi) = search.narrow(pos, min, max, limits.weak);
         #[allow(unused_mut)]
         let mut aborted = search.aborted;
         let spent = search.nodes - self.nodes;
@@ -272,7 +268,7 @@ impl Solver {
                 .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
             if aborted && self.threads > 1 && !stopped && spent < limits.max_nodes {
                 (lo, hi, aborted) =
-                    self.narrow_shared(pos, lo, hi, limits.max_nodes - spent, limits.stop);
+                    self.narrow_shared(pos, lo, hi, limits, limits.max_nodes - spent);
             }
         }
         #[cfg(not(feature = "parallel"))]
@@ -290,10 +286,11 @@ impl Solver {
         pos: &Position,
         min: i32,
         max: i32,
+        limits: Limits<'_>,
         budget: u64,
-        stop: Option<&AtomicBool>,
     ) -> (i32, i32, bool) {
         use std::sync::atomic::Ordering;
+        let (stop, sign_only) = (limits.stop, limits.weak);
         while self.helper_near.len() + 1 < self.threads {
             self.helper_near.push(Table::new(self.near.bytes()));
         }
@@ -314,7 +311,7 @@ impl Solver {
                     s.spawn(move || {
                         let mut search = Search::new(table, near, book, 0, per_thread, stop);
                         search.share(pos, shared);
-                        let (lo, hi) = search.narrow(pos, min, max);
+                        let (lo, hi) = search.narrow(pos, min, max, sign_only);
                         if !search.aborted {
                             shared.done.store(true, Ordering::Relaxed);
                         }

@@ -2,7 +2,9 @@
 
 mod common;
 
-use c4lab_solver::Solver;
+use std::sync::atomic::AtomicBool;
+
+use c4lab_solver::{Limits, Outcome, Solver};
 use common::{sample, TABLE};
 
 fn check_exact(set: &str, step: usize) {
@@ -81,6 +83,73 @@ fn weak_solve_gives_the_sign() {
                 c.moves
             );
         }
+    }
+}
+
+#[test]
+fn weak_solve_costs_no_more_than_the_exact_score() {
+    // the sign alone tested at zero took 2.3 times the exact solve's nodes on L1_R2
+    // (quick wins proved down every long line); probing for a quick win and a quick
+    // loss first makes it the cheaper question it is
+    let Some(cases) = sample("L1_R2", 20) else {
+        return;
+    };
+    let mut solver = Solver::new(TABLE);
+    let (mut exact, mut weak) = (0, 0);
+    for c in &cases {
+        solver.reset();
+        solver.solve(&c.position);
+        exact += solver.nodes();
+        solver.reset();
+        assert_eq!(solver.solve_weak(&c.position), c.score.signum());
+        weak += solver.nodes();
+    }
+    assert!(weak < exact, "weak {weak} nodes, exact {exact}");
+}
+
+#[test]
+fn weak_solve_past_its_probes_and_under_budgets_keeps_the_sign() {
+    // L1_R3's positions take more nodes than a probe may (100,000): a probe given up
+    // must leave the search to settle the sign, and a budget (or a stop) met inside a
+    // probe must end the search with bounds that hold the sign
+    let Some(cases) = sample("L1_R3", 25) else {
+        return;
+    };
+    let mut solver = Solver::new(TABLE);
+    for c in &cases {
+        let sign = c.score.signum();
+        solver.reset();
+        assert_eq!(solver.solve_weak(&c.position), sign, "L1_R3: {}", c.moves);
+        for budget in [1_000, 60_000, 150_000, 400_000] {
+            solver.reset();
+            let limits = Limits {
+                max_nodes: budget,
+                weak: true,
+                ..Limits::default()
+            };
+            match solver.solve_limited(&c.position, limits) {
+                Outcome::Exact(s) => assert_eq!(s, sign, "{}", c.moves),
+                Outcome::Unknown { lower, upper } => {
+                    assert!(
+                        lower <= sign && sign <= upper,
+                        "{}: {lower}..{upper}",
+                        c.moves
+                    );
+                    assert!(solver.nodes() <= budget + 1, "{}", c.moves);
+                }
+            }
+        }
+        let stop = AtomicBool::new(true);
+        let stopped = Limits {
+            weak: true,
+            stop: Some(&stop),
+            ..Limits::default()
+        };
+        solver.reset();
+        assert!(matches!(
+            solver.solve_limited(&c.position, stopped),
+            Outcome::Unknown { .. }
+        ));
     }
 }
 
