@@ -42,6 +42,7 @@ let fill = null; // auto-complete (complete.js)
 let whole = null; // the whole-root solve (dsat.js)
 let engine = null; // the engine's bindings (pkg/c4lab_wasm.js), once main has imported them
 let hint = null; // the model's hint in Play mode (model.js)
+let tapped = null; // shows a control's tip for a tap on it while it is off (tips.js)
 window.__lab = lab;
 
 // ---- derived facts ----------------------------------------------------------------
@@ -300,6 +301,7 @@ function setMode(mode) {
   state.mode = mode;
   for (const b of document.querySelectorAll('nav button')) b.setAttribute('aria-pressed', String(b.dataset.mode === mode));
   for (const s of document.querySelectorAll('[data-panel]')) s.hidden = s.dataset.panel !== mode;
+  $('#game-status').hidden = mode !== 'play';
   say('');
   render();
 }
@@ -396,7 +398,7 @@ function dropRing() {
 function wire() {
   for (const b of document.querySelectorAll('nav button')) b.addEventListener('click', () => setMode(b.dataset.mode));
   wireTheme($('#theme'));
-  wireTips();
+  tapped = wireTips();
   $('#clear').addEventListener('click', () => editLevels(() => state.levels.fill('9')));
   $('#clear-undecided').addEventListener('click', () => editLevels(() => { state.levels = state.levels.map((l) => (l === '?' ? '9' : l)); }));
   $('#undecide-all').addEventListener('click', () => editLevels(() => state.levels.fill('?')));
@@ -549,7 +551,7 @@ function restoreTab() {
 async function main() {
   buildBoard();
   buildPalette($('#palette'), LEVELS, (l) => { state.level = l; render(); });
-  holdOffClicks();
+  holdOffClicks((control) => tapped?.(control));
   wire();
   // until the engine is in, inputs are held (loading.js)
   const release = holdInputs(say);

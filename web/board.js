@@ -205,12 +205,13 @@ export function buildCells(board, cells, on) {
     const c = cellOf(e);
     if (c && on.undecide(Number(c.dataset.index))) e.preventDefault();
   });
-  board.addEventListener('mouseover', (e) => {
+  // a mouse's or a pen's hover: a finger's tap left the ring on its column after it
+  board.addEventListener('pointerover', (e) => {
     const c = cellOf(e);
     unmark();
-    if (!c) return;
+    if (!c || e.pointerType === 'touch') return;
     const cell = on.dropCell(Number(c.dataset.index) % W);
     if (cell !== undefined) cells[cell].classList.add('drop');
   });
-  board.addEventListener('mouseleave', unmark);
+  board.addEventListener('pointerleave', unmark);
 }

@@ -41,15 +41,20 @@ export function offByItsPress(button, wasOn) {
 
 /**
  * Stops every click on a button or checkbox that is off before its handlers see it, and
- * notes the button of every other click while it is handled (`offByItsPress`).
+ * notes the button of every other click while it is handled (`offByItsPress`). A tap
+ * (a touch) on one that is off calls `tapped(control)`: the tip that says why (a mouse
+ * has the browser's tooltip, a keyboard the focused control's tip; a tap had nothing).
  */
-export function holdOffClicks() {
+export function holdOffClicks(tapped) {
+  let touch = false;
+  addEventListener('pointerdown', (e) => { touch = e.pointerType === 'touch'; }, true);
   addEventListener('click', (e) => {
     // (a click on a checkbox's label reaches the checkbox as a click of its own)
     const control = e.target.closest?.('button, input[type=checkbox]');
     if (isOff(control)) {
       e.preventDefault();
       e.stopImmediatePropagation();
+      if (touch) tapped?.(control);
     } else if (control?.matches('button')) {
       pressed = control;
       // (forgotten once the click is handled: a key's edit later is no press of it)

@@ -58,7 +58,12 @@ function words(control) {
   return control.title || control.closest('label')?.title || '';
 }
 
-/** Shows the title of the control the keyboard focuses in a tip next to it. */
+/**
+ * Shows the title of the control the keyboard focuses in a tip next to it. Returns
+ * `tapped(control)`, which shows a control's tip for a touch's tap (a touch has no hover
+ * for the browser's tooltip and no focus ring for this tip): it stays until the focus
+ * moves on or Escape.
+ */
 export function wireTips() {
   const tip = document.createElement('div');
   tip.id = 'tip';
@@ -120,6 +125,12 @@ export function wireTips() {
     watch.disconnect();
     hide();
   });
+  const tapped = (target) => {
+    watch.disconnect();
+    control = target;
+    watch.observe(control, { attributeFilter: ['title'] });
+    show();
+  };
   // dismissed by Escape without moving the focus
   addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && control) {
@@ -127,4 +138,5 @@ export function wireTips() {
       hide();
     }
   });
+  return tapped;
 }
