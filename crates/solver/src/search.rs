@@ -167,16 +167,17 @@ impl<'a> Search<'a> {
         false
     }
 
-    /// Null-window narrowing of the exact score of `pos` within `[min, max]`, both
-    /// known bounds. Returns the final bounds (equal unless the search was aborted, or,
-    /// under `sign_only`, once they agree on the score's sign).
+    /// Null-window narrowing of the score of `pos` within `[min, max]`, both known
+    /// bounds, as far as `mode` asks. Returns the final bounds (equal unless the search
+    /// was aborted, or, for the sign, once they settle it).
     pub fn narrow(
         &mut self,
         pos: &Position,
         mut min: i32,
         mut max: i32,
-        sign_only: bool,
+        mode: Narrowing,
     ) -> (i32, i32) {
+        let sign_only = mode != Narrowing::Exact;
         // threads sharing a search start where the probes are done: the search ran
         // alone for its first `PROBE_NODES` and more, probes included
         let mut tests = if self.shared.is_some() { PROBES } else { 0 };
@@ -451,6 +452,15 @@ impl<'a> Search<'a> {
         }
         best
     }
+}
+
+/// How far [`Search::narrow`] narrows a score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Narrowing {
+    /// To the exact score.
+    Exact,
+    /// To its sign: win, draw or loss.
+    Sign,
 }
 
 /// The tests of a sign-only narrowing that are probes (see [`sign_test`]).

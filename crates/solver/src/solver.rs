@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use c4lab_board::{Position, WIDTH};
 
 use crate::book::Book;
-use crate::search::Search;
+use crate::search::{Narrowing, Search};
 #[cfg(feature = "parallel")]
 use crate::shared::Shared;
 use crate::table::Table;
@@ -189,7 +189,12 @@ impl Solver {
         }
         // no immediate win: the side to move wins at best with its second stone
         let (min, max) = (-(CELLS - n as i32) / 2, (CELLS - 1 - n as i32) / 2);
-        let (lo, hi, aborted) = self.narrow_within(pos, min, max, limits);
+        let mode = if limits.weak {
+            Narrowing::Sign
+        } else {
+            Narrowing::Exact
+        };
+        let (lo, hi, aborted) = self.narrow_within(pos, min, max, limits, mode);
         if aborted {
             let (lower, upper) = if limits.weak {
                 (lo.signum(), hi.signum())
@@ -221,7 +226,9 @@ impl Solver {
         if min >= 0 {
             return Some(false);
         }
-        let (lo, hi, aborted) = self.narrow_within(pos, min, 0, limits);
+        // (a probe for a quick loss first, as the sign's narrowing makes, cost dsat's
+        // local search 3-24 % more work to the same find: docs/solver.md)
+        let (lo, hi, aborted) = self.narrow_within(pos, min, 0, limits, Narrowing::Exact);
         if !aborted {
             Some(lo < 0)
         } else if hi < 0 {
@@ -241,6 +248,7 @@ impl Solver {
         min: i32,
         max: i32,
         limits: Limits<'_>,
+        mode: Narrowing,
     ) -> (i32, i32, bool) {
         let first_budget = if self.threads > 1 {
             limits.max_nodes.min(shared_after())
@@ -256,7 +264,7 @@ impl Solver {
             limits.stop,
         );
         #[allow(unused_mut)]
-        let (mut lo, mut hi) = search.narrow(pos, min, max, limits.weak);
+        let (mut lo, mut hi) = search.narrow(pos, min, max, mode);
         #[allow(unused_mut)]
         let mut aborted = search.aborted;
         let spent = search.nodes - self.nodes;
@@ -268,7 +276,7 @@ impl Solver {
                 .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
             if aborted && self.threads > 1 && !stopped && spent < limits.max_nodes {
                 (lo, hi, aborted) =
-                    self.narrow_shared(pos, lo, hi, limits, limits.max_nodes - spent);
+                    self.narrow_shared(pos, lo, hi, limits, mode, limits.max_nodes - spent);
             }
         }
         #[cfg(not(feature = "parallel"))]
@@ -287,10 +295,11 @@ impl Solver {
         min: i32,
         max: i32,
         limits: Limits<'_>,
+        mode: Narrowing,
         budget: u64,
     ) -> (i32, i32, bool) {
         use std::sync::atomic::Ordering;
-        let (stop, sign_only) = (limits.stop, limits.weak);
+        let stop = limits.stop;
         while self.helper_near.len() + 1 < self.threads {
             self.helper_near.push(Table::new(self.near.bytes()));
         }
@@ -311,7 +320,7 @@ impl Solver {
                     s.spawn(move || {
                         let mut search = Search::new(table, near, book, 0, per_thread, stop);
                         search.share(pos, shared);
-                        let (lo, hi) = search.narrow(pos, min, max, sign_only);
+                        let (lo, hi) = search.narrow(pos, min, max, mode);
                         if !search.aborted {
                             shared.done.store(true, Ordering::Relaxed);
                         }
