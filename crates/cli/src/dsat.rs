@@ -152,6 +152,8 @@ pub fn dsat(
             c4lab_dsat::entrant(&options, i, w, work)
         })
         .collect();
+    // the time said at the end counts from where --max-seconds does
+    let start = Instant::now();
     let stop = stop_flag(max_seconds)?;
     let round_log = log_rounds
         .map(|log| LineLog::create(log, "round log"))
@@ -241,7 +243,6 @@ pub fn dsat(
     .expect("template")
     .progress_chars("=> ");
     bar.set_style(line_style());
-    let start = Instant::now();
     // memory: what the solvers, the oracles' tables and the empty encodings take before
     // the first position (setup), then the peak above that per encoded position
     let held_before = heap::held();

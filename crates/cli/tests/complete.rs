@@ -76,6 +76,14 @@ fn complete_exit_codes_and_json() {
     );
     // the warning does not ask for the cap it was given
     assert!(!err.contains("or set --max-seconds"), "{err}");
+    // and the time said counts from where the cap does (it left out the set-up: a
+    // 0.5 s stop was said to come after 0.3 s)
+    let said: f64 = err
+        .lines()
+        .find(|l| l.starts_with("stopped:"))
+        .and_then(|l| l.strip_suffix(" s")?.rsplit(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(said >= 0.5, "{err}");
 
     // the stop is on time while whole-tree learning asks the strong solver about
     // hundreds of new positions (near the empty board none is answered): each question
