@@ -140,11 +140,18 @@ fn listen_address(host: &str, port: u16) -> Result<String> {
 
 /// The address to show for `bound`: a wildcard address (`0.0.0.0`, `::`) is no page
 /// address, and a browser treats only loopback as a secure origin, so this machine's
-/// loopback stands for it.
+/// loopback stands for it; an IPv4 address written as IPv6 (`::ffff:127.0.0.1`, which
+/// the socket also answers as IPv4) is shown as IPv4: a browser holds
+/// `[::ffff:127.0.0.1]` no secure origin, and opened the page there without
+/// cross-origin isolation.
 fn page_address(bound: SocketAddr) -> SocketAddr {
     match bound.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => (Ipv4Addr::LOCALHOST, bound.port()).into(),
         IpAddr::V6(ip) if ip.is_unspecified() => (Ipv6Addr::LOCALHOST, bound.port()).into(),
+        IpAddr::V6(ip) => match ip.to_ipv4_mapped() {
+            Some(v4) => (v4, bound.port()).into(),
+            None => bound,
+        },
         _ => bound,
     }
 }
