@@ -56,6 +56,12 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
     if no_input {
         return Ok(code(game.status()));
     }
+    // (a first game showed a board and a bare cursor: u and q came up only after a
+    // word that was no move)
+    writeln!(
+        out,
+        "You are Yellow; Red follows the diagram. Type a column 1-7 and Enter; u takes back Yellow's last move, q quits."
+    )?;
     for line in typed_lines() {
         let Some(line) = line.context(
             "cannot read standard input (type Yellow's moves, or give them with --moves and --no-input)",
@@ -262,6 +268,19 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
     // the exit code where the game stands: 1 when you won
     let model_code = |ended: &Option<GameEnd>| ended.as_ref().map_or(0, |e| u8::from(e.you_won));
     let mut lines = typed_lines();
+    if !no_input {
+        // (a first game showed an empty board and nothing else: not whose move it was,
+        // nor which side was yours)
+        let side = if you == Colour::Red {
+            "You are Red and move first; the model plays Yellow."
+        } else {
+            "You are Yellow; the model plays Red and moves first."
+        };
+        writeln!(
+            out,
+            "{side} Type a column 1-7 and Enter; u takes back your last move (and the model's answer), q quits."
+        )?;
+    }
     // the board last shown before a move was read: shown again only once it changed
     // (not after a word that is no move, or `u` with nothing to take back)
     let mut shown_last: Option<Position> = None;

@@ -257,6 +257,12 @@ fn play_prints_each_rule() {
     );
     let out = c4lab(&["play", "examples/win.txt"], "u\nx\n+2\n02\n2\nu\n1\n");
     let text = stdout(&out);
+    // a game typed at the keyboard starts by saying how (u and q came up only after a
+    // word that was no move)
+    assert!(
+        text.contains("You are Yellow; Red follows the diagram. Type a column 1-7 and Enter; u takes back Yellow's last move, q quits.\n"),
+        "{text}"
+    );
     // Red's first move is on the board, but it is the diagram's: not Yellow's to undo
     // (and the board, unchanged, is not shown again)
     assert!(

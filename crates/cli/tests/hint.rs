@@ -285,6 +285,13 @@ fn the_model_game_exits_1_when_you_win_shows_where_a_script_stops_and_undoes_aft
     );
     let out = game(&line, "u\n");
     assert_exit(&out, 0);
+    // (the first screen was an empty board alone: whose move, which side, nothing)
+    assert!(
+        stdout(&out)
+            .starts_with("You are Red and move first; the model plays Yellow. Type a column 1-7"),
+        "{}",
+        stdout(&out)
+    );
     assert!(
         stdout(&out).contains("took back your last move"),
         "{}",
