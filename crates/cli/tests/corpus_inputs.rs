@@ -113,6 +113,16 @@ fn a_sidecar_that_is_missing_or_does_not_fit_is_named() {
         &c4lab(&["corpus", "check", "/dev/stdin", &targets], &piped),
         0,
     );
+    // a sidecar from a pipe cannot be read (its zip directory is at its end) and says
+    // so (it was a bare "Illegal seek (os error 29)")
+    let sidecar = std::fs::read(&targets).unwrap();
+    let out = c4lab(&["corpus", "check", &corpus, "/dev/stdin"], &sidecar);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/dev/stdin: not a regular file (a pipe or a device): an .npz is read from its directory at the end"),
+        "{err}"
+    );
     std::fs::remove_file(&lone).unwrap();
 }
 

@@ -521,7 +521,10 @@ fn check_opened(
             Some(Ok(t)) => check_slots(&mut rep, i, boards.as_deref(), sc, &t, &mut solver),
             Some(Err(e @ SidecarError::Io { .. })) => return Err(e.into()),
             Some(Err(e)) => {
-                rep.add(Kind::SidecarFormat, Some(i), None, None, e.to_string());
+                // damage to the archive (a CRC-32 checked once a member is read to its
+                // end) is no row's: the row reached then was named, wherever it lay
+                let row = (!matches!(e, SidecarError::Container { .. })).then_some(i);
+                rep.add(Kind::SidecarFormat, row, None, None, e.to_string());
                 target_failed = true;
             }
             None => target_failed = true,

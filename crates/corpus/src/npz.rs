@@ -228,6 +228,12 @@ impl NpzReader {
                 "a folder, not an .npz file; name the sidecar inside it (perply_targets.npz)",
             )));
         }
+        // (a pipe, `<(cat perply_targets.npz)`, failed with a bare "Illegal seek")
+        if file.metadata().is_ok_and(|m| !m.is_file()) {
+            return Err(io_at(path)(io::Error::other(
+                "not a regular file (a pipe or a device): an .npz is read from its directory at the end, so it cannot stream; save it to a file and name that",
+            )));
+        }
         // a zip reader finds an archive after any prefix (as a self-extracting one has),
         // but numpy.load tells an .npz by its first bytes and refuses such a file: one
         // the gate passed would then fail the user's own loader

@@ -8,6 +8,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::process::Command;
 
+use c4lab_corpus::gate::{check, Kind};
 use c4lab_corpus::npz::{NpzReader, NpzWriter};
 use c4lab_corpus::sidecar::{read_labels, write_sidecar, RawArrays, Sidecar};
 use c4lab_corpus::SidecarError;
@@ -537,5 +538,33 @@ fn what_the_reader_passes_numpy_loads_alike() {
     eprintln!(
         "{} of the flips passed, and numpy read each alike",
         passed.len() - 1
+    );
+}
+
+/// Damage to a sidecar member is the member's, found once it is read to its end (its
+/// CRC-32): no row is named. The gate named the row it had reached then (row 1970 of
+/// 2,000, wherever the damaged byte lay), on a corpus long enough that the member's
+/// end is read while rows are still being checked.
+#[test]
+fn damage_to_a_sidecar_member_names_no_row() {
+    let dir = common::scratch("member-damage");
+    common::dataset(&dir, 2000, 0, 7);
+    let corpus = dir.join("train/corpus_2k.txt");
+    let mut bytes = std::fs::read(dir.join("train/perply_targets.npz")).unwrap();
+    // the first byte of target's data, in row 0
+    let data = (0..bytes.len())
+        .find(|&i| bytes[i..].starts_with(b"\x93NUMPY"))
+        .unwrap();
+    let header_len = u16::from_le_bytes([bytes[data + 8], bytes[data + 9]]) as usize;
+    bytes[data + 10 + header_len] ^= 0x40;
+    let damaged = dir.join("damaged.npz");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let rep = check(&corpus, Some(&damaged)).unwrap();
+    let format = &rep.kinds[&Kind::SidecarFormat].examples;
+    assert!(
+        format
+            .iter()
+            .any(|v| v.detail.contains("CRC-32 mismatch") && v.row.is_none()),
+        "{rep}"
     );
 }
