@@ -70,9 +70,10 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
             writeln!(out, "{}", too_long())?;
             continue;
         };
-        match line.trim() {
+        // (`Q`, `U` and `exit` were words that are no move)
+        match line.trim().to_ascii_lowercase().as_str() {
             "" => continue,
-            "q" | "quit" => break,
+            "q" | "quit" | "exit" => break,
             "u" | "undo" => {
                 if game.undo() {
                     writeln!(out, "undone")?;
@@ -333,9 +334,9 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                 }
             }
         };
-        match text.as_str() {
+        match text.to_ascii_lowercase().as_str() {
             "" => continue,
-            "q" | "quit" => return Ok(model_code(&ended)),
+            "q" | "quit" | "exit" => return Ok(model_code(&ended)),
             "u" | "undo" => match turns.pop() {
                 // your last move and the model's answer
                 Some(before) => {

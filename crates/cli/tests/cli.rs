@@ -255,7 +255,7 @@ fn play_prints_each_rule() {
         said.contains("--moves, move 2: '9' is not a column; write columns as digits 1-7"),
         "{said}"
     );
-    let out = c4lab(&["play", "examples/win.txt"], "u\nx\n+2\n02\n2\nu\n1\n");
+    let out = c4lab(&["play", "examples/win.txt"], "u\nx\n+2\n02\n2\nU\n1\n");
     let text = stdout(&out);
     // a game typed at the keyboard starts by saying how (u and q came up only after a
     // word that was no move)
