@@ -178,8 +178,9 @@ impl<'a> Search<'a> {
         mode: Narrowing,
     ) -> (i32, i32) {
         let sign_only = mode != Narrowing::Exact;
-        // threads sharing a search start where the probes are done: the search ran
-        // alone for its first `PROBE_NODES` and more, probes included
+        // threads sharing a search make no probes: the search ran alone for its first
+        // `SHARED_AFTER` nodes, as many as one probe may take, so the probes were made
+        // or given up there (or the first took them all, and the second is not made)
         let mut tests = if self.shared.is_some() { PROBES } else { 0 };
         while min < max && !(sign_only && (min > 0 || max < 0)) {
             let med = if sign_only {
@@ -467,8 +468,9 @@ pub enum Narrowing {
 const PROBES: u32 = 2;
 
 /// The most nodes a probe may take before it is given up: a quick win or loss is found
-/// well within them, and a long search spends no more on probes than a solve runs
-/// alone before threads join it (`SHARED_AFTER`).
+/// well within them (the sets' probes that settle take 4,000-75,000), and a search on
+/// one thread spends at most twice this on probes, one with threads no more than it
+/// runs alone before threads join it (`SHARED_AFTER`, the same number).
 const PROBE_NODES: u64 = 100_000;
 
 /// The threshold of the `n`th null-window test (from 1) of a sign-only narrowing of a

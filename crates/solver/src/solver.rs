@@ -203,7 +203,7 @@ impl Solver {
             };
             return Outcome::Unknown { lower, upper };
         }
-        // a weak window can end with the bounds crossed; `lo` then carries the sign
+        // a sign-only narrowing ends once the bounds agree on the sign: `lo` carries it
         Outcome::Exact(if limits.weak { lo.signum() } else { lo })
     }
 

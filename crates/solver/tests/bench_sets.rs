@@ -87,7 +87,7 @@ fn weak_solve_gives_the_sign() {
 }
 
 #[test]
-fn weak_solve_costs_no_more_than_the_exact_score() {
+fn weak_solve_costs_fewer_nodes_than_the_exact_score() {
     // the sign alone tested at zero took 2.3 times the exact solve's nodes on L1_R2
     // (quick wins proved down every long line); probing for a quick win and a quick
     // loss first makes it the cheaper question it is
@@ -108,10 +108,40 @@ fn weak_solve_costs_no_more_than_the_exact_score() {
 }
 
 #[test]
-fn weak_solve_past_its_probes_and_under_budgets_keeps_the_sign() {
-    // L1_R3's positions take more nodes than a probe may (100,000): a probe given up
-    // must leave the search to settle the sign, and a budget (or a stop) met inside a
-    // probe must end the search with bounds that hold the sign
+fn weak_solve_past_given_up_probes_keeps_the_sign() {
+    // four stones in (`4443`), the probe for a quick win takes all the 100,000 nodes a
+    // probe may and is given up; the search goes on under the solve's own limit, and
+    // its sign is the exact score's
+    let mut solver = Solver::new(TABLE);
+    let moves = "4443";
+    let pos = c4lab_board::Position::from_moves(moves).unwrap();
+    solver.reset();
+    let exact = solver.solve(&pos);
+    solver.reset();
+    assert_eq!(solver.solve_weak(&pos), exact.signum(), "{moves}");
+    // a budget met after a given-up probe leaves bounds that hold it
+    solver.reset();
+    let limits = Limits {
+        max_nodes: 250_000,
+        weak: true,
+        ..Limits::default()
+    };
+    match solver.solve_limited(&pos, limits) {
+        Outcome::Exact(s) => assert_eq!(s, exact.signum(), "{moves}"),
+        Outcome::Unknown { lower, upper } => {
+            assert!(
+                lower <= exact.signum() && exact.signum() <= upper,
+                "{moves}"
+            )
+        }
+    }
+    assert!(solver.nodes() <= 250_001, "{moves}: {}", solver.nodes());
+}
+
+#[test]
+fn weak_solve_under_budgets_keeps_the_sign() {
+    // a budget (or a stop) met inside a probe or after it ends the search with bounds
+    // that hold the sign
     let Some(cases) = sample("L1_R3", 25) else {
         return;
     };
