@@ -300,8 +300,7 @@ function setMode(mode) {
   if (mode !== 'play' && hints.cancel()) lab.hintsFor = null;
   state.mode = mode;
   for (const b of document.querySelectorAll('nav button')) b.setAttribute('aria-pressed', String(b.dataset.mode === mode));
-  for (const s of document.querySelectorAll('[data-panel]')) s.hidden = s.dataset.panel !== mode;
-  $('#game-status').hidden = mode !== 'play';
+  for (const s of document.querySelectorAll('[data-panel], [data-mode-only]')) s.hidden = (s.dataset.panel ?? s.dataset.modeOnly) !== mode;
   say('');
   render();
 }

@@ -115,22 +115,32 @@ export function wireTips() {
     watch.disconnect();
     // the mouse's focus has the browser's own tooltip
     if (!(target instanceof HTMLElement) || !target.matches('button, input[type=checkbox]') || !target.matches(':focus-visible')) return hide();
+    watchTitle(target);
+  });
+  // shows `target`'s tip and keeps it to the words the target's title has
+  const watchTitle = (target) => {
     control = target;
     watch.observe(control, { attributeFilter: ['title'] });
     const label = control.closest('label');
     if (label) watch.observe(label, { attributeFilter: ['title'] });
     show();
-  });
+  };
   addEventListener('focusout', () => {
     watch.disconnect();
     hide();
   });
   const tapped = (target) => {
     watch.disconnect();
-    control = target;
-    watch.observe(control, { attributeFilter: ['title'] });
-    show();
+    watchTitle(target);
   };
+  // the next touch elsewhere puts a tapped tip away (Safari focuses no button a tap
+  // lands on, so no focus event would)
+  addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'touch' && control && !control.matches(':focus-visible') && !control.contains(e.target)) {
+      watch.disconnect();
+      hide();
+    }
+  }, true);
   // dismissed by Escape without moving the focus
   addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && control) {
