@@ -67,7 +67,7 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
     let url = format!("http://{}/", page_address(bound));
     // the banner is a courtesy: a server whose output was closed still serves
     let _ = writeln!(std::io::stdout(), "the Lab is at {url} (Ctrl-C stops it)");
-    if bound.ip().is_unspecified() {
+    if bound.ip().to_canonical().is_unspecified() {
         let _ = writeln!(
             std::io::stdout(),
             "note: --host {host} listens on every network interface: whoever can reach this machine can open the page"
@@ -145,14 +145,10 @@ fn listen_address(host: &str, port: u16) -> Result<String> {
 /// `[::ffff:127.0.0.1]` no secure origin, and opened the page there without
 /// cross-origin isolation.
 fn page_address(bound: SocketAddr) -> SocketAddr {
-    match bound.ip() {
+    match bound.ip().to_canonical() {
         IpAddr::V4(ip) if ip.is_unspecified() => (Ipv4Addr::LOCALHOST, bound.port()).into(),
         IpAddr::V6(ip) if ip.is_unspecified() => (Ipv6Addr::LOCALHOST, bound.port()).into(),
-        IpAddr::V6(ip) => match ip.to_ipv4_mapped() {
-            Some(v4) => (v4, bound.port()).into(),
-            None => bound,
-        },
-        _ => bound,
+        ip => (ip, bound.port()).into(),
     }
 }
 

@@ -328,6 +328,7 @@ fn a_wildcard_address_is_shown_as_loopback() {
     assert_eq!(shown("192.0.2.7:80"), "192.0.2.7:80");
     // (Chromium opened `http://[::ffff:127.0.0.1]:8765/` without cross-origin isolation)
     assert_eq!(shown("[::ffff:127.0.0.1]:8765"), "127.0.0.1:8765");
+    assert_eq!(shown("[::ffff:0.0.0.0]:8765"), "127.0.0.1:8765");
     assert_eq!(shown("[::1]:8765"), "[::1]:8765");
 }
 
