@@ -71,7 +71,8 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
             continue;
         };
         // (`Q`, `U` and `exit` were words that are no move)
-        match line.trim().to_ascii_lowercase().as_str() {
+        let word = line.trim();
+        match word.to_ascii_lowercase().as_str() {
             "" => continue,
             "q" | "quit" | "exit" => break,
             "u" | "undo" => {
@@ -84,7 +85,7 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
                     continue;
                 }
             }
-            t => match typed_column(t) {
+            _ => match typed_column(word) {
                 Some(_) if *game.status() != Status::YellowToMove => {
                     // typed after the end: "Yellow's move N ... stops here" came back
                     // with the same N for every column typed
@@ -110,7 +111,7 @@ pub fn play(file: &Path, moves: &str, no_input: bool) -> Result<u8> {
                     writeln!(
                         out,
                         "\"{}\": type a column 1-7, u to undo, q to quit",
-                        shown(t)
+                        shown(word)
                     )?;
                     continue;
                 }
@@ -346,7 +347,7 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                 }
                 None => writeln!(out, "nothing to undo")?,
             },
-            t => match typed_column(t) {
+            _ => match typed_column(&text) {
                 Some(_) if ended.is_some() => {
                     let said = ended.as_ref().map_or("", |end| end.said.as_str());
                     writeln!(
@@ -371,7 +372,7 @@ pub fn play_model(path: &Path, you: Colour, moves: &str, no_input: bool) -> Resu
                 _ => writeln!(
                     out,
                     "\"{}\": type a column 1-7, u to undo, q to quit",
-                    shown(t)
+                    shown(&text)
                 )?,
             },
         }

@@ -255,7 +255,7 @@ fn play_prints_each_rule() {
         said.contains("--moves, move 2: '9' is not a column; write columns as digits 1-7"),
         "{said}"
     );
-    let out = c4lab(&["play", "examples/win.txt"], "u\nx\n+2\n02\n2\nU\n1\n");
+    let out = c4lab(&["play", "examples/win.txt"], "u\nX\n+2\n02\n2\nU\n1\n");
     let text = stdout(&out);
     // a game typed at the keyboard starts by saying how (u and q came up only after a
     // word that was no move)
@@ -266,14 +266,14 @@ fn play_prints_each_rule() {
     // Red's first move is on the board, but it is the diagram's: not Yellow's to undo
     // (and the board, unchanged, is not shown again)
     assert!(
-        text.contains("nothing to undo: Yellow has made no move\n\"x\": type a column"),
+        text.contains("nothing to undo: Yellow has made no move\n\"X\": type a column"),
         "{text}"
     );
     assert!(
         text.contains("Red plays 6 (level 7, lower levels tied: 0 in columns 1, 3)"),
         "{text}"
     );
-    assert!(text.contains("\"x\": type a column 1-7"), "{text}");
+    assert!(text.contains("\"X\": type a column 1-7"), "{text}");
     // a column is one digit, as --moves takes it
     assert!(text.contains("\"+2\": type a column 1-7"), "{text}");
     assert!(text.contains("\"02\": type a column 1-7"), "{text}");
