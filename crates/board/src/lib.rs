@@ -2,8 +2,8 @@
 //! four-in-a-row detection, mirroring, position keys, and loading a position from its
 //! stones alone (with a derived legal move order).
 //!
-//! Conventions (the README's "The language, as implemented"): columns are 1..7 in text and `x = 0..6` in
-//! code, rows `y = 0..5` from the bottom, Red moves first.
+//! Conventions (the README's "The language, as implemented"): columns are 1..7 in text
+//! and `x = 0..6` in code, rows `y = 0..5` from the bottom, Red moves first.
 
 mod bits;
 mod error;

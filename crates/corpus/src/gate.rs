@@ -1,6 +1,7 @@
-//! The integrity gate (`corpus check`): every rule of the format (crates/corpus/README.md), legality, and the
-//! sidecar's alignment and invariants. Violations are grouped by [`Kind`], each with
-//! a count and its first few examples (row, ply, byte).
+//! The integrity gate (`corpus check`): every rule of the format
+//! (crates/corpus/README.md), legality, and the sidecar's alignment and invariants.
+//! Violations are grouped by [`Kind`], each with a count and its first few examples
+//! (row, ply, byte).
 //!
 //! Transcript rules, per row: a final `\n`; no `\r`; a length that is a multiple of
 //! 10 and not 0; valid column bytes; stone counts that fit the ply (k stones at ply

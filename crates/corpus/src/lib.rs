@@ -1,7 +1,7 @@
-//! The teacher corpus (the format: this crate's README): the v2 byte transcript, the per-ply target sidecar
-//! `perply_targets.npz`, a deterministic self-play generator with alpha-beta and
-//! exact teachers, the integrity gate, a board-disjoint holdout, `SHA256SUMS`, the
-//! dataset card's statistics and exact relabelling.
+//! The teacher corpus (the format: this crate's README): the v2 byte transcript, the
+//! per-ply target sidecar `perply_targets.npz`, a deterministic self-play generator
+//! with alpha-beta and exact teachers, the integrity gate, a board-disjoint holdout,
+//! `SHA256SUMS`, the dataset card's statistics and exact relabelling.
 //!
 //! Module map: [`transcript`] (codec), [`sidecar`] and [`npz`] (targets), [`teacher`]
 //! and [`generate`] (self-play), [`gate`] (`corpus check`), [`holdout`] (disjoint

@@ -164,8 +164,9 @@ where
     w.finish().map_err(io_at(path))
 }
 
-/// Writes the four arrays of the format (crates/corpus/README.md), in order, from streams of their values: the one
-/// place that knows the sidecar's names, shapes and dtypes.
+/// Writes the four arrays of the format (crates/corpus/README.md), in order, from
+/// streams of their values: the one place that knows the sidecar's names, shapes and
+/// dtypes.
 fn write_arrays(
     path: &Path,
     (n, s): (u64, u64),

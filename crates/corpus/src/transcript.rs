@@ -1,4 +1,5 @@
-//! The v2 byte transcript (the format: crates/corpus/README.md): one game per `\n`-terminated line, 10 bytes a ply.
+//! The v2 byte transcript (the format: crates/corpus/README.md): one game per
+//! `\n`-terminated line, 10 bytes a ply.
 //!
 //! A ply is the state *before* its move: seven column bytes, the last move, the side
 //! to move and the move played. Column byte: `0x80 | (1 << h) | bits`, `h` the column

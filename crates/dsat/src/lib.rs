@@ -1,12 +1,12 @@
-//! dsat (the README's "`c4lab dsat` in detail"): every Red-to-move position a diagram could face below a root, down
-//! to a cut ply, mapped into one SAT instance (the per-position encoding of
-//! `c4lab-synth`); a model is re-verified, and where it fails the positions on the
-//! losing line, then (capped) the rest of the positions the failed diagram reaches, and
-//! the paths to the first places it goes wrong ("fault paths"), are encoded and the
-//! same solver runs again. Before the map a local search tries to repair a diagram into
-//! a winner ([`LocalSearch`]); natively two searches race ([`race`], the `race`
-//! feature), the second widening its level budget without proof. `docs/dsat.md` has
-//! each part's measurements.
+//! dsat (the README's "`c4lab dsat` in detail"): every Red-to-move position a diagram
+//! could face below a root, down to a cut ply, mapped into one SAT instance (the
+//! per-position encoding of `c4lab-synth`); a model is re-verified, and where it fails
+//! the positions on the losing line, then (capped) the rest of the positions the failed
+//! diagram reaches, and the paths to the first places it goes wrong ("fault paths"),
+//! are encoded and the same solver runs again. Before the map a local search tries to
+//! repair a diagram into a winner ([`LocalSearch`]); natively two searches race
+//! ([`race`], the `race` feature), the second widening its level budget without proof.
+//! `docs/dsat.md` has each part's measurements.
 //!
 //! `unsat` is sound for the language (the clauses hold for every winning diagram, and
 //! the strong-solver pruning only removes moves that cannot keep a win) but it is not

@@ -568,7 +568,8 @@ impl LocalSearch {
     }
 }
 
-/// The cell Red plays by the rule (the README's "The language, as implemented"), `None` for an immediate win or no move.
+/// The cell Red plays by the rule (the README's "The language, as implemented"), `None`
+/// for an immediate win or no move.
 fn played(red: u64, mask: u64, levels: &Levels) -> Option<u64> {
     match choose(red, mask, levels) {
         Choice::Block(cell) | Choice::Level(cell, _) => Some(cell),

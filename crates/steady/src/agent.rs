@@ -1,4 +1,5 @@
-//! Red's decision at a position (the README's language section): win, else block, else the lowest unique level.
+//! Red's decision at a position (the README's language section): win, else block, else
+//! the lowest unique level.
 
 use c4lab_board::{column_of, winning_cells, Position, BOARD_MASK, BOTTOM_MASK};
 

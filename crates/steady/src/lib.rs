@@ -1,4 +1,5 @@
-//! The WeakC4 steady-state language (the README's "The language, as implemented", "Verification order" and `check-solution`).
+//! The WeakC4 steady-state language (the README's "The language, as implemented",
+//! "Verification order" and `check-solution`).
 //!
 //! A [`Diagram`] gives each of the 42 cells a priority level (or a root stone, or `?`).
 //! Red follows it as a strategy ([`agent`]); the [`Verifier`] searches every Yellow

@@ -1,6 +1,6 @@
-//! Upstream's weak solution graph (the README's `check-solution`): `branches.txt` (Red's committed move at
-//! each pre-steady-state node) and `steady_states.txt` (the leaf diagrams), checked as
-//! upstream's validator does.
+//! Upstream's weak solution graph (the README's `check-solution`): `branches.txt`
+//! (Red's committed move at each pre-steady-state node) and `steady_states.txt` (the
+//! leaf diagrams), checked as upstream's validator does.
 
 use c4lab_board::{format_moves, Position, WIDTH};
 use rustc_hash::FxHashMap;

@@ -1,5 +1,6 @@
-//! The exhaustive verifier (the README's "Verification order"): Red follows the diagram, every Yellow reply is
-//! searched depth-first in column order, transpositions are shared.
+//! The exhaustive verifier (the README's "Verification order"): Red follows the
+//! diagram, every Yellow reply is searched depth-first in column order, transpositions
+//! are shared.
 
 use c4lab_board::{
     has_four, winning_cells, Player, Position, StonesError, BOARD_MASK, BOTTOM_MASK,

@@ -1,7 +1,7 @@
-//! The decision rule (the README's "The language, as implemented") as clauses (the sketch in the project's design notes):
-//! one-hot level variables per undecided cell, a decision circuit per playable set, and
-//! a reachability variable per encoded Red-to-move position with the clauses that make
-//! a reached position's every line end in a Red four.
+//! The decision rule (the README's "The language, as implemented") as clauses: one-hot
+//! level variables per undecided cell, a decision circuit per playable set, and a
+//! reachability variable per encoded Red-to-move position with the clauses that make a
+//! reached position's every line end in a Red four.
 //!
 //! The encoding is sound and exact for the positions it holds: a diagram that wins
 //! satisfies every clause (set each position's reachability to "the diagram reaches

@@ -1,11 +1,12 @@
 //! Synthesis of steady-state diagrams with a SAT solver.
 //!
-//! [`encoding`] states the decision rule (the README's language section) as clauses over the levels of the
-//! undecided cells; [`complete`] is auto-complete (docs/complete.md), a CEGIS loop from a
-//! breadth-first map of the first plies that learns each losing line the verifier finds
-//! (and whole candidate trees once a search runs long); [`map`] encodes every position below a root
-//! breadth first; [`tree`] walks the positions a diagram reaches and learns them;
-//! [`sat`] holds the solver backends.
+//! [`encoding`] states the decision rule (the README's language section) as clauses
+//! over the levels of the undecided cells; [`complete`] is auto-complete
+//! (docs/complete.md), a CEGIS loop from a breadth-first map of the first plies that
+//! learns each losing line the verifier finds (and whole candidate trees once a search
+//! runs long); [`map`] encodes every position below a root breadth first; [`tree`]
+//! walks the positions a diagram reaches and learns them; [`sat`] holds the solver
+//! backends.
 
 pub mod complete;
 pub mod encoding;
