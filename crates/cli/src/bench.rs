@@ -242,46 +242,52 @@ fn verify(branches: &Path, steady: &Path, runs: u32) -> Result<u8> {
     Ok(0)
 }
 
-/// The published position sets (shared/data/bench), whose classic figure is recorded.
-const KNOWN_SETS: [&str; 6] = ["L3_R1", "L2_R1", "L2_R2", "L1_R1", "L1_R2", "L1_R3"];
-
 /// The classic single-threaded C++ bitboard solver's search time per position on this
-/// kind of machine, as recorded beside the published sets (shared/data/bench/README.md),
-/// for the set whose file is `text`: None for a file that is not the published set of
-/// that name (its SHA-256 differs), whose positions that figure says nothing about.
+/// kind of machine, as recorded beside the published sets (shared/data/bench/README.md):
+/// each set's name, the SHA-256 of its file and the figure.
+const CLASSIC: [(&str, &str, &str); 6] = [
+    (
+        "L3_R1",
+        "f2ffd55a553132a8902e9dda80971124ef0f1df9c5e3d79e8af9b23472b6e410",
+        "7.3",
+    ),
+    (
+        "L2_R1",
+        "fb1ba739fb26cdf9936bfa713cf62740815ea81ded6afc9cf39ff08af9ab1415",
+        "9.3",
+    ),
+    (
+        "L2_R2",
+        "764dd3e5638c2109dac3ff8c6dfb1ce043c6f333bb620c37d627d3e0dbce357c",
+        "1,660-2,030",
+    ),
+    (
+        "L1_R1",
+        "122fa2cb16ca29c052747b9fb6a37d1af7fb5e50130c998e178cf24645b2dce8",
+        "9.8",
+    ),
+    (
+        "L1_R2",
+        "50ac4fb242e43cc124520040b66a3d0b604328fa295e36f240c4ce43e47ea6ba",
+        "1,800-1,940",
+    ),
+    (
+        "L1_R3",
+        "5fafd9029ac3004a730c973498a4c09c61e81c0f08ddba9424c93e107e29e511",
+        "314,000-323,000",
+    ),
+];
+
+/// The classic solver's recorded figure for set `set` whose file is `text`: None for a
+/// set not published, or a file that is not the published set of that name (its
+/// SHA-256 differs), whose positions that figure says nothing about.
 fn classic_micros(set: &str, text: &str) -> Option<&'static str> {
-    let (digest, micros) = match set {
-        "L3_R1" => (
-            "f2ffd55a553132a8902e9dda80971124ef0f1df9c5e3d79e8af9b23472b6e410",
-            "7.3",
-        ),
-        "L2_R1" => (
-            "fb1ba739fb26cdf9936bfa713cf62740815ea81ded6afc9cf39ff08af9ab1415",
-            "9.3",
-        ),
-        "L2_R2" => (
-            "764dd3e5638c2109dac3ff8c6dfb1ce043c6f333bb620c37d627d3e0dbce357c",
-            "1,660-2,030",
-        ),
-        "L1_R1" => (
-            "122fa2cb16ca29c052747b9fb6a37d1af7fb5e50130c998e178cf24645b2dce8",
-            "9.8",
-        ),
-        "L1_R2" => (
-            "50ac4fb242e43cc124520040b66a3d0b604328fa295e36f240c4ce43e47ea6ba",
-            "1,800-1,940",
-        ),
-        "L1_R3" => (
-            "5fafd9029ac3004a730c973498a4c09c61e81c0f08ddba9424c93e107e29e511",
-            "314,000-323,000",
-        ),
-        _ => return None,
-    };
+    let (_, digest, micros) = CLASSIC.iter().find(|(name, ..)| *name == set)?;
     let ours: String = Sha256::digest(text.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    (ours == digest).then_some(micros)
+    (ours == *digest).then_some(*micros)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -459,7 +465,7 @@ fn solver(
             classic.unwrap_or("-")
         );
         // (a set of a published set's name but other positions showed that set's figure)
-        if classic.is_none() && KNOWN_SETS.contains(&name.as_str()) {
+        if classic.is_none() && CLASSIC.iter().any(|(published, ..)| published == name) {
             notes.push(format!(
                 "{name}: not the published file of that name, so no recorded classic figure"
             ));
