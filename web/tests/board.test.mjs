@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { useLab, href, repo, shots, bin, upstream, url, browser, open, verdict, settled, count, cell, importText, upstreamDiagrams, WIN, LOSS } from './lab.mjs';
+import { useLab, href, repo, shots, bin, upstream, url, browser, open, verdict, settled, count, cell, importText, upstreamDiagrams, withContrast, WIN, LOSS } from './lab.mjs';
 
 useLab();
 
@@ -263,13 +263,8 @@ test('narrow screen and dark theme', async () => {
   const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.notEqual(light, dark);
   // a pressed button's text stays readable on the accent (white on it was 2.6:1)
-  const contrast = await page.locator('nav button[aria-pressed="true"]').evaluate((b) => {
-    const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
-    const lum = (c) => rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
-      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
-    const [a, b2] = [lum(getComputedStyle(b).color), lum(getComputedStyle(b).backgroundColor)];
-    return (Math.max(a, b2) + 0.05) / (Math.min(a, b2) + 0.05);
-  });
+  await withContrast(page);
+  const contrast = await page.locator('nav button[aria-pressed="true"]').evaluate((b) => window.__contrast(getComputedStyle(b).color, getComputedStyle(b).backgroundColor));
   assert.ok(contrast >= 4.5, `contrast ${contrast.toFixed(2)}:1`);
   // and the theme chosen is kept after a reload
   await page.reload();

@@ -53,6 +53,17 @@ export async function open(hash = '', viewport = { width: 1280, height: 860 }) {
   return page;
 }
 
+/** Gives `page` `window.__contrast(a, b)`: the WCAG contrast ratio of two computed colours. */
+export const withContrast = (page) => page.evaluate(() => {
+  // a colour as computed: rgb(...) or, from color-mix, color(srgb ...)
+  const rgb = (c) => (c.startsWith('color(') ? c.match(/[\d.]+/g).slice(0, 3).map((v) => Number(v) * 255) : c.match(/\d+/g).slice(0, 3).map(Number));
+  const lum = (c) => {
+    const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  window.__contrast = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+});
+
 /** The verdict line's text. */
 export const verdict = (page) => page.locator('#verdict').textContent();
 /** Waits for a verdict after the `before`th and returns its text. */

@@ -3,7 +3,7 @@
 // The Lab in a real browser (see lab.mjs); run by scripts/test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useLab, href, url, browser, open, verdict, count, cell, emptyBoardAllUndecided, importText, WIN } from './lab.mjs';
+import { useLab, href, url, browser, open, verdict, count, cell, emptyBoardAllUndecided, importText, withContrast, WIN } from './lab.mjs';
 
 useLab();
 
@@ -122,16 +122,11 @@ test('what a user noticed, seventh round: the focus ring in every mode, a short 
   for (const n of cells) assert.notEqual(n.description?.value, n.name?.value, n.name?.value);
   // text on stones, on the panels and the edges of text fields are readable in both themes
   await page.click('#io summary');
+  await withContrast(page);
   for (const theme of ['light', 'dark']) {
     await page.evaluate((t) => { document.documentElement.dataset.theme = t; }, theme);
     const ratios = await page.evaluate(() => {
-      // a colour as computed: rgb(...) or, from color-mix, color(srgb ...)
-      const rgb = (c) => (c.startsWith('color(') ? c.match(/[\d.]+/g).slice(0, 3).map((v) => Number(v) * 255) : c.match(/\d+/g).slice(0, 3).map(Number));
-      const lum = (c) => {
-        const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
-        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-      };
-      const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+      const ratio = window.__contrast;
       const style = (sel) => getComputedStyle(document.querySelector(sel));
       // a level digit on a stone, as Play shows one under a played cell of level 0-8
       const onStone = (cls) => {

@@ -2,7 +2,7 @@
 // user found there (see lab.mjs); run by scripts/test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useLab, url, browser } from './lab.mjs';
+import { useLab, url, browser, withContrast } from './lab.mjs';
 
 useLab();
 
@@ -59,15 +59,11 @@ test('on a phone: the game under the board, the board in view, a tap on an off b
 
 test('in both themes: a candidate level on a faded stone is readable, and the browser draws its own controls in the theme', async () => {
   const page = await touchScreen('', 768, 1024);
+  await withContrast(page);
   for (const theme of ['light', 'dark']) {
     await page.evaluate((t) => { document.documentElement.dataset.theme = t; }, theme);
     const seen = await page.evaluate(() => {
-      const rgb = (c) => (c.startsWith('color(') ? c.match(/[\d.]+/g).slice(0, 3).map((v) => Number(v) * 255) : c.match(/\d+/g).slice(0, 3).map(Number));
-      const lum = (c) => {
-        const [r, g, b] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
-        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-      };
-      const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+      const ratio = window.__contrast;
       // the losing line's faded stones with a candidate's level in their corner, as
       // Fill undecided cells shows them (3.2:1 on the faded red, 2.9 on the faded yellow)
       const candidate = (ghost) => {
