@@ -158,7 +158,10 @@ pub fn dsat(
     let round_log = log_rounds
         .map(|log| LineLog::create(log, "round log"))
         .transpose()?;
-    if !json_out {
+    if !json_out && input.diagram.undecided() == 0 {
+        // (no map and no search: the options that shape them would be noise)
+        sayln!("0 undecided cells (?): the verifier judges the diagram as it stands");
+    } else if !json_out {
         let side_by_side = if entrants.len() > 1 {
             let names: Vec<String> = entrants
                 .iter()
@@ -209,11 +212,7 @@ pub fn dsat(
         sayln!(
             "{} (?) over levels 0-9{}, every other cell pinned; mapping to {} below the root, {} after {} (at most {}), up to {} of each failed candidate's tree and {} learnt, backend {}{side_by_side}",
             counted(input.diagram.undecided() as u64, "undecided cell"),
-            if input.diagram.undecided() > 0 {
-                budget_note(&options)
-            } else {
-                String::new()
-            },
+            budget_note(&options),
             plies(entrants[0].first_cut()),
             plies(options.cut_plies),
             counted(options.deepen_after, "round"),

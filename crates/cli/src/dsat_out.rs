@@ -316,7 +316,11 @@ impl Ended<'_> {
                     Some(n) => format!(" ({} searched)", crate::complete::counted(n, "position")),
                     None => String::new(),
                 };
-                sayln!("found{how}: a diagram that verifies as a win{searched}; {counts}");
+                if self.undecided == 0 {
+                    sayln!("found: with no ? cell the diagram is judged as it stands, and it wins{searched}; {counts}");
+                } else {
+                    sayln!("found{how}: a diagram that verifies as a win{searched}; {counts}");
+                }
             }
             Outcome::Unsat => match &self.as_it_stands {
                 Some(cx) => sayln!(

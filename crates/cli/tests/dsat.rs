@@ -422,11 +422,14 @@ fn dsat_exit_codes_and_json() {
         );
     }
 
-    // a diagram with nothing to decide: one round, counted in the singular
+    // a diagram with nothing to decide: the verifier's verdict, no map and no round
     let decided = c4lab(&["dsat", "examples/win.txt"], "");
     assert_exit(&decided, 0);
     let said = String::from_utf8_lossy(&decided.stderr);
-    assert!(said.contains(", 1 round, 0 dead ends,"), "{said}");
+    assert!(
+        said.contains("0 positions mapped") && said.contains(", 0 rounds, 0 dead ends,"),
+        "{said}"
+    );
 
     let board = "???????\n???????\n???????\n???????\n?????R?\n?YYY?RR\n";
     let unsat = c4lab(&["dsat", "-"], board);
@@ -472,6 +475,23 @@ fn dsat_exit_codes_and_json() {
         said.contains("found") && !said.contains("level budget 0-") && !said.contains("first 0-0"),
         "{said}"
     );
+
+    // with no `?` cell the verifier answers before anything is mapped: the state budget
+    // cannot run out on it (`--max-states 1` said budget, exit 3, for both)
+    for (file, code, verdict) in [
+        ("examples/win.txt", 0, "found"),
+        ("examples/loss.txt", 1, "unsat"),
+    ] {
+        let tight = c4lab(&["dsat", "--max-states", "1", file], "");
+        assert_eq!(tight.status.code(), Some(code), "{file}");
+        let said = String::from_utf8_lossy(&tight.stderr);
+        assert!(
+            said.contains(&format!(
+                "{verdict}: with no ? cell the diagram is judged as it stands"
+            )),
+            "{file}: {said}"
+        );
+    }
 
     let wide = "???????\n".repeat(6);
     let budget = c4lab(

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use c4lab_steady::{Diagram, Verifier};
+use c4lab_steady::{Diagram, Verdict, Verifier};
 use c4lab_synth::sat::Ceiling;
 use c4lab_synth::{checked_root, root_is_drawn, BreadthFirst, Encoding, SynthError, FREE_LEVELS};
 
@@ -44,6 +44,13 @@ pub fn start(
     let root = checked_root(diagram)?;
     // a full board draws whatever the levels: unsat, with nothing to map or search
     let drawn = root_is_drawn(&root);
+    // a diagram with no `?` cell has one completion, itself: the verifier judges it at
+    // once (mapping it first could run out of states on a question already answered)
+    let judged =
+        (diagram.undecided() == 0 && !drawn).then(|| match Verifier::new().verify(diagram) {
+            Verdict::Win { .. } => Outcome::Found(diagram.clone()),
+            _ => Outcome::Unsat,
+        });
     let local = (options.runs_local_search(diagram) && !drawn).then(|| {
         Box::new(LocalSearch::new(
             diagram,
@@ -71,7 +78,7 @@ pub fn start(
         map,
         options: options.clone(),
         stop,
-        early: drawn.then_some(Outcome::Unsat),
+        early: drawn.then_some(Outcome::Unsat).or(judged),
         search: None,
         ceiling: None,
         local_ceiling: None,

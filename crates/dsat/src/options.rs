@@ -98,7 +98,7 @@ impl Default for Options {
 impl Options {
     /// True when a solve of `diagram` runs a local search first: it has a budget, the
     /// strong solver to judge Red's moves (without it every move would look sound), and
-    /// a `?` cell to repair (with none, the SAT search settles the diagram as it stands).
+    /// a `?` cell to repair (with none, the verifier judges the diagram as it stands).
     pub fn runs_local_search(&self, diagram: &c4lab_steady::Diagram) -> bool {
         self.local_work > 0 && self.oracle_nodes > 0 && diagram.undecided() > 0
     }
