@@ -151,7 +151,7 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
             "read: {}; root: {}",
             input.form,
             root.as_deref()
-                .map_or("none (the stones are not a legal Red-to-move root)", |r| {
+                .map_or("none (the next line says why)", |r| {
                     if r.is_empty() {
                         "empty board"
                     } else {

@@ -10,6 +10,15 @@ fn verify_exit_codes_and_json() {
     assert_eq!(win.status.code(), Some(0));
     assert!(stdout(&win).contains("win: Red makes four on every line"));
 
+    // a root that is no root: the read line leaves the reason to the verdict line (it
+    // called a root holding a four "not a legal Red-to-move root", then root-terminal)
+    let over = "0000000\n0000000\nR000000\nR000000\nRY00000\nRY0YY0R\n";
+    let said = stdout(&c4lab(&["verify"], over));
+    assert!(
+        said.contains("root: none (the next line says why)\nroot-terminal: Red"),
+        "{said}"
+    );
+
     let loss = c4lab(&["verify", "--json", "examples/loss.txt"], "");
     assert_eq!(loss.status.code(), Some(1));
     let j: serde_json::Value = serde_json::from_str(&stdout(&loss)).unwrap();
