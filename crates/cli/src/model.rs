@@ -452,21 +452,16 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
         } else {
             "no checkpoint was written: train again".to_string()
         };
-        // the step size, or a loss weight raised from its default, makes the steps
-        let mut fixes = vec![format!("a lower --lr (now {:?})", a.lr)];
-        for (flag, w, default) in [("--soft-w", a.soft_w, 1.0), ("--hard-w", a.hard_w, 0.5)] {
-            if w > default {
-                fixes.push(format!("a lower {flag} (now {w:?})"));
-            }
-        }
         bail!(
             "training diverged by step {}: {what}; {kept} with {}",
             t.step,
-            fixes.join(" or ")
+            step_fixes(&a)
         )
     };
     // the checkpoint file holds good weights once this run resumed from it or wrote it
     let mut good_checkpoint = from > 0;
+    // the training examples' loss before the run, to tell a run that made it worse
+    let (loss_before, _) = sample_loss(&t.net, &train);
     while t.step < a.steps {
         let l = t.step(&train);
         if !l.is_finite() || t.step % 100_000 == 0 {
@@ -495,6 +490,17 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
     bar.finish_and_clear();
     plain.finish(t.step, "");
     diverged(&t, mean.unwrap_or(0.0), good_checkpoint)?;
+    // a loss that stayed finite but rose over the run: steps that overshoot leave a
+    // model worse than the one they started from (--lr 1e30 trained one without a word);
+    // judged after 1,000 steps or more, on the same training examples before and after
+    let (loss_after, sampled) = sample_loss(&t.net, &train);
+    if t.step - from >= 1_000 && loss_after >= loss_before {
+        sayln!(
+            "warning: the run left the model worse than it started: its loss on {} training positions rose from {loss_before:.3} to {loss_after:.3}, as steps that overshoot do; train again with {}",
+            sampled,
+            step_fixes(&a)
+        );
+    }
     ckpt_out.finish(&t.checkpoint())?;
     let (model, scale) = t.net.quantize();
     model_out.finish(&model.to_bytes())?;
@@ -530,6 +536,33 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
         );
     }
     Ok(0)
+}
+
+/// The training positions [`sample_loss`] judges a run on.
+const LOSS_SAMPLE: usize = 2_000;
+
+/// The mean cross-entropy against the targets of at most [`LOSS_SAMPLE`] examples spread
+/// evenly over the list, and how many.
+fn sample_loss(net: &c4lab_model::Network, examples: &[c4lab_model::Example]) -> (f64, usize) {
+    let every = examples.len().div_ceil(LOSS_SAMPLE).max(1);
+    let sample: Vec<_> = examples.iter().step_by(every).collect();
+    let sum: f64 = sample
+        .iter()
+        .map(|e| f64::from(c4lab_model::train::loss(net, e)))
+        .sum();
+    (sum / sample.len().max(1) as f64, sample.len())
+}
+
+/// What makes the training steps too large: the step size, and a loss weight raised
+/// from its default.
+fn step_fixes(a: &TrainArgs) -> String {
+    let mut fixes = vec![format!("a lower --lr (now {:?})", a.lr)];
+    for (flag, w, default) in [("--soft-w", a.soft_w, 1.0), ("--hard-w", a.hard_w, 0.5)] {
+        if w > default {
+            fixes.push(format!("a lower {flag} (now {w:?})"));
+        }
+    }
+    fixes.join(" or ")
 }
 
 /// Reads an exported model (a huge file or a device that never ends is refused unread).

@@ -455,3 +455,39 @@ fn a_holdout_that_is_the_training_corpus_is_warned_about() {
         String::from_utf8_lossy(&same.stderr)
     );
 }
+
+#[test]
+fn a_run_that_leaves_the_model_worse_is_warned_about() {
+    let g = Generated::new("overshoot");
+    let d = g.d.as_str();
+    let (corpus, targets, _, _) = g.paths();
+    // a step size so large that the loss stays finite but the model ends worse than it
+    // started (it trained to a useless model without a word); the default does not warn
+    for (lr, warned) in [("1e30", true), ("0.5", false)] {
+        let out = format!("{d}/lr{lr}.c4m");
+        let run = c4lab(
+            &[
+                "train",
+                "--load-corpus",
+                &corpus,
+                "--perply-targets",
+                &targets,
+                "--steps",
+                "1000",
+                "--lr",
+                lr,
+                "--out",
+                &out,
+            ],
+            "",
+        );
+        assert_exit(&run, 0);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(
+            err.contains("warning: the run left the model worse than it started")
+                && err.contains(&format!("a lower --lr (now {lr})")),
+            warned,
+            "--lr {lr}: {err}"
+        );
+    }
+}
