@@ -197,13 +197,37 @@ pub enum Colour {
     Yellow,
 }
 
-/// The board as spaced rows with the column numbers underneath.
+/// The board as spaced rows with the column numbers underneath, the stones in their
+/// colours where standard output takes colour.
 fn show_position(pos: &Position, out: &mut impl Write) -> std::io::Result<()> {
+    let colour = takes_colour();
     for row in pos.to_grid().lines() {
-        let spaced: Vec<String> = row.chars().map(String::from).collect();
+        let spaced: Vec<String> = row
+            .chars()
+            .map(|c| match (colour, c) {
+                (true, 'R') => stone(c, anstyle::AnsiColor::Red),
+                (true, 'Y') => stone(c, anstyle::AnsiColor::Yellow),
+                _ => c.to_string(),
+            })
+            .collect();
         writeln!(out, "  {}", spaced.join(" "))?;
     }
     writeln!(out, "  1 2 3 4 5 6 7")
+}
+
+/// A stone's letter in bold `colour`.
+fn stone(letter: char, colour: anstyle::AnsiColor) -> String {
+    let style = anstyle::Style::new().bold().fg_color(Some(colour.into()));
+    format!("{style}{letter}{style:#}")
+}
+
+/// True when standard output takes colour: a terminal that supports it, unless
+/// `NO_COLOR` is set (`CLICOLOR_FORCE` forces it), as clap decides for its help.
+fn takes_colour() -> bool {
+    static COLOUR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *COLOUR.get_or_init(|| {
+        anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
+    })
 }
 
 /// How a game against the model ended: what is said, and whether you won.

@@ -309,3 +309,24 @@ fn the_model_game_exits_1_when_you_win_shows_where_a_script_stops_and_undoes_aft
     let out = game(&line, "q\n");
     assert_exit(&out, 1);
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn on_a_terminal_play_draws_the_stones_in_their_colours() {
+    // (the board was letters alone); in a pipe, or with NO_COLOR, it stays plain text
+    let play = format!(
+        "{} play {} --moves 4 --no-input",
+        env!("CARGO_BIN_EXE_c4lab"),
+        repo().join("examples/win.txt").display()
+    );
+    let red = "\u{1b}[1m\u{1b}[31mR\u{1b}[0m";
+    let yellow = "\u{1b}[1m\u{1b}[33mY\u{1b}[0m";
+    let Some(shown) = on_a_terminal(&format!("env -u NO_COLOR TERM=xterm {play}")) else {
+        return;
+    };
+    assert!(shown.contains(red) && shown.contains(yellow), "{shown:?}");
+    let plain = on_a_terminal(&format!("env NO_COLOR=1 TERM=xterm {play}")).unwrap();
+    assert!(!plain.contains('\u{1b}') && plain.contains("R R R Y Y R Y"), "{plain:?}");
+    let piped = c4lab(&["play", "examples/win.txt", "--moves", "4", "--no-input"], "");
+    assert!(!stdout(&piped).contains('\u{1b}'), "{}", stdout(&piped));
+}
