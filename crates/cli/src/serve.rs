@@ -21,7 +21,11 @@ include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 const MAX_HEAD: usize = 16 * 1024;
 /// How long a client may take to send a whole request head, and may stay idle
 /// between requests on a kept-alive connection.
+#[cfg(not(test))]
 const HEAD_TIME: Duration = Duration::from_secs(20);
+/// (A second in the tests, which watch a slow sender answered 408.)
+#[cfg(test)]
+const HEAD_TIME: Duration = Duration::from_secs(1);
 /// How long one answer may take to write: a client that stops reading, or reads a
 /// little now and then, is dropped.
 #[cfg(not(test))]
@@ -274,8 +278,14 @@ fn connection(stream: TcpStream) -> std::io::Result<()> {
     let out = &stream;
     let mut input = BufReader::new(&stream);
     loop {
-        let Some(head) = read_head(&mut input)? else {
-            return Ok(());
+        let head = match read_head(&mut input)? {
+            Head::Whole(head) => head,
+            Head::Closed => return Ok(()),
+            // a request begun and not finished in time is told so before the close
+            Head::Late => {
+                respond_error(out, (408, "Request Timeout", ""), false, WRITE_TIME)?;
+                return linger(&mut input, out);
+            }
         };
         match parse(&head) {
             Ok(req) => {
@@ -319,27 +329,44 @@ fn head_ended(head: &[u8]) -> bool {
     head.ends_with(b"\n\n") || head.ends_with(b"\n\r\n")
 }
 
-/// Reads a request head up to its blank line: `None` when the client closed (or went
-/// idle past [`HEAD_TIME`]) before sending one; an over-long head is cut at
-/// [`MAX_HEAD`] + 1 bytes, for [`parse`] to refuse.
-fn read_head(input: &mut BufReader<&TcpStream>) -> std::io::Result<Option<Vec<u8>>> {
+/// How reading a request head ended.
+enum Head {
+    /// The head, up to its blank line (an over-long one cut at [`MAX_HEAD`] + 1 bytes,
+    /// for [`parse`] to refuse).
+    Whole(Vec<u8>),
+    /// The client closed, or stayed idle past [`HEAD_TIME`], before a request began.
+    Closed,
+    /// A request began but its head did not end within [`HEAD_TIME`].
+    Late,
+}
+
+/// Reads a request head up to its blank line, within [`HEAD_TIME`].
+fn read_head(input: &mut BufReader<&TcpStream>) -> std::io::Result<Head> {
     let deadline = Instant::now() + HEAD_TIME;
     let mut head = Vec::new();
+    // (blank lines before a request line are no request yet)
+    let out_of_time = |head: &Vec<u8>| {
+        if head.is_empty() {
+            Head::Closed
+        } else {
+            Head::Late
+        }
+    };
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            return Ok(None);
+            return Ok(out_of_time(&head));
         }
         input.get_ref().set_read_timeout(Some(left))?;
         let buf = match input.fill_buf() {
             Ok(b) => b,
             Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                return Ok(None)
+                return Ok(out_of_time(&head))
             }
             Err(e) => return Err(e),
         };
         if buf.is_empty() {
-            return Ok(None);
+            return Ok(Head::Closed);
         }
         // up to and including the byte that ends the head, if it is here
         let mut used = buf.len();
@@ -357,7 +384,7 @@ fn read_head(input: &mut BufReader<&TcpStream>) -> std::io::Result<Option<Vec<u8
         }
         input.consume(used);
         if head_ended(&head) || head.len() > MAX_HEAD {
-            return Ok(Some(head));
+            return Ok(Head::Whole(head));
         }
     }
 }

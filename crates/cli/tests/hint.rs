@@ -326,7 +326,13 @@ fn on_a_terminal_play_draws_the_stones_in_their_colours() {
     };
     assert!(shown.contains(red) && shown.contains(yellow), "{shown:?}");
     let plain = on_a_terminal(&format!("env NO_COLOR=1 TERM=xterm {play}")).unwrap();
-    assert!(!plain.contains('\u{1b}') && plain.contains("R R R Y Y R Y"), "{plain:?}");
-    let piped = c4lab(&["play", "examples/win.txt", "--moves", "4", "--no-input"], "");
+    assert!(
+        !plain.contains('\u{1b}') && plain.contains("R R R Y Y R Y"),
+        "{plain:?}"
+    );
+    let piped = c4lab(
+        &["play", "examples/win.txt", "--moves", "4", "--no-input"],
+        "",
+    );
     assert!(!stdout(&piped).contains('\u{1b}'), "{}", stdout(&piped));
 }

@@ -321,6 +321,24 @@ fn a_kept_alive_connection_answers_in_order() {
 }
 
 #[test]
+fn a_request_not_sent_in_time_gets_408_and_an_idle_connection_closes_unanswered() {
+    let addr = start();
+    // a request begun and left unfinished past the head time (it was closed with no word)
+    let mut slow = connect(addr);
+    slow.write_all(b"GET / HTTP/1.1\r\nHost:").unwrap();
+    let mut got = Vec::new();
+    slow.read_to_end(&mut got).unwrap();
+    let got = text(&got);
+    assert!(got.starts_with("HTTP/1.1 408 Request Timeout\r\n"), "{got}");
+    assert!(got.contains("Connection: close"), "{got}");
+    // a connection that never sends a request is closed with nothing said
+    let mut idle = connect(addr);
+    let mut got = Vec::new();
+    idle.read_to_end(&mut got).unwrap();
+    assert!(got.is_empty(), "{}", text(&got));
+}
+
+#[test]
 fn a_wildcard_address_is_shown_as_loopback() {
     let shown = |a: &str| page_address(a.parse().unwrap()).to_string();
     assert_eq!(shown("0.0.0.0:8765"), "127.0.0.1:8765");
