@@ -226,9 +226,18 @@ impl Diagram {
                         format!(" (or the 42 cells on one line: this line has {n})")
                     }
                 }
+                // a share link wrapped over lines by a mail or a terminal (it was taken
+                // for an old-language grid missing a row, or for one link a line)
+                _ if rows.len() > 1 && starts_a_link(rows[0]) && crate::link::decode(&rows.iter().map(|r| r.trim()).collect::<String>()).is_ok() => {
+                    " (its lines join into one share link, wrapped by a mail or a terminal: give the link on one line)".to_string()
+                }
                 // several share links, one a line (their dots are old-language markers)
                 _ if rows.len() > 1 && rows.iter().all(|r| looks_like_link(r)) => {
                     " (each line is a share link: give one diagram at a time)".to_string()
+                }
+                // a link and other lines
+                _ if rows.len() > 1 && starts_a_link(rows[0]) => {
+                    " (its first line starts as a share link does, and a link is one line: join the lines if a mail or a terminal wrapped it, else give the link alone)".to_string()
                 }
                 // a row of seven spaces, stripped to nothing by an editor, is no row
                 _ if rows.len() < HEIGHT && (rows.iter()).any(|r| r.contains(|c: char| c != ' ' && legacy::is_marker(c))) => {
@@ -486,6 +495,12 @@ fn looks_like_link(line: &str) -> bool {
         .trim_start_matches('#')
         .split_once('.')
         .is_some_and(|(v, _)| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether `line` begins as a share link does and is longer than a grid row (a version
+/// number and a dot, then the root's moves): no row of a grid.
+fn starts_a_link(line: &str) -> bool {
+    line.trim().chars().count() > WIDTH && looks_like_link(line)
 }
 
 /// The level layer as one bitboard per level, for the agent's hot path.

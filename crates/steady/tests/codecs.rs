@@ -419,6 +419,31 @@ fn two_share_links_are_named_as_links_not_an_old_grid() {
     );
 }
 
+#[test]
+fn a_share_link_wrapped_over_lines_is_named_so() {
+    // a link a mail or a terminal wrapped, anywhere: it was "an editor may have stripped"
+    // a row, or "each line is a share link" where the second line is none
+    let link = "1.655433534337221121.990*H90*D96579";
+    assert!(c4lab_steady::read_any(link).is_ok());
+    for cut in [12, 27] {
+        let e = c4lab_steady::read_any(&format!("{}\n{}\n", &link[..cut], &link[cut..]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("(its lines join into one share link, wrapped by a mail or a terminal: give the link on one line)"),
+            "{cut}: {e}"
+        );
+    }
+    // a link and a line that is none
+    let e = c4lab_steady::read_any(&format!("{link}\nfoo\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("its first line starts as a share link does, and a link is one line"),
+        "{e}"
+    );
+}
+
 /// A diagram built from cells refuses a level the language has no character for,
 /// naming the cell, rather than panicking later in the verifier.
 #[test]
