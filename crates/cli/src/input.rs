@@ -158,6 +158,17 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
     {
         return root_of_moves(moves);
     }
+    // moves written with something between them (`4 4 5 3`, `4,4,5,3`) or a slip
+    // (`44a`): no file name by its look (no folder, no extension), so it is named as
+    // moves that do not read, and how to write them (it was "No such file or directory")
+    let moves_like = |a: &&str| {
+        a.len() <= 100
+            && a.bytes().any(|b| b.is_ascii_digit())
+            && !a.contains(['/', '\\', '.', '#', '%'])
+    };
+    if let Some(moves) = argument.filter(moves_like) {
+        return root_of_moves(moves);
+    }
     // a link's form: a fragment (`#1.`...), an address, or a version number and a dot
     // (percent-encoded too, as a browser may copy it: `%31%2E`...)
     let linkish = |a: &&str| {

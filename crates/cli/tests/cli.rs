@@ -460,6 +460,21 @@ fn a_share_link_or_a_roots_moves_stand_for_the_file() {
         said.contains("48: no file of that name, and not a root's moves (columns 1-7): move 2"),
         "{said}"
     );
+    // moves with something between them, or a slip, say how moves are written (they
+    // were only "No such file or directory")
+    for (moves, why) in [
+        ("4 4 5 3", "(a space) is not a column"),
+        ("4,4", "',' is not a column"),
+        ("44a", "'a' is not a column"),
+    ] {
+        let said = String::from_utf8_lossy(&c4lab(&["verify", moves], "").stderr).into_owned();
+        assert!(
+            said.contains(&format!(
+                "{moves}: no file of that name, and not a root's moves"
+            )) && said.contains(why),
+            "{said}"
+        );
+    }
     // a losing link's replay command names the link, which play reads alike; a link
     // with a fault says it as a link (it was "No such file")
     let losing = "1.655433534337221121.dda*Hda*Ddbbcd";
