@@ -359,7 +359,7 @@ fn line_position(line: &str) -> Result<(Position, Option<i32>), String> {
     let word = words.next().unwrap_or("");
     if word.starts_with('#') {
         return Err(
-            "a line starting with `#` is no position: solve reads no comments (remove the line)"
+            "a line starting with `#` is no position: no comment is read here (remove the line)"
                 .into(),
         );
     }

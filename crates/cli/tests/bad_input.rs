@@ -13,7 +13,7 @@ fn solve_names_a_bad_lines_moves_before_what_follows_them() {
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
     // it blamed "a comment" following the moves, and then "x"
-    assert!(lines[0].contains("solve reads no comments"), "{text}");
+    assert!(lines[0].contains("no comment is read here"), "{text}");
     assert!(lines[1].contains("'a' is not a column"), "{text}");
     assert!(lines[2].contains("\"1 2\" follows the moves"), "{text}");
     let over = c4lab(&["solve", "--table-mb", "16"], "4455667\n");

@@ -32,6 +32,15 @@ fn hint_answers_each_position_and_names_a_bad_one() {
         err.contains("error: line 3: position \"44444444\": move 7"),
         "{err}"
     );
+    // a comment line is refused in words that fit hint (it said "solve reads no comments")
+    let commented = c4lab(&["hint", "--model", &model], "4453\n# x\n");
+    let err = String::from_utf8_lossy(&commented.stderr);
+    assert!(
+        err.contains("line 2: position \"#\"")
+            && err.contains("no comment is read here")
+            && !err.contains("solve"),
+        "{err}"
+    );
     let scored = c4lab(&["hint", "--model", &model], "4453 -2\n112233 5\n");
     assert_exit(&scored, 0);
     assert_eq!(stdout(&scored), stdout(&out));
