@@ -280,6 +280,14 @@ pub fn dsat(
                 let fewest = faults.map_or(String::new(), |f| format!(", fewest faults {f}"));
                 format!("local search: {steps} steps{fewest}, work {work} of {budget}")
             }
+            Progress::Waiting { steps, work } => {
+                let local = if work > 0 {
+                    format!("local search: {steps} steps, work {work}, none found; ")
+                } else {
+                    String::new()
+                };
+                format!("{local}waiting for the first search to let its SAT search start")
+            }
             Progress::Mapping {
                 positions,
                 max_states,

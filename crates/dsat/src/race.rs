@@ -35,7 +35,7 @@ use std::time::Instant;
 use c4lab_steady::Diagram;
 use c4lab_synth::SynthError;
 
-use crate::{start, Options, Outcome, Progress, Report, MAP_REPORT_EVERY};
+use crate::{start, LocalStats, Options, Outcome, Progress, Report, MAP_REPORT_EVERY};
 
 /// What one dead end of a search whose level budget widens without proof counts in a
 /// race. Such a search soon works under ten levels, whose circuits are larger, and its
@@ -268,7 +268,14 @@ pub fn race(
                             // the local search runs at once; the SAT search waits
                             while m.in_local() {
                                 m.step(MAP_REPORT_EVERY)?;
-                                report(m.progress());
+                                if m.in_local() || m.has_verdict() {
+                                    report(m.progress());
+                                }
+                            }
+                            if !m.has_verdict() {
+                                // (not "mapping 0 positions": it maps once let go)
+                                let LocalStats { steps, work, .. } = m.local_stats;
+                                report(Progress::Waiting { steps, work });
                             }
                             if m.has_verdict() {
                                 run(m, i, 0, ceilings, release, &report, &|_| {})

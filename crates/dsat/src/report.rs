@@ -66,6 +66,14 @@ pub enum Progress {
         /// The work it may do before mapping begins.
         budget: u64,
     },
+    /// In a race, a search after the first whose local search ended without a find:
+    /// its SAT search waits to be let go (see [`crate::race`]).
+    Waiting {
+        /// Repair steps its local search took.
+        steps: u64,
+        /// The work its local search did.
+        work: u64,
+    },
     /// Mapping: positions encoded so far against the state budget (a full gauge
     /// means the budget overflowed, not that the map is complete).
     Mapping {

@@ -219,3 +219,44 @@ fn a_widening_search_maps_its_own_first_cut() {
         assert!(b > a, "{b} positions at ten plies, {a} at eight");
     }
 }
+
+#[test]
+fn a_search_held_back_says_it_waits_not_that_it_maps() {
+    let Some(puzzle) = puzzles().into_iter().next() else {
+        return;
+    };
+    // the second's local search ends at once, without a find, and its SAT search is
+    // never let go: its last report was "mapping 0 positions", where it mapped nothing
+    let held = Options {
+        local_work: 1,
+        ..widening(1_000_000)
+    };
+    let reports = std::sync::Mutex::new(Vec::new());
+    let progress = |i: usize, p: Progress| {
+        if i == 1 {
+            reports.lock().unwrap().push(p);
+        }
+    };
+    let r = race(
+        &puzzle,
+        &[sat_only(), held],
+        1_000_000,
+        no_stop(),
+        &|| {},
+        &progress,
+    )
+    .unwrap();
+    assert!(!r.entrants[1].report.local.found);
+    assert_eq!(r.entrants[1].report.outcome, Outcome::Stopped);
+    let reports = reports.into_inner().unwrap();
+    assert!(
+        matches!(reports.last(), Some(Progress::Waiting { work, .. }) if *work > 0),
+        "{reports:?}"
+    );
+    assert!(
+        !reports
+            .iter()
+            .any(|p| matches!(p, Progress::Mapping { .. })),
+        "{reports:?}"
+    );
+}

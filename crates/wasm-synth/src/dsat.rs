@@ -247,7 +247,8 @@ impl DsatSession {
                         j["local_work"] = json!(work);
                         j["local_budget"] = json!(budget);
                     }
-                    Progress::Searching { .. } => {}
+                    // (the native race's alone: the page's workers wait as `held`)
+                    Progress::Searching { .. } | Progress::Waiting { .. } => {}
                 }
             }
             Phase::Searching(s) => {
