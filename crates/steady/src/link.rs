@@ -25,8 +25,11 @@ const RUN_MAX: usize = RUN_MIN + 25;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum LinkError {
     /// Nothing after the `#`.
-    #[error("the link carries no diagram (nothing after '#')")]
+    #[error("the link carries no diagram (nothing after '#'): the Lab's address holds it after the '#' (`…/#1.<root>.<cells>`), and a bare link has no '#' of its own")]
     Empty,
+    /// An address with no `#` part.
+    #[error("the address carries no diagram (it has no '#' part): the Lab's address holds its diagram after the '#' (`…/#1.<root>.<cells>`); copy the address while the Lab shows the diagram")]
+    NoFragment,
     /// A version this build does not read.
     #[error("share link version {0:?} is not known; this build reads version 1 links (`1.<root>.<cells>`)")]
     Version(String),
@@ -168,6 +171,9 @@ pub fn encode(diagram: &Diagram, line: &[u8]) -> Result<String, LinkError> {
 /// Decodes a link, a bare fragment, or a whole URL (everything up to `#` is skipped).
 pub fn decode(link: &str) -> Result<Shared, LinkError> {
     let fragment = link.trim();
+    if fragment.contains("://") && !fragment.contains('#') {
+        return Err(LinkError::NoFragment);
+    }
     let fragment = fragment.split_once('#').map_or(fragment, |(_, f)| f);
     if fragment.is_empty() {
         return Err(LinkError::Empty);

@@ -138,10 +138,10 @@ pub fn read_any(text: &str) -> Result<Read, ReadError> {
     // a grid's comment line alone is no link: it reads as a grid, which then says it has
     // no rows, where a link fragment (`#1.`...) is a link
     let comment = is_comment(t);
-    if one_line && !comment && (version_dot || t.contains('#')) {
+    if one_line && !comment && (version_dot || t.contains('#') || t.contains("://")) {
         return match link::decode(t) {
             Ok(shared) => Ok(Read::Link(shared)),
-            Err(e) if t.contains('#') => Err(e.into()),
+            Err(e) if t.contains('#') || t.contains("://") => Err(e.into()),
             // the link's error, should the line not read as 42 cells either (counted as
             // `unflattened` counts them: an old line's edge spaces are cells)
             Err(e) => match unflattened(&text) {

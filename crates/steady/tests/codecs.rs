@@ -444,6 +444,28 @@ fn a_share_link_wrapped_over_lines_is_named_so() {
     );
 }
 
+#[test]
+fn an_address_without_its_diagram_is_named_so() {
+    // the Lab's address copied with no `#` part: it was read as a grid row of 22 cells
+    let e = c4lab_steady::read_any("http://127.0.0.1:8765/")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("the address carries no diagram (it has no '#' part)"),
+        "{e}"
+    );
+    // a link with a `#` after it is told that a bare link has none
+    let e = c4lab_steady::read_any("1.655433534337221121.990*H90*D96579#")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("a bare link has no '#' of its own"), "{e}");
+    // and the whole address still reads
+    assert!(
+        c4lab_steady::read_any("http://127.0.0.1:8765/#1.655433534337221121.990*H90*D96579")
+            .is_ok()
+    );
+}
+
 /// A diagram built from cells refuses a level the language has no character for,
 /// naming the cell, rather than panicking later in the verifier.
 #[test]
