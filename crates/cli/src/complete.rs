@@ -147,7 +147,10 @@ pub fn complete(
     let candidate_log = log_candidates
         .map(|log| LineLog::create(log, "candidate log"))
         .transpose()?;
-    if !json_out {
+    if !json_out && undecided == 0 {
+        // (as dsat says it: there is nothing to search)
+        sayln!("0 undecided cells (?): the verifier judges the diagram as it stands");
+    } else if !json_out {
         sayln!(
             "{} (?) searched over levels 0-9; every other cell stays as it is; backend {}",
             counted(undecided as u64, "undecided cell"),
@@ -278,8 +281,13 @@ pub fn complete(
     match &done {
         Completion::Found { diagram, positions } => {
             out!("{}", diagram.to_grid());
+            let what = if undecided == 0 {
+                "with no ? cell the diagram is judged as it stands, and it wins"
+            } else {
+                "a completion that verifies as a win"
+            };
             sayln!(
-                "found: a completion that verifies as a win ({} searched); {summary}",
+                "found: {what} ({} searched); {summary}",
                 counted(*positions, "position")
             );
         }

@@ -476,6 +476,16 @@ fn dsat_exit_codes_and_json() {
         "{said}"
     );
 
+    // and one that wins is said alike by both (complete said "a completion")
+    for cmd in ["dsat", "complete"] {
+        let won = c4lab(&[cmd, "examples/win.txt"], "");
+        assert_exit(&won, 0);
+        let said = String::from_utf8_lossy(&won.stderr);
+        assert!(
+            said.contains("found: with no ? cell the diagram is judged as it stands, and it wins"),
+            "{cmd}: {said}"
+        );
+    }
     // with no `?` cell the verifier answers before anything is mapped: the state budget
     // cannot run out on it (`--max-states 1` said budget, exit 3, for both)
     for (file, code, verdict) in [
