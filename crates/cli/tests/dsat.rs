@@ -485,6 +485,17 @@ fn dsat_exit_codes_and_json() {
             said.contains("found: with no ? cell the diagram is judged as it stands, and it wins"),
             "{cmd}: {said}"
         );
+        // nothing was searched for it: no candidate, no position (complete counted one
+        // candidate for a win and none for a loss, each with 7 positions encoded)
+        if cmd == "complete" {
+            for file in ["examples/win.txt", "examples/loss.txt"] {
+                let said = String::from_utf8_lossy(&c4lab(&[cmd, file], "").stderr).into_owned();
+                assert!(
+                    said.contains("; 0 candidates, ") && said.contains(", 0 positions encoded"),
+                    "{file}: {said}"
+                );
+            }
+        }
     }
     // with no `?` cell the verifier answers before anything is mapped: the state budget
     // cannot run out on it (`--max-states 1` said budget, exit 3, for both)

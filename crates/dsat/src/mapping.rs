@@ -46,11 +46,15 @@ pub fn start(
     let drawn = root_is_drawn(&root);
     // a diagram with no `?` cell has one completion, itself: the verifier judges it at
     // once (mapping it first could run out of states on a question already answered)
-    let judged =
-        (diagram.undecided() == 0 && !drawn).then(|| match Verifier::new().verify(diagram) {
-            Verdict::Win { .. } => Outcome::Found(diagram.clone()),
-            _ => Outcome::Unsat,
-        });
+    let judged = match (diagram.undecided() == 0 && !drawn).then(|| Verifier::new().verify(diagram))
+    {
+        None => None,
+        Some(Verdict::Win { .. }) => Some(Outcome::Found(diagram.clone())),
+        Some(Verdict::Budget { positions }) => {
+            return Err(SynthError::VerifierBudget { positions })
+        }
+        Some(_) => Some(Outcome::Unsat),
+    };
     let local = (options.runs_local_search(diagram) && !drawn).then(|| {
         Box::new(LocalSearch::new(
             diagram,

@@ -124,6 +124,20 @@ impl Completer {
         }
         // a full board draws whatever the levels: unsat, with nothing to search
         let drawn = crate::root_is_drawn(&root);
+        // a diagram with no `?` cell has one completion, itself: the verifier judges it,
+        // with no candidate and nothing encoded
+        let judged =
+            match (diagram.undecided() == 0 && !drawn).then(|| Verifier::new().verify(diagram)) {
+                None => None,
+                Some(Verdict::Win { positions }) => Some(Completion::Found {
+                    diagram: diagram.clone(),
+                    positions,
+                }),
+                Some(Verdict::Budget { positions }) => {
+                    return Err(SynthError::VerifierBudget { positions })
+                }
+                Some(_) => Some(Completion::Unsat),
+            };
         let rng = fastrand::Rng::with_seed(options.seed);
         let mut c = Completer {
             encoding,
@@ -144,9 +158,9 @@ impl Completer {
                 live: None,
                 deepest: None,
             },
-            done: drawn.then_some(Completion::Unsat),
+            done: drawn.then_some(Completion::Unsat).or(judged),
         };
-        if c.options.learn != Learn::Blocking && !drawn {
+        if c.options.learn != Learn::Blocking && c.done.is_none() {
             let cut = root
                 .moves_played()
                 .saturating_add(c.options.premap_plies.max(1));
