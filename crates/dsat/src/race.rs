@@ -280,6 +280,9 @@ pub fn race(
                             if m.has_verdict() {
                                 run(m, i, 0, ceilings, release, &report, &|_| {})
                             } else if release.wait() {
+                                // let go: it maps from here (it said it waited until its
+                                // first report, a few thousand positions on)
+                                report(m.progress());
                                 let at = release.start_of(i);
                                 run(m, i, at, ceilings, release, &report, &|_| {})
                             } else {
