@@ -255,7 +255,7 @@ impl Ended<'_> {
                         );
                     }
                     let start = if e.started_at > 0 {
-                        format!(", started at the first's {}", e.started_at)
+                        format!(", started at the first's count {} in the race", e.started_at)
                     } else {
                         String::new()
                     };
