@@ -114,7 +114,9 @@ pub(crate) const DATA_MAX_BYTES: u64 = 64 << 20;
 /// Reads a benchmark's data file; the defaults (`../shared/data/...`) are relative to
 /// where c4lab runs, so a missing relative path says which flag to pass.
 pub fn read_data(path: &Path, flag: &str) -> Result<String> {
-    if std::fs::metadata(path).is_ok() {
+    // (`-`: standard input, as `pick` and `check-solution` read it; it was refused as a
+    // file not found in the current folder)
+    if path == Path::new("-") || std::fs::metadata(path).is_ok() {
         // (a byte that is not UTF-8 is named by line and byte; a stream without end is
         // read no further than the limit)
         return crate::input::read_limited(Some(path), DATA_MAX_BYTES, "a benchmark's data file");
@@ -144,6 +146,9 @@ pub(crate) fn median(v: &mut [f64]) -> f64 {
 }
 
 fn verify(branches: &Path, steady: &Path, runs: u32) -> Result<u8> {
+    if branches == Path::new("-") && steady == Path::new("-") {
+        anyhow::bail!("--branches and --steady-states are both standard input, but it holds one file: give the other by name");
+    }
     let (b, s) = (
         read_data(branches, "--branches FILE")?,
         read_data(steady, "--steady-states FILE")?,

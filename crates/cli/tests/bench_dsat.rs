@@ -40,6 +40,22 @@ fn bench_dsat_writes_its_roots_as_grids_for_other_tools() {
         assert!(text.contains("incomplete"), "{text}");
     }
     std::fs::remove_dir_all(&dir).ok();
+    // upstream's file on standard input, as `pick` reads it (it was sought as a file
+    // named `-` in the current folder)
+    let text = std::fs::read_to_string(&states).unwrap();
+    let args = [
+        "bench",
+        "dsat",
+        "--steady-states",
+        "-",
+        "--roots",
+        "2",
+        "--write-grids",
+    ];
+    let out = c4lab(&[&args[..], &[dir.to_str().unwrap()]].concat(), &text);
+    assert_exit(&out, 0);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+    std::fs::remove_dir_all(&dir).ok();
     // more roots asked than the plies hold: all of them written, and said so
     let flags = ["--min-ply", "22", "--roots", "500", "--write-grids"];
     let out = bench_dsat(&states, &[&flags[..], &[dir.to_str().unwrap()]].concat());
