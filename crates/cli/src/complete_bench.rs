@@ -46,8 +46,9 @@ pub struct BenchComplete {
     seeds: Vec<u64>,
     /// Write each task's grid (its `?` cells undecided) to this directory as
     /// `k<K>-seed<S>-task<I>.txt` instead of running it, so that one task can be rerun
-    /// alone with `c4lab complete`.
-    #[arg(long)]
+    /// alone with `c4lab complete`. (--cap and --tasks-detail shape a run, so they are
+    /// refused beside it.)
+    #[arg(long, conflicts_with_all = ["cap", "tasks_detail"])]
     write_grids: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) search: SearchArgs,
@@ -119,6 +120,30 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
     }
     let pool = upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;
     let step = (pool.len() / a.tasks.max(1)).max(1);
+    // a task is a winning diagram with k cells undecided: a diagram that holds `?` cells
+    // already would run more than its row's k, and one that loses could never be
+    // completed (either was run and counted without a word)
+    for d in pool.iter().step_by(step).take(a.tasks) {
+        let root = || {
+            d.root()
+                .map_or_else(|_| "?".to_string(), |r| c4lab_board::format_moves(&r.order))
+        };
+        if d.undecided() > 0 {
+            bail!(
+                "--steady-states {}: the diagram of root {} holds {} already; the benchmark undecides k cells of a winning diagram: give diagrams with every cell decided",
+                a.steady_states.display(),
+                root(),
+                counted(d.undecided() as u64, "? cell")
+            );
+        }
+        if !c4lab_steady::Verifier::new().verify(d).is_win() {
+            bail!(
+                "--steady-states {}: the diagram of root {} does not win (`c4lab verify` says why); the benchmark undecides k cells of a winning diagram: give winning diagrams",
+                a.steady_states.display(),
+                root()
+            );
+        }
+    }
     // every task must have k level cells to undecide, or its row would claim a k it never ran
     let cells = pool
         .iter()

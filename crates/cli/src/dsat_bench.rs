@@ -31,7 +31,8 @@ pub struct BenchDsat {
     search: SearchArgs,
     /// Only write each root's diagram (every level cell `?`) to DIR/ROOT.txt and stop,
     /// for other tools (the browser-engine comparison, web/tests/bench-dsat.mjs).
-    #[arg(long, value_name = "DIR")]
+    /// (--baseline, --jobs and --cap shape a run, so they are refused beside it.)
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["baseline", "jobs", "cap"])]
     write_grids: Option<std::path::PathBuf>,
     /// Roots solved at a time, each in its own process (more than one slows each solve:
     /// the processes share the machine's caches and memory bandwidth).

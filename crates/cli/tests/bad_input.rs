@@ -187,7 +187,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
     let empty_said = format!("{empty_s}: no diagrams to verify");
-    let cases: [(&[&str], &str); 67] = [
+    let cases: [(&[&str], &str); 71] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -496,6 +496,25 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (
             &["bench", "complete", "--steady-states", &empty_s],
             "holds no diagram (six rows each, blank lines between): give upstream's",
+        ),
+        // a task is a winning diagram with k cells undecided: one with `?` cells ran
+        // more than its row's k, and a losing one was counted as a failed task
+        (
+            &["bench", "complete", "--steady-states", "examples/complete.txt", "--k", "4"],
+            "the diagram of root 655433534337221121 holds 8 ? cells already",
+        ),
+        (
+            &["bench", "complete", "--steady-states", "examples/loss.txt", "--k", "4", "--min-ply", "0"],
+            "the diagram of root 655433534337221121 does not win",
+        ),
+        // the grids alone are written: a run's settings beside them were ignored
+        (
+            &["bench", "dsat", "--write-grids", &empty_s, "--baseline", "c4lab"],
+            "'--write-grids <DIR>' cannot be used with '--baseline <EXE>'",
+        ),
+        (
+            &["bench", "complete", "--write-grids", &empty_s, "--tasks-detail"],
+            "cannot be used with '--tasks-detail'",
         ),
     ];
     for (args, named) in cases {
