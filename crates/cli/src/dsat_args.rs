@@ -90,7 +90,28 @@ pub struct SearchArgs {
 impl SearchArgs {
     /// Refuses flags that cannot go together, naming the fix (before any work starts).
     pub fn check(&self) -> anyhow::Result<()> {
-        crate::dsat::check_searches(&self.widen_after, &self.local_work, self.oracle_nodes)
+        crate::dsat::check_searches(&self.widen_after, &self.local_work, self.oracle_nodes)?;
+        let defaults = Options::default();
+        // settings no search of this run would read are refused, not ignored
+        if self.first_levels >= c4lab_synth::FREE_LEVELS && self.local_work.len() > 1 {
+            anyhow::bail!(
+                "--first-levels {} opens every level from the start, so no budget grows and the first search runs alone: give --local-work one value",
+                self.first_levels
+            );
+        }
+        let widening =
+            self.widen_after.iter().any(|&w| w > 0) && self.first_levels < c4lab_synth::FREE_LEVELS;
+        if self.widening_first_cut != defaults.widening_first_cut_plies && !widening {
+            anyhow::bail!(
+                "--widening-first-cut sets the first cut of a search whose level budget widens unproved (a non-zero --widen-after), and none runs here: leave it out, or add such a search"
+            );
+        }
+        if self.oracle_nodes == 0 && self.unasked_plies != defaults.unasked_plies {
+            anyhow::bail!(
+                "--unasked-plies leaves the strong solver's questions near the cut unasked, and --oracle-nodes 0 asks none: leave one of them out"
+            );
+        }
+        Ok(())
     }
 
     /// The solve's options (each search of a race then takes its own `widen_after`,

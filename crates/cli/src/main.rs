@@ -375,15 +375,17 @@ fn main() -> ExitCode {
             search,
             max_seconds,
             log_rounds,
-        } => dsat::dsat(
-            file.as_deref(),
-            json,
-            max_seconds,
-            search.options(),
-            &search.widen_after,
-            &search.local_work,
-            log_rounds.as_deref(),
-        ),
+        } => search.check().and_then(|()| {
+            dsat::dsat(
+                file.as_deref(),
+                json,
+                max_seconds,
+                search.options(),
+                &search.widen_after,
+                &search.local_work,
+                log_rounds.as_deref(),
+            )
+        }),
         Command::Convert { file, to, mirror } => convert::convert(file.as_deref(), to, mirror),
         Command::Play {
             file,

@@ -187,7 +187,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
     let empty_said = format!("{empty_s}: no diagrams to verify");
-    let cases: [(&[&str], &str); 71] = [
+    let cases: [(&[&str], &str); 74] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -515,6 +515,19 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (
             &["bench", "complete", "--write-grids", &empty_s, "--tasks-detail"],
             "cannot be used with '--tasks-detail'",
+        ),
+        // settings no search of the run reads (each was accepted and ignored)
+        (
+            &["dsat", "--local-work", "1000,2000", "--first-levels", "10", "examples/win.txt"],
+            "the first search runs alone: give --local-work one value",
+        ),
+        (
+            &["dsat", "--widen-after", "0", "--widening-first-cut", "3", "examples/win.txt"],
+            "--widening-first-cut sets the first cut of a search whose level budget widens unproved",
+        ),
+        (
+            &["dsat", "--oracle-nodes", "0", "--local-work", "0", "--unasked-plies", "2", "examples/win.txt"],
+            "--oracle-nodes 0 asks none: leave one of them out",
         ),
     ];
     for (args, named) in cases {
