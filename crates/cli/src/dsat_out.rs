@@ -335,7 +335,19 @@ impl Ended<'_> {
                 ),
             },
             Outcome::Budget => {
-                sayln!("budget: the state budget (--max-states) or the round cap ran out; {counts}")
+                // which of the two ran out (it named both)
+                let which = if report.rounds >= options.max_rounds {
+                    format!(
+                        "the cap of {} rounds ran out (a bound for pathological input)",
+                        options.max_rounds
+                    )
+                } else {
+                    format!(
+                        "the state budget ran out ({} positions; raise --max-states)",
+                        options.max_states
+                    )
+                };
+                sayln!("budget: {which}; {counts}")
             }
             Outcome::Stopped => sayln!("stopped; {counts}"),
         }

@@ -341,11 +341,12 @@ fn dsat_exit_codes_and_json() {
             "{j} {own:?}"
         );
         let Some(last) = own.last() else { continue };
-        // a search that lost the race (or was cut off) says so, not "verdict"
-        let ended = if entrant["verdict"] == "stopped" {
-            "stopped"
-        } else {
-            "verdict"
+        // a search that lost the race (or was cut off) says so, not "verdict", and one
+        // that ran out of states ends on the round that refuted its last candidate
+        let ended = match entrant["verdict"].as_str() {
+            Some("stopped") => "stopped",
+            Some("budget") => "refuted",
+            _ => "verdict",
         };
         assert_eq!(last["ended"], ended, "{j} {own:?}");
         assert_eq!(last["dead_ends"], entrant["conflicts"], "{j} {own:?}");
@@ -359,6 +360,29 @@ fn dsat_exit_codes_and_json() {
         }
     }
     assert!(lines.iter().any(|l| l["ended"] == "refuted"), "{lines:?}");
+    // a search that runs out of states ends on the round that refuted its candidate (its
+    // last line said "verdict", as if it had found or proved something)
+    let root = "???Y???\n???R???\n?R?Y?R?\n?Y?R?Y?\n?R?Y?R?\nYY?RRY?\n";
+    let budget = c4lab(
+        &[
+            "dsat",
+            "--max-states",
+            "7000",
+            "--local-work",
+            "0",
+            "--widen-after",
+            "0",
+            "--log-rounds",
+            log.to_str().unwrap(),
+        ],
+        root,
+    );
+    assert_exit(&budget, 3);
+    let text = std::fs::read_to_string(&log).unwrap();
+    std::fs::remove_file(&log).ok();
+    let last: serde_json::Value =
+        serde_json::from_str(text.lines().last().expect("a round")).unwrap();
+    assert_eq!(last["ended"], "refuted", "{text}");
     let missing = c4lab(
         &[
             "dsat",
@@ -522,6 +546,11 @@ fn dsat_exit_codes_and_json() {
     assert_eq!(budget.status.code(), Some(3));
     let said = String::from_utf8_lossy(&budget.stderr);
     assert!(said.contains("(no smaller budget ruled out)"), "{said}");
+    // which budget ran out is named (it said "the state budget or the round cap")
+    assert!(
+        said.contains("budget: the state budget ran out (1000 positions; raise --max-states)"),
+        "{said}"
+    );
     assert_eq!(c4lab(&["dsat"], "R??????\n").status.code(), Some(2));
     // a root that cannot be played is refused with the reason, before any account of
     // the run

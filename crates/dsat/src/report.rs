@@ -108,7 +108,8 @@ pub enum RoundEnd {
     TooFewLevels,
     /// The budget took its share of dead ends (`widen_after`): it grows by one, unproved.
     Widened,
-    /// The round gave the search's verdict (found, unsat or budget).
+    /// The round gave the search's verdict (found or unsat; a search that runs out of
+    /// states or rounds ends after a refuted round, or before one).
     Verdict,
     /// The search was stopped: the stop flag, a conflict limit, or another solve of the
     /// race that finished with fewer dead ends.

@@ -255,8 +255,9 @@ impl Mapped {
                 )))
             }
         }
+        // (the round refuted its candidate; the search then ends for want of states)
         if self.enc.stats().positions >= self.options.max_states {
-            return Ok((Some(Outcome::Budget), RoundEnd::Verdict));
+            return Ok((Some(Outcome::Budget), RoundEnd::Refuted));
         }
         Ok((None, RoundEnd::Refuted))
     }
