@@ -136,12 +136,18 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
                 counted(d.undecided() as u64, "? cell")
             );
         }
-        if !c4lab_steady::Verifier::new().verify(d).is_win() {
-            bail!(
+        match c4lab_steady::Verifier::new().verify(d) {
+            c4lab_steady::Verdict::Win { .. } => {}
+            c4lab_steady::Verdict::Budget { positions } => bail!(
+                "--steady-states {}: the diagram of root {} is too large for the verifier ({positions} positions searched without a verdict): give smaller diagrams",
+                a.steady_states.display(),
+                root()
+            ),
+            _ => bail!(
                 "--steady-states {}: the diagram of root {} does not win (`c4lab verify` says why); the benchmark undecides k cells of a winning diagram: give winning diagrams",
                 a.steady_states.display(),
                 root()
-            );
+            ),
         }
     }
     // every task must have k level cells to undecide, or its row would claim a k it never ran

@@ -99,8 +99,12 @@ impl SearchArgs {
                 self.first_levels
             );
         }
-        let widening =
-            self.widen_after.iter().any(|&w| w > 0) && self.first_levels < c4lab_synth::FREE_LEVELS;
+        // (with every level open only the first search runs: `dsat` keeps it alone)
+        let widening = if self.first_levels >= c4lab_synth::FREE_LEVELS {
+            self.widen_after.first().is_some_and(|&w| w > 0)
+        } else {
+            self.widen_after.iter().any(|&w| w > 0)
+        };
         if self.widening_first_cut != defaults.widening_first_cut_plies && !widening {
             anyhow::bail!(
                 "--widening-first-cut sets the first cut of a search whose level budget widens unproved (a non-zero --widen-after), and none runs here: leave it out, or add such a search"

@@ -211,7 +211,8 @@ impl Ended<'_> {
         } else {
             String::new()
         };
-        let who = if race.entrants.len() > 1 {
+        // (with no `?` cell no search ran: which one would have is noise)
+        let who = if race.entrants.len() > 1 && self.undecided > 0 {
             let others: Vec<String> = race
                 .entrants
                 .iter()

@@ -159,11 +159,12 @@ pub fn read_diagram(path: Option<&Path>) -> Result<Input> {
         return root_of_moves(moves);
     }
     // moves written with something between them (`4 4 5 3`, `4,4,5,3`) or a slip
-    // (`44a`): no file name by its look (no folder, no extension), so it is named as
-    // moves that do not read, and how to write them (it was "No such file or directory")
+    // (`44a`): a name that starts with a digit and has no folder or extension, so it
+    // is named as moves that do not read, and how to write them (it was "No such file
+    // or directory"); `grid2` stays a missing file
     let moves_like = |a: &&str| {
         a.len() <= 100
-            && a.bytes().any(|b| b.is_ascii_digit())
+            && a.starts_with(|c: char| c.is_ascii_digit())
             && !a.contains(['/', '\\', '.', '#', '%'])
     };
     if let Some(moves) = argument.filter(moves_like) {

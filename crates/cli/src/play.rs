@@ -222,11 +222,13 @@ fn stone(letter: char, colour: anstyle::AnsiColor) -> String {
 }
 
 /// True when standard output takes colour: a terminal that supports it, unless
-/// `NO_COLOR` is set (`CLICOLOR_FORCE` forces it), as clap decides for its help.
+/// `NO_COLOR` is set (`CLICOLOR_FORCE` forces it), as clap decides for its help; never
+/// on Windows, whose older consoles show the escape codes as text.
 fn takes_colour() -> bool {
     static COLOUR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *COLOUR.get_or_init(|| {
-        anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
+        !cfg!(windows)
+            && anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
     })
 }
 

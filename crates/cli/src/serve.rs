@@ -19,13 +19,9 @@ include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
 /// The largest request head (request line and headers) read; a longer one gets 431.
 const MAX_HEAD: usize = 16 * 1024;
-/// How long a client may take to send a whole request head, and may stay idle
-/// between requests on a kept-alive connection.
-#[cfg(not(test))]
+/// How long a client may take to send a whole request head from its first byte, and
+/// may stay idle between requests on a kept-alive connection.
 const HEAD_TIME: Duration = Duration::from_secs(20);
-/// (A second in the tests, which watch a slow sender answered 408.)
-#[cfg(test)]
-const HEAD_TIME: Duration = Duration::from_secs(1);
 /// How long one answer may take to write: a client that stops reading, or reads a
 /// little now and then, is dropped.
 #[cfg(not(test))]
@@ -95,7 +91,7 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
         open_browser(opener, &url);
     }
     open_files::raise_limit();
-    accept(listener, MAX_CONNECTIONS);
+    accept(listener, MAX_CONNECTIONS, HEAD_TIME);
     Ok(0)
 }
 
@@ -185,8 +181,8 @@ fn open_browser(opener: &'static str, url: &str) {
 }
 
 /// Serves every connection in a thread of its own, up to `most` at once (the server's
-/// [`MAX_CONNECTIONS`]).
-fn accept(listener: TcpListener, most: usize) {
+/// [`MAX_CONNECTIONS`]), each request head given `head_time` (the server's [`HEAD_TIME`]).
+fn accept(listener: TcpListener, most: usize, head_time: Duration) {
     let open = Arc::new(AtomicUsize::new(0));
     let mut warned = false;
     for stream in listener.incoming() {
@@ -217,7 +213,7 @@ fn accept(listener: TcpListener, most: usize) {
             .spawn(move || {
                 let _slot = slot;
                 // a client that hung up, or timed out, ends its own connection only
-                let _ = connection(stream);
+                let _ = connection(stream, head_time);
             });
     }
 }
@@ -272,18 +268,19 @@ struct Request {
 type Refusal = (u16, &'static str, &'static str);
 
 /// Serves the requests of one connection until it closes, errs or asks to close.
-fn connection(stream: TcpStream) -> std::io::Result<()> {
+fn connection(stream: TcpStream, head_time: Duration) -> std::io::Result<()> {
     let _ = stream.set_nodelay(true);
     // reads and writes share the one socket (a clone took a second file descriptor)
     let out = &stream;
     let mut input = BufReader::new(&stream);
     loop {
-        let head = match read_head(&mut input)? {
+        let head = match read_head(&mut input, head_time)? {
             Head::Whole(head) => head,
             Head::Closed => return Ok(()),
             // a request begun and not finished in time is told so before the close
-            Head::Late => {
-                respond_error(out, (408, "Request Timeout", ""), false, WRITE_TIME)?;
+            Head::Late(part) => {
+                let head_only = part.starts_with(b"HEAD ");
+                respond_error(out, (408, "Request Timeout", ""), head_only, WRITE_TIME)?;
                 return linger(&mut input, out);
             }
         };
@@ -334,34 +331,37 @@ enum Head {
     /// The head, up to its blank line (an over-long one cut at [`MAX_HEAD`] + 1 bytes,
     /// for [`parse`] to refuse).
     Whole(Vec<u8>),
-    /// The client closed, or stayed idle past [`HEAD_TIME`], before a request began.
+    /// The client closed, or stayed idle for the head time, before a request began.
     Closed,
-    /// A request began but its head did not end within [`HEAD_TIME`].
-    Late,
+    /// A request began (its part so far) but its head did not end within the head time
+    /// of its first byte.
+    Late(Vec<u8>),
 }
 
-/// Reads a request head up to its blank line, within [`HEAD_TIME`].
-fn read_head(input: &mut BufReader<&TcpStream>) -> std::io::Result<Head> {
-    let deadline = Instant::now() + HEAD_TIME;
+/// Reads a request head up to its blank line: the client may stay idle for `head_time`
+/// before it, and take `head_time` from its first byte to its end.
+fn read_head(input: &mut BufReader<&TcpStream>, head_time: Duration) -> std::io::Result<Head> {
+    let mut deadline = Instant::now() + head_time;
+    let mut began = false;
     let mut head = Vec::new();
     // (blank lines before a request line are no request yet)
-    let out_of_time = |head: &Vec<u8>| {
+    let out_of_time = |head: Vec<u8>| {
         if head.is_empty() {
             Head::Closed
         } else {
-            Head::Late
+            Head::Late(head)
         }
     };
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            return Ok(out_of_time(&head));
+            return Ok(out_of_time(head));
         }
         input.get_ref().set_read_timeout(Some(left))?;
         let buf = match input.fill_buf() {
             Ok(b) => b,
             Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                return Ok(out_of_time(&head))
+                return Ok(out_of_time(head))
             }
             Err(e) => return Err(e),
         };
@@ -385,6 +385,12 @@ fn read_head(input: &mut BufReader<&TcpStream>) -> std::io::Result<Head> {
         input.consume(used);
         if head_ended(&head) || head.len() > MAX_HEAD {
             return Ok(Head::Whole(head));
+        }
+        // the head's time runs from its first byte (an idle kept-alive client that
+        // sent its next request late, in two packets, got 408)
+        if !began && !head.is_empty() {
+            began = true;
+            deadline = Instant::now() + head_time;
         }
     }
 }

@@ -546,6 +546,22 @@ fn dsat_exit_codes_and_json() {
     assert_eq!(budget.status.code(), Some(3));
     let said = String::from_utf8_lossy(&budget.stderr);
     assert!(said.contains("(no smaller budget ruled out)"), "{said}");
+    // a lone search that widens (every level open keeps the first search alone) reads
+    // --widening-first-cut: not refused as a setting no search reads
+    let lone = c4lab(
+        &[
+            "dsat",
+            "--first-levels",
+            "10",
+            "--widen-after",
+            "3000",
+            "--widening-first-cut",
+            "6",
+            "examples/win.txt",
+        ],
+        "",
+    );
+    assert_exit(&lone, 0);
     // which budget ran out is named (it said "the state budget or the round cap")
     assert!(
         said.contains("budget: the state budget ran out (1000 positions; raise --max-states)"),

@@ -132,6 +132,11 @@ impl Release {
         }
     }
 
+    /// True once the decision is made (a search then need not say it waits).
+    fn decided(&self) -> bool {
+        self.run.lock().unwrap_or_else(|e| e.into_inner()).is_some()
+    }
+
     /// Waits for the decision.
     fn wait(&self) -> bool {
         let mut state = self.run.lock().unwrap_or_else(|e| e.into_inner());
@@ -272,7 +277,7 @@ pub fn race(
                                     report(m.progress());
                                 }
                             }
-                            if !m.has_verdict() {
+                            if !m.has_verdict() && !release.decided() {
                                 // (not "mapping 0 positions": it maps once let go)
                                 let LocalStats { steps, work, .. } = m.local_stats;
                                 report(Progress::Waiting { steps, work });

@@ -66,8 +66,8 @@ pub enum Progress {
         /// The work it may do before mapping begins.
         budget: u64,
     },
-    /// In a race, a search after the first whose local search ended without a find:
-    /// its SAT search waits to be let go (see [`crate::race`]).
+    /// In a race, a search after the first whose local search ended without a find (or
+    /// that had none: work 0): its SAT search waits to be let go (see [`crate::race`]).
     Waiting {
         /// Repair steps its local search took.
         steps: u64,
@@ -109,7 +109,7 @@ pub enum RoundEnd {
     /// The budget took its share of dead ends (`widen_after`): it grows by one, unproved.
     Widened,
     /// The round gave the search's verdict (found or unsat; a search that runs out of
-    /// states or rounds ends after a refuted round, or before one).
+    /// states or rounds ends after a round that did not, or before its first).
     Verdict,
     /// The search was stopped: the stop flag, a conflict limit, or another solve of the
     /// race that finished with fewer dead ends.

@@ -36,7 +36,8 @@ pub struct Mapped {
 }
 
 /// Maps the root of `diagram` (its `?` cells free over 0..9, the others pinned): every
-/// Red-to-move position down to the cut, breadth first, encoded as it is reached.
+/// Red-to-move position down to the cut, breadth first, encoded as it is reached (none
+/// for a diagram with no `?` cell, which the verifier judges as it stands).
 pub fn map(
     diagram: &Diagram,
     options: &Options,

@@ -250,7 +250,7 @@ fn a_search_held_back_says_it_waits_not_that_it_maps() {
     assert_eq!(r.entrants[1].report.outcome, Outcome::Stopped);
     let reports = reports.into_inner().unwrap();
     assert!(
-        matches!(reports.last(), Some(Progress::Waiting { work, .. }) if *work > 0),
+        matches!(reports.last(), Some(Progress::Waiting { .. })),
         "{reports:?}"
     );
     assert!(

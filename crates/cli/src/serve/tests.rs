@@ -13,9 +13,15 @@ fn start() -> SocketAddr {
 
 /// A server that serves at most `most` connections at once.
 fn start_with(most: usize) -> SocketAddr {
+    start_timed(most, HEAD_TIME)
+}
+
+/// A server that serves at most `most` connections at once, each request head given
+/// `head_time`.
+fn start_timed(most: usize, head_time: Duration) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
-    std::thread::spawn(move || accept(listener, most));
+    std::thread::spawn(move || accept(listener, most, head_time));
     addr
 }
 
@@ -322,7 +328,8 @@ fn a_kept_alive_connection_answers_in_order() {
 
 #[test]
 fn a_request_not_sent_in_time_gets_408_and_an_idle_connection_closes_unanswered() {
-    let addr = start();
+    // (a second for the head, not the server's twenty)
+    let addr = start_timed(MAX_CONNECTIONS, Duration::from_secs(1));
     // a request begun and left unfinished past the head time (it was closed with no word)
     let mut slow = connect(addr);
     slow.write_all(b"GET / HTTP/1.1\r\nHost:").unwrap();
@@ -331,6 +338,28 @@ fn a_request_not_sent_in_time_gets_408_and_an_idle_connection_closes_unanswered(
     let got = text(&got);
     assert!(got.starts_with("HTTP/1.1 408 Request Timeout\r\n"), "{got}");
     assert!(got.contains("Connection: close"), "{got}");
+    // a HEAD request's 408 has no body
+    let mut slow = connect(addr);
+    slow.write_all(b"HEAD / HTTP/1.1\r\nHost:").unwrap();
+    let mut got = Vec::new();
+    slow.read_to_end(&mut got).unwrap();
+    let got = text(&got);
+    assert!(
+        got.starts_with("HTTP/1.1 408 ") && got.ends_with("\r\n\r\n"),
+        "{got}"
+    );
+    // the head's time runs from its first byte: a client idle a while that then sends
+    // its head in two parts is answered (it got 408, the time counted from the idling)
+    let mut late = connect(addr);
+    std::thread::sleep(Duration::from_millis(700));
+    late.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    late.write_all(b"Host: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut got = Vec::new();
+    late.read_to_end(&mut got).unwrap();
+    let got = text(&got);
+    assert!(got.starts_with("HTTP/1.1 200 OK"), "{got}");
     // a connection that never sends a request is closed with nothing said
     let mut idle = connect(addr);
     let mut got = Vec::new();
