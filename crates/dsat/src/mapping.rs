@@ -4,9 +4,12 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use c4lab_steady::{Diagram, Verdict, Verifier};
+use c4lab_steady::{Diagram, Verifier};
 use c4lab_synth::sat::Ceiling;
-use c4lab_synth::{checked_root, root_is_drawn, BreadthFirst, Encoding, SynthError, FREE_LEVELS};
+use c4lab_synth::{
+    checked_root, judged_as_it_stands, root_is_drawn, AsItStands, BreadthFirst, Encoding,
+    SynthError, FREE_LEVELS,
+};
 
 use crate::{
     open_encoding, LevelBudget, LocalSearch, LocalStats, Mapped, Options, Outcome, Progress,
@@ -46,15 +49,10 @@ pub fn start(
     let drawn = root_is_drawn(&root);
     // a diagram with no `?` cell has one completion, itself: the verifier judges it at
     // once (mapping it first could run out of states on a question already answered)
-    let judged = match (diagram.undecided() == 0 && !drawn).then(|| Verifier::new().verify(diagram))
-    {
-        None => None,
-        Some(Verdict::Win { .. }) => Some(Outcome::Found(diagram.clone())),
-        Some(Verdict::Budget { positions }) => {
-            return Err(SynthError::VerifierBudget { positions })
-        }
-        Some(_) => Some(Outcome::Unsat),
-    };
+    let judged = judged_as_it_stands(diagram, &root)?.map(|judged| match judged {
+        AsItStands::Wins { .. } => Outcome::Found(diagram.clone()),
+        AsItStands::Loses => Outcome::Unsat,
+    });
     let local = (options.runs_local_search(diagram) && !drawn).then(|| {
         Box::new(LocalSearch::new(
             diagram,

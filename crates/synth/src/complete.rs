@@ -126,18 +126,13 @@ impl Completer {
         let drawn = crate::root_is_drawn(&root);
         // a diagram with no `?` cell has one completion, itself: the verifier judges it,
         // with no candidate and nothing encoded
-        let judged =
-            match (diagram.undecided() == 0 && !drawn).then(|| Verifier::new().verify(diagram)) {
-                None => None,
-                Some(Verdict::Win { positions }) => Some(Completion::Found {
-                    diagram: diagram.clone(),
-                    positions,
-                }),
-                Some(Verdict::Budget { positions }) => {
-                    return Err(SynthError::VerifierBudget { positions })
-                }
-                Some(_) => Some(Completion::Unsat),
-            };
+        let judged = crate::judged_as_it_stands(diagram, &root)?.map(|judged| match judged {
+            crate::AsItStands::Wins { positions } => Completion::Found {
+                diagram: diagram.clone(),
+                positions,
+            },
+            crate::AsItStands::Loses => Completion::Unsat,
+        });
         let rng = fastrand::Rng::with_seed(options.seed);
         let mut c = Completer {
             encoding,

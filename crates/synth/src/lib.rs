@@ -50,6 +50,38 @@ pub fn root_is_drawn(root: &Position) -> bool {
     root.mask() == c4lab_board::BOARD_MASK
 }
 
+/// How a diagram with no `?` cell, its one completion, stands: judged by the verifier
+/// before any search (a search of it could only say the same, later).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AsItStands {
+    /// It wins: the verifier searched `positions`.
+    Wins {
+        /// Positions the verifier searched.
+        positions: u64,
+    },
+    /// It does not win.
+    Loses,
+}
+
+/// [`AsItStands`] for `diagram` when it has no `?` cell and its root is not a full
+/// board (which [`root_is_drawn`] settles), else None; a diagram too large for the
+/// verifier is an error.
+pub fn judged_as_it_stands(
+    diagram: &Diagram,
+    root: &Position,
+) -> Result<Option<AsItStands>, SynthError> {
+    if diagram.undecided() > 0 || root_is_drawn(root) {
+        return Ok(None);
+    }
+    match c4lab_steady::Verifier::new().verify(diagram) {
+        c4lab_steady::Verdict::Win { positions } => Ok(Some(AsItStands::Wins { positions })),
+        c4lab_steady::Verdict::Budget { positions } => {
+            Err(SynthError::VerifierBudget { positions })
+        }
+        _ => Ok(Some(AsItStands::Loses)),
+    }
+}
+
 /// The strong solver's value of a root: its exact score where settled, else its sign.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RootValue {
