@@ -328,8 +328,8 @@ fn a_kept_alive_connection_answers_in_order() {
 
 #[test]
 fn a_request_not_sent_in_time_gets_408_and_an_idle_connection_closes_unanswered() {
-    // (a second for the head, not the server's twenty)
-    let addr = start_timed(MAX_CONNECTIONS, Duration::from_secs(1));
+    // (two seconds for the head, not the server's twenty)
+    let addr = start_timed(MAX_CONNECTIONS, Duration::from_secs(2));
     // a request begun and left unfinished past the head time (it was closed with no word)
     let mut slow = connect(addr);
     slow.write_all(b"GET / HTTP/1.1\r\nHost:").unwrap();
@@ -351,9 +351,9 @@ fn a_request_not_sent_in_time_gets_408_and_an_idle_connection_closes_unanswered(
     // the head's time runs from its first byte: a client idle a while that then sends
     // its head in two parts is answered (it got 408, the time counted from the idling)
     let mut late = connect(addr);
-    std::thread::sleep(Duration::from_millis(700));
+    std::thread::sleep(Duration::from_millis(1200));
     late.write_all(b"GET / HTTP/1.1\r\n").unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    std::thread::sleep(Duration::from_millis(1000));
     late.write_all(b"Host: x\r\nConnection: close\r\n\r\n")
         .unwrap();
     let mut got = Vec::new();
