@@ -407,12 +407,15 @@ fn a_root_with_a_four_is_named_for_the_four_not_the_counts() {
     );
 }
 
+/// What `read_any` says of `text`, which it must refuse.
+fn read_error(text: &str) -> String {
+    c4lab_steady::read_any(text).unwrap_err().to_string()
+}
+
 #[test]
 fn two_share_links_are_named_as_links_not_an_old_grid() {
     // their dots read as old-language markers: "an editor may have stripped" a row
-    let e = c4lab_steady::read_any("1.-.*Z9*L9\n1.-.*Z9*L9\n")
-        .unwrap_err()
-        .to_string();
+    let e = read_error("1.-.*Z9*L9\n1.-.*Z9*L9\n");
     assert!(
         e.contains("found 2 rows (each line is a share link: give one diagram at a time)"),
         "{e}"
@@ -426,18 +429,14 @@ fn a_share_link_wrapped_over_lines_is_named_so() {
     let link = "1.655433534337221121.990*H90*D96579";
     assert!(c4lab_steady::read_any(link).is_ok());
     for cut in [12, 27] {
-        let e = c4lab_steady::read_any(&format!("{}\n{}\n", &link[..cut], &link[cut..]))
-            .unwrap_err()
-            .to_string();
+        let e = read_error(&format!("{}\n{}\n", &link[..cut], &link[cut..]));
         assert!(
             e.contains("(its lines join into one share link, wrapped by a mail or a terminal: give the link on one line)"),
             "{cut}: {e}"
         );
     }
     // a link and a line that is none
-    let e = c4lab_steady::read_any(&format!("{link}\nfoo\n"))
-        .unwrap_err()
-        .to_string();
+    let e = read_error(&format!("{link}\nfoo\n"));
     assert!(
         e.contains("its first line starts as a share link does, and a link is one line"),
         "{e}"
@@ -447,17 +446,13 @@ fn a_share_link_wrapped_over_lines_is_named_so() {
 #[test]
 fn an_address_without_its_diagram_is_named_so() {
     // the Lab's address copied with no `#` part: it was read as a grid row of 22 cells
-    let e = c4lab_steady::read_any("http://127.0.0.1:8765/")
-        .unwrap_err()
-        .to_string();
+    let e = read_error("http://127.0.0.1:8765/");
     assert!(
         e.contains("the address carries no diagram (it has no '#' part)"),
         "{e}"
     );
     // a link with a `#` after it is told that a bare link has none
-    let e = c4lab_steady::read_any("1.655433534337221121.990*H90*D96579#")
-        .unwrap_err()
-        .to_string();
+    let e = read_error("1.655433534337221121.990*H90*D96579#");
     assert!(e.contains("a bare link has no '#' of its own"), "{e}");
     // and the whole address still reads
     assert!(
