@@ -46,12 +46,16 @@ pub struct BenchComplete {
     seeds: Vec<u64>,
     /// Write each task's grid (its `?` cells undecided) to this directory as
     /// `k<K>-seed<S>-task<I>.txt` instead of running it, so that one task can be rerun
-    /// alone with `c4lab complete`. (--cap and --tasks-detail shape a run, so they are
-    /// refused beside it.)
+    /// alone with `c4lab complete`. (--cap, --tasks-detail and the search settings but
+    /// --seed shape a run, so they are refused beside it.)
     #[arg(long, conflicts_with_all = ["cap", "tasks_detail"])]
     write_grids: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) search: SearchArgs,
+    /// The search settings typed on the command line (`--write-grids` refuses them,
+    /// bar `--seed`, which chooses the tasks).
+    #[arg(skip)]
+    pub(crate) typed_search: Vec<String>,
 }
 
 /// Upstream's diagrams (translated) whose roots hold a number of stones in `plies`.
@@ -116,6 +120,11 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         }
     }
     if let Some(dir) = &a.write_grids {
+        let search: Vec<String> = (a.typed_search.iter())
+            .filter(|flag| *flag != "--seed")
+            .cloned()
+            .collect();
+        crate::input::refuse_search_settings(&search)?;
         crate::input::check_grid_dir(dir)?;
     }
     let pool = upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;

@@ -31,7 +31,8 @@ pub struct BenchDsat {
     search: SearchArgs,
     /// Only write each root's diagram (every level cell `?`) to DIR/ROOT.txt and stop,
     /// for other tools (the browser-engine comparison, web/tests/bench-dsat.mjs).
-    /// (--baseline, --jobs and --cap shape a run, so they are refused beside it.)
+    /// (--baseline, --jobs, --cap and the search settings shape a run, so they are
+    /// refused beside it.)
     #[arg(long, value_name = "DIR", conflicts_with_all = ["baseline", "jobs", "cap"])]
     write_grids: Option<std::path::PathBuf>,
     /// Roots solved at a time, each in its own process (more than one slows each solve:
@@ -50,6 +51,9 @@ pub struct BenchDsat {
     /// alternate which goes first, root by root, and the summary compares them.
     #[arg(long, value_name = "EXE")]
     baseline: Option<std::path::PathBuf>,
+    /// The search settings typed on the command line (`--write-grids` refuses them).
+    #[arg(skip)]
+    pub(crate) typed_search: Vec<String>,
 }
 
 /// The roots to solve: a name, the stones on the board, and the grid `c4lab dsat` reads.
@@ -60,6 +64,7 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     // the flags every root's `c4lab dsat` gets, refused here rather than once a root
     a.search.check()?;
     if let Some(dir) = &a.write_grids {
+        crate::input::refuse_search_settings(&a.typed_search)?;
         crate::input::check_grid_dir(dir)?;
     }
     if let Some(b) = a.baseline.as_ref().filter(|b| !b.is_file()) {

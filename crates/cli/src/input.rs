@@ -280,6 +280,22 @@ pub fn check_grid_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Refuses search settings typed beside `--write-grids`, which writes the tasks and
+/// runs no search (the settings were ignored without a word).
+pub fn refuse_search_settings(typed: &[String]) -> Result<()> {
+    let (named, it) = match typed {
+        [] => return Ok(()),
+        [flag] => (format!("{flag} is a search setting"), "it"),
+        [rest @ .., last] => (
+            format!("{} and {last} are search settings", rest.join(", ")),
+            "them",
+        ),
+    };
+    anyhow::bail!(
+        "{named}, and --write-grids only writes the tasks' grids: leave {it} out, and give {it} to the commands that solve the grids"
+    )
+}
+
 /// Writes `diagram` as a level grid to `dir/name` (creating `dir`) and says so, for the
 /// benchmarks' `--write-grids`: each task becomes a file `c4lab` commands read back.
 pub fn write_grid(dir: &Path, name: &str, diagram: &Diagram) -> Result<()> {

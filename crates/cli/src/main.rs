@@ -501,10 +501,32 @@ fn note_typed(command: &mut Command, matches: &clap::ArgMatches) {
             let bench = matches.subcommand_matches("bench");
             if let Some(m) = bench.and_then(|b| b.subcommand_matches("complete")) {
                 args.search.note_typed(m);
+                args.typed_search = typed_flags::<complete_args::SearchArgs>(m);
+            }
+        }
+        Command::Bench {
+            what: bench::Bench::Dsat(args),
+        } => {
+            let bench = matches.subcommand_matches("bench");
+            if let Some(m) = bench.and_then(|b| b.subcommand_matches("dsat")) {
+                args.typed_search = typed_flags::<dsat_args::SearchArgs>(m);
             }
         }
         _ => {}
     }
+}
+
+/// The long flags of the settings `A` holds that were typed on the command line (a
+/// benchmark that only writes its tasks refuses them rather than ignore them).
+fn typed_flags<A: clap::Args>(matches: &clap::ArgMatches) -> Vec<String> {
+    A::augment_args(clap::Command::new("settings"))
+        .get_arguments()
+        .filter(|arg| {
+            matches.value_source(arg.get_id().as_str())
+                == Some(clap::parser::ValueSource::CommandLine)
+        })
+        .filter_map(|arg| arg.get_long().map(|long| format!("--{long}")))
+        .collect()
 }
 
 /// A failed write of a command's output (`out!`, `outln!`), named as one: a full disk

@@ -187,7 +187,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
     let empty_said = format!("{empty_s}: no diagrams to verify");
-    let cases: [(&[&str], &str); 74] = [
+    let cases: [(&[&str], &str); 76] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -515,6 +515,15 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (
             &["bench", "complete", "--write-grids", &empty_s, "--tasks-detail"],
             "cannot be used with '--tasks-detail'",
+        ),
+        (
+            &["bench", "dsat", "--write-grids", &empty_s, "--first-cut", "12"],
+            "--first-cut is a search setting, and --write-grids only writes the tasks' grids: leave it out",
+        ),
+        // (--seed chooses complete's tasks, so it passes; the others are named)
+        (
+            &["bench", "complete", "--write-grids", &empty_s, "--seed", "3", "--learn", "tree", "--backend", "batsat"],
+            "--learn and --backend are search settings, and --write-grids only writes",
         ),
         // settings no search of the run reads (each was accepted and ignored)
         (
