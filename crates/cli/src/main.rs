@@ -578,7 +578,18 @@ const BROKEN_PIPE_EXIT: u8 = 141;
 fn message(e: &anyhow::Error) -> String {
     let mut out = String::new();
     for cause in e.chain() {
-        let text = cause.to_string();
+        // (the system's "Is a directory (os error 21)" named no fix)
+        let folder = cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::IsADirectory);
+        let mut text = cause.to_string();
+        if folder {
+            // (a library error may have said the system's words already)
+            if let Some(said) = out.strip_suffix(&text) {
+                out = said.trim_end_matches([':', ' ']).to_string();
+            }
+            text = "it is a folder, not a file: name a file".to_string();
+        }
         if out.is_empty() {
             out = text;
         } else if !out.ends_with(&text) {

@@ -143,6 +143,12 @@ pub fn pick(file: &Path, which: Which) -> Result<u8> {
                             m.index,
                             moves_of(m)
                         ),
+                        // a diagram's root has Red to move: an odd count of moves
+                        // can be none, and the search would say no more than that
+                        None if want.moves_played() % 2 == 1 => format!(
+                            " (after {} moves Yellow is to move, and a diagram's root has Red to move: give an even count of moves)",
+                            want.moves_played()
+                        ),
                         None => String::new(),
                     };
                     bail!("no diagram of {name} has the root {shown}{hint}{unread} (--list names every diagram's root)")

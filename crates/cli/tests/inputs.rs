@@ -229,6 +229,26 @@ fn a_byte_order_mark_before_a_grid_or_a_link_is_read_past() {
 
 #[test]
 fn odd_input_is_named_where_it_is_odd() {
+    // a folder named for a file is said to be one, with the fix (it said "Is a directory
+    // (os error 21)")
+    let folder = repo().join("examples");
+    let folder_s = folder.display().to_string();
+    for args in [
+        &["verify", &folder_s][..],
+        &["simplify", &folder_s],
+        &["solve", &folder_s],
+        &["pick", "1", "--steady-states", &folder_s],
+    ] {
+        let o = c4lab(args, "");
+        assert_exit(&o, 2);
+        let said = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            said.contains(&format!(
+                "{folder_s}: it is a folder, not a file: name a file"
+            )) && !said.contains("os error"),
+            "{args:?}: {said}"
+        );
+    }
     // a byte that is not UTF-8 is named with its line and column (it said only "stream
     // did not contain valid UTF-8")
     let grid = std::fs::read_to_string(repo().join("examples/win.txt")).unwrap();

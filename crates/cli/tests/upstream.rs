@@ -216,6 +216,14 @@ fn pick_takes_one_diagram_out_of_upstreams_file_by_number_or_root() {
         said.contains("has the root 3747; diagram 1 has its mirror image, 5141"),
         "{said}"
     );
+    // with Yellow to move no diagram can have the root, and that is the reason said
+    let odd = c4lab(&["pick", "--root", "514", "--steady-states", file], "");
+    assert_exit(&odd, 2);
+    let said = String::from_utf8_lossy(&odd.stderr);
+    assert!(
+        said.contains("after 3 moves Yellow is to move, and a diagram's root has Red to move"),
+        "{said}"
+    );
     for (args, words) in [
         (
             vec!["pick", "1296"],
