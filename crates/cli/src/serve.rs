@@ -32,19 +32,51 @@ const WRITE_TIME: Duration = Duration::from_secs(1);
 /// Connections served at once; one more is answered 503 and closed.
 const MAX_CONNECTIONS: usize = 256;
 
-/// Looks up an embedded file by request path (`/` is `index.html`).
-fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
-    let path = if path == "/" { "/index.html" } else { path };
-    ASSETS
-        .iter()
-        .find(|(p, _, _)| *p == path)
-        .map(|(_, kind, bytes)| (*kind, *bytes))
+/// An embedded file: its content type, bytes and entity tag.
+struct Asset {
+    kind: &'static str,
+    bytes: &'static [u8],
+    tag: &'static str,
 }
 
-/// Headers on every file served: cross-origin isolation, so the page may share memory
-/// with its workers (the dsat race lowers a search's ceiling mid-call), and a strict
-/// content policy.
-const FILE_HEADERS: &str = "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nCross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\nContent-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:\r\n";
+/// Looks up an embedded file by request path (`/` is `index.html`).
+fn asset(path: &str) -> Option<Asset> {
+    // each file's tag, worked out once (the engine's SHA-256 takes milliseconds)
+    static TAGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let tags = TAGS.get_or_init(|| ASSETS.iter().map(|(_, _, b)| entity_tag(b)).collect());
+    let path = if path == "/" { "/index.html" } else { path };
+    let i = ASSETS.iter().position(|(p, _, _)| *p == path)?;
+    let (_, kind, bytes) = ASSETS[i];
+    Some(Asset {
+        kind,
+        bytes,
+        tag: &tags[i],
+    })
+}
+
+/// A file's entity tag: the start of its SHA-256, quoted (RFC 9110, 8.8.3), so that a
+/// browser revalidates its copy and fetches a rebuilt page's changed files anew.
+fn entity_tag(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(bytes);
+    let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+    format!("\"{hex}\"")
+}
+
+/// Whether an `If-None-Match` value names `tag` (or is `*`): weak comparison, as a GET's
+/// condition takes it (RFC 9110, 13.1.2).
+fn matches_tag(if_none_match: &str, tag: &str) -> bool {
+    if_none_match
+        .split(',')
+        .map(str::trim)
+        .any(|given| given == "*" || given.strip_prefix("W/").unwrap_or(given) == tag)
+}
+
+/// Headers on every file served: revalidation before each use of a cached copy (its
+/// entity tag goes with it), cross-origin isolation, so the page may share memory with
+/// its workers (the dsat race lowers a search's ceiling mid-call), and a strict content
+/// policy.
+const FILE_HEADERS: &str = "Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\nCross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\nContent-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:\r\n";
 
 /// Serves on 127.0.0.1 (or `host`) until killed.
 pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
@@ -262,6 +294,8 @@ struct Request {
     head_only: bool,
     path: String,
     keep_alive: bool,
+    /// The `If-None-Match` header's value, when sent (its lists joined by commas).
+    if_none_match: Option<String>,
 }
 
 /// Why a request head was refused: the status, its reason phrase and extra headers.
@@ -439,6 +473,7 @@ fn parse(head: &[u8]) -> Result<Request, Refusal> {
     let (mut hosts, mut close, mut keep) = (0, false, false);
     let mut length: Option<String> = None;
     let mut chunked = false;
+    let mut if_none_match: Option<String> = None;
     // header values may hold any octet (obs-text); only their names are read strictly
     let fields = String::from_utf8_lossy(&head[end + 1..]);
     for l in fields.split('\n') {
@@ -475,6 +510,13 @@ fn parse(head: &[u8]) -> Result<Request, Refusal> {
                 length = Some(value.to_string());
             }
             "transfer-encoding" => chunked = true,
+            // (a field sent twice is one list: RFC 9110, 5.3)
+            "if-none-match" => {
+                if_none_match = Some(match if_none_match {
+                    Some(before) => format!("{before}, {value}"),
+                    None => value.to_string(),
+                })
+            }
             _ => {}
         }
     }
@@ -523,6 +565,7 @@ fn parse(head: &[u8]) -> Result<Request, Refusal> {
         path,
         // a body this server does not read would be taken for the next request
         keep_alive: keep_alive && !body,
+        if_none_match,
     })
 }
 
@@ -541,29 +584,46 @@ fn write_within(mut out: &TcpStream, bytes: &[u8], deadline: Instant) -> std::io
 }
 
 /// Answers a parsed request: the file, or 404.
-fn respond(mut out: &TcpStream, req: &Request) -> std::io::Result<()> {
+fn respond(out: &TcpStream, req: &Request) -> std::io::Result<()> {
     let connection = if req.keep_alive {
         "keep-alive"
     } else {
         "close"
     };
-    let (status, kind, extra, body): (&str, &str, &str, &[u8]) = match asset(&req.path) {
-        Some((kind, bytes)) => ("200 OK", kind, FILE_HEADERS, bytes),
-        None => (
-            "404 Not Found",
-            "text/plain; charset=utf-8",
-            "",
-            b"404 Not Found\n",
-        ),
+    let Some(Asset { kind, bytes, tag }) = asset(&req.path) else {
+        let body = b"404 Not Found\n";
+        let head = format!(
+            "HTTP/1.1 404 Not Found\r\nDate: {}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nConnection: {connection}\r\n\r\n",
+            now(),
+            body.len()
+        );
+        return send(out, &head, body, req.head_only);
     };
+    // the browser's copy is this file: no body, the same validators (RFC 9110, 15.4.5)
+    if req
+        .if_none_match
+        .as_deref()
+        .is_some_and(|given| matches_tag(given, tag))
+    {
+        let head = format!(
+            "HTTP/1.1 304 Not Modified\r\nDate: {}\r\nETag: {tag}\r\nConnection: {connection}\r\n{FILE_HEADERS}\r\n",
+            now()
+        );
+        return send(out, &head, &[], true);
+    }
     let head = format!(
-        "HTTP/1.1 {status}\r\nDate: {}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: {connection}\r\n{extra}\r\n",
+        "HTTP/1.1 200 OK\r\nDate: {}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nETag: {tag}\r\nConnection: {connection}\r\n{FILE_HEADERS}\r\n",
         now(),
-        body.len()
+        bytes.len()
     );
+    send(out, &head, bytes, req.head_only)
+}
+
+/// Writes a response's head and (unless `head_only`) its body within [`WRITE_TIME`].
+fn send(mut out: &TcpStream, head: &str, body: &[u8], head_only: bool) -> std::io::Result<()> {
     let deadline = Instant::now() + WRITE_TIME;
     write_within(out, head.as_bytes(), deadline)?;
-    if !req.head_only {
+    if !head_only {
         write_within(out, body, deadline)?;
     }
     out.flush()

@@ -45,7 +45,7 @@ fn text(raw: &[u8]) -> String {
 }
 
 fn index() -> &'static [u8] {
-    asset("/index.html").expect("the page is embedded").1
+    asset("/index.html").expect("the page is embedded").bytes
 }
 
 #[test]
@@ -76,6 +76,60 @@ fn get_and_head_serve_the_page_with_its_isolation_headers() {
         "{got}"
     );
     assert!(got.ends_with("\r\n\r\n"), "{got}");
+}
+
+#[test]
+fn a_copy_the_browser_holds_is_revalidated_by_its_entity_tag() {
+    let addr = start();
+    let got = text(&exchange(
+        addr,
+        b"HEAD /index.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    ));
+    // a cached copy is checked before each use (no-store kept none, so the engine's
+    // 820 KB came anew on every load)
+    assert!(got.contains("Cache-Control: no-cache\r\n"), "{got}");
+    let tag = got
+        .lines()
+        .find_map(|l| l.strip_prefix("ETag: "))
+        .expect("an entity tag")
+        .to_string();
+    assert!(
+        tag.starts_with('"') && tag.ends_with('"') && tag.len() == 26,
+        "{tag}"
+    );
+    // the file of that tag: 304, no body; as a weak tag, among others, or `*` alike
+    for given in [tag.clone(), format!("\"other\", W/{tag}"), "*".to_string()] {
+        let got = text(&exchange(
+            addr,
+            format!(
+                "GET / HTTP/1.1\r\nHost: x\r\nIf-None-Match: {given}\r\nConnection: close\r\n\r\n"
+            )
+            .as_bytes(),
+        ));
+        assert!(
+            got.starts_with("HTTP/1.1 304 Not Modified\r\n"),
+            "{given}: {got}"
+        );
+        assert!(got.contains(&format!("ETag: {tag}\r\n")), "{got}");
+        assert!(
+            got.ends_with("\r\n\r\n") && !got.contains("Content-Length"),
+            "{got}"
+        );
+    }
+    // another tag (a copy of an older build) gets the file
+    let got = exchange(
+        addr,
+        b"GET / HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"0000\"\r\nConnection: close\r\n\r\n",
+    );
+    assert!(text(&got).starts_with("HTTP/1.1 200 OK\r\n"));
+    assert!(got.ends_with(index()));
+    // each file has its own tag
+    let engine = text(&exchange(
+        addr,
+        b"HEAD /pkg/c4lab_wasm_bg.wasm HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    ));
+    assert!(engine.starts_with("HTTP/1.1 200 OK"), "{engine}");
+    assert!(!engine.contains(&tag), "{engine}");
 }
 
 #[test]
