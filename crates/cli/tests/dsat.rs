@@ -447,6 +447,53 @@ fn dsat_exit_codes_and_json() {
     }
 }
 
+#[test]
+fn the_second_search_starts_only_after_a_round_of_the_first_that_settles_nothing() {
+    // marks of 1 to 60 dead ends: the first search (its log) crosses them in different
+    // rounds, its last the one that finds (the second was let go on that round, at its
+    // count, and reported as started with no round run)
+    let log = std::env::temp_dir().join(format!("c4lab-release-{}.jsonl", std::process::id()));
+    let log_s = log.display().to_string();
+    let mut let_go = 0;
+    for head_start in [2, 4, 20, 30, 60, 80, 120] {
+        let widen = format!("0,{head_start}");
+        let args = [
+            "dsat",
+            "--local-work",
+            "0",
+            "--json",
+            "--widen-after",
+            &widen,
+            "--log-rounds",
+            &log_s,
+            "examples/complete.txt",
+        ];
+        let j: serde_json::Value = serde_json::from_slice(&c4lab(&args, "").stdout).unwrap();
+        let second = &j["entrants"][1];
+        if second["started"] == false {
+            continue;
+        }
+        let_go += 1;
+        // let go at the count the first had at the end of a round that settled nothing
+        let at = second["started_at"].as_u64().unwrap();
+        let text = std::fs::read_to_string(&log).unwrap();
+        let rounds: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .filter(|r: &serde_json::Value| r["search"] == "A")
+            .collect();
+        assert!(
+            rounds
+                .iter()
+                .any(|r| r["ended"] != "verdict" && r["dead_ends"] == at),
+            "--widen-after {widen}: let go at {at}: {text}"
+        );
+    }
+    // (the marks that come before the first's last round let the second go)
+    assert!(let_go >= 2, "{let_go}");
+    std::fs::remove_file(&log).ok();
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn on_a_terminal_dsat_shows_its_local_search_then_the_mapping_gauge() {

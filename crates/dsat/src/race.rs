@@ -351,7 +351,7 @@ fn contradiction<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Result<
 }
 
 /// One entrant, counted from `started_at`: its local search (if still running), map,
-/// search (showing `rounds` the search after each round), and on a verdict lower the
+/// search (showing `rounds` the search after each round that settles nothing), and on a verdict lower the
 /// others' ceilings to where they can no longer win.
 fn run(
     mut mapping: crate::Mapping,

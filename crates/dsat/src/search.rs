@@ -277,7 +277,9 @@ impl Mapped {
     }
 
     /// [`Mapped::search_with_progress`], also showing `watch` the search after every
-    /// round; returns the report and the most dead ends one level budget took.
+    /// round that reaches no verdict (the race lets its others go from there: not on the
+    /// round that settles the root); returns the report and the most dead ends one level
+    /// budget took.
     pub(crate) fn search_watching(
         mut self,
         progress: &mut dyn FnMut(Progress),
@@ -297,10 +299,10 @@ impl Mapped {
             if self.rounds > before {
                 progress(self.progress());
             }
-            watch(&self);
             if let Some(outcome) = verdict {
                 return Ok((self.report(outcome), self.widest_budget()));
             }
+            watch(&self);
         }
     }
 }

@@ -155,8 +155,9 @@ impl DsatSession {
         }
     }
 
-    /// Reports `released_at`: the dead ends at the end of the first round after which
-    /// one level budget has taken `dead_ends` or more (the race's release mark).
+    /// Reports `released_at`: the dead ends at the end of the first round that settles
+    /// nothing and after which one level budget has taken `dead_ends` or more (the
+    /// race's release mark).
     pub fn watch_release(&mut self, dead_ends: f64) {
         self.release_mark = self::dead_ends(dead_ends);
     }
@@ -199,8 +200,12 @@ impl DsatSession {
             },
             Phase::Searching(mut s) => {
                 let verdict = s.round();
-                // as the native race watches its first search: after every round
-                if self.released_at.is_none() && s.widest_budget() >= self.release_mark {
+                // as the native race watches its first search: after every round that
+                // settles nothing (the others never start on a root the first settles)
+                if matches!(verdict, Ok(None))
+                    && self.released_at.is_none()
+                    && s.widest_budget() >= self.release_mark
+                {
                     self.released_at = Some(s.dead_ends());
                 }
                 match verdict {
@@ -405,6 +410,36 @@ mod tests {
         assert_eq!(end["state"], "found", "{end}");
         assert_eq!(end["local_found"], false, "{end}");
         assert!(end["round"].as_u64().unwrap() > 0, "{end}");
+    }
+
+    #[test]
+    fn the_release_mark_is_passed_only_on_a_round_that_settles_nothing() {
+        // (on the round that finds, the page let the others go at the first's final count,
+        // and they were counted as started)
+        let grid = "9909999\n99R9999\n??Y?999\nYRY?R??\nYYYRR??\nRRRYYRY\n";
+        let mut released = 0;
+        for mark in [1.0, 2.0, 10.0, 20.0, 30.0, 40.0, 60.0, 100.0] {
+            let mut session = DsatSession::start(grid, 16, 1e5, 1.0, 0.0, 0).unwrap();
+            session.set_local_work(0.0);
+            session.watch_release(mark);
+            let reports = run(session);
+            let (end, before) = reports.split_last().unwrap();
+            assert_eq!(end["state"], "found", "{end}");
+            if end["released_at"].is_null() {
+                continue;
+            }
+            released += 1;
+            // the count at the end of a round reported before the last
+            let at = &end["released_at"];
+            assert!(
+                before
+                    .iter()
+                    .any(|r| r["state"] == "searching" && &r["conflicts"] == at),
+                "mark {mark}: released at {at}, the search ended at {}",
+                end["conflicts"]
+            );
+        }
+        assert!(released >= 1, "{released}");
     }
 
     /// Steps until the session is no longer in its local search; its state then.
