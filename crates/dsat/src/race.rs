@@ -159,19 +159,24 @@ impl Release {
     }
 }
 
-/// Decides "the others do not run" when dropped, unless decided before, and on a panic
-/// stops those already running: the first entrant holds one, so that a panic in it
-/// neither leaves the others waiting for ever nor running on for a race that has failed.
-struct DecideOnDrop<'a> {
-    release: &'a Release,
-    ceilings: &'a Ceilings,
-}
+/// Decides "the others do not run" when dropped, unless decided before: the first
+/// entrant holds one, so that a panic in it does not leave the others waiting for ever.
+struct DecideOnDrop<'a>(&'a Release);
 
 impl Drop for DecideOnDrop<'_> {
     fn drop(&mut self) {
-        self.release.decide(false, 0);
+        self.0.decide(false, 0);
+    }
+}
+
+/// Stops every entrant when dropped in a panic: each holds one, so that the others do
+/// not run on to their own budgets for a race that has failed.
+struct StopOnPanic<'a>(&'a Ceilings);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
         if std::thread::panicking() {
-            self.ceilings.stop_all();
+            self.0.stop_all();
         }
     }
 }
@@ -239,17 +244,29 @@ pub fn race(
                 let (stop, ceilings, set_up, go) = (stop.clone(), &ceilings, &set_up, &go);
                 let release = &release;
                 scope.spawn(move || {
-                    let mapping = start(diagram, options, stop).map(|mut m| {
-                        m.race_to(ceilings.dead_ends[i].clone());
-                        m.race_local_to(ceilings.work[i].clone());
-                        m
-                    });
+                    // a panic here would leave the barriers waiting for ever: an error
+                    // instead, which stops the race at its start
+                    let set_up_one = std::panic::AssertUnwindSafe(|| start(diagram, options, stop));
+                    let mapping = std::panic::catch_unwind(set_up_one)
+                        .unwrap_or_else(|_| {
+                            Err(SynthError::Internal(format!(
+                                "setting up the race's search {} panicked",
+                                i + 1
+                            )))
+                        })
+                        .map(|mut m| {
+                            m.race_to(ceilings.dead_ends[i].clone());
+                            m.race_local_to(ceilings.work[i].clone());
+                            m
+                        });
                     set_up.wait();
                     go.wait();
+                    // a panic past here stops the others (the race cannot be judged)
+                    let _stop_on_panic = StopOnPanic(ceilings);
                     let report = |p| progress(i, p);
                     let result = if i == 0 {
                         // however this thread ends, the others are not left waiting
-                        let _decided = DecideOnDrop { release, ceilings };
+                        let _decided = DecideOnDrop(release);
                         // the others start early, at half the head start, so that they
                         // have less to catch up on when they are needed; never before
                         // one dead end, so a start at 0 always means "never started"
