@@ -104,6 +104,12 @@ impl Mapping {
             if self.stop.load(Ordering::Relaxed) || self.outrun() {
                 self.early = Some(Outcome::Stopped);
             } else if self.enc.stats().positions >= self.options.max_states {
+                // a map of exactly the budget is complete, not over it (only positions
+                // at the cut may be left, and they take none of it)
+                self.map.settle();
+                if self.map.is_done() {
+                    return Ok(true);
+                }
                 self.early = Some(Outcome::Budget);
             } else if !self.map.step(&mut self.enc)? {
                 return Ok(true);

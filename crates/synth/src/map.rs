@@ -83,6 +83,19 @@ impl BreadthFirst {
         self.queue.is_empty()
     }
 
+    /// Moves the positions at the cut from the head of the queue to the frontier (as
+    /// [`BreadthFirst::step`] would, encoding nothing), so that [`BreadthFirst::is_done`]
+    /// tells a map that is complete from one with positions left to encode.
+    pub fn settle(&mut self) {
+        while let Some(&(red, mask)) = self.queue.front() {
+            if mask.count_ones() < self.cut {
+                break;
+            }
+            self.frontier.push((red, mask));
+            self.queue.pop_front();
+        }
+    }
+
     /// Drops what is still queued (it stays unmapped, left to the losing lines).
     pub fn abandon(&mut self) {
         self.queue.clear();
