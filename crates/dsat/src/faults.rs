@@ -19,8 +19,8 @@ use c4lab_synth::encoding::{key, playable};
 use c4lab_synth::{Encoding, SynthError};
 use rustc_hash::FxHashSet;
 
-/// Positions one walk may visit before it stops looking for faults (`c4lab dsat --help`
-/// names it under `--fault-paths`).
+/// Positions one walk may reach (queue) before it stops looking for faults (`c4lab dsat
+/// --help` names it under `--fault-paths`).
 const WALK_CAP: usize = 100_000;
 
 /// Encodes the paths from the root to the first `faults` faults (breadth first) of

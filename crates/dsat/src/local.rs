@@ -112,8 +112,9 @@ pub struct LocalSearch {
     fewest: usize,
     /// The levels of the diagram with the fewest faults so far.
     best: [u8; 64],
-    /// Set once a verified diagram is found, or once a fault-free diagram failed the
-    /// verifier (an unanswered strong-solver question misled the walk): the search ends.
+    /// Set once a verified diagram is found, once a fault-free diagram failed the
+    /// verifier (an unanswered strong-solver question misled the walk), or once no
+    /// change of the `?` levels can repair the root: the search ends.
     ended: bool,
     /// The work at which a walk stops, and the step it is in is dropped.
     budget: u64,

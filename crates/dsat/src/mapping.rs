@@ -91,9 +91,14 @@ pub fn start(
 }
 
 impl Mapping {
-    /// Encodes up to `batch` more positions; true once the map is complete, the state
-    /// budget overflowed or the stop flag was raised.
+    /// Runs the local search for about `batch` positions' worth of work while it runs
+    /// (false then), else encodes up to `batch` more positions; true once the map is
+    /// complete, the state budget overflowed, the stop flag was raised or the local
+    /// search found a diagram, and on every step after that.
     pub fn step(&mut self, batch: u64) -> Result<bool, SynthError> {
+        if self.early.is_some() {
+            return Ok(true);
+        }
         if self.local.is_some() {
             return self.step_local(batch);
         }
@@ -185,8 +190,8 @@ impl Mapping {
         Ok(false)
     }
 
-    /// Caps the local search's work before mapping at `work` (0: no local search);
-    /// has effect only before the first step.
+    /// Caps the local search's work before mapping at `work` (0: no local search); has
+    /// effect while the local search runs.
     pub fn limit_local(&mut self, work: u64) {
         self.options.local_work = self.options.local_work.min(work);
         if work == 0 {
@@ -199,8 +204,9 @@ impl Mapping {
         self.local.is_some() && self.early.is_none()
     }
 
-    /// True once the solve has ended before its search (the local search found a
-    /// diagram, or it was stopped or outrun).
+    /// True once the solve has ended before its search: the local search found a
+    /// diagram, it was stopped, outrun or out of states, or the root was settled at the
+    /// start (a full board, a diagram with no `?` cell).
     pub fn has_verdict(&self) -> bool {
         self.early.is_some()
     }

@@ -34,8 +34,9 @@ pub struct Report {
     /// The level budget in the end (10: every level allowed).
     pub levels: u8,
     /// Proved: no winning diagram takes fewer levels than this for its `?` cells (the
-    /// budgets below it admitted none); `levels` when no budget grew without a proof
-    /// and the SAT search found the diagram (the local search proves nothing: 1).
+    /// budgets below it admitted none); 1 when nothing was proved (a local search's
+    /// find, a find at the first budget), so `levels` only where the budget started at
+    /// one level and grew on proofs alone to the one the SAT search found it at.
     pub least_levels: u8,
     /// What the local search did before the map (nothing when it did not run).
     pub local: LocalStats,

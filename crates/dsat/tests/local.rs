@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use c4lab_board::{Position, HEIGHT, WIDTH};
 use c4lab_dsat::{
-    entrant, race, solve, LocalSearch, Options, Outcome, RaceReport, Report, LOCAL_WORK,
+    entrant, race, solve, start, LocalSearch, Options, Outcome, RaceReport, Report, LOCAL_WORK,
 };
 use c4lab_steady::{Cell, Diagram, Verifier};
 
@@ -477,4 +477,28 @@ fn a_race_won_by_the_first_local_search_spends_no_time_mapping() {
     assert!(e.report.local.found, "{e:?}");
     assert_eq!(e.report.mapped, 0, "{e:?}");
     assert_eq!(e.map_seconds, 0.0, "{e:?}");
+}
+
+#[test]
+fn a_mapping_whose_local_search_found_stays_ended_when_stepped_again() {
+    // the eight lowest level cells of examples/win.txt undecided: the local search finds
+    // them (a step after that set up the SAT encoding from nothing and said the map
+    // had begun)
+    let grid = "9909999\n99R9999\n??Y?999\nYRY?R??\nYYYRR??\nRRRYYRY\n";
+    let puzzle = c4lab_steady::read_grid(grid).unwrap();
+    let mut m = start(
+        &puzzle,
+        &Options::default(),
+        Arc::new(AtomicBool::new(false)),
+    )
+    .unwrap();
+    while !m.step(64).unwrap() {}
+    assert!(m.has_verdict());
+    for _ in 0..3 {
+        assert!(m.step(64).unwrap());
+        assert!(m.has_verdict() && !m.in_local());
+    }
+    let report = m.finish().search().unwrap();
+    assert!(matches!(report.outcome, Outcome::Found(_)), "{report:?}");
+    assert!(by_local_search(&report), "{report:?}");
 }

@@ -149,8 +149,9 @@ impl batsat::Callbacks for Limits {
     }
 }
 
-/// BatSat, a MiniSat descendant written in Rust. It takes no phase hints, but it can
-/// leave variables out of its branching (see [`Backend::declare`]).
+/// BatSat, a MiniSat descendant written in Rust. It takes a phase only as a variable is
+/// declared (its fixed polarity; no hint after that), and it can leave variables out of
+/// its branching (see [`Backend::declare`]).
 pub struct BatSat {
     solver: rustsat_batsat::Solver<Limits>,
     stop: Arc<AtomicBool>,
