@@ -137,11 +137,9 @@ impl Mapping {
         // the work at which a find of this local search can no longer win the race
         // (the dead-end ceiling is the SAT search's: a SAT verdict never stops a local
         // search, which would win over it)
-        let ceiling = self
-            .local_ceiling
-            .as_ref()
-            .map_or(u64::MAX, |c| c.dead_ends());
-        let mut over = local.work() >= ceiling;
+        let local_ceiling = self.local_ceiling.clone();
+        let ceiling = || local_ceiling.as_ref().map_or(u64::MAX, |c| c.dead_ends());
+        let mut over = local.work() >= ceiling();
         local.set_budget(self.options.local_work);
         while local.work() < until && !local.ended() && !over {
             if self.stop.load(Ordering::Relaxed) {
@@ -149,11 +147,7 @@ impl Mapping {
                 return Ok(true);
             }
             let found = local.step(&mut self.enc);
-            let ceiling = self
-                .local_ceiling
-                .as_ref()
-                .map_or(u64::MAX, |c| c.dead_ends());
-            over = local.work() >= ceiling;
+            over = local.work() >= ceiling();
             // a find with as much work as another's, or more, loses: the search ends as
             // if it had found nothing
             self.local_stats = LocalStats {

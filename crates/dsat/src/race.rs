@@ -113,35 +113,46 @@ impl RaceReport {
     }
 }
 
-/// Whether the entrants after the first run, undecided while the first is within its
-/// head start, and the first's count when they were let go.
+/// Whether the entrants after the first run, and the first's count when they were let
+/// go: undecided (None) while the first is within its head start.
 struct Release {
-    run: Mutex<Option<bool>>,
+    decision: Mutex<Option<(bool, u64)>>,
     changed: Condvar,
-    at: AtomicU64,
 }
 
 impl Release {
+    /// Undecided, or (`head_start` 0) decided at once: the others start with the first.
+    fn new(head_start: u64) -> Release {
+        Release {
+            decision: Mutex::new((head_start == 0).then_some((true, 0))),
+            changed: Condvar::new(),
+        }
+    }
+
+    /// The decision so far.
+    fn state(&self) -> std::sync::MutexGuard<'_, Option<(bool, u64)>> {
+        self.decision.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Decides once, the first entrant's count being `at`; later calls change nothing.
     fn decide(&self, run: bool, at: u64) {
-        let mut state = self.run.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = self.state();
         if state.is_none() {
-            self.at.store(at, Ordering::Relaxed);
-            *state = Some(run);
+            *state = Some((run, at));
             self.changed.notify_all();
         }
     }
 
     /// True once the decision is made (a search then need not say it waits).
     fn decided(&self) -> bool {
-        self.run.lock().unwrap_or_else(|e| e.into_inner()).is_some()
+        self.state().is_some()
     }
 
     /// Waits for the decision.
     fn wait(&self) -> bool {
-        let mut state = self.run.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = self.state();
         loop {
-            if let Some(run) = *state {
+            if let Some((run, _)) = *state {
                 return run;
             }
             state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
@@ -149,12 +160,11 @@ impl Release {
     }
 
     /// Where entrant `i` started: 0 for the first, else the first's count when the
-    /// others were let go (0 when they started with it).
+    /// others were let go (0 when they started with it, or never).
     fn start_of(&self, i: usize) -> u64 {
-        if i == 0 {
-            0
-        } else {
-            self.at.load(Ordering::Relaxed)
+        match *self.state() {
+            Some((true, at)) if i > 0 => at,
+            _ => 0,
         }
     }
 }
@@ -231,11 +241,7 @@ pub fn race(
     let ceilings = Ceilings::new(entrants);
     let set_up = Barrier::new(n + 1);
     let go = Barrier::new(n + 1);
-    let release = Release {
-        run: Mutex::new((head_start == 0).then_some(true)),
-        changed: Condvar::new(),
-        at: AtomicU64::new(0),
-    };
+    let release = Release::new(head_start);
     let results: Vec<Result<Entrant, SynthError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = entrants
             .iter()
