@@ -5,7 +5,8 @@
 // Messages in: {id, grid, cut, maxStates, firstLevels, widenAfter, releaseAt, slot,
 // hold, localWork} starts (firstLevels 1, the default: the fewest levels; 10: every level
 // from the start; widenAfter 0, the default: a level budget grows only on proof;
-// releaseAt: report `released_at` once a budget has taken that many dead ends; shared,
+// releaseAt: report `released_at` at the end of the first round that does not end the search
+// once a budget has taken that many dead ends; shared,
 // slot: a SharedArrayBuffer of i32 ceilings the solver also reads while it runs, and
 // this search's index in the race, which also sets its local search's random stream
 // and budget as natively; localWork: its local search's budget instead of the native

@@ -26,7 +26,7 @@ pub fn build(depth: u32, out: &Path, mb: usize, threads: usize) -> Result<u8> {
     // is said before the minutes of solving, and a book already there survives a stop
     if out.is_dir() {
         bail!(
-            "--out {} is a directory; name the book file to write (for example {})",
+            "--out {} is a folder; name the book file to write (for example {})",
             out.display(),
             out.join("book.bin").display()
         );

@@ -105,6 +105,14 @@ pub(crate) fn all_there_are(taken: usize, asked: usize) -> String {
 
 /// Runs the benchmark and prints its table.
 pub fn bench(a: BenchComplete) -> Result<u8> {
+    // (search settings beside --write-grids are refused first: none of them is used)
+    if a.write_grids.is_some() {
+        let search: Vec<String> = (a.typed_search.iter())
+            .filter(|flag| *flag != "--seed")
+            .cloned()
+            .collect();
+        crate::input::refuse_search_settings(&search)?;
+    }
     a.search.check()?;
     // a value given twice would be run, or pooled, twice (`--seeds 1,1` counted each
     // task twice in its row)
@@ -120,11 +128,6 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         }
     }
     if let Some(dir) = &a.write_grids {
-        let search: Vec<String> = (a.typed_search.iter())
-            .filter(|flag| *flag != "--seed")
-            .cloned()
-            .collect();
-        crate::input::refuse_search_settings(&search)?;
         crate::input::check_grid_dir(dir)?;
     }
     let pool = upstream_pool(&a.steady_states, a.min_ply..=a.max_ply)?;

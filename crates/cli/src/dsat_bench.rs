@@ -61,12 +61,13 @@ type Root = (String, u32, String);
 
 /// Runs `bench dsat` and prints its table (and, with a baseline, both builds' summaries).
 pub fn bench(a: BenchDsat) -> Result<u8> {
-    // the flags every root's `c4lab dsat` gets, refused here rather than once a root
-    a.search.check()?;
+    // (search settings beside --write-grids are refused first: none of them is used)
     if let Some(dir) = &a.write_grids {
         crate::input::refuse_search_settings(&a.typed_search)?;
         crate::input::check_grid_dir(dir)?;
     }
+    // the flags every root's `c4lab dsat` gets, refused here rather than once a root
+    a.search.check()?;
     if let Some(b) = a.baseline.as_ref().filter(|b| !b.is_file()) {
         let what = if b.is_dir() {
             "a folder, not a program"

@@ -393,7 +393,7 @@ pub fn remove_on_interrupt(remove: fn()) {
 pub fn writable(path: &Path, what: &str, kind: (&[u8], &str)) -> Result<()> {
     if path.is_dir() {
         bail!(
-            "{what} {} is a directory; name a file to write",
+            "{what} {} is a folder; name a file to write",
             path.display()
         );
     }

@@ -588,7 +588,11 @@ fn message(e: &anyhow::Error) -> String {
             if let Some(said) = out.strip_suffix(&text) {
                 out = said.trim_end_matches([':', ' ']).to_string();
             }
-            text = "it is a folder, not a file: name a file".to_string();
+            text = if out.contains("standard input") {
+                "it is a folder: redirect a file, not a folder".to_string()
+            } else {
+                "it is a folder, not a file: name a file".to_string()
+            };
         }
         if out.is_empty() {
             out = text;

@@ -520,10 +520,11 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
             &["bench", "dsat", "--write-grids", &empty_s, "--first-cut", "12"],
             "--first-cut is a search setting, and --write-grids only writes the tasks' grids: leave it out",
         ),
-        // (--seed chooses complete's tasks, so it passes; the others are named)
+        // (--seed chooses complete's tasks, so it passes; the others are named, before
+        // a check of how they go together, which would have named --tree-after alone)
         (
-            &["bench", "complete", "--write-grids", &empty_s, "--seed", "3", "--learn", "tree", "--backend", "batsat"],
-            "--learn and --backend are search settings, and --write-grids only writes",
+            &["bench", "complete", "--write-grids", &empty_s, "--seed", "3", "--learn", "tree", "--backend", "batsat", "--tree-after", "5"],
+            "--learn, --backend and --tree-after are search settings, and --write-grids only writes",
         ),
         // settings no search of the run reads (each was accepted and ignored)
         (

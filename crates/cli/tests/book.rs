@@ -14,7 +14,7 @@ fn book_refuses_a_directory_before_solving() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("is a directory") && err.contains("book.bin"),
+        err.contains("is a folder") && err.contains("book.bin"),
         "{err}"
     );
     assert!(!err.contains("positions solved"), "{err}");

@@ -290,7 +290,7 @@ fn play_prints_each_rule() {
     assert_exit(&out, 2);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains(
-            "error: cannot read standard input (type Yellow's moves, or give them with --moves and --no-input): "
+            "error: cannot read standard input (type Yellow's moves, or give them with --moves and --no-input): it is a folder: redirect a file, not a folder"
         ),
         "{}",
         String::from_utf8_lossy(&out.stderr)

@@ -448,50 +448,94 @@ fn dsat_exit_codes_and_json() {
 }
 
 #[test]
-fn the_second_search_starts_only_after_a_round_of_the_first_that_settles_nothing() {
-    // marks of 1 to 60 dead ends: the first search (its log) crosses them in different
-    // rounds, its last the one that finds (the second was let go on that round, at its
-    // count, and reported as started with no round run)
+fn the_second_search_starts_only_after_a_round_that_does_not_end_the_first() {
+    // the first search alone, its rounds logged: the most dead ends a level budget took
+    // before its last round and after it
     let log = std::env::temp_dir().join(format!("c4lab-release-{}.jsonl", std::process::id()));
     let log_s = log.display().to_string();
-    let mut let_go = 0;
-    for head_start in [2, 4, 20, 30, 60, 80, 120] {
-        let widen = format!("0,{head_start}");
+    let run = |widen: &str| -> (serde_json::Value, Vec<serde_json::Value>) {
         let args = [
             "dsat",
             "--local-work",
             "0",
             "--json",
             "--widen-after",
-            &widen,
+            widen,
             "--log-rounds",
             &log_s,
             "examples/complete.txt",
         ];
-        let j: serde_json::Value = serde_json::from_slice(&c4lab(&args, "").stdout).unwrap();
-        let second = &j["entrants"][1];
-        if second["started"] == false {
-            continue;
-        }
-        let_go += 1;
-        // let go at the count the first had at the end of a round that settled nothing
-        let at = second["started_at"].as_u64().unwrap();
+        let j = serde_json::from_slice(&c4lab(&args, "").stdout).unwrap();
         let text = std::fs::read_to_string(&log).unwrap();
-        let rounds: Vec<serde_json::Value> = text
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .filter(|r: &serde_json::Value| r["search"] == "A")
+        let rounds = (text.lines())
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|r| r["search"] == "A")
             .collect();
-        assert!(
-            rounds
-                .iter()
-                .any(|r| r["ended"] != "verdict" && r["dead_ends"] == at),
-            "--widen-after {widen}: let go at {at}: {text}"
-        );
+        (j, rounds)
+    };
+    let (alone, rounds) = run("0");
+    assert_eq!(alone["verdict"], "found", "{alone}");
+    // (a budget's dead ends count from the end of the round before it)
+    let (mut since, mut level, mut before_end, mut widest) = (0, 1, 0, Vec::new());
+    for r in &rounds {
+        let dead_ends = r["dead_ends"].as_u64().unwrap();
+        if r["levels"] != level {
+            (since, level) = (before_end, r["levels"].as_u64().unwrap());
+        }
+        let most = widest.last().copied().unwrap_or(0);
+        widest.push(most.max(dead_ends - since));
+        before_end = dead_ends;
     }
-    // (the marks that come before the first's last round let the second go)
-    assert!(let_go >= 2, "{let_go}");
+    let (last, before) = match widest[..] {
+        [.., before, last] => (last, before),
+        _ => panic!("the test needs a root of two rounds or more: {rounds:?}"),
+    };
+    assert!(last > before && before > 0, "{widest:?}");
+    // a mark only the round that finds passes: the second never starts (it was let go
+    // at the first's final count and reported as started, with no round run)
+    let (j, _) = run(&format!("0,{}", 2 * last));
+    assert_eq!(j["entrants"][1]["started"], false, "{j}");
+    assert_eq!(j["entrants"][1]["started_at"], 0, "{j}");
+    // a mark an earlier round passes: let go at the end of that round, at its count
+    let (j, raced) = run(&format!("0,{}", 2 * before));
+    let at = widest.iter().position(|&w| w >= before).unwrap();
+    assert_eq!(j["entrants"][1]["started"], true, "{j}");
+    assert_eq!(
+        j["entrants"][1]["started_at"], raced[at]["dead_ends"],
+        "{j}"
+    );
     std::fs::remove_file(&log).ok();
+}
+
+#[test]
+fn a_map_of_exactly_the_state_budget_is_complete_not_over_it() {
+    // a root found in its first round, on its first map alone: that map's size as the
+    // budget is enough (it said budget, exit 3), one position less is not
+    let run = |max: &str| {
+        let args = [
+            "dsat",
+            "--json",
+            "--local-work",
+            "0",
+            "--widen-after",
+            "0",
+            "--max-states",
+            max,
+            "examples/incomplete.txt",
+        ];
+        let out = c4lab(&args, "");
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), j)
+    };
+    let (code, j) = run("2000000");
+    assert_eq!((code, j["rounds"].as_u64()), (Some(0), Some(1)), "{j}");
+    let mapped = j["positions"].as_u64().unwrap();
+    let (code, j) = run(&mapped.to_string());
+    assert_eq!(code, Some(0), "{j}");
+    assert_eq!(j["verdict"], "found", "{j}");
+    let (code, j) = run(&(mapped - 1).to_string());
+    assert_eq!(code, Some(3), "{j}");
+    assert_eq!(j["verdict"], "budget", "{j}");
 }
 
 #[cfg(target_os = "linux")]

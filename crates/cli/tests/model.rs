@@ -149,7 +149,7 @@ fn an_output_that_cannot_be_written_is_named_before_training() {
     );
     let out = train_to(d, "192", &[]);
     assert_exit(&out, 2);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("is a directory"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a folder; name a file to write"));
     let out = train("192", &["--features", "rows"]);
     assert_exit(&out, 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("use threats or columns"));

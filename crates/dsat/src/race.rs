@@ -12,8 +12,9 @@
 //! when the first to finish on the clock has finished, not later.
 //!
 //! The first entrant's SAT search may run alone for a head start: the others' start
-//! once one of its level budgets has taken half the head start, so on the roots it
-//! settles quickly they cost nothing, and when it finishes before that they never
+//! at the end of its round (one that does not end the search) in which one of its level
+//! budgets passed half the head start, so on the roots it settles quickly they cost
+//! nothing, and when it ends before that (found, unsat, out of states) they never
 //! start. Once started, they run to the usual ceilings (a widening search maps its own first cut, so it does not
 //! repeat the first's work; with the same first cut it would until one of the first's
 //! budgets took the whole head start, and then only its own core's time is lost).
@@ -220,9 +221,10 @@ impl Ceilings {
 }
 
 /// Solves the root of `diagram` once per entry of `entrants`, each in its own thread.
-/// Every entrant's local search starts at once; the others' SAT searches start once
-/// one of the first's level budgets has taken half of `head_start` dead ends, and never
-/// if it finishes before that (see the module notes; 0: all start at once).
+/// Every entrant's local search starts at once; the others' SAT searches start after
+/// the first's round in which one of its level budgets passed half of `head_start` dead
+/// ends, and never if that round or one before ends its search (see the module notes;
+/// 0: all start at once).
 /// `ready` runs once every entrant has set up (its solver, its strong solver and its
 /// empty encoding) and before any maps a position; `progress` receives each entrant's
 /// reports with its index.
@@ -256,8 +258,8 @@ pub fn race(
                     let mapping = std::panic::catch_unwind(set_up_one)
                         .unwrap_or_else(|_| {
                             Err(SynthError::Internal(format!(
-                                "setting up the race's search {} panicked",
-                                i + 1
+                                "setting up search {} of the race panicked",
+                                char::from_u32('A' as u32 + i as u32).unwrap_or('?')
                             )))
                         })
                         .map(|mut m| {
@@ -374,8 +376,8 @@ fn contradiction<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Result<
 }
 
 /// One entrant, counted from `started_at`: its local search (if still running), map,
-/// search (showing `rounds` the search after each round that settles nothing), and on a verdict lower the
-/// others' ceilings to where they can no longer win.
+/// search (showing `rounds` the search after each round that does not end it), and on a
+/// verdict lower the others' ceilings to where they can no longer win.
 fn run(
     mut mapping: crate::Mapping,
     i: usize,

@@ -278,7 +278,7 @@ impl Mapped {
 
     /// [`Mapped::search_with_progress`], also showing `watch` the search after every
     /// round that reaches no verdict (the race lets its others go from there: not on the
-    /// round that settles the root); returns the report and the most dead ends one level
+    /// round that ends the search, found, unsat or out of states); returns the report and the most dead ends one level
     /// budget took.
     pub(crate) fn search_watching(
         mut self,

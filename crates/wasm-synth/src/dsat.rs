@@ -155,8 +155,8 @@ impl DsatSession {
         }
     }
 
-    /// Reports `released_at`: the dead ends at the end of the first round that settles
-    /// nothing and after which one level budget has taken `dead_ends` or more (the
+    /// Reports `released_at`: the dead ends at the end of the first round that does not
+    /// end the search and after which one level budget has taken `dead_ends` or more (the
     /// race's release mark).
     pub fn watch_release(&mut self, dead_ends: f64) {
         self.release_mark = self::dead_ends(dead_ends);
@@ -201,7 +201,7 @@ impl DsatSession {
             Phase::Searching(mut s) => {
                 let verdict = s.round();
                 // as the native race watches its first search: after every round that
-                // settles nothing (the others never start on a root the first settles)
+                // does not end the search (the others never start once the first ended)
                 if matches!(verdict, Ok(None))
                     && self.released_at.is_none()
                     && s.widest_budget() >= self.release_mark
@@ -413,33 +413,37 @@ mod tests {
     }
 
     #[test]
-    fn the_release_mark_is_passed_only_on_a_round_that_settles_nothing() {
+    fn the_release_mark_is_passed_only_on_a_round_that_does_not_end_the_search() {
         // (on the round that finds, the page let the others go at the first's final count,
         // and they were counted as started)
         let grid = "9909999\n99R9999\n??Y?999\nYRY?R??\nYYYRR??\nRRRYYRY\n";
-        let mut released = 0;
-        for mark in [1.0, 2.0, 10.0, 20.0, 30.0, 40.0, 60.0, 100.0] {
+        let solve = |mark: Option<u64>| {
             let mut session = DsatSession::start(grid, 16, 1e5, 1.0, 0.0, 0).unwrap();
             session.set_local_work(0.0);
-            session.watch_release(mark);
-            let reports = run(session);
-            let (end, before) = reports.split_last().unwrap();
-            assert_eq!(end["state"], "found", "{end}");
-            if end["released_at"].is_null() {
-                continue;
+            if let Some(mark) = mark {
+                session.watch_release(mark as f64);
             }
-            released += 1;
-            // the count at the end of a round reported before the last
-            let at = &end["released_at"];
-            assert!(
-                before
-                    .iter()
-                    .any(|r| r["state"] == "searching" && &r["conflicts"] == at),
-                "mark {mark}: released at {at}, the search ended at {}",
-                end["conflicts"]
-            );
-        }
-        assert!(released >= 1, "{released}");
+            run(session)
+        };
+        // the most dead ends a level budget took before the last round, and after it
+        let unwatched = solve(None);
+        let (end, before) = unwatched.split_last().unwrap();
+        assert_eq!(end["state"], "found", "{end}");
+        let widest = |r: &serde_json::Value| r["widest"].as_u64();
+        let last = widest(end).unwrap();
+        let earlier = before.iter().filter_map(widest).max().unwrap_or(0);
+        assert!(last > earlier && earlier > 0, "{earlier} then {last}");
+        // a mark only the round that finds passes: no release
+        let end = solve(Some(last)).pop().unwrap();
+        assert!(end["released_at"].is_null(), "{end}");
+        // a mark an earlier round passes: released at that round's end, before the last
+        let end = solve(Some(earlier)).pop().unwrap();
+        let at = end["released_at"].as_u64().expect("released");
+        assert!(at < end["conflicts"].as_u64().unwrap(), "{end}");
+        assert!(
+            before.iter().any(|r| r["conflicts"].as_u64() == Some(at)),
+            "{end}"
+        );
     }
 
     /// Steps until the session is no longer in its local search; its state then.
