@@ -75,11 +75,19 @@ pub fn check(branches: &Path, steady: &Path, json_out: bool) -> Result<u8> {
 /// Refuses (exit 2) a file that holds none of what it should, as a wrong file or the two
 /// swapped: such input is no solution that fails (exit 1), and its thousands of line
 /// errors said so only in their first line.
-fn refuse_wrong_files(branches: &Path, b: &str, steady: &Path, s: &str) -> Result<()> {
+pub(crate) fn refuse_wrong_files(branches: &Path, b: &str, steady: &Path, s: &str) -> Result<()> {
     let (found_b, errors_b) = parse_branches(b);
     let (found_s, errors_s) = parse_leaves(s);
     if !found_b.is_empty() && !found_s.is_empty() {
         return Ok(());
+    }
+    let nothing = |found: usize, errors: &[String]| found == 0 && errors.is_empty();
+    if nothing(found_b.len(), &errors_b) && nothing(found_s.len(), &errors_s) {
+        anyhow::bail!(
+            "--branches {} and --steady-states {} are both empty (nothing but blank or comment lines): give upstream's branches.txt and steady_states.txt",
+            branches.display(),
+            steady.display()
+        );
     }
     if b == s {
         anyhow::bail!(

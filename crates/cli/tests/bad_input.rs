@@ -186,8 +186,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment_said = format!(
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
-    let empty_said = format!("{empty_s}: no diagrams to verify");
-    let cases: [(&[&str], &str); 76] = [
+    let cases: [(&[&str], &str); 78] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -448,6 +447,12 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (&unread_book, "--book speeds up the exact teacher only"),
         (&all_slots, "no holdout game can be board-disjoint"),
         (&["bench", "verify", "--runs", "1001"], "--runs"),
+        // a wrong file is bad input, as check-solution says (it was timed and reported
+        // as a solution that fails its checks, exit 1)
+        (
+            &["bench", "verify", "--runs", "1", "--branches", &empty_s, "--steady-states", "examples/win.txt"],
+            "holds no branch line (`<moves>-><column>`, the root's `-><column>`) (nothing in it but blank or comment lines): give upstream's branches.txt",
+        ),
         (
             &["dsat", "--max-states", "0", "examples/complete.txt"],
             "expected a whole number from 1 to",
@@ -486,7 +491,11 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
                 "--steady-states",
                 &empty_s,
             ],
-            empty_said.as_str(),
+            "are both empty (nothing but blank or comment lines): give upstream's branches.txt",
+        ),
+        (
+            &["check-solution", "--branches", &empty_s, "--steady-states", &empty_s],
+            "are both empty (nothing but blank or comment lines): give upstream's branches.txt",
         ),
         // (said to have no root of 16-42 stones, as if it held other diagrams)
         (
