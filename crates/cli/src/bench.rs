@@ -368,6 +368,12 @@ fn solver(
                     })
                     .collect();
                 sets.sort();
+                if sets.is_empty() {
+                    bail!(
+                        "no set {name:?} in {}: it holds no .txt file (--sets names the folder of the benchmark sets)",
+                        dir.display()
+                    );
+                }
                 bail!(
                     "no set {name:?} in {} (--only takes names of its .txt files: {})",
                     dir.display(),

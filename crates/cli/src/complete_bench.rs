@@ -94,6 +94,15 @@ fn task(d: &Diagram, k: usize, i: usize, seed: u64) -> Diagram {
     undecide(d, k, (k * 1000 + i) as u64 ^ seed)
 }
 
+/// `ply 14`, or `ply 14-16`: the stones of a sample's roots, as a header names them.
+pub(crate) fn plies(min: u32, max: u32) -> String {
+    if min == max {
+        format!("ply {min}")
+    } else {
+        format!("ply {min}-{max}")
+    }
+}
+
 /// A header's note when a sample asked for more upstream diagrams than the plies hold.
 pub(crate) fn all_there_are(taken: usize, asked: usize) -> String {
     if taken < asked {
@@ -203,20 +212,18 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         }
         if pool.len() < a.tasks {
             sayln!(
-                "wrote the tasks of {} of ply {}-{}{}",
+                "wrote the tasks of {} of {}{}",
                 counted(pool.len() as u64, "upstream diagram"),
-                a.min_ply,
-                a.max_ply,
+                plies(a.min_ply, a.max_ply),
                 all_there_are(pool.len(), a.tasks)
             );
         }
         return Ok(0);
     }
     outln!(
-        "auto-complete: {} of ply {}-{}{}, backend {}, learn {}, seed {}, cap {} s; medians and maxima over the tasks found",
+        "auto-complete: {} of {}{}, backend {}, learn {}, seed {}, cap {} s; medians and maxima over the tasks found",
         counted(pool.len().min(a.tasks) as u64, "upstream diagram"),
-        a.min_ply,
-        a.max_ply,
+        plies(a.min_ply, a.max_ply),
         all_there_are(pool.len(), a.tasks),
         a.search.backend,
         a.search.learn,

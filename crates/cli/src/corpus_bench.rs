@@ -9,6 +9,8 @@ use crate::selfplay::{SelfPlay, Teacher, EXACT_CHEAP_FROM_PLY};
 
 /// `c4lab bench corpus`: games and labels per second per teacher.
 #[derive(Args, Debug, Clone)]
+// (every teacher has its row: the self-play flag that chooses one is not offered)
+#[command(mut_arg("teacher", |a| a.hide(true)))]
 pub struct BenchCorpus {
     /// Games for the alpha-beta teacher.
     #[arg(long, default_value_t = 20_000)]

@@ -163,11 +163,16 @@ impl SearchArgs {
                 // (it judges moves with the strong solver: none runs without it)
                 "off (--oracle-nodes 0)".to_string()
             } else if self.local_work.is_empty() {
-                format!(
-                    "{},{} work",
-                    c4lab_dsat::LOCAL_WORK,
-                    c4lab_dsat::LATER_LOCAL_WORK
-                )
+                // each search's default: the first's, then the later ones' (one search
+                // with --widen-after 0 or --first-levels 10)
+                let searches = if self.first_levels >= 10 { 1 } else { self.widen_after.len() };
+                let works: Vec<u64> = (0..searches.max(1) as u64)
+                    .map(|i| match i {
+                        0 => c4lab_dsat::LOCAL_WORK,
+                        _ => c4lab_dsat::LATER_LOCAL_WORK,
+                    })
+                    .collect();
+                format!("{} work", flag_list(&works))
             } else {
                 format!("{} work", flag_list(&self.local_work))
             },

@@ -88,9 +88,9 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
         let written = roots.len();
         if written < a.roots {
             sayln!(
-                "wrote {written} upstream roots of ply {}-{}{}",
-                a.min_ply,
-                a.max_ply,
+                "wrote {} of {}{}",
+                crate::complete::counted(written as u64, "upstream root"),
+                crate::complete_bench::plies(a.min_ply, a.max_ply),
                 crate::complete_bench::all_there_are(written, a.roots)
             );
         }
@@ -98,14 +98,16 @@ pub fn bench(a: BenchDsat) -> Result<u8> {
     }
     let source = if a.grids.is_empty() {
         format!(
-            "{} upstream roots of ply {}-{}{}, every level cell ?",
-            roots.len(),
-            a.min_ply,
-            a.max_ply,
+            "{} of {}{}, every level cell ?",
+            crate::complete::counted(roots.len() as u64, "upstream root"),
+            crate::complete_bench::plies(a.min_ply, a.max_ply),
             crate::complete_bench::all_there_are(roots.len(), a.roots)
         )
     } else {
-        format!("{} grids as given", roots.len())
+        format!(
+            "{} as given",
+            crate::complete::counted(roots.len() as u64, "grid")
+        )
     };
     let against = match &a.baseline {
         Some(b) => format!(", against the baseline {} (interleaved)", b.display()),

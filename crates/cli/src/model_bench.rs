@@ -22,8 +22,8 @@ pub struct BenchModel {
     /// Training steps to time (at least 1).
     #[arg(long, default_value_t = 20_000, value_parser = crate::solve::count_u64_arg)]
     steps: u64,
-    /// Holdout positions for the optimal-move rate.
-    #[arg(long, default_value_t = 200)]
+    /// Holdout positions for the optimal-move rate (at least 1: a rate of none is none).
+    #[arg(long, default_value_t = 200, value_parser = crate::solve::count_arg)]
     positions: usize,
     /// Bits of the table indices of the model trained and timed (16 to 20).
     #[arg(long, default_value_t = 16)]
@@ -102,8 +102,8 @@ pub fn bench(a: BenchModel) -> Result<u8> {
     if let Some((train_len, train_s)) = training {
         outln!("| training positions | {train_len} |");
         outln!(
-            "| training time per 1,000 steps (batch 16, one thread) | {:.2} s |",
-            train_s * 1000.0 / a.steps as f64
+            "| training time per 1,000 steps (batch 16, one thread) | {:.1} ms |",
+            train_s * 1e6 / a.steps as f64
         );
     }
     outln!(
@@ -120,7 +120,7 @@ pub fn bench(a: BenchModel) -> Result<u8> {
         model.feature_set().name()
     );
     let after = match training {
-        Some(_) => format!(" after {} steps", a.steps),
+        Some(_) => format!(" after {}", crate::complete::counted(a.steps, "step")),
         None => String::new(),
     };
     outln!(
@@ -130,9 +130,9 @@ pub fn bench(a: BenchModel) -> Result<u8> {
     );
     if sample.is_empty() {
         // said, as `eval` says it: "- of 0" read as a rate over nothing
-        if a.positions > 0 {
-            outln!("| optimal-move rate (14+ stones) | - (no holdout position has 14 stones or more) |");
-        }
+        outln!(
+            "| optimal-move rate (14+ stones) | - (no holdout position has 14 stones or more) |"
+        );
     } else {
         outln!(
             "| optimal-move rate (14+ stones) | {} of {} |",

@@ -186,7 +186,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment_said = format!(
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
-    let cases: [(&[&str], &str); 78] = [
+    let cases: [(&[&str], &str); 80] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -447,6 +447,17 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (&unread_book, "--book speeds up the exact teacher only"),
         (&all_slots, "no holdout game can be board-disjoint"),
         (&["bench", "verify", "--runs", "1001"], "--runs"),
+        // every teacher has its row: the self-play flag that picks one is refused (and
+        // no longer offered in its help)
+        (
+            &["bench", "corpus", "--teacher", "exact"],
+            "bench corpus times every teacher itself (a row each); leave out --teacher",
+        ),
+        // a rate over no position is none (the rows were left out without a word)
+        (
+            &["bench", "model", "--corpus", "examples", "--positions", "0"],
+            "--positions",
+        ),
         // a wrong file is bad input, as check-solution says (it was timed and reported
         // as a solution that fails its checks, exit 1)
         (
@@ -560,52 +571,6 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
             "{args:?}: {err}"
         );
     }
-    // a benchmark's data folder that is not there: the flag to pass is named, and no
-    // table header is printed first
-    let out = c4lab(
-        &[
-            "bench",
-            "solver",
-            "--sets",
-            "no-such-folder",
-            "--only",
-            "L3_R1",
-        ],
-        "",
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("pass --sets FOLDER"), "{err}");
-    assert!(
-        out.stdout.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    // a set name that is not in the folder names the sets that are
-    let sets = std::env::temp_dir().join(format!("c4lab-sets-{}", std::process::id()));
-    std::fs::create_dir_all(sets.join("train")).unwrap();
-    std::fs::write(sets.join("L9_R9.txt"), "").unwrap();
-    let sets_s = sets.display().to_string();
-    let out = c4lab(
-        &["bench", "solver", "--sets", &sets_s, "--only", "L0_R0"],
-        "",
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("no set \"L0_R0\"") && err.contains("L9_R9"),
-        "{err}"
-    );
-    // a corpus folder given where a corpus file goes: the files inside are named
-    std::fs::write(sets.join("train/corpus_4.txt"), "").unwrap();
-    let out = c4lab(&["corpus", "stats", &sets_s], "");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("is a folder") && err.contains("corpus_4.txt"),
-        "{err}"
-    );
-    std::fs::remove_dir_all(&sets).ok();
     std::fs::remove_file(&empty).ok();
     std::fs::remove_file(&odd).ok();
     std::fs::remove_file(&comment).ok();

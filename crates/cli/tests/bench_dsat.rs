@@ -17,6 +17,24 @@ fn bench_dsat_writes_its_roots_as_grids_for_other_tools() {
     let Some(states) = upstream_states() else {
         return;
     };
+    // one root of one ply is named so (it said "1 upstream roots of ply 22-22"), and a
+    // lone search's local work as one value (it said "25000000,50000000")
+    let flags = [
+        "--roots",
+        "1",
+        "--min-ply",
+        "22",
+        "--max-ply",
+        "22",
+        "--widen-after",
+        "0",
+    ];
+    let header = stdout(&bench_dsat(&states, &flags));
+    assert!(
+        header.starts_with("dsat: 1 upstream root of ply 22, every level cell ?")
+            && header.contains("local search 25000000 work,"),
+        "{header}"
+    );
     let dir = std::env::temp_dir().join(format!("c4lab-grids-{}", std::process::id()));
     let out = bench_dsat(
         &states,

@@ -190,6 +190,12 @@ fn bench_model_says_when_no_holdout_position_has_fourteen_stones() {
         "{table}"
     );
     assert!(!table.contains("of 0"), "{table}");
+    // the time per 1,000 steps in milliseconds (in seconds it read 0.01 for 0.007)
+    let line = table
+        .lines()
+        .find(|l| l.contains("per 1,000 steps"))
+        .unwrap();
+    assert!(line.ends_with(" ms |"), "{line}");
 }
 
 #[test]
