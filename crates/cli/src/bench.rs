@@ -312,6 +312,16 @@ fn solver(
         .iter()
         .map(|&t| crate::solve::thread_count(t))
         .collect();
+    // (a count given twice, or 0 beside the core count, ran the same columns twice)
+    if let Some(twice) = threads
+        .iter()
+        .find(|t| threads.iter().filter(|u| u == t).count() > 1)
+    {
+        bail!(
+            "--threads names {twice} twice (0 is one per core, here {}): give each count once",
+            crate::solve::thread_count(0)
+        );
+    }
     let plural = |t: usize| if t == 1 { "thread" } else { "threads" };
     let mut head = String::from("| set | positions | mismatches |");
     let mut rule = String::from("| --- | ---: | ---: |");

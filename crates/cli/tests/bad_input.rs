@@ -186,7 +186,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment_said = format!(
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
-    let cases: [(&[&str], &str); 80] = [
+    let cases: [(&[&str], &str); 81] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -348,6 +348,10 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         (
             &["bench", "solver", "--only", "L3_R1,L3_R1"],
             "--only names L3_R1 twice: give each set once",
+        ),
+        (
+            &["bench", "solver", "--threads", "1,1"],
+            "--threads names 1 twice (0 is one per core, here ",
         ),
         // a strong-solver budget where no position is mapped, a core budget (even 0)
         // where no core is learnt, a tree cap where no tree is (they passed, unused)
