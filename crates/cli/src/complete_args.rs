@@ -56,65 +56,66 @@ pub struct SearchArgs {
     /// Losing cores are learnt from this many candidates on.
     #[arg(long, default_value_t = Options::default().lost_after)]
     lost_after: u64,
-    /// The flags given on the command line (by argument id), as `note_typed` found them:
-    /// a setting the chosen learning never uses is refused when typed, even at its
+    /// The flags of these settings given on the command line, as `note_typed` found
+    /// them: a setting the chosen learning never uses is refused when typed, even at its
     /// default value, and passes when left out.
     #[arg(skip)]
-    typed: Vec<&'static str>,
+    typed: Vec<String>,
 }
 
-/// The settings `check` refuses where they would have no effect: argument id, flag.
-const CHECKED: [(&str, &str); 8] = [
-    ("tree_cap", "--tree-cap"),
-    ("tree_after", "--tree-after"),
-    ("premap", "--premap"),
-    ("deepen_after", "--deepen-after"),
-    ("deepen_to", "--deepen-to"),
-    ("lost_after", "--lost-after"),
-    ("lost_budget", "--lost-budget"),
+/// The settings `check` refuses where they would have no effect.
+const CHECKED: [&str; 8] = [
+    "--tree-cap",
+    "--tree-after",
+    "--premap",
+    "--deepen-after",
+    "--deepen-to",
+    "--lost-after",
+    "--lost-budget",
     // (the strong solver is asked about the moves of mapped positions only)
-    ("oracle_nodes", "--oracle-nodes"),
+    "--oracle-nodes",
 ];
 
 impl SearchArgs {
-    /// Records which of the checked settings were typed, from the matches of the
-    /// command that holds these settings.
+    /// Records which of these settings were typed, from the matches of the command that
+    /// holds them.
     pub fn note_typed(&mut self, matches: &clap::ArgMatches) {
-        self.typed = CHECKED
-            .iter()
-            .map(|&(id, _)| id)
-            .filter(|id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
-            .collect();
+        self.typed = crate::typed_flags::<SearchArgs>(matches);
+    }
+
+    /// The flags of these settings typed on the command line.
+    pub(crate) fn typed(&self) -> &[String] {
+        &self.typed
     }
 
     /// Refuses typed settings that the chosen learning would never use, rather than
     /// ignore them (a setting left out passes).
     pub(crate) fn check(&self) -> Result<()> {
-        let typed = |id: &str| self.typed.contains(&id);
+        let typed = |flag: &str| self.typed.iter().any(|t| t == flag);
         let learn = Learn::parse(&self.learn).expect("clap checked the value");
         if learn == Learn::Blocking {
-            if let Some((_, flag)) = CHECKED.iter().find(|(id, _)| typed(id)) {
+            if let Some(flag) = CHECKED.iter().find(|flag| typed(flag)) {
                 anyhow::bail!(
                     "{flag} has no effect with --learn blocking, which maps no position: leave it out, or learn positions or trees"
                 );
             }
         }
-        if learn == Learn::Tree && typed("tree_after") {
+        if learn == Learn::Tree && typed("--tree-after") {
             anyhow::bail!(
                 "--tree-after applies with --learn positions only: --learn tree learns whole trees from the first candidate"
             );
         }
-        if learn == Learn::Tree && typed("lost_budget") {
+        if learn == Learn::Tree && typed("--lost-budget") {
             anyhow::bail!(
                 "--lost-budget learns losing cores with --learn positions only: leave it out with --learn tree"
             );
         }
-        if learn == Learn::Positions && self.tree_after == 0 && typed("tree_cap") {
+        if learn == Learn::Positions && self.tree_after == 0 && typed("--tree-cap") {
             anyhow::bail!(
                 "--tree-cap caps the trees --learn positions learns from --tree-after on, and --tree-after 0 learns none: leave it out, or give --tree-after a count"
             );
         }
-        if self.lost_budget == 0 && typed("lost_after") {
+        if self.lost_budget == 0 && typed("--lost-after") {
             anyhow::bail!("--lost-after needs --lost-budget above 0, or no core is learnt");
         }
         // (the engine refuses these too, naming its own fields; this names the flags)
@@ -129,7 +130,7 @@ impl SearchArgs {
                 self.tree_after
             );
         }
-        if typed("deepen_to") && self.deepen_to <= self.premap {
+        if typed("--deepen-to") && self.deepen_to <= self.premap {
             anyhow::bail!(
                 "--deepen-to {} is not deeper than --premap {}: nothing to deepen; give a deeper --deepen-to",
                 self.deepen_to,

@@ -52,10 +52,6 @@ pub struct BenchComplete {
     write_grids: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) search: SearchArgs,
-    /// The search settings typed on the command line (`--write-grids` refuses them,
-    /// bar `--seed`, which chooses the tasks).
-    #[arg(skip)]
-    pub(crate) typed_search: Vec<String>,
 }
 
 /// Upstream's diagrams (translated) whose roots hold a number of stones in `plies`.
@@ -116,7 +112,8 @@ pub(crate) fn all_there_are(taken: usize, asked: usize) -> String {
 pub fn bench(a: BenchComplete) -> Result<u8> {
     // (search settings beside --write-grids are refused first: none of them is used)
     if a.write_grids.is_some() {
-        let search: Vec<String> = (a.typed_search.iter())
+        // (bar --seed, which chooses the tasks)
+        let search: Vec<String> = (a.search.typed().iter())
             .filter(|flag| *flag != "--seed")
             .cloned()
             .collect();

@@ -487,7 +487,7 @@ fn main() -> ExitCode {
     }
 }
 
-/// Tells auto-complete's settings (`complete`, `bench complete`) which flags were typed.
+/// Records which flags were typed, for the settings whose checks ask (`complete`, `bench complete`, `bench dsat`).
 fn note_typed(command: &mut Command, matches: &clap::ArgMatches) {
     match command {
         Command::Complete { search, .. } => {
@@ -501,7 +501,6 @@ fn note_typed(command: &mut Command, matches: &clap::ArgMatches) {
             let bench = matches.subcommand_matches("bench");
             if let Some(m) = bench.and_then(|b| b.subcommand_matches("complete")) {
                 args.search.note_typed(m);
-                args.typed_search = typed_flags::<complete_args::SearchArgs>(m);
             }
         }
         Command::Bench {
@@ -516,8 +515,8 @@ fn note_typed(command: &mut Command, matches: &clap::ArgMatches) {
     }
 }
 
-/// The long flags of the settings `A` holds that were typed on the command line (a
-/// benchmark that only writes its tasks refuses them rather than ignore them).
+/// The long flags of the settings `A` holds that were typed on the command line (for
+/// checks that refuse a setting typed where it has no effect, even at its default).
 fn typed_flags<A: clap::Args>(matches: &clap::ArgMatches) -> Vec<String> {
     A::augment_args(clap::Command::new("settings"))
         .get_arguments()
