@@ -308,7 +308,8 @@ fn solver(
     if let Some(cmd) = baseline {
         check_program(cmd)?;
     }
-    let threads: Vec<usize> = threads
+    let typed = threads;
+    let threads: Vec<usize> = typed
         .iter()
         .map(|&t| crate::solve::thread_count(t))
         .collect();
@@ -317,10 +318,14 @@ fn solver(
         .iter()
         .find(|t| threads.iter().filter(|u| u == t).count() > 1)
     {
-        bail!(
-            "--threads names {twice} twice (0 is one per core, here {}): give each count once",
-            crate::solve::thread_count(0)
-        );
+        let zero = match typed.contains(&0) {
+            true => format!(
+                " (0 is one per core, here {})",
+                crate::solve::thread_count(0)
+            ),
+            false => String::new(),
+        };
+        bail!("--threads names {twice} twice{zero}: give each count once");
     }
     let plural = |t: usize| if t == 1 { "thread" } else { "threads" };
     let mut head = String::from("| set | positions | mismatches |");

@@ -91,7 +91,11 @@ impl SearchArgs {
     /// Refuses typed settings that the chosen learning would never use, rather than
     /// ignore them (a setting left out passes).
     pub(crate) fn check(&self) -> Result<()> {
-        let typed = |flag: &str| self.typed.iter().any(|t| t == flag);
+        // (each flag asked about is one of CHECKED, whose flags a test checks)
+        let typed = |flag: &str| {
+            debug_assert!(CHECKED.contains(&flag), "{flag} is not checked");
+            self.typed.iter().any(|t| t == flag)
+        };
         let learn = Learn::parse(&self.learn).expect("clap checked the value");
         if learn == Learn::Blocking {
             if let Some(flag) = CHECKED.iter().find(|flag| typed(flag)) {
@@ -154,6 +158,26 @@ impl SearchArgs {
             deepen_to_plies: self.deepen_to,
             lost_budget: self.lost_budget,
             lost_after: self.lost_after,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_checked_setting_is_one_of_these_flags() {
+        // a misspelt flag would never be found typed, and its check would pass in silence
+        let command = <SearchArgs as clap::Args>::augment_args(clap::Command::new("settings"));
+        let flags: Vec<String> = (command.get_arguments())
+            .filter_map(|arg| arg.get_long().map(|long| format!("--{long}")))
+            .collect();
+        for flag in CHECKED {
+            assert!(
+                flags.iter().any(|f| f == flag),
+                "{flag} is not in {flags:?}"
+            );
         }
     }
 }

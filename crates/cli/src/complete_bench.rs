@@ -79,7 +79,7 @@ pub fn upstream_pool(path: &Path, plies: std::ops::RangeInclusive<u32>) -> Resul
         if *plies.end() == u32::MAX {
             format!("{} or more", plies.start())
         } else {
-            format!("{}-{}", plies.start(), plies.end())
+            stones(*plies.start(), *plies.end())
         }
     );
     Ok(pool)
@@ -92,10 +92,15 @@ fn task(d: &Diagram, k: usize, i: usize, seed: u64) -> Diagram {
 
 /// `ply 14`, or `ply 14-16`: the stones of a sample's roots, as a header names them.
 pub(crate) fn plies(min: u32, max: u32) -> String {
+    format!("ply {}", stones(min, max))
+}
+
+/// `14`, or `14-16`: a count of stones from `min` to `max`.
+fn stones(min: u32, max: u32) -> String {
     if min == max {
-        format!("ply {min}")
+        min.to_string()
     } else {
-        format!("ply {min}-{max}")
+        format!("{min}-{max}")
     }
 }
 
@@ -183,9 +188,8 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
         .unwrap_or(0);
     if let Some(k) = a.k.iter().find(|&&k| k > cells) {
         bail!(
-            "--k {k}: the diagrams sampled from roots of {}-{} stones have as few as {cells} level cells to undecide; give k of at most {cells} (or a lower --max-ply)",
-            a.min_ply,
-            a.max_ply
+            "--k {k}: the diagrams sampled from roots of {} stones have as few as {cells} level cells to undecide; give k of at most {cells} (or a lower --max-ply)",
+            stones(a.min_ply, a.max_ply)
         );
     }
     let seeds = if a.seeds.is_empty() {

@@ -142,6 +142,12 @@ impl SearchArgs {
 
     /// The settings in a few words, for a table's header.
     pub fn describe(&self) -> String {
+        // with every level open from the start no budget grows: the first search runs alone
+        let searches = if self.first_levels >= c4lab_synth::FREE_LEVELS {
+            &self.widen_after[..self.widen_after.len().min(1)]
+        } else {
+            &self.widen_after[..]
+        };
         format!(
             "cut {} plies ({} for a widening search) then {} after {} rounds, tree cap {}, fault paths {}, first levels {}{}{}{}, widen after {}, at most {} positions, backend {}, oracle {} nodes ({} plies above the cut unasked), local search {}",
             self.first_cut.min(self.cut),
@@ -154,7 +160,7 @@ impl SearchArgs {
             if self.level_gaps { ", level gaps allowed" } else { "" },
             if self.build_all_levels { ", every level built from the start" } else { "" },
             if self.no_phase_hint { ", no phase hint" } else { "" },
-            flag_list(&self.widen_after),
+            flag_list(searches),
             self.max_states,
             self.backend,
             self.oracle_nodes,
@@ -163,10 +169,8 @@ impl SearchArgs {
                 // (it judges moves with the strong solver: none runs without it)
                 "off (--oracle-nodes 0)".to_string()
             } else if self.local_work.is_empty() {
-                // each search's default: the first's, then the later ones' (one search
-                // with --widen-after 0 or --first-levels 10)
-                let searches = if self.first_levels >= 10 { 1 } else { self.widen_after.len() };
-                let works: Vec<u64> = (0..searches.max(1) as u64)
+                // each search's default: the first's, then the later ones'
+                let works: Vec<u64> = (0..searches.len().max(1))
                     .map(|i| match i {
                         0 => c4lab_dsat::LOCAL_WORK,
                         _ => c4lab_dsat::LATER_LOCAL_WORK,
@@ -231,4 +235,51 @@ pub(crate) fn flag_list(values: &[u64]) -> String {
         .map(u64::to_string)
         .collect::<Vec<_>>()
         .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The settings as `flags` give them.
+    fn settings(flags: &[&str]) -> SearchArgs {
+        #[derive(clap::Parser)]
+        struct Settings {
+            #[command(flatten)]
+            search: SearchArgs,
+        }
+        let args = std::iter::once("settings").chain(flags.iter().copied());
+        <Settings as clap::Parser>::try_parse_from(args)
+            .unwrap()
+            .search
+    }
+
+    #[test]
+    fn the_description_names_the_searches_that_run() {
+        // two by default; one with --widen-after 0, and one with every level open,
+        // whatever --widen-after says (it listed both searches' values)
+        for (flags, widen, work) in [
+            (
+                &[][..],
+                "widen after 0,3000, at most",
+                "local search 25000000,50000000 work",
+            ),
+            (
+                &["--widen-after", "0"],
+                "widen after 0, at most",
+                "local search 25000000 work",
+            ),
+            (
+                &["--first-levels", "10"],
+                "widen after 0, at most",
+                "local search 25000000 work",
+            ),
+        ] {
+            let said = settings(flags).describe();
+            assert!(
+                said.contains(widen) && said.ends_with(work),
+                "{flags:?}: {said}"
+            );
+        }
+    }
 }

@@ -487,7 +487,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Records which flags were typed, for the settings whose checks ask (`complete`, `bench complete`, `bench dsat`).
+/// Records which flags were typed, for the settings whose checks ask (`complete`,
+/// `bench complete`, `bench dsat`).
 fn note_typed(command: &mut Command, matches: &clap::ArgMatches) {
     match command {
         Command::Complete { search, .. } => {

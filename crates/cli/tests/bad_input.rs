@@ -351,7 +351,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         ),
         (
             &["bench", "solver", "--threads", "1,1"],
-            "--threads names 1 twice (0 is one per core, here ",
+            "--threads names 1 twice: give each count once",
         ),
         // a strong-solver budget where no position is mapped, a core budget (even 0)
         // where no core is learnt, a tree cap where no tree is (they passed, unused)
