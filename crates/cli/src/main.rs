@@ -488,7 +488,7 @@ fn main() -> ExitCode {
 }
 
 /// Records which flags were typed, for the settings whose checks ask (`complete`,
-/// `bench complete`, `bench dsat`).
+/// `bench complete`, `bench dsat`, `bench corpus`).
 fn note_typed(command: &mut Command, matches: &clap::ArgMatches) {
     match command {
         Command::Complete { search, .. } => {
@@ -502,6 +502,16 @@ fn note_typed(command: &mut Command, matches: &clap::ArgMatches) {
             let bench = matches.subcommand_matches("bench");
             if let Some(m) = bench.and_then(|b| b.subcommand_matches("complete")) {
                 args.search.note_typed(m);
+            }
+        }
+        Command::Bench {
+            what: bench::Bench::Corpus(args),
+        } => {
+            let bench = matches.subcommand_matches("bench");
+            if let Some(m) = bench.and_then(|b| b.subcommand_matches("corpus")) {
+                args.teacher_typed = typed_flags::<corpus_bench::BenchCorpus>(m)
+                    .iter()
+                    .any(|flag| flag == "--teacher");
             }
         }
         Command::Bench {

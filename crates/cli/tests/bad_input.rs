@@ -186,7 +186,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment_said = format!(
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
-    let cases: [(&[&str], &str); 81] = [
+    let cases: [(&[&str], &str); 82] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -455,6 +455,11 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         // no longer offered in its help)
         (
             &["bench", "corpus", "--teacher", "exact"],
+            "bench corpus times every teacher itself (a row each); leave out --teacher",
+        ),
+        (
+            // (the default, typed: refused too; a few games, should it run)
+            &["bench", "corpus", "--teacher", "alphabeta", "--games", "1", "--exact-games", "0", "--late-games", "0"],
             "bench corpus times every teacher itself (a row each); leave out --teacher",
         ),
         // a rate over no position is none (the rows were left out without a word)
