@@ -277,9 +277,14 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
             let elapsed = start.elapsed().as_secs_f64() * 1e3;
             stop.store(true, Ordering::Relaxed);
             timer.join().ok();
+            // the stop flag is read between steps, so a task's set-up or first step may
+            // run past the cap: found then is not found within it (at --cap 0.001 a task
+            // found in 5.5 ms counted as found)
+            let in_cap = elapsed <= a.cap * 1e3;
             if a.tasks_detail {
                 let p = c.progress();
                 let outcome = match done {
+                    Completion::Found { .. } if !in_cap => "found past the cap",
                     Completion::Found { .. } => "found",
                     Completion::Unsat => "unsat",
                     Completion::Stopped => "stopped",
@@ -302,7 +307,7 @@ pub fn bench(a: BenchComplete) -> Result<u8> {
                     elapsed
                 );
             }
-            if let Completion::Found { .. } = done {
+            if let (Completion::Found { .. }, true) = (&done, in_cap) {
                 found += 1;
                 cands.push(c.progress().candidates as f64);
                 ms.push(elapsed);
