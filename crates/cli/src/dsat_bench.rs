@@ -233,21 +233,34 @@ fn upstream_roots(a: &BenchDsat) -> Result<Vec<Root>> {
     Ok(roots)
 }
 
-/// The grids given, each named by its file's stem.
+/// The grids given, each named by its file's stem; the same grid given twice is
+/// refused (it ran twice and counted twice in the summary and the median).
 fn given_roots(files: &[std::path::PathBuf]) -> Result<Vec<Root>> {
-    files
-        .iter()
-        .map(|f| {
-            let d = crate::input::read_diagram(Some(f))?.diagram;
-            // the same check as `c4lab dsat`'s, before the first root runs
-            let root = c4lab_synth::checked_root(&d)
-                .with_context(|| format!("{}: no root to solve", f.display()))?;
-            let name = f
-                .file_stem()
-                .map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into());
-            Ok((name, root.moves_played(), d.to_grid()))
-        })
-        .collect()
+    let mut roots: Vec<Root> = Vec::with_capacity(files.len());
+    for f in files {
+        let d = crate::input::read_diagram(Some(f))?.diagram;
+        // the same check as `c4lab dsat`'s, before the first root runs
+        let root = c4lab_synth::checked_root(&d)
+            .with_context(|| format!("{}: no root to solve", f.display()))?;
+        let name = f
+            .file_stem()
+            .map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into());
+        let grid = d.to_grid();
+        if let Some(j) = roots.iter().position(|r| r.2 == grid) {
+            let same = if files[j] == *f {
+                format!("--grids names {} twice", f.display())
+            } else {
+                format!(
+                    "--grids {} and {} hold the same grid",
+                    files[j].display(),
+                    f.display()
+                )
+            };
+            bail!("{same}: it would run twice and count twice in the median; give each grid once");
+        }
+        roots.push((name, root.moves_played(), grid));
+    }
+    Ok(roots)
 }
 
 /// How this build did against the baseline on the roots both found: the geometric
