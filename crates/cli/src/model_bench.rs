@@ -32,8 +32,9 @@ pub struct BenchModel {
     #[arg(long, default_value = "threats")]
     features: FeatureSet,
     /// Time this exported model instead of training one (no training row; --steps,
-    /// --index-bits and --features are not used).
-    #[arg(long)]
+    /// --index-bits and --features, which shape a model trained here, are refused
+    /// beside it).
+    #[arg(long, conflicts_with_all = ["steps", "index_bits", "features"])]
     model: Option<PathBuf>,
 }
 
