@@ -66,11 +66,9 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
     outln!("{TABLE_HEADER}");
     let mut runs = Vec::new();
     for (cfg, games, name) in &rows {
-        // the games done within a row (a slow teacher's row was minutes without a word)
-        let mut r = run_bench(cfg, *games, &crate::corpus::Bar::clearing())?;
-        if let Some(name) = name {
-            r.teacher = name;
-        }
+        // the games done within a row (a slow teacher's row was minutes without a word),
+        // named as the row is (the two exact rows' progress read alike)
+        let r = run_bench(cfg, *games, *name, &crate::corpus::Bar::clearing())?;
         // each row as its teacher finishes (a run stopped during a slow teacher showed
         // the header alone)
         outln!("{}", r.table_row());

@@ -88,6 +88,13 @@ impl SelfPlay {
                 self.opening_max
             );
         }
+        // (a later first ply was accepted, and no move was random: --epsilon 0 says that)
+        if self.epsilon_from > 41 {
+            bail!(
+                "--epsilon-from {} is past the board: a game has at most 42 plies (0-41), so no move would be random; give at most 41, or --epsilon 0 for no random move",
+                self.epsilon_from
+            );
+        }
         if self.teacher == Teacher::Alphabeta && (self.depth == 0 || self.nodes == 0) {
             bail!(
                 "--depth {} --nodes {}: the alpha-beta teacher searches at least one ply and one node; give both at least 1",

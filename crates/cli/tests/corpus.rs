@@ -183,6 +183,11 @@ fn bench_corpus_prints_a_row_per_teacher_and_the_time_for_the_full_corpus() {
             "--opening-max 42 is past the board",
         ),
         (&["--games", "0"][..], "--games 0"),
+        // (past the last ply no move is random: it was accepted as if it were a setting)
+        (
+            &["--epsilon-from", "42"][..],
+            "--epsilon-from 42 is past the board: a game has at most 42 plies (0-41), so no move would be random",
+        ),
     ] {
         let out = c4lab(
             &[
