@@ -1,5 +1,6 @@
 //! Benchmark and corpus data named wrong: a folder that is not there, a set that is not
-//! in it, a corpus folder where a corpus file goes, a flag a benchmark does not offer.
+//! in it, a corpus folder where a corpus file goes, a flag a benchmark does not offer,
+//! a grid given twice, settings of a model that is not trained.
 
 mod common;
 use common::*;
@@ -65,4 +66,54 @@ fn a_benchmarks_data_named_wrong_is_refused_with_what_is_there() {
         "{err}"
     );
     std::fs::remove_dir_all(&sets).ok();
+}
+
+#[test]
+fn a_grid_given_twice_and_training_settings_beside_a_model_are_refused() {
+    // the same grid twice ran twice and counted twice in the summary's median, under
+    // one name or two
+    let copy = std::env::temp_dir().join(format!("c4lab-twice-{}.txt", std::process::id()));
+    std::fs::copy(repo().join("examples/complete.txt"), &copy).unwrap();
+    let copy_s = copy.display().to_string();
+    for (grids, said) in [
+        (
+            ["examples/complete.txt", "examples/complete.txt"],
+            "--grids names examples/complete.txt twice: it would run twice and count twice in the median; give each grid once".to_string(),
+        ),
+        (
+            ["examples/complete.txt", copy_s.as_str()],
+            format!("--grids examples/complete.txt and {copy_s} hold the same grid"),
+        ),
+    ] {
+        let out = c4lab(&[&["bench", "dsat", "--grids"][..], &grids].concat(), "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{grids:?}: {err}");
+        assert!(err.contains(&said), "{grids:?}: {err}");
+        // refused before the first root runs
+        assert_eq!(stdout(&out), "", "{grids:?}");
+    }
+    std::fs::remove_file(&copy).ok();
+    // an exported model is timed as it is: what would shape one trained here was
+    // accepted and ignored
+    for flag in [
+        ["--steps", "10"],
+        ["--index-bits", "18"],
+        ["--features", "columns"],
+    ] {
+        let out = c4lab(
+            &[
+                &["bench", "model", "--corpus", "examples", "--model", "m.c4m"][..],
+                &flag,
+            ]
+            .concat(),
+            "",
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag:?}: {err}");
+        assert!(
+            err.contains("'--model <MODEL>' cannot be used with")
+                && err.contains(&format!("{} <", flag[0])),
+            "{flag:?}: {err}"
+        );
+    }
 }
