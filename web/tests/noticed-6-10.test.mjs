@@ -14,8 +14,11 @@ test('what a user noticed, sixth round: a phone-sized page, the focus ring kept 
   await page.fill('#io-text', 'hello');
   await page.locator('#import').scrollIntoViewIfNeeded();
   await page.click('#import');
-  const box = await page.locator('#message').boundingBox();
-  assert.ok(box.y >= 0 && box.y + box.height <= 640, `the message at ${box.y}`);
+  // (it is scrolled into view in the next frame, which the click does not wait for)
+  await page.waitForFunction(() => {
+    const r = document.querySelector('#message').getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+  }, null, { timeout: 5_000 });
   assert.match(await page.locator('#message').textContent(), /six rows/);
   // a button that turns itself off hands the focus to the board, and the board is shown
   await importText(page, WIN);
@@ -208,11 +211,13 @@ test('what a user noticed, eighth round: Levels Undo and the moves taken back in
   assert.deepEqual(undecided.errors, []);
   await undecided.close();
   // Solve whole root names the levels its ? cells take: from 1 where a pinned cell holds
-  // level 0 (it said "levels 0–2" for cells at 1 and 2)
+  // level 0 (it said "levels 0–2" for cells at 1 and 2); read once the race has ended
+  // (Stop off), as the other search may still win after the first's verdict shows
   const pinned = await open();
   await importText(pinned, '9909999\n99R9999\n09Y9999\nYRY9R??\nYYYRR?9\nRRRYYRY\n');
   await pinned.click('#dsat');
-  await pinned.waitForFunction(() => /^Found a diagram/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
+  await pinned.waitForFunction(() => /^Found a diagram/.test(document.querySelector('#dsat-status').textContent)
+    && document.querySelector('#dsat-stop').getAttribute('aria-disabled') === 'true', null, { timeout: 60_000 });
   const cells = (await pinned.evaluate(() => window.__lab.dsat().cells)).split('');
   const filled = [26, 27, 33].map((i) => Number(cells[i]));
   const [low, top] = [Math.min(...filled), Math.max(...filled)];
@@ -220,7 +225,8 @@ test('what a user noticed, eighth round: Levels Undo and the moves taken back in
   // a 9 counts: here a ? cell Red plays over pinned a-d cells takes it (it said "level 0")
   await importText(pinned, '#1.655433534337221121.99a99?*B9?99a??*A9?cbd?');
   await pinned.click('#dsat');
-  await pinned.waitForFunction(() => /^Found a diagram/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
+  await pinned.waitForFunction(() => /^Found a diagram/.test(document.querySelector('#dsat-status').textContent)
+    && document.querySelector('#dsat-stop').getAttribute('aria-disabled') === 'true', null, { timeout: 60_000 });
   const found = await pinned.evaluate(() => window.__lab.dsat().cells);
   const asked = [...'99a99?999R9?99a?Y?999YRY?RcbYYYRRd?RRRYYRY'];
   const taken = [...found].filter((_, i) => asked[i] === '?').map(Number);

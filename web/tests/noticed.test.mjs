@@ -68,7 +68,9 @@ test('what a user noticed: stale messages, a palette that follows the keys, fail
   assert.equal(await page.inputValue('#io-text'), '');
   // Solve whole root on a diagram with no ? cells: nothing to fill, nothing to keep
   await page.click('#dsat');
-  await page.waitForFunction(() => /nothing to fill/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 30_000 });
+  // (and the race's end, which turns Stop off: a search's first report may be its verdict)
+  await page.waitForFunction(() => /nothing to fill/.test(document.querySelector('#dsat-status').textContent)
+    && document.querySelector('#dsat-stop').getAttribute('aria-disabled') === 'true', null, { timeout: 30_000 });
   assert.equal(await page.locator('#dsat-keep').isDisabled(), true);
   // no ? cell, no level budget (as `c4lab dsat --json`; the page's report said 1)
   const report = await page.evaluate(() => window.__lab.dsat());

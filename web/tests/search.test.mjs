@@ -131,7 +131,9 @@ async function solveRoot(page, text) {
   await page.click('#dsat');
   await page.waitForFunction(() => {
     const r = window.__lab.dsat();
-    return r && (!r.ok || !['mapping', 'searching'].includes(r.state));
+    // the race's end too (Stop off): the first search's verdict may show while the
+    // other can still win
+    return r && (!r.ok || !['mapping', 'searching'].includes(r.state)) && document.querySelector('#dsat-stop').getAttribute('aria-disabled') === 'true';
   }, null, { timeout: 120_000 });
   return page.evaluate(() => window.__lab.dsat());
 }
