@@ -226,12 +226,19 @@ export function raceWorkers(url, widenAfter, changed) {
       // dead ends (or the local search's work) at which it can no longer win, or null
       const first = s.entrants[0];
       const running = (local) => s.entrants.findIndex((o) => !o.done && o.progress && inLocal(o) === local);
-      const on = first.done ? (running(true) > 0 ? running(true) : running(false)) : -1;
-      const shown = on > 0 ? s.entrants[on].progress : first.progress ?? first.report;
+      let on = first.done ? (running(true) > 0 ? running(true) : running(false)) : -1;
+      // the first has ended before the others' first reports: the race waits on one
+      // that is starting (the first's verdict, shown as it stood, read as the race's
+      // "Found", Keep it, while the other could still win)
+      const starting = first.done && on < 0;
+      if (starting) on = s.entrants.findIndex((o) => !o.done);
+      const shown = starting ? { ok: true, state: 'waiting', positions: 0 } : on > 0 ? s.entrants[on].progress : first.progress ?? first.report;
       // (a later search may report before the first has: nothing to show yet)
       if (!shown) return;
       const finite = (n) => (Number.isFinite(n) ? n : null);
-      const waited = on > 0 && { waiting_on: on, ceiling: finite(inLocal(s.entrants[on]) ? s.entrants[on].localCeiling : s.entrants[on].ceiling) };
+      // (a search not started has no count of its own yet to stop at)
+      const ceilingOf = (o) => (starting ? null : finite(inLocal(o) ? o.localCeiling : o.ceiling));
+      const waited = on > 0 && { waiting_on: on, ceiling: ceilingOf(s.entrants[on]) };
       s.report = { ...shown, winner: null, entrants: summary(), ...waited };
     }
     s.report.ms = performance.now() - s.t0;

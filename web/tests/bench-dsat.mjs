@@ -80,7 +80,9 @@ async function lab() {
       await tab.click('#dsat');
       const done = () => {
         const r = window.__lab.dsat();
-        return r && (!r.ok || !['mapping', 'searching'].includes(r.state));
+        // (and the race's end, Stop off: a search's verdict may show while the other runs)
+        return r && (!r.ok || !['mapping', 'searching', 'waiting'].includes(r.state))
+          && document.querySelector('#dsat-stop').getAttribute('aria-disabled') === 'true';
       };
       try {
         await tab.waitForFunction(done, null, { timeout: cap * 1000, polling: 20 });

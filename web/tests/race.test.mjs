@@ -284,6 +284,28 @@ test('after the first search\'s verdict the page shows the local search it waits
   assert.deepEqual(race.report.entrants.map((e) => e.local), [false, true]);
 });
 
+test('a verdict of the first search before the second\'s first report shows the race waiting, not found', () => {
+  // (the first's report was shown as it stood: "Found a diagram... Keep it" while the
+  // second, not yet started, could still win with its local search)
+  const { race, first, second } = started();
+  first.report(foundLocally(5000));
+  assert.equal(race.running, true);
+  assert.equal(race.report.state, 'waiting');
+  assert.equal(race.report.waiting_on, 1);
+  assert.equal(race.report.ceiling, null);
+  assert.equal(race.report.winner, null);
+  assert.equal(race.report.cells, undefined, 'no diagram to preview yet');
+  assert.deepEqual(race.report.entrants.map((e) => e.state), ['found', 'stopped']);
+  // the second's own reports are shown once they come, and the race is judged as before
+  second.report(local(3000));
+  assert.equal(race.report.waiting_on, 1);
+  assert.equal(race.report.local_work, 3000);
+  second.report(foundLocally(4000));
+  assert.equal(race.running, false);
+  assert.equal(race.report.state, 'found');
+  assert.equal(race.report.winner, 1);
+});
+
 test('with no verdict the search that ran out of budget stands for the race', () => {
   const { race, first, second } = released();
   second.report({ state: 'budget', conflicts: 500, widest: 500 });
@@ -436,6 +458,15 @@ test('Solve whole root\'s status says the first search\'s verdict while the seco
     assert.match(els['#dsat-status'].textContent, /^The first search ran out of budget; the second search runs on: round 1, 50 dead ends \(/);
     els['#dsat-stop'].on.click();
     assert.match(els['#dsat-status'].textContent, /^Stopped after [\d.]+ s \(/);
+    // a first verdict before the second's first report: the race waits, it has not
+    // found (the status said "Found a diagram... Keep it", with Keep off)
+    els['#dsat'].on.click();
+    const [c, d] = StandIn.made.slice(-2);
+    c.report(foundLocally(5000));
+    assert.match(els['#dsat-status'].textContent, /^The first search found a diagram; the second search runs on: starting \(/);
+    d.report(local(1000));
+    d.report(foundLocally(900));
+    assert.match(els['#dsat-status'].textContent, /^Found a diagram that verifies as a win by the second search's local search/);
   } finally {
     globalThis.setInterval = tick;
     delete globalThis.document;
