@@ -28,7 +28,7 @@ export function autoComplete(host) {
     controls.starting('fill');
     search.start(host.grid(), { seed: seed++ });
     const wide = undecided > 20 ? ` That is a wide scope: it may run long; Stop at any time.` : '';
-    startText = `Searching levels 0–9 for ${undecided} undecided cell${undecided === 1 ? '' : 's'}; every other cell stays fixed.${wide}`;
+    startText = `Searching levels 0–9 for ${undecided} undecided cell${undecided === 1 ? '' : 's'}; every other cell stays pinned.${wide}`;
     status(startText);
     host.render();
   }
@@ -82,11 +82,11 @@ export function autoComplete(host) {
       if (r.state === 'running') status(`Searching… ${counts}, ${secs} s.${deepest}`);
       else if (r.state === 'found') status(`Found a completion that verifies as a win (the verifier searched ${count(r.positions_verified, 'position')}); ${counts}, ${secs} s. Keep it, or Discard.`);
       else if (r.state === 'unsat') {
-        // with no level cell fixed there is nothing else to change: the root is lost to
+        // with no level cell pinned there is nothing else to change: the root is lost to
         // every diagram
         status(host.fixed() === 0
           ? `No diagram wins from this root: no levels 0–9 for its ${r.undecided} empty cells make a win (${counts}, ${secs} s).${rootValueText(r)}`
-          : `No completion of these fixed cells wins: no levels 0–9 for the ${r.undecided === 1 ? '? cell makes' : `${r.undecided} ? cells make`} a win with every other cell as it is (${counts}, ${secs} s). Other fixed cells might.`);
+          : `No completion of these pinned cells wins: no levels 0–9 for the ${r.undecided === 1 ? '? cell makes' : `${r.undecided} ? cells make`} a win with every other cell as it is (${counts}, ${secs} s). Other pinned cells might.`);
       }
       else if (!r.candidates) status(`Stopped after ${secs} s, before the first candidate.`);
       else status(`Stopped after ${counts}, ${secs} s; the board shows the last candidate.${deepest} Discard to clear it.`);

@@ -68,12 +68,12 @@ test('auto-complete says UNSAT for what no completion can win, and Stop ends a w
   await page.click('#dsat');
   await page.waitForFunction(() => /^No diagram wins from this root/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
   assert.match(await page.locator('#dsat-status').textContent(), /The strong solver finds the root a win for Red with best play \(score \+4\), but by no diagram of this language\.$/);
-  // a weak level (a-d) pinned is a fixed cell: the answer is about these cells only (it
+  // a weak level (a-d) is a pinned cell: the answer is about these cells only (it
   // said "no diagram wins from this root ... its 35 empty cells", and dsat "every empty
   // cell free", of roots a diagram wins once that cell is free)
   await importText(page, 'a??????\n???????\n???????\n???????\n??????R\n?YYY?RR\n');
   await page.click('#fill');
-  await page.waitForFunction(() => /^No completion of these fixed cells wins: no levels 0–9 for the 35 \? cells/.test(document.querySelector('#fill-status').textContent));
+  await page.waitForFunction(() => /^No completion of these pinned cells wins: no levels 0–9 for the 35 \? cells/.test(document.querySelector('#fill-status').textContent));
   await page.click('#dsat');
   await page.waitForFunction(() => / with these pinned cells \(levels 0–9 for the \? cells\)/.test(document.querySelector('#dsat-status').textContent), null, { timeout: 60_000 });
   // the empty board, every cell undecided: a wide scope that runs until stopped

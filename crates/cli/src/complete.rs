@@ -222,14 +222,14 @@ pub fn complete(
     // what an unsat verdict covers, said on the verdict line and as `covers` in JSON
     let covers = match &as_it_stands {
         Some(_) => "with no ? cell the diagram is judged as it stands, and it loses".to_string(),
-        // with no level cell fixed, nothing else could be: the root is lost to every
+        // with no level cell pinned, nothing else could be: the root is lost to every
         // diagram
         None if !has_fixed_levels(&diagram) => format!(
             "no diagram wins from this root (its {} over levels 0-9)",
             counted(undecided as u64, "empty cell")
         ),
         None => format!(
-            "no completion of these fixed cells wins (the {} over levels 0-9, every other cell as given); this says nothing of the root with other fixed cells",
+            "no completion of these pinned cells wins (the {} over levels 0-9, every other cell as given); this says nothing of the root with other pinned cells",
             counted(undecided as u64, "? cell")
         ),
     };

@@ -345,17 +345,17 @@ fn a_root_lost_to_every_diagram_is_named_so() {
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(j["root_outcome"], "loss", "{j}");
     assert!(j["root_score"].is_null(), "{j}");
-    // one level fixed: the answer is about these fixed cells only
+    // one level pinned: the answer is about these pinned cells only
     let o = c4lab(&["complete", "-"], lost.replacen('?', "9", 1));
     assert_exit(&o, 1);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("no completion of these fixed cells wins"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no completion of these pinned cells wins"));
     let j = c4lab(&["complete", "--json", "-"], lost.replacen('?', "9", 1));
     let j: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
     assert!(
         j["covers"]
             .as_str()
             .unwrap()
-            .starts_with("no completion of these fixed cells wins"),
+            .starts_with("no completion of these pinned cells wins"),
         "{j}"
     );
     // (no score: the answer is not about the root)

@@ -60,7 +60,7 @@ pub enum Completion {
         /// Positions the confirming verification searched.
         positions: u64,
     },
-    /// No completion of the fixed cells over levels 0..9 wins.
+    /// No completion of the pinned cells over levels 0..9 wins.
     Unsat,
     /// The caller stopped the search.
     Stopped,
