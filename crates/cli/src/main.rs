@@ -155,8 +155,8 @@ enum Command {
     },
     /// Fill the undecided cells (`?`) so the diagram wins: CEGIS with a SAT solver.
     ///
-    /// Exit 0 found (the completed grid on stdout), 1 unsat (no completion of the fixed
-    /// cells wins), 3 stopped (Ctrl-C, SIGTERM, SIGHUP or --max-seconds), 2 bad input.
+    /// Exit 0 found (the completed grid on stdout), 1 unsat (no completion of these
+    /// pinned cells wins), 3 stopped (Ctrl-C, SIGTERM, SIGHUP or --max-seconds), 2 bad input.
     Complete {
         /// Diagram file with `?` cells (stdin if absent or `-`); or a share link, or a root's moves (every empty cell `?`).
         file: Option<PathBuf>,
