@@ -144,7 +144,8 @@ export function wholeRoot(host) {
           ui.gauge.max = r.max_states;
           ui.gauge.value = r.positions;
         }
-        // with no verdict to beat, any verdict of the second's stands
+        // with no verdict to beat any verdict of the second's stands; a second not yet
+        // started has no count of its own to stop at
         const why = r.ceiling == null
           ? 'runs on'
           : `runs on while its count of dead ends stays below the first's (it stops at ${fmt(r.ceiling)} of its own; a tie goes to the first)`;

@@ -25,9 +25,11 @@ import { searchHandle } from './search.js';
 
 /**
  * Races one search per entry of `widenAfter` in module workers at `url`; `changed()`
- * runs after every report. The report is the first search's while it runs, then the
- * winner's, with `winner` (its index or null) and `entrants` ({state, conflicts,
- * started_at, local} each; `local`: still in its local search).
+ * runs after every report. The report is the first search's while it runs; once it
+ * has ended, that of the search the race waits on (a `waiting` report with the first's
+ * counts while that one has not reported yet), with `waiting_on` its index and
+ * `ceiling`; then the winner's, with `winner` (its index or null) and `entrants`
+ * ({state, conflicts, started_at, local} each; `local`: still in its local search).
  */
 export function raceWorkers(url, widenAfter, changed) {
   const positive = widenAfter.filter((w) => w > 0);
@@ -60,8 +62,9 @@ export function raceWorkers(url, widenAfter, changed) {
   const inLocal = (e) => !e.report || (e.report.state === 'mapping' && e.report.local_budget != null);
   // where a search's count starts: 0 for a diagram its local search found (as natively)
   const startOf = (e) => (e.report && byLocal(e.report) ? 0 : e.startedAt);
+  // (a search with no report is starting while the race runs, stopped once it is judged)
   const summary = () => s.entrants.map((e) => ({
-    state: e.report ? e.report.state : 'stopped',
+    state: e.report ? e.report.state : s.running && !e.done ? 'starting' : 'stopped',
     conflicts: e.report ? e.report.conflicts ?? 0 : 0,
     started_at: startOf(e),
     local: !e.done && inLocal(e),
@@ -209,8 +212,10 @@ export function raceWorkers(url, widenAfter, changed) {
       const o = s.entrants[j];
       if (o.done) continue;
       if (inLocal(o)) {
-        // its local search cannot win, nor its SAT search which would follow
-        if ((o.report?.local_work ?? 0) >= o.localCeiling && o.ceiling <= 0) retire(j);
+        // its local search cannot win (or there is none), nor its SAT search which would
+        // follow (or never will: the first ended before its release mark)
+        const localLost = (o.report?.local_work ?? 0) >= o.localCeiling || s.message?.localWork === 0;
+        if (localLost && (o.ceiling <= 0 || s.released === false)) retire(j);
       } else if (o.report?.state === 'waiting') {
         if (s.released === false || o.ceiling <= 0) retire(j);
       } else if ((o.report?.conflicts ?? 0) >= o.ceiling) {
@@ -228,15 +233,17 @@ export function raceWorkers(url, widenAfter, changed) {
       const running = (local) => s.entrants.findIndex((o) => !o.done && o.progress && inLocal(o) === local);
       let on = first.done ? (running(true) > 0 ? running(true) : running(false)) : -1;
       // the first has ended before the others' first reports: the race waits on one
-      // that is starting (the first's verdict, shown as it stood, read as the race's
-      // "Found", Keep it, while the other could still win)
+      // that is starting, with the first's counts (Stop says them) but not its verdict
+      // or diagram, which the one starting may still beat
       const starting = first.done && on < 0;
       if (starting) on = s.entrants.findIndex((o) => !o.done);
-      const shown = starting ? { ok: true, state: 'waiting', positions: 0 } : on > 0 ? s.entrants[on].progress : first.progress ?? first.report;
+      const counts = ({ positions = 0, conflicts = 0, settled = 0, max_states: maxStates }) => ({ positions, conflicts, settled, max_states: maxStates });
+      const shown = starting ? { ok: true, state: 'waiting', ...counts(first.report) } : on > 0 ? s.entrants[on].progress : first.progress ?? first.report;
       // (a later search may report before the first has: nothing to show yet)
       if (!shown) return;
       const finite = (n) => (Number.isFinite(n) ? n : null);
-      // (a search not started has no count of its own yet to stop at)
+      // (a search not started has no count of its own yet to stop at: null, as for a
+      // search with no verdict to beat)
       const ceilingOf = (o) => (starting ? null : finite(inLocal(o) ? o.localCeiling : o.ceiling));
       const waited = on > 0 && { waiting_on: on, ceiling: ceilingOf(s.entrants[on]) };
       s.report = { ...shown, winner: null, entrants: summary(), ...waited };

@@ -243,13 +243,12 @@ test('a local find stops a SAT search already running, and counts from 0', () =>
 
 test('unsat ends the local searches still running, not the SAT searches that may still win', () => {
   // the first proves unsat before letting the second go: the second's local search
-  // ends, and so does the second once it waits for a release that never comes
+  // cannot win, nor its SAT search, which waits for a release that never comes, so it
+  // ends at once (it was waited for until it reported waiting)
   let { race, first, second } = started();
   second.report(local(2000000));
   first.report(unsat(800));
   assert.deepEqual(second.localCeilings(), [0]);
-  assert.equal(second.terminated, false);
-  second.report(waiting);
   assert.equal(second.terminated, true);
   assert.equal(race.running, false);
   assert.equal(race.report.state, 'unsat');
@@ -295,7 +294,7 @@ test('a verdict of the first search before the second\'s first report shows the 
   assert.equal(race.report.ceiling, null);
   assert.equal(race.report.winner, null);
   assert.equal(race.report.cells, undefined, 'no diagram to preview yet');
-  assert.deepEqual(race.report.entrants.map((e) => e.state), ['found', 'stopped']);
+  assert.deepEqual(race.report.entrants.map((e) => e.state), ['found', 'starting']);
   // the second's own reports are shown once they come, and the race is judged as before
   second.report(local(3000));
   assert.equal(race.report.waiting_on, 1);
@@ -304,6 +303,39 @@ test('a verdict of the first search before the second\'s first report shows the 
   assert.equal(race.running, false);
   assert.equal(race.report.state, 'found');
   assert.equal(race.report.winner, 1);
+});
+
+test('the race waiting on a search not started keeps the first\'s counts, which Stop says', () => {
+  const { race, first } = started();
+  first.report({ state: 'budget', round: 9, positions: 77, conflicts: 2000, settled: 5, max_states: 100, released_at: null });
+  assert.equal(race.running, true, 'the second\'s local search may still find a diagram');
+  assert.equal(race.report.state, 'waiting');
+  assert.deepEqual([race.report.positions, race.report.conflicts, race.report.settled, race.report.max_states], [77, 2000, 5, 100]);
+  race.stop();
+  assert.equal(race.report.state, 'stopped');
+  assert.deepEqual([race.report.positions, race.report.conflicts], [77, 2000]);
+});
+
+test('a search that can no longer win is not waited for: no release to come and nothing its local search could win', () => {
+  // the first proves unsat before its release mark: the second's SAT search never
+  // starts and no local search can find a diagram (the race waited for its first report)
+  let { race, first } = started();
+  first.report(unsat(500));
+  assert.equal(race.running, false);
+  assert.equal(race.report.state, 'unsat');
+  assert.equal(race.report.winner, 0);
+  assert.deepEqual(race.report.entrants.map((e) => e.state), ['unsat', 'stopped']);
+  // the same with the local searches off and a diagram found before the mark
+  race = newRace();
+  race.start('grid', { localWork: 0 });
+  [first] = StandIn.made.slice(-2);
+  first.report(found(300, 300));
+  assert.equal(race.running, false);
+  assert.equal(race.report.winner, 0);
+  // with its local search on, a second not started may still win against a SAT find
+  ({ race, first } = started());
+  first.report(found(300, 300));
+  assert.equal(race.running, true);
 });
 
 test('with no verdict the search that ran out of budget stands for the race', () => {
