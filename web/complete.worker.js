@@ -1,7 +1,9 @@
 // Auto-complete off the main thread (a second worker): steps a CompleteSession and posts
 // its progress at most every 80 ms, and once more when the search ends. The page stops
-// a search by terminating this worker. Message in: {id, grid, seed}. A failure (the
-// engine did not load, a trap) is posted as a report `{ok: false, failed: true, error}`;
+// a search by terminating this worker, after writing 0 into `stop` (a SharedArrayBuffer
+// of one i32, or null), which the engine reads while a SAT call runs. Message in: {id,
+// grid, seed, stop}. A failure (the engine did not load, a trap) is posted as a report
+// `{ok: false, failed: true, error}`;
 // a refused diagram as `{ok: false, error}`.
 // (a page file, as this worker is: it loads where the worker loads)
 import { pause } from './pause.js';
@@ -18,7 +20,7 @@ const ready = import('./pkg/c4lab_wasm_synth.js').then(async (m) => {
 ready.catch(() => {});
 
 self.onmessage = async (e) => {
-  const { id, grid, seed } = e.data;
+  const { id, grid, seed, stop = null } = e.data;
   try {
     await ready;
   } catch (err) {
@@ -28,6 +30,7 @@ self.onmessage = async (e) => {
   let session;
   try {
     session = CompleteSession.start(grid, seed);
+    if (stop) session.share_stop(new Int32Array(stop), 0);
   } catch (err) {
     self.postMessage({ id, report: { ok: false, error: String(err) } });
     return;

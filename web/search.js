@@ -25,8 +25,12 @@ export function failure(what, r) {
  * whether a report ends the search; `changed()` runs after every report.
  */
 export function searchWorker(url, finished, changed) {
-  const s = { worker: null, id: 0, report: null, running: false, grid: null, t0: 0 };
+  const s = { worker: null, id: 0, report: null, running: false, grid: null, t0: 0, stop: null };
   function end() {
+    // a worker is ended only between two of its tasks, and a step may be one long SAT
+    // call (a core busy up to 2 s after Stop): it is first told through the shared
+    // slot it reads while a call runs, where the page is cross-origin isolated
+    if (s.stop) Atomics.store(s.stop, 0, 0);
     if (s.worker) s.worker.terminate();
     s.worker = null;
     s.running = false;
@@ -39,6 +43,9 @@ export function searchWorker(url, finished, changed) {
     s.running = true;
     s.grid = grid;
     s.t0 = performance.now();
+    // a fresh slot per search (i32::MAX: no stop), none where memory cannot be shared
+    s.stop = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === 'function'
+      ? new Int32Array(new SharedArrayBuffer(4)).fill(0x7fffffff) : null;
     s.worker = new Worker(url, { type: 'module' });
     s.worker.onmessage = (e) => {
       if (e.data.id !== id) return;
@@ -56,7 +63,7 @@ export function searchWorker(url, finished, changed) {
       end();
       changed();
     };
-    s.worker.postMessage({ id, grid, ...message });
+    s.worker.postMessage({ id, grid, ...message, stop: s.stop ? s.stop.buffer : null });
   }
   return searchHandle(s, end, start);
 }

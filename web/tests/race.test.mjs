@@ -21,8 +21,10 @@ class StandIn {
   terminate() {
     this.terminated = true;
     // what its slot of the shared ceilings held as it was ended (none: not isolated)
-    const { shared, slot } = this.sent[0] ?? {};
+    const { shared, slot, stop } = this.sent[0] ?? {};
     this.slotAtEnd = shared ? new Int32Array(shared)[slot] : null;
+    // (a searchWorker's one slot: Fill undecided cells' stop)
+    this.stopAtEnd = stop ? new Int32Array(stop)[0] : null;
   }
   /** Posts a report as the worker would. */
   report(r) {
@@ -410,6 +412,37 @@ test('an error ends the race and every worker; a new race forgets the old one\'s
   first.onmessage({ data: { id: first.sent[0].id, report: { ok: true, ...found(10, 10) } } });
   assert.equal(changes, before);
   assert.equal(race.report, null);
+});
+
+test('Fill undecided cells\' Stop writes 0 into the slot its engine reads during a SAT call, before the worker is ended', async () => {
+  const { searchWorker } = await import('../search.js');
+  const search = searchWorker('complete.worker.js', (r) => r.state !== 'running', () => {});
+  // not isolated: no slot, and the worker is simply ended
+  search.start('grid', {});
+  let worker = StandIn.made.at(-1);
+  assert.equal(worker.sent[0].stop, null);
+  search.stop();
+  assert.equal(worker.terminated, true);
+  globalThis.crossOriginIsolated = true;
+  try {
+    // (a step ran on up to 2 s after Stop, a core busy)
+    search.start('grid', {});
+    worker = StandIn.made.at(-1);
+    assert.equal(new Int32Array(worker.sent[0].stop)[0], 0x7fffffff, 'no stop yet');
+    search.stop();
+    assert.equal(worker.stopAtEnd, 0, 'told before it was ended');
+    // a new search has a slot of its own, not the old one's 0
+    search.start('grid', {});
+    const next = StandIn.made.at(-1);
+    assert.notEqual(next.sent[0].stop, worker.sent[0].stop);
+    assert.equal(new Int32Array(next.sent[0].stop)[0], 0x7fffffff);
+    // a search that ends with its verdict has nothing running to tell, and the next
+    // start's slot is fresh all the same
+    next.report({ state: 'found', cells: 'x'.repeat(42) });
+    assert.equal(search.running, false);
+  } finally {
+    delete globalThis.crossOriginIsolated;
+  }
 });
 
 test('Stop says how long a search ran until Stop, not until its last report', async () => {

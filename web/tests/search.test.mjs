@@ -290,6 +290,26 @@ test('a dsat session stops mid-call at the ceiling the page shares with it', asy
   assert.deepEqual(page.errors, []);
 });
 
+test('an auto-complete session stops mid-call at the stop the page shares with it', async () => {
+  // (Fill undecided cells' Stop writes 0 there before it ends the worker: a step's SAT
+  // call ran on up to 2 s after Stop)
+  const page = await open();
+  const r = await page.evaluate(async (grid) => {
+    const engine = await import('./pkg/c4lab_wasm_synth.js');
+    await engine.default();
+    const run = (view) => {
+      const session = engine.CompleteSession.start(grid, 1);
+      if (view) session.share_stop(view, 0);
+      return JSON.parse(session.step(1000)).state;
+    };
+    const unset = new Int32Array(new SharedArrayBuffer(4)).fill(0x7fffffff);
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    return { free: run(null), unset: run(unset), stopped: run(stop) };
+  }, '9909999\n99R9999\n??Y?999\nYRY?R??\nYYYRR??\nRRRYYRY\n');
+  assert.deepEqual(r, { free: 'found', unset: 'found', stopped: 'stopped' });
+  assert.deepEqual(page.errors, []);
+});
+
 test('Solve whole root says what its local search did when stopped there, and runs a clock from the start', async () => {
   const page = await open();
   await emptyBoardAllUndecided(page);

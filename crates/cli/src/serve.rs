@@ -112,7 +112,7 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<u8> {
         // secure origin: https, or a loopback address
         let _ = writeln!(
             std::io::stdout(),
-            "note: a browser on another machine opens the page without cross-origin isolation, so Solve whole root's races stop a losing search only between its steps"
+            "note: a browser on another machine opens the page without cross-origin isolation, so Solve whole root's races stop a losing search, and Stop ends a search, only between its steps"
         );
     }
     if open {

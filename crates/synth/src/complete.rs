@@ -17,7 +17,7 @@ use rustc_hash::FxHashSet;
 
 use crate::encoding::{playable, Encoding, FREE_LEVELS};
 use crate::map::BreadthFirst;
-use crate::sat::{open, Lit, SatOutcome};
+use crate::sat::{open, Ceiling, Lit, SatOutcome};
 use crate::tree::learn_tree;
 use crate::SynthError;
 
@@ -176,6 +176,13 @@ impl Completer {
     /// Where the search stands.
     pub fn progress(&self) -> &Progress {
         &self.progress
+    }
+
+    /// Ends a SAT call once its conflicts reach `ceiling` (the search is then
+    /// stopped): a stop read while the call runs, for a caller that cannot raise the
+    /// stop flag during it (the page's worker, single-threaded, reads a shared slot).
+    pub fn stop_at(&mut self, ceiling: Arc<dyn Ceiling>) {
+        self.encoding.backend().limit_conflicts(None, Some(ceiling));
     }
 
     /// Runs one round: solve, verify the candidate, learn its losing line.

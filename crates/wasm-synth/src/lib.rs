@@ -25,6 +25,8 @@ pub(crate) fn diagram(grid: &str) -> Result<Diagram, String> {
 
 mod ceiling;
 mod dsat;
+
+use ceiling::RaceCeiling;
 pub use dsat::DsatSession;
 
 /// Sets an unsat report's `root_outcome` and `root_score` (as `c4lab dsat --json`
@@ -45,10 +47,14 @@ pub(crate) fn flat(d: &Diagram) -> String {
 }
 
 /// One auto-complete search (BatSat, the pure-Rust backend); the page stops it by
-/// terminating its worker.
+/// terminating its worker, after writing 0 into its shared slot where it has one.
 #[wasm_bindgen]
 pub struct CompleteSession {
     completer: Completer,
+    /// The stop the page writes while a step runs (0 dead ends: stop); natively only
+    /// the tests lower it (`share_stop` is wasm's).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    stop: Arc<RaceCeiling>,
     done: Option<Completion>,
     /// The root, when an unsat would be about it; its value once solved.
     root: Option<c4lab_board::Position>,
@@ -78,14 +84,25 @@ impl CompleteSession {
             backend: "batsat".into(),
             ..Options::default()
         };
-        let completer = Completer::new(&d, options, Arc::new(AtomicBool::new(false)))
+        let mut completer = Completer::new(&d, options, Arc::new(AtomicBool::new(false)))
             .map_err(|e| e.to_string())?;
+        let stop = Arc::new(RaceCeiling::new());
+        completer.stop_at(stop.clone());
         Ok(CompleteSession {
             completer,
+            stop,
             done: None,
             root: c4lab_synth::open_root(&d),
             root_value: None,
         })
+    }
+
+    /// Also reads a stop from `array[index]` (an `Int32Array` over a
+    /// SharedArrayBuffer) while a step runs: 0 ends the SAT call it is in, so the
+    /// worker is free when the page terminates it (a call ran on up to 2 s after Stop).
+    #[cfg(target_arch = "wasm32")]
+    pub fn share_stop(&mut self, array: js_sys::Int32Array, index: u32) {
+        self.stop.share(array, index);
     }
 
     /// Runs up to `rounds` candidates and reports: `{ok, state: running | found |
@@ -132,5 +149,30 @@ impl CompleteSession {
             root_fields(&mut j, self.root, &mut self.root_value);
         }
         j.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CompleteSession;
+
+    /// `examples/complete.txt`: eight `?` cells a search fills in a few candidates.
+    const EIGHT: &str = "9909999\n99R9999\n??Y?999\nYRY?R??\nYYYRR??\nRRRYYRY\n";
+
+    fn state(report: &str) -> String {
+        let j: serde_json::Value = serde_json::from_str(report).unwrap();
+        j["state"].as_str().unwrap().to_string()
+    }
+
+    #[test]
+    fn a_stop_written_while_a_step_runs_ends_the_search() {
+        // unstopped, the search finds a completion
+        let mut free = CompleteSession::start(EIGHT, 1.0).unwrap();
+        assert_eq!(state(&free.step(1000)), "found");
+        // the page's 0 (here the session's own value: the shared slot is wasm's) ends
+        // the SAT call at once, and the search with it
+        let mut stopped = CompleteSession::start(EIGHT, 1.0).unwrap();
+        stopped.stop.lower(0);
+        assert_eq!(state(&stopped.step(1000)), "stopped");
     }
 }
