@@ -179,9 +179,11 @@ impl Completer {
     }
 
     /// Ends a SAT call once its conflicts reach `ceiling` (the search is then
-    /// stopped): a stop read while the call runs, for a caller that cannot raise the
-    /// stop flag during it (the page's worker, single-threaded, reads a shared slot).
+    /// stopped), and asks the strong solver nothing more once it reads 0: a stop read
+    /// during a step, for a caller that cannot raise the stop flag then (the page's
+    /// worker, single-threaded, reads a shared slot).
     pub fn stop_at(&mut self, ceiling: Arc<dyn Ceiling>) {
+        self.encoding.halt_oracle_at(ceiling.clone());
         self.encoding.backend().limit_conflicts(None, Some(ceiling));
     }
 

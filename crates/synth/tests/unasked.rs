@@ -119,3 +119,23 @@ fn a_position_encoded_unasked_rules_out_its_moves_once_encoded_again() {
     let after: Vec<bool> = draws.iter().map(|l| admits(&mut unasked, &p, l)).collect();
     assert_eq!(after, eager);
 }
+
+#[test]
+fn a_halt_that_reads_zero_leaves_the_strong_solvers_questions_unasked() {
+    // (the page's Stop writes 0 into a slot the engine reads: a Fill step spent seconds
+    // on the questions of the 512 positions it encoded, after Stop)
+    let p = root_with_a_quiet_losing_move();
+    let (red, mask) = (p.current(), p.mask());
+    let mut free = encoding(&p);
+    let thrown = c4lab_board::each_cell(p.playable())
+        .find(|&cell| free.oracle_keeps_win(red, mask, cell) == Some(false))
+        .expect("a move the strong solver rules out");
+    let mut halted = encoding(&p);
+    halted.halt_oracle_at(Arc::new(std::sync::atomic::AtomicU64::new(0)));
+    assert_eq!(halted.oracle_keeps_win(red, mask, thrown), Some(true));
+    assert_eq!(halted.oracle_nodes(), 0, "no question was asked");
+    // a halt that does not read 0 changes nothing
+    let mut open = encoding(&p);
+    open.halt_oracle_at(Arc::new(std::sync::atomic::AtomicU64::new(u64::MAX)));
+    assert_eq!(open.oracle_keeps_win(red, mask, thrown), Some(false));
+}

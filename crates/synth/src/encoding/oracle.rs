@@ -6,6 +6,7 @@ use std::sync::Arc;
 use c4lab_board::Position;
 
 use super::Encoding;
+use crate::sat::Ceiling;
 
 /// The strong solver, its node budget a question and the search's stop flag.
 pub(crate) struct Oracle {
@@ -13,6 +14,9 @@ pub(crate) struct Oracle {
     max_nodes: u64,
     /// The search's stop flag: a question cut short by it is left unanswered.
     stop: Arc<AtomicBool>,
+    /// A stop read before each question (at 0 dead ends no question is asked), for a
+    /// caller that cannot raise `stop` while a step runs (the page's worker).
+    halt: Option<Arc<dyn Ceiling>>,
 }
 
 /// The strong solver's answer to one question.
@@ -32,6 +36,7 @@ impl Oracle {
             solver: c4lab_solver::Solver::new(table_bytes),
             max_nodes,
             stop,
+            halt: None,
         }
     }
 
@@ -42,6 +47,9 @@ impl Oracle {
 
     /// Does Red, to move at (`red`, `mask`), keep a won game by playing `cell`?
     fn keeps_win(&mut self, red: u64, mask: u64, cell: u64) -> Answer {
+        if self.halt.as_ref().is_some_and(|h| h.dead_ends() == 0) {
+            return Answer::Stopped;
+        }
         let after = Position::from_bitboards(red | cell, mask ^ red);
         let limits = c4lab_solver::Limits {
             max_nodes: self.max_nodes,
@@ -66,6 +74,14 @@ impl Encoding {
     /// nothing is pruned), so a stop is not held up by a round of questions.
     pub fn use_oracle(&mut self, table_bytes: usize, max_nodes: u64, stop: Arc<AtomicBool>) {
         self.oracle = Some(Oracle::new(table_bytes, max_nodes, stop));
+    }
+
+    /// Leaves every later question unanswered once `halt` reads 0 (a stop the caller
+    /// cannot raise through the flag while a step runs); no-op without an oracle.
+    pub fn halt_oracle_at(&mut self, halt: Arc<dyn Ceiling>) {
+        if let Some(oracle) = self.oracle.as_mut() {
+            oracle.halt = Some(halt);
+        }
     }
 
     /// Hands this encoding's strong-solver oracle (and its table) to `other`.
