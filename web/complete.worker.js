@@ -1,7 +1,8 @@
 // Auto-complete off the main thread (a second worker): steps a CompleteSession and posts
 // its progress at most every 80 ms, and once more when the search ends. The page stops
 // a search by terminating this worker, after writing 0 into `stop` (a SharedArrayBuffer
-// of one i32, or null), which the engine reads while a SAT call runs. Message in: {id,
+// of one i32, or null), which the engine reads during a step (its SAT call, its strong-
+// solver questions). Message in: {id,
 // grid, seed, stop}. A failure (the engine did not load, a trap) is posted as a report
 // `{ok: false, failed: true, error}`;
 // a refused diagram as `{ok: false, error}`.

@@ -98,8 +98,9 @@ impl CompleteSession {
     }
 
     /// Also reads a stop from `array[index]` (an `Int32Array` over a
-    /// SharedArrayBuffer) while a step runs: 0 ends the SAT call it is in, so the
-    /// worker is free when the page terminates it (a call ran on up to 2 s after Stop).
+    /// SharedArrayBuffer) while a step runs: 0 ends the SAT call it is in and asks the
+    /// strong solver nothing more, so the worker is free when the page terminates it
+    /// (a step ran on up to 2 s after Stop).
     #[cfg(target_arch = "wasm32")]
     pub fn share_stop(&mut self, array: js_sys::Int32Array, index: u32) {
         self.stop.share(array, index);
