@@ -145,21 +145,18 @@ fn bench_complete_prints_a_line_per_task() {
     }
     assert!(stdout(&out).contains("seed 1,2,"), "{}", stdout(&out));
     assert!(stdout(&out).contains("   4     4/4"), "{}", stdout(&out));
-    // one task of upstream's, k cells undecided, with `extra` flags
-    let one_task = |k: &str, extra: &[&str]| {
+    // `n` tasks of upstream's, k cells undecided, with `extra` flags
+    let tasks = |k: &str, n: &str, extra: &[&str]| {
         let head = [
             "bench",
             "complete",
             "--steady-states",
             states.to_str().unwrap(),
         ];
-        c4lab(
-            &[&head[..], &["--k", k, "--tasks", "1"], extra].concat(),
-            "",
-        )
+        c4lab(&[&head[..], &["--k", k, "--tasks", n], extra].concat(), "")
     };
     // a row with nothing found has no medians: dashes, not NaN (exit 1: not all found)
-    let none = one_task("26", &["--cap", "0.001"]);
+    let none = tasks("26", "1", &["--cap", "0.001"]);
     assert_exit(&none, 1);
     let row = stdout(&none);
     assert!(!row.contains("NaN"), "{row}");
@@ -170,29 +167,14 @@ fn bench_complete_prints_a_line_per_task() {
     // the stop is read between steps, so a task may be found in its first step after
     // the cap has passed: that is not found within it (at --cap 0.001 tasks found in a
     // few ms counted as found); no task's set-up takes under 0.1 ms
-    let late = c4lab(
-        &[
-            "bench",
-            "complete",
-            "--steady-states",
-            states.to_str().unwrap(),
-            "--k",
-            "1",
-            "--tasks",
-            "12",
-            "--cap",
-            "0.0001",
-            "--tasks-detail",
-        ],
-        "",
-    );
+    let late = tasks("1", "12", &["--cap", "0.0001", "--tasks-detail"]);
     assert_exit(&late, 1);
     let row = stdout(&late);
     assert!(row.contains("   1    0/12            -"), "{row}");
     let detail = String::from_utf8_lossy(&late.stderr);
     assert!(!detail.contains(": found,"), "{detail}");
     // blocking clauses encode no position: its column is a dash, not a median of 0
-    let blocking = one_task("4", &["--learn", "blocking"]);
+    let blocking = tasks("4", "1", &["--learn", "blocking"]);
     assert_exit(&blocking, 0);
     let row = stdout(&blocking);
     assert!(
