@@ -21,7 +21,7 @@
 // It has the interface of search.js's searchWorker (searchHandle), so the same controls
 // drive it.
 
-import { searchHandle } from './search.js';
+import { NO_STOP, searchHandle, sharedSlots } from './search.js';
 
 /**
  * Races one search per entry of `widenAfter` in module workers at `url`; `changed()`
@@ -70,14 +70,6 @@ export function raceWorkers(url, widenAfter, changed) {
     local: !e.done && inLocal(e),
   }));
 
-  // i32 slots, one per search, that the solvers read mid-call (none: not isolated)
-  const NO_CEILING = 0x7fffffff;
-  function slots() {
-    if (!globalThis.crossOriginIsolated || typeof SharedArrayBuffer !== 'function') return null;
-    const view = new Int32Array(new SharedArrayBuffer(4 * widenAfter.length));
-    view.fill(NO_CEILING);
-    return view;
-  }
 
   function launch(i, startedAt) {
     const e = s.entrants[i];
@@ -122,7 +114,7 @@ export function raceWorkers(url, widenAfter, changed) {
   function lower(j, reach) {
     const e = s.entrants[j];
     e.ceiling = Math.min(e.ceiling, Math.max(0, Math.ceil((reach - e.startedAt) / e.weight)));
-    if (s.shared) Atomics.store(s.shared, j, Math.min(e.ceiling, NO_CEILING));
+    if (s.shared) Atomics.store(s.shared, j, Math.min(e.ceiling, NO_STOP));
     if (e.worker) e.worker.postMessage({ id: s.id, ceiling: e.ceiling });
   }
 
@@ -263,7 +255,8 @@ export function raceWorkers(url, widenAfter, changed) {
     // null: not decided yet; true: let go; false: the first ended before its mark
     s.released = null;
     s.t0 = performance.now();
-    s.shared = slots();
+    // i32 slots, one per search, that the solvers read mid-call (none: not isolated)
+    s.shared = sharedSlots(widenAfter.length);
     // as natively: with every level open from the start no budget grows, so a search
     // that differs only in when its budget may grow unproved would never be let go
     // (nor its local search run): the first runs alone

@@ -20,6 +20,18 @@ export function failure(what, r) {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
+/** What a shared slot holds while nothing is to stop: i32::MAX, "no ceiling". */
+export const NO_STOP = 0x7fffffff;
+
+/**
+ * `n` i32 slots over a SharedArrayBuffer, each NO_STOP, that a worker's engine reads
+ * while a call runs; null where the page is not cross-origin isolated (no shared memory).
+ */
+export function sharedSlots(n) {
+  if (!globalThis.crossOriginIsolated || typeof SharedArrayBuffer !== 'function') return null;
+  return new Int32Array(new SharedArrayBuffer(4 * n)).fill(NO_STOP);
+}
+
 /**
  * A search run in a fresh module worker at `url` per start. `finished(report)` says
  * whether a report ends the search; `changed()` runs after every report.
@@ -27,9 +39,9 @@ export function failure(what, r) {
 export function searchWorker(url, finished, changed) {
   const s = { worker: null, id: 0, report: null, running: false, grid: null, t0: 0, stop: null };
   function end() {
-    // a worker is ended only between two of its tasks, and a step may be one long SAT
-    // call (a core busy up to 2 s after Stop): it is first told through the shared
-    // slot it reads while a call runs, where the page is cross-origin isolated
+    // a worker is ended only between two of its tasks, and a step may run long (a SAT
+    // call, the strong solver's questions: a core busy up to 2 s after Stop): it is
+    // first told through the shared slot it reads meanwhile, where there is one
     if (s.stop) Atomics.store(s.stop, 0, 0);
     if (s.worker) s.worker.terminate();
     s.worker = null;
@@ -43,9 +55,8 @@ export function searchWorker(url, finished, changed) {
     s.running = true;
     s.grid = grid;
     s.t0 = performance.now();
-    // a fresh slot per search (i32::MAX: no stop), none where memory cannot be shared
-    s.stop = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === 'function'
-      ? new Int32Array(new SharedArrayBuffer(4)).fill(0x7fffffff) : null;
+    // a fresh slot per search
+    s.stop = sharedSlots(1);
     s.worker = new Worker(url, { type: 'module' });
     s.worker.onmessage = (e) => {
       if (e.data.id !== id) return;
