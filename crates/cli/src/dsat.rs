@@ -61,8 +61,9 @@ pub(crate) fn widen_note(search: &Options) -> String {
 }
 
 /// `--log-rounds`: a line per solve-verify round of each search, written as the rounds
-/// end (the searches' lines interleave by time; each search's own are in order).
-fn log_round(log: &LineLog, search: usize, p: &Progress) {
+/// end (the searches' lines interleave by time; each search's own are in order), with
+/// the seconds since `start` (where `--max-seconds` counts from).
+fn log_round(log: &LineLog, search: usize, p: &Progress, start: Instant) {
     let Progress::Searching {
         round,
         positions,
@@ -81,6 +82,7 @@ fn log_round(log: &LineLog, search: usize, p: &Progress) {
         "ended": ended.name(),
         "dead_ends": conflicts,
         "positions": positions,
+        "seconds": (start.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
     }));
 }
 
@@ -256,7 +258,7 @@ pub fn dsat(
     let status = Mutex::new("starting".to_string());
     let progress = |i: usize, p: Progress| {
         if let Some(log) = &round_log {
-            log_round(log, i, &p);
+            log_round(log, i, &p, start);
         }
         let line = match p {
             Progress::Searching {

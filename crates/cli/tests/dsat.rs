@@ -341,6 +341,10 @@ fn dsat_exit_codes_and_json() {
             "{j} {own:?}"
         );
         let Some(last) = own.last() else { continue };
+        assert!(
+            last["seconds"].as_f64().is_some_and(|s| s >= 0.0),
+            "{own:?}"
+        );
         // a search that lost the race (or was cut off) says so, not "verdict", and one
         // that ran out of states ends on the round that refuted its last candidate
         let ended = match entrant["verdict"].as_str() {
@@ -354,6 +358,9 @@ fn dsat_exit_codes_and_json() {
         for w in own.windows(2) {
             let ends = [&w[0], &w[1]].map(|r| r["dead_ends"].as_u64().expect("a count"));
             assert!(ends[0] <= ends[1], "{own:?}");
+            // each line says when its round ended, from the run's start
+            let at = [&w[0], &w[1]].map(|r| r["seconds"].as_f64().expect("seconds"));
+            assert!(0.0 <= at[0] && at[0] <= at[1], "{own:?}");
             let grew = ["too-few-levels", "widened"].contains(&w[0]["ended"].as_str().unwrap());
             let step = w[1]["levels"].as_u64().unwrap() - w[0]["levels"].as_u64().unwrap();
             assert_eq!(step, u64::from(grew), "{own:?}");
