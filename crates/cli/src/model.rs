@@ -9,7 +9,7 @@ use c4lab_model::eval::{agreement, Agreement};
 use c4lab_model::{load_examples, Example, FeatureSet, Model, Source, TrainConfig, Trainer};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::files::{same_file, Output};
+use crate::files::{is_stdout, same_file, Output};
 
 /// Where targets come from, on the command line.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -289,15 +289,23 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
         }
     }
     // the default checkpoint goes beside --out: beside a device it would be a new file
-    // in /dev (train --out /dev/null wrote /dev/null.ckpt)
-    if a.checkpoint.is_none()
-        && std::fs::metadata(&a.out).is_ok_and(|m| !m.is_file() && !m.is_dir())
-    {
-        bail!(
-            "--out {} is no regular file (a device or FIFO), so the checkpoint cannot go beside it as {}.ckpt; name one with --checkpoint",
-            a.out.display(),
-            a.out.display()
-        );
+    // in /dev (train --out /dev/null wrote /dev/null.ckpt; --out /dev/stdout, standard
+    // output redirected to a file, wrote a 47 MB /dev/stdout.ckpt)
+    if a.checkpoint.is_none() {
+        if std::fs::metadata(&a.out).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            bail!(
+                "--out {} is no regular file (a device or FIFO), so the checkpoint cannot go beside it as {}.ckpt; name one with --checkpoint",
+                a.out.display(),
+                a.out.display()
+            );
+        }
+        if is_stdout(&a.out) {
+            bail!(
+                "--out {} is standard output, so the checkpoint cannot go beside it as {}.ckpt; name one with --checkpoint",
+                a.out.display(),
+                a.out.display()
+            );
+        }
     }
     let ckpt = a
         .checkpoint

@@ -400,6 +400,28 @@ fn train_refuses_settings_that_would_be_ignored_before_writing() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(said) && err.contains(also), "{extra:?}: {err}");
     }
+    // standard output redirected to a file (`--out /dev/stdout > m.c4m`) is no place to
+    // put a checkpoint beside either: it went to /dev as /dev/stdout.ckpt
+    let redirected = format!("{d}/stdout.c4m");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_c4lab"))
+        .args([
+            "train",
+            "--load-corpus",
+            &corpus,
+            "--perply-targets",
+            &targets,
+        ])
+        .args(["--out", "/dev/stdout", "--steps", "2"])
+        .stdout(std::fs::File::create(&redirected).unwrap())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--out /dev/stdout is standard output") && err.contains("--checkpoint"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&redirected).unwrap(), b"");
     assert_eq!(std::fs::read(&corpus).unwrap(), before);
     // nothing was written: no model, no checkpoint, the card as generate wrote it
     for never in [&model, &diverging] {
