@@ -139,7 +139,7 @@ pub fn merge_with(
                 s.display()
             )));
         }
-        let text = std::fs::read_to_string(&p).map_err(io_err(&p))?;
+        let text = read_shard_file(&p)?;
         check_layout(&text, &p)?;
         let get = |k| kv_number(&text, k, &p);
         let (first, end) = (get("first_game")?, get("end_game")?);
@@ -293,7 +293,7 @@ pub fn merge_with(
     for m in &metas {
         let (c, npz) = (m.7.join("corpus.txt"), m.7.join("perply_targets.npz"));
         let meta = m.7.join(SHARD_FILE);
-        let text = std::fs::read_to_string(&meta).map_err(io_err(&meta))?;
+        let text = read_shard_file(&meta)?;
         for (key, file) in [(CORPUS_SUM, &c), (TARGETS_SUM, &npz)] {
             let Some(want) = kv_text(&text, key) else {
                 // (check_layout refuses a shard.txt without it)
@@ -423,6 +423,24 @@ fn same_teacher(npz: &Path, labels: &Labels, gen: &GenConfig) -> Result<(), Corp
     Ok(())
 }
 
+/// A shard.txt's text; one that is not UTF-8 is refused naming the line and byte (the
+/// bare "stream did not contain valid UTF-8" named neither, nor the fix).
+fn read_shard_file(path: &Path) -> Result<String, CorpusError> {
+    let bytes = std::fs::read(path).map_err(io_err(path))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let line_start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        CorpusError::Invalid(format!(
+            "{}: line {line}, byte {} (0x{:02X}) is not UTF-8 text; the file was edited or damaged: generate the shard again",
+            path.display(),
+            at - line_start + 1,
+            bytes[at]
+        ))
+    })
+}
+
 /// The value of `key` (its first line), trimmed.
 fn kv_text<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     text.lines()
@@ -445,12 +463,18 @@ fn kv_number(text: &str, key: &str, path: &Path) -> Result<u64, CorpusError> {
             path.display()
         )));
     };
-    v.trim().parse().map_err(|_| {
+    let v = v.trim();
+    v.parse().map_err(|_| {
+        // (a run of digits past u64 is a whole number, just not one a shard holds)
+        let what = if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
+            format!("{v} is larger than any count a shard holds ({})", u64::MAX)
+        } else {
+            format!("{v:?} is not a whole number")
+        };
         CorpusError::Invalid(format!(
-            "{}: line {}: {key} = {:?} is not a whole number; the file was edited: generate the shard again",
+            "{}: line {}: {key} = {what}; the file was edited: generate the shard again",
             path.display(),
-            i + 1,
-            v.trim()
+            i + 1
         ))
     })
 }

@@ -179,6 +179,12 @@ fn shards_merge_to_the_single_run() {
             "games = many",
             format!("line {line}: games = \"many\" is not a whole number"),
         ),
+        // a whole number past any count is not said to be no whole number
+        (
+            "games = ",
+            "games = 99999999999999999999",
+            format!("line {line}: games = 99999999999999999999 is larger than any count"),
+        ),
         (
             "games = ",
             "gaems = 150",
@@ -245,6 +251,19 @@ fn shards_merge_to_the_single_run() {
             "{e}"
         );
     }
+    // bytes that are not UTF-8 are named by line and byte (the message named neither)
+    let mut damaged = kept.clone().into_bytes();
+    let at = kept.find("games = ").unwrap() + "games = ".len();
+    damaged[at] = 0xFF;
+    std::fs::write(dirs[2].join("shard.txt"), damaged).unwrap();
+    let e = merge(&dirs, &root.join("bad"), &NoProgress)
+        .unwrap_err()
+        .to_string();
+    let said = format!("line {line}, byte 9 (0xFF) is not UTF-8 text");
+    assert!(
+        e.contains(&said) && e.contains("generate the shard again"),
+        "{e}"
+    );
     std::fs::write(dirs[2].join("shard.txt"), kept).unwrap();
     let corpus = dirs[0].join("corpus.txt"); // shard 2, games 100..150
     let mut rows: Vec<Vec<u8>> = std::fs::read(&corpus)
