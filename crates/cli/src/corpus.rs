@@ -318,7 +318,17 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             cfg.validate()?;
             warn_early_random_moves(&cfg.gen);
             // a bad --shard is refused before the output folder is made
-            let shard = shard.as_deref().map(parse_shard).transpose()?;
+            let parsed = shard.as_deref().map(parse_shard).transpose()?;
+            if let (Some(text), Some((_, n))) = (&shard, parsed) {
+                if n > games {
+                    // (a shard of no game wrote a corpus of no rows)
+                    bail!(
+                        "--shard {text}: {n} shards of {} leave a shard with no game; split the run into at most {games} shards",
+                        crate::complete::counted(games, "game")
+                    );
+                }
+            }
+            let shard = parsed;
             out_folder(&out, "dataset")?;
             if shard.is_some() {
                 // (a whole run refuses any file it would not write, this among them)

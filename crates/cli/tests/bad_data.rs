@@ -117,3 +117,48 @@ fn a_grid_given_twice_and_training_settings_beside_a_model_are_refused() {
         );
     }
 }
+
+#[test]
+fn a_corpus_of_no_games_fails_the_gate_and_is_not_generated() {
+    let d = std::env::temp_dir().join(format!("c4lab-no-games-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    // a corpus truncated to nothing passed the integrity gate as "clean"
+    let empty = d.join("corpus.txt");
+    std::fs::write(&empty, "").unwrap();
+    let e = empty.to_str().unwrap();
+    let out = c4lab(&["corpus", "check", e, "--no-targets"], "");
+    assert_exit(&out, 1);
+    let text = stdout(&out);
+    assert!(
+        text.contains("no-games") && text.contains("holds no rows"),
+        "{text}"
+    );
+    let out = c4lab(&["corpus", "check", e, "--no-targets", "--json"], "");
+    assert_exit(&out, 1);
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["clean"], false, "{j}");
+    // nor is a dataset of no training games written (it was, gated "clean" and
+    // checksummed), nor a shard that would hold none
+    let out_dir = d.join("out");
+    let o = out_dir.to_str().unwrap();
+    for (args, said) in [
+        (
+            &["--games", "0", "--holdout", "0"][..],
+            "games is 0: a dataset needs at least one training game",
+        ),
+        (
+            &["--games", "2", "--holdout", "0", "--shard", "0/3"][..],
+            "--shard 0/3: 3 shards of 2 games leave a shard with no game",
+        ),
+    ] {
+        let out = c4lab(
+            &[&["corpus", "generate", "--out", o][..], args].concat(),
+            "",
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert!(!out_dir.exists(), "{args:?} made {o}");
+    }
+    std::fs::remove_dir_all(&d).ok();
+}

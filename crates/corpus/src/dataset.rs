@@ -67,6 +67,12 @@ impl DatasetConfig {
     /// board with training).
     pub fn validate(&self) -> Result<(), CorpusError> {
         self.gen.validate()?;
+        if self.games == 0 {
+            // (it wrote, gated as clean and checksummed a training corpus of no rows)
+            return Err(CorpusError::Invalid(
+                "games is 0: a dataset needs at least one training game".into(),
+            ));
+        }
         for (what, n) in [("games", self.games), ("holdout", self.holdout)] {
             if n > MAX_GAMES {
                 return Err(CorpusError::Invalid(format!(

@@ -549,6 +549,16 @@ fn check_opened(
             "the file does not end with \\n",
         );
     }
+    if rep.rows == 0 {
+        // (a corpus truncated to nothing passed as "clean")
+        rep.add(
+            Kind::NoGames,
+            None,
+            None,
+            None,
+            "the corpus holds no rows; a corpus holds a row per game, and `corpus generate` writes at least one",
+        );
+    }
     if let Some(sc) = &sc {
         if sc.rows != rep.rows {
             let d = format!("the sidecar has {} rows, the corpus {}", sc.rows, rep.rows);

@@ -7,6 +7,8 @@ use std::fmt;
 /// A kind of violation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
+    /// The file holds no row (no game).
+    NoGames,
     /// The file does not end with `\n`.
     FinalNewline,
     /// A `\r` inside a row.
@@ -70,6 +72,7 @@ impl Kind {
     /// A short stable name (`last-move`, `invariant`, ...).
     pub fn name(self) -> &'static str {
         match self {
+            Kind::NoGames => "no-games",
             Kind::FinalNewline => "final-newline",
             Kind::CarriageReturn => "carriage-return",
             Kind::RowLength => "row-length",
