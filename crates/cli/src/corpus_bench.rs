@@ -4,7 +4,6 @@ use anyhow::{bail, Result};
 use c4lab_corpus::bench::{bench as run_bench, TABLE_HEADER};
 use clap::Args;
 
-use crate::corpus::peak_rss;
 use crate::selfplay::{SelfPlay, Teacher, EXACT_CHEAP_FROM_PLY};
 
 /// `c4lab bench corpus`: games and labels per second per teacher.
@@ -112,4 +111,12 @@ pub fn bench(args: BenchCorpus) -> Result<u8> {
         );
     }
     Ok(0)
+}
+
+/// Peak resident memory of this process in bytes (Linux), if known.
+fn peak_rss() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }

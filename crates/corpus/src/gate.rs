@@ -398,6 +398,16 @@ pub fn check(corpus: &Path, sidecar: Option<&Path>) -> Result<GateReport, Corpus
 /// refuses it on any violation: a sidecar of another corpus with the same row count
 /// passes every reader, and would be published or measured as if it fitted.
 pub fn require_clean(corpus: &Path, sidecar: &Path) -> Result<(), CorpusError> {
+    require_clean_holding(corpus, sidecar, true)
+}
+
+/// [`require_clean`] for a shard's corpus, which may hold no game where its block of games
+/// is empty (more shards than games): `games` false lets a corpus of no rows pass.
+pub(crate) fn require_clean_holding(
+    corpus: &Path,
+    sidecar: &Path,
+    games: bool,
+) -> Result<(), CorpusError> {
     read_twice(corpus)?;
     // a sidecar that is not there or is no readable .npz is named as what it is, not
     // as a violation (it read "fails the integrity gate (... No such file or directory")
@@ -409,7 +419,10 @@ pub fn require_clean(corpus: &Path, sidecar: &Path) -> Result<(), CorpusError> {
             sidecar.display()
         )));
     }
-    let rep = check_opened(corpus, Some(Ok(Sidecar::open(sidecar)?)), 1)?;
+    let mut rep = check_opened(corpus, Some(Ok(Sidecar::open(sidecar)?)), 1)?;
+    if !games {
+        rep.kinds.remove(&Kind::NoGames);
+    }
     match first_violation(&rep) {
         None => Ok(()),
         Some((kind, first)) => Err(CorpusError::Gate {
