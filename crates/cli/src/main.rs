@@ -192,9 +192,9 @@ enum Command {
         /// Write one JSON line per solve-verify round of each search to this file: the
         /// search, the round, the level budget it solved under, how it ended (refuted,
         /// too-few-levels, widened, verdict (found or unsat), stopped), the dead ends and
-        /// positions so far, and the seconds since the run started (a search out of states or rounds ends its log on a round that
-        /// gave no verdict, refuted or widened, say; one stopped while it deepens its map,
-        /// on its last round).
+        /// positions so far, and the seconds since the run started (a search out of
+        /// states or rounds ends its log on a round that gave no verdict, refuted or
+        /// widened, say; one stopped while it deepens its map, on its last round).
         /// A file that cannot be created is refused before the search; a write that fails
         /// later is a warning after the verdict, which stands (with its exit code). Not
         /// the file standard output goes to, which carries the result.
