@@ -88,9 +88,9 @@ export function wholeRoot(host) {
     otherEnded() {
       controls.otherEnded();
     },
-    /** Ends the solve and forgets its report, saying `why` in the status line. */
-    setAside(why) {
-      controls.setAside(why);
+    /** Ends the solve and forgets its report because the search `other` started. */
+    giveWayTo(other) {
+      controls.giveWayTo(other);
     },
     /** The verdict so far, for tests and scripts: the last report or null. */
     report: () => search.report,
@@ -155,15 +155,22 @@ export function wholeRoot(host) {
       switch (r.state) {
         case 'mapping':
           if (r.local_budget != null) {
-            ui.gauge.setAttribute('aria-label', "Share of the local search's work budget spent");
-            ui.gauge.max = r.local_budget;
+            // the first search has ended: a diagram this local search finds would still
+            // win, but only with less work than the first's own local find took, where
+            // that is how the first found (the race's ceiling: it stops there)
+            const limited = r.waiting_on && r.ceiling != null && r.ceiling < r.local_budget;
+            const limit = limited ? r.ceiling : r.local_budget;
+            ui.gauge.setAttribute('aria-label', limited ? "Share of the work the second search's local search may still win with" : "Share of the local search's work budget spent");
+            ui.gauge.max = limit;
             ui.gauge.value = r.local_work;
             // a fault: a position the diagram reaches where it names no move, or one that
             // does not keep the win
             const faults = r.local_faults == null ? '' : `, its best diagram so far failing at ${count(r.local_faults, 'position')}`;
-            // the first search has ended: a diagram this local search finds would still win
-            const whose = r.waiting_on ? `The first search ${ended}; the second search's local search, which would win with a diagram, runs on to its budget: ` : 'Local search before mapping: ';
-            return status(`${whose}${count(r.local_steps, 'repair step')}${faults}, ${fmt(r.local_work)} of ${fmt(r.local_budget)} units of work (${secs} s).`);
+            const why = limited
+              ? `runs on while its work stays below the first's (it stops at ${fmt(r.ceiling)} units of work; a tie goes to the first)`
+              : 'which would win with a diagram, runs on to its budget';
+            const whose = r.waiting_on ? `The first search ${ended}; the second search's local search ${why}: ` : 'Local search before mapping: ';
+            return status(`${whose}${count(r.local_steps, 'repair step')}${faults}, ${fmt(r.local_work)} of ${fmt(limit)} units of work (${secs} s).`);
           }
           ui.gauge.setAttribute('aria-label', 'Share of the state budget mapped');
           ui.gauge.max = r.max_states;

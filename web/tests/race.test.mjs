@@ -529,7 +529,12 @@ test('Solve whole root\'s status says the first search\'s verdict while the seco
     const [c, d] = StandIn.made.slice(-2);
     c.report(foundLocally(5000));
     assert.match(els['#dsat-status'].textContent, /^The first search found a diagram; the second search runs on: starting \(/);
+    // the second's local search then runs on only to the first's work, not its budget
+    // (it said "which would win with a diagram, runs on to its budget")
     d.report(local(1000));
+    assert.match(els['#dsat-status'].textContent, /^The first search found a diagram; the second search's local search runs on while its work stays below the first's \(it stops at 5,000 units of work; a tie goes to the first\): 5 repair steps, its best diagram so far failing at 3 positions, 1,000 of 5,000 units of work \(/);
+    assert.equal(els['#dsat-gauge'].max, 5000);
+    assert.equal(els['#dsat-gauge'].value, 1000);
     d.report(foundLocally(900));
     assert.match(els['#dsat-status'].textContent, /^Found a diagram that verifies as a win by the second search's local search/);
   } finally {
