@@ -561,7 +561,7 @@ async function main() {
     fixed: () => [...grid()].filter((c) => /[0-9a-d]/.test(c)).length, // empty cells with a level (a weak a-d too)
     render,
     // one search at a time: the board previews one, and Keep applies what it shows
-    starting: (who) => (who === 'fill' ? whole : fill)?.setAside(`Set aside: ${who === 'fill' ? 'Fill undecided cells' : 'Solve whole root'} started.`),
+    starting: (who) => (who === 'fill' ? whole : fill)?.giveWayTo(who === 'fill' ? 'Fill undecided cells' : 'Solve whole root'),
     ended: (who) => (who === 'fill' ? whole : fill)?.otherEnded(),
     keep: (cells) => editLevels(() => {
       for (let i = 0; i < N; i++) if (state.levels[i] === '?' && LEVELS.includes(cells[i])) state.levels[i] = cells[i];

@@ -63,9 +63,9 @@ export function autoComplete(host) {
     otherEnded() {
       controls.otherEnded();
     },
-    /** Ends the search and forgets its report, saying `why` in the status line. */
-    setAside(why) {
-      controls.setAside(why);
+    /** Ends the search and forgets its report because the search `other` started. */
+    giveWayTo(other) {
+      controls.giveWayTo(other);
     },
     /** Updates the controls and the status line. */
     render(hasUndecided) {

@@ -199,17 +199,24 @@ export function searchControls(search, ui, host, start, stopped = null) {
     otherEnded() {
       if (!search.running && !search.report && !parked) asideSaid = false;
     },
-    /** Ends the search and forgets its report, saying `why` in `ui.status`. */
-    setAside(why) {
+    /**
+     * Ends the search (or drops its answer) because the search named `other` started:
+     * one runs at a time, and the board previews one answer. Says which in `ui.status`.
+     */
+    giveWayTo(other) {
       // a parked answer goes too, so its "Undo brings it back" line must go with it
       const hadParked = parked !== null;
       parked = null;
-      if (!search.running && !search.report && !hadParked) return;
+      const running = search.running;
+      if (!running && !search.report && !hadParked) return;
       stoppedByEdit = false;
       // the diagram on the board (a parked answer's grid is an earlier one)
       saidAt = host.grid();
       search.discard();
-      ui.status.textContent = why;
+      // (it said "Set aside", as if the run or its answer could come back: neither does)
+      ui.status.textContent = running
+        ? `Stopped: ${other} started, and one search runs at a time.`
+        : `Discarded: ${other} started, and the board previews one answer at a time.`;
       asideSaid = true;
     },
     /**

@@ -192,10 +192,11 @@ test('what a user noticed, second round: a tablet width, stale set-aside lines, 
   await page.click('#undecide-all');
   await page.evaluate(() => { document.querySelector('#fill').click(); document.querySelector('#fill-stop').click(); });
   assert.match(await page.locator('#fill-status').textContent(), /^Stopped after [0-9.]+ s, before the first candidate/);
-  // a set-aside line goes with the next edit
+  // a set-aside line goes with the next edit; a search still running says it stopped
+  // (it said "Set aside", as if the run could come back)
   await page.click('#fill');
   await page.click('#dsat');
-  assert.match(await page.locator('#fill-status').textContent(), /^Set aside: Solve whole root started/);
+  assert.match(await page.locator('#fill-status').textContent(), /^Stopped: Solve whole root started, and one search runs at a time[.]$/);
   await page.click('#dsat-stop');
   await page.click('#palette button[data-level="4"]');
   n = await count(page);
@@ -306,7 +307,7 @@ test('what a user noticed, fourth round: a set-aside answer lost to the other se
   // and Enter on Stop on a button still on, not on the page
   await page.focus('#fill');
   await page.keyboard.down('Enter');
-  assert.match(await page.locator('#dsat-status').textContent(), /^Set aside: Fill undecided cells started[.]/);
+  assert.match(await page.locator('#dsat-status').textContent(), /^Discarded: Fill undecided cells started, and the board previews one answer at a time[.]$/);
   assert.equal(await page.evaluate(() => document.activeElement.id), 'fill-stop');
   // a held Enter's repeat does not press Stop, which took the focus
   await page.keyboard.down('Enter');

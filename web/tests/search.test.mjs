@@ -396,12 +396,13 @@ test('starting one search sets the other aside, so the board previews what Keep 
   await page.click('#dsat');
   await page.waitForFunction(() => document.querySelector('#dsat-keep').ariaDisabled !== 'true', null, { timeout: 60_000 });
   await page.click('#fill');
-  assert.match(await page.locator('#dsat-status').textContent(), /^Set aside: Fill undecided cells started/);
+  // (an answer, dropped: not "set aside", as if it could come back)
+  assert.match(await page.locator('#dsat-status').textContent(), /^Discarded: Fill undecided cells started/);
   assert.equal(await page.locator('#dsat-keep').isDisabled(), true);
   // and the other way round, once Fill undecided cells has reported
   await page.waitForFunction(() => /^(Searching… [1-9]|Found)/.test(document.querySelector('#fill-status').textContent), null, { timeout: 30_000 });
   await page.click('#dsat');
-  assert.match(await page.locator('#fill-status').textContent(), /^Set aside: Solve whole root started/);
+  assert.match(await page.locator('#fill-status').textContent(), /^(Stopped|Discarded): Solve whole root started/);
   await page.evaluate(() => document.querySelector('#dsat-stop').click()); // a no-op if it has ended
   // once that solve is discarded, nothing stands behind the line: it goes
   await page.click('#dsat-discard');
