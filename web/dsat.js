@@ -55,7 +55,10 @@ export function wholeRoot(host) {
     const first = ui.local.checked ? 'A local search first, then mapping' : 'Mapping';
     // (the first map is FIRST_CUT_PLIES deep, not CUT_PLIES: said so, as natively)
     const depth = `${FIRST_CUT_PLIES} plies below the root (${CUT_PLIES} if ${DEEPEN_AFTER} rounds leave the root open)`;
-    startText = `${first} every position Red could face down to ${depth}; ${free} ? cell${free === 1 ? '' : 's'} free over ${over}, the others pinned.${wide}`;
+    // (with no ? cell there is nothing to map: it said "0 ? cells free over level 0")
+    startText = free === 0
+      ? 'No ? cells: the verifier judges the diagram as it stands.'
+      : `${first} every position Red could face down to ${depth}; ${free} ? cell${free === 1 ? '' : 's'} free over ${over}, the others pinned.${wide}`;
     status(startText);
     host.render();
   }

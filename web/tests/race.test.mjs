@@ -543,14 +543,15 @@ test('Solve whole root\'s status says the first search\'s verdict while the seco
   }
 });
 
-test('Solve whole root says the first map\'s depth, and a map that overflowed leaves the gauge full', async () => {
+test('Solve whole root says the first map\'s depth (none with no ? cell), and a map that overflowed leaves the gauge full', async () => {
   const { wholeRoot, BROWSER_MAX_STATES } = await import('../dsat.js');
   const els = stubPage(['dsat', 'dsat-stop', 'dsat-keep', 'dsat-discard', 'dsat-status', 'dsat-gauge', 'dsat-fewest', 'dsat-local']);
   const tick = globalThis.setInterval;
   globalThis.setInterval = () => 0;
   try {
     const grid = '9'.repeat(42);
-    const host = { grid: () => grid, levels: () => [...grid], undecided: () => 3, fixed: () => 39, starting() {}, render: () => panel.render(true) };
+    let free = 3;
+    const host = { grid: () => grid, levels: () => [...grid], undecided: () => free, fixed: () => 42 - free, starting() {}, render: () => panel.render(true) };
     const panel = wholeRoot(host);
     els['#dsat'].on.click();
     // (it said 16 plies, the depth only a root left open after 500 rounds is mapped to)
@@ -567,6 +568,10 @@ test('Solve whole root says the first map\'s depth, and a map that overflowed le
     assert.equal(els['#dsat-gauge'].hidden, false);
     assert.equal(els['#dsat-gauge'].value, els['#dsat-gauge'].max);
     assert.equal(els['#dsat-gauge'].max, BROWSER_MAX_STATES);
+    // with no ? cell nothing is mapped (it said "...; 0 ? cells free over level 0")
+    free = 0;
+    els['#dsat'].on.click();
+    assert.match(els['#dsat-status'].textContent, /^No \? cells: the verifier judges the diagram as it stands[.] \(/);
   } finally {
     globalThis.setInterval = tick;
     delete globalThis.document;
