@@ -141,19 +141,12 @@ fn a_corpus_of_no_games_fails_the_gate_and_is_not_generated() {
     // checksummed)
     let out_dir = d.join("out");
     let o = out_dir.to_str().unwrap();
-    let out = c4lab(
-        &[
-            "corpus",
-            "generate",
-            "--out",
-            o,
-            "--games",
-            "0",
-            "--holdout",
-            "0",
-        ],
-        "",
-    );
+    // (the run's folder and no holdout: only the games and the shard vary)
+    let generate = |extra: &[&str]| {
+        let args = ["corpus", "generate", "--out", o, "--holdout", "0"];
+        c4lab(&[&args[..], extra].concat(), "")
+    };
+    let out = generate(&["--games", "0"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
@@ -163,21 +156,7 @@ fn a_corpus_of_no_games_fails_the_gate_and_is_not_generated() {
     assert!(!out_dir.exists(), "made {o}");
     // a shard of an empty block of games (more shards than games) is still made: merge
     // takes it
-    let out = c4lab(
-        &[
-            "corpus",
-            "generate",
-            "--out",
-            o,
-            "--games",
-            "2",
-            "--holdout",
-            "0",
-            "--shard",
-            "0/3",
-        ],
-        "",
-    );
+    let out = generate(&["--games", "2", "--shard", "0/3"]);
     assert_exit(&out, 0);
     assert!(
         stdout(&out).contains("shard 0/3: 0 games"),
