@@ -36,9 +36,10 @@ pub struct EvalArgs {
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=42))]
     min_stones: u32,
     /// Strong-solver node budget per column (a position over budget is skipped and
-    /// counted). With --threads above 1 the threads' race moves node counts, so a
-    /// position near the budget may be skipped in one run and not in the next: --threads
-    /// 1 gives a table that repeats exactly.
+    /// counted), for the holdout positions and the --games games; the --empty-games
+    /// games are judged by exact replies, with no budget. With --threads above 1 the
+    /// threads' race moves node counts, so a position near the budget may be skipped in
+    /// one run and not in the next: --threads 1 gives a table that repeats exactly.
     #[arg(long, default_value_t = 2_000_000)]
     solver_nodes: u64,
     /// Games against the perfect solver (random best replies) from random openings (at
@@ -49,7 +50,8 @@ pub struct EvalArgs {
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=41))]
     opening: u32,
     /// Games as first player from the empty board against the perfect solver (its
-    /// early replies cost minutes each: give it a book and threads; at most a million).
+    /// replies are exact, not bounded by --solver-nodes, and the early ones cost minutes
+    /// each: give it a book and threads; at most a million).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     empty_games: u64,
     /// Seed of the position sample, the openings and the solver's choices.
