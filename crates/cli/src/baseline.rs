@@ -1,7 +1,9 @@
 //! `bench solver --baseline`: another solver run over a set as a child process, its
 //! answers read back and checked.
 
-use std::time::Instant;
+use std::io::Read;
+use std::sync::mpsc::Sender;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
@@ -104,6 +106,7 @@ pub(crate) fn run_baseline(
     let mut words = command.split_whitespace();
     words.next();
     let input: String = cases.iter().map(|c| format!("{}\n", c.moves)).collect();
+    let cases_len = cases.len();
     let start = Instant::now();
     let mut child = ended_with_us(&mut Command::new(program))
         .args(words)
@@ -118,12 +121,24 @@ pub(crate) fn run_baseline(
     // read up to a bound: a baseline that writes without end (`yes`) would fill the
     // memory; a line per position is far below it
     let cap = cases.len() * 256 + 4096;
-    let mut stdout = Vec::new();
-    let mut pipe = child.stdout.take().expect("piped");
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(&mut pipe, cap as u64 + 1),
-        &mut stdout,
-    )?;
+    let pipe = child.stdout.take().expect("piped");
+    let (said, heard) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || read_answers(pipe, cap, cases_len, said));
+    // a baseline that answers every position and then does not exit would be waited on
+    // without end: it is given EXIT_GRACE to end its output, and as long again to exit
+    let answered = matches!(heard.recv(), Ok(Heard::Answered));
+    if answered && heard.recv_timeout(EXIT_GRACE).is_err() {
+        let _ = child.kill();
+        let _ = child.wait();
+        bail!(
+            "--baseline: {program} answered all {} positions but had not ended its output {} s later, so it was stopped: a baseline must exit once its input ends",
+            cases.len(),
+            EXIT_GRACE.as_secs()
+        );
+    }
+    let stdout = reader
+        .join()
+        .map_err(|_| anyhow::anyhow!("--baseline: the output reader panicked"))??;
     if stdout.len() > cap {
         let _ = child.kill();
         let _ = child.wait();
@@ -132,9 +147,16 @@ pub(crate) fn run_baseline(
             cases.len()
         );
     }
-    drop(pipe);
+    let Some(status) = exited_within(&mut child, EXIT_GRACE)? else {
+        let _ = child.kill();
+        let _ = child.wait();
+        bail!(
+            "--baseline: {program} closed its output but had not exited {} s later, so it was stopped: a baseline must exit once its input ends",
+            EXIT_GRACE.as_secs()
+        );
+    };
     let out = std::process::Output {
-        status: child.wait()?,
+        status,
         stdout,
         stderr: Vec::new(),
     };
@@ -217,4 +239,77 @@ pub(crate) fn run_baseline(
         run.micros += micros;
     }
     Ok(run)
+}
+
+/// How long a baseline may take, once it has answered every position, to end its output
+/// and exit (a solver exits within milliseconds of its input's end).
+const EXIT_GRACE: Duration = Duration::from_secs(5);
+
+/// What the output reader has heard.
+enum Heard {
+    /// Every position has its line (the output may go on).
+    Answered,
+    /// The output ended, or passed its bound.
+    Ended,
+}
+
+/// Reads the baseline's output to its end or to `cap` + 1 bytes, saying when the
+/// `answers`-th non-blank line is complete and when the output ends.
+fn read_answers(
+    mut pipe: impl Read,
+    cap: usize,
+    answers: usize,
+    said: Sender<Heard>,
+) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut chunk = [0u8; 8192];
+    // complete non-blank lines so far, and whether the current line holds a non-space
+    let (mut lines, mut filled) = (0, false);
+    while out.len() <= cap {
+        let n = match pipe.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n.min(cap + 1 - out.len()),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                let _ = said.send(Heard::Ended);
+                return Err(e);
+            }
+        };
+        for &b in &chunk[..n] {
+            if b == b'\n' {
+                if filled {
+                    lines += 1;
+                    if lines == answers {
+                        let _ = said.send(Heard::Answered);
+                    }
+                }
+                filled = false;
+            } else if !b.is_ascii_whitespace() {
+                filled = true;
+            }
+        }
+        out.extend_from_slice(&chunk[..n]);
+    }
+    let _ = said.send(Heard::Ended);
+    Ok(out)
+}
+
+/// The child's exit status once it exits, or None if it is still running after `grace`
+/// (polled, first often: a solver whose output has ended is usually gone already).
+fn exited_within(
+    child: &mut std::process::Child,
+    grace: Duration,
+) -> Result<Option<std::process::ExitStatus>> {
+    let start = Instant::now();
+    let mut pause = Duration::from_micros(200);
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        if start.elapsed() >= grace {
+            return Ok(None);
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
 }

@@ -66,8 +66,9 @@ pub enum Bench {
         /// Another solver to run side by side, interleaved with this one, set by set
         /// (the program and its arguments, split at spaces). It reads one move sequence
         /// a line on stdin and writes one line per position ending in `<score> <nodes>
-        /// <microseconds>` (the layout of `c4lab solve` and of the classic solver); its
-        /// scores are checked like ours and its own microseconds are averaged.
+        /// <microseconds>` (the layout of `c4lab solve` and of the classic solver), and
+        /// exits once its input ends (one still running 5 s after its last answer is
+        /// stopped); its scores are checked like ours and its own microseconds are averaged.
         #[arg(long)]
         baseline: Option<String>,
     },

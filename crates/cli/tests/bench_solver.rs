@@ -223,6 +223,34 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
             );
             assert!(!stdout(&out).contains("| L2_R1 |"), "{figure}: no row");
         }
+        // one that answers and then neither exits nor closes its output (or closes it
+        // and stays) is stopped with a word, not waited on without end as it was
+        for (n, (tail, said)) in [
+            (
+                "exec sleep 600",
+                "answered all 30 positions but had not ended its output 5 s later",
+            ),
+            (
+                "exec >&-; exec sleep 600",
+                "closed its output but had not exited 5 s later",
+            ),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let program = script(
+                &dir.join(format!("lingers{n}.sh")),
+                &format!("'{bin}' solve --table-mb 4; {tail}"),
+            );
+            let out = run(&program);
+            assert_exit(&out, 2);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(said), "{tail}: {err}");
+            assert!(
+                err.contains("a baseline must exit once its input ends"),
+                "{err}"
+            );
+        }
     }
     // a program that is not there is a clear error before the table (it came after the
     // header and the first set's run)
