@@ -222,7 +222,8 @@ export function wholeRoot(host) {
             return status(`Stopped after ${secs} s, in the local search before mapping: ${count(r.local_steps, 'repair step')}, ${fmt(r.local_work)} of ${fmt(r.local_budget)} units of work.`);
           }
           if (r.before_report) return status(`Stopped after ${secs} s, before the engine's first report.`);
-          return status(`Stopped after ${secs} s (${counts}).`);
+          // (where the search had got to: its round and the levels it was trying)
+          return status(`Stopped after ${secs} s${r.round ? ` in round ${r.round}` : ''}${budget ? `, ? cells over ${budget}` : ''} (${counts}).`);
       }
     },
   };

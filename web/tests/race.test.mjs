@@ -522,7 +522,8 @@ test('Solve whole root\'s status says the first search\'s verdict while the seco
     a.report({ state: 'budget', round: 9, positions: 10, conflicts: 2000, released_at: 1000 });
     assert.match(els['#dsat-status'].textContent, /^The first search ran out of budget; the second search runs on: round 1, 50 dead ends \(/);
     els['#dsat-stop'].on.click();
-    assert.match(els['#dsat-status'].textContent, /^Stopped after [\d.]+ s \(/);
+    // (it said where the search had got to: no round, no levels)
+    assert.match(els['#dsat-status'].textContent, /^Stopped after [\d.]+ s in round 1, \? cells over level 0 \(10 positions, 50 dead ends, 0 settled variables\)\.$/);
     // a first verdict before the second's first report: the race waits, it has not
     // found (the status said "Found a diagram... Keep it", with Keep off)
     els['#dsat'].on.click();
