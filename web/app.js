@@ -220,9 +220,7 @@ function render() {
   if (game.ok) {
     const first = game.log[0];
     if (state.mode === 'play') {
-      shown = game.stones;
-      four = game.four;
-      selected = redCell(stones, game);
+      [shown, four, selected] = [game.stones, game.four, redCell(stones, game)];
     } else if (first && first.column) {
       selected = drops(stones, String(first.column))[0];
     }
@@ -233,19 +231,21 @@ function render() {
   } else if (state.mode !== 'play' && state.verdict && state.verdict.verdict === 'loss') {
     ghost = drops(stones, state.verdict.line);
   }
-  const legend = paintCells(boardCells, { stones, shown, levels: state.levels, ghost, preview, selected, four, focus: state.focus, mode: state.mode });
+  const view = { stones, shown, levels: state.levels, ghost, preview, selected, four, focus: state.focus, mode: state.mode, why: game.ok && game.log[0]?.rule?.name };
+  const legend = paintCells(boardCells, view);
   if (state.focus !== null) board.setAttribute('aria-activedescendant', `cell-${state.focus}`);
   else board.removeAttribute('aria-activedescendant');
-  renderLegend($('#legend'), legend, state.mode);
+  renderLegend($('#legend'), legend, view);
   const [text, cls] = verdictText(state.verdict, state.mode, state.levels.every((l, i) => l === '9' || stones[i] !== '.'));
   const v = $('#verdict');
   const root = call(engine.position, state.root);
   // a root with Yellow to move is a step while a root is built: no link carries it, so
-  // what is painted meanwhile lives in this page alone (a reload lost it unsaid)
+  // what is painted meanwhile lives in this page alone (a reload lost it unsaid); with
+  // one cell left a stone comes off, as one more would fill the board
   const building = root.ok && !root.over && root.to_move === 'Yellow';
-  // (the engine's sentences may end without a full stop: "...must be equal Until"; an
-  // ellipsis ends one: "Verifying…." had two)
-  v.textContent = building ? `${text.replace(/([^.!?…])$/, '$1.')} Until Red is to move, no link, export or reload keeps this diagram: add a stone in Position mode.` : text;
+  const fix = root.ok && root.stones.split('.').length === 2 ? 'take a stone back (Undo stone in Position mode)' : 'add a stone in Position mode';
+  // (the engine's sentences may end without a full stop, "...must be equal Until"; an ellipsis ends one)
+  v.textContent = building ? `${text.replace(/([^.!?…])$/, '$1.')} Until Red is to move, no link, export or reload keeps this diagram: ${fix}.` : text;
   v.className = cls;
   const simp = $('#simplify');
   if (state.simplify && state.simplify.ok) {

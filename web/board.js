@@ -59,10 +59,11 @@ export function verdictText(v, mode, blank = false) {
  * Draws the 42 `cells` (grid order) and gives each its label. `view` holds the root's
  * `stones`, the stones `shown` (the game's in Play), the `levels`, the counterexample's
  * `ghost` cells, a search's `preview` (its candidate levels), the `selected` cell, the
- * winning `four`, the keyboard `focus` and the `mode`. Returns what the legend must name.
+ * winning `four`, the keyboard `focus`, the `mode` and `why` Red plays the selected cell
+ * (its rule's name). Returns what the legend must name.
  */
 export function paintCells(cells, view) {
-  const { stones, shown, levels, ghost, preview, selected, four, focus, mode } = view;
+  const { stones, shown, levels, ghost, preview, selected, four, focus } = view;
   const legend = new Set();
   for (let i = 0; i < N; i++) {
     const c = cells[i];
@@ -111,7 +112,7 @@ export function paintCells(cells, view) {
     if (i === selected) {
       c.classList.add('selected');
       legend.add('selected');
-      label += mode === 'play' ? ", Red's last move" : ', the cell the diagram selects';
+      label += `, ${selectedText(view)}`;
     }
     if (four.includes(i)) { c.classList.add('four'); legend.add('four'); label += ', in the winning four'; }
     if (i === focus) c.classList.add('focus');
@@ -122,8 +123,16 @@ export function paintCells(cells, view) {
   return legend;
 }
 
-/** Fills the legend list `ul` with the `items` the board shows. */
-export function renderLegend(ul, items, mode) {
+/** What the ringed cell is in `view`: Red's last move in Play, else Red's move at the root and why. */
+function selectedText({ mode, why }) {
+  if (mode === 'play') return "Red's last move";
+  if (why === 'win') return "Red's move: it wins at once, whatever the levels";
+  if (why === 'block') return "Red's move: it blocks Yellow's four, whatever the levels";
+  return 'the cell the diagram selects';
+}
+
+/** Fills the legend list `ul` with the `items` the board shows in `view`. */
+export function renderLegend(ul, items, view) {
   ul.textContent = '';
   const add = (cls, color, text) => {
     const li = document.createElement('li');
@@ -134,7 +143,7 @@ export function renderLegend(ul, items, mode) {
     li.append(s, text);
     ul.append(li);
   };
-  if (items.has('selected')) add('legend-selected', 'var(--accent)', mode === 'play' ? "Red's last move" : 'the cell the diagram selects');
+  if (items.has('selected')) add('legend-selected', 'var(--accent)', selectedText(view));
   if (items.has('four')) add('legend-four', 'var(--win)', 'the winning four');
   if (items.has('ghost')) add('legend-ghost', 'var(--muted)', 'faded numbered stones: the losing line (the level in the corner)');
   if (items.has('candidate')) add('legend-candidate', 'var(--accent)', 'underlined: candidate levels for the ? cells (Fill undecided cells or Solve whole root)');

@@ -123,6 +123,23 @@ test('a losing diagram draws its counterexample line', async () => {
   assert.deepEqual(page.errors, []);
 });
 
+test('the ringed cell says why Red plays it: an immediate win or a block comes before the levels', async () => {
+  // every empty cell blank (level 9): it said "the cell the diagram selects" of a move
+  // no level chose
+  for (const [link, col, row, why] of [
+    ['#1.141312.*Z9*F9', 1, 4, "Red's move: it wins at once, whatever the levels"],
+    ['#1.737261.*Z9*F9', 4, 1, "Red's move: it blocks Yellow's four, whatever the levels"],
+    ['#1.-.*Z9*H90*A9', 4, 1, 'the cell the diagram selects'],
+  ]) {
+    const page = await open(link);
+    await page.click('nav button[data-mode="levels"]');
+    assert.match(await cell(page, col, row).getAttribute('aria-label'), new RegExp(`, ${why}$`), link);
+    assert.match(await page.locator('#legend').textContent(), new RegExp(why), link);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
 test('keyboard only: arrows move the focus ring and a digit paints', async () => {
   const page = await open();
   await page.focus('#board');
@@ -189,7 +206,17 @@ test('position mode: stones only, and illegal input is named', async () => {
   assert.equal(await page.locator('#moves').getAttribute('placeholder'), '4');
   // in Levels the verdict says nothing painted there is kept (a reload lost it unsaid)
   await page.click('nav button[data-mode="levels"]');
-  assert.match(await verdict(page), /Until Red is to move, no link, export or reload keeps this diagram/);
+  assert.match(await verdict(page), /Until Red is to move, no link, export or reload keeps this diagram: add a stone in Position mode[.]$/);
+  // with one cell left it says what the message says: take a stone back (it said to add
+  // one, which fills the board, and the page then refuses that root)
+  await page.click('nav button[data-mode="position"]');
+  await page.fill('#moves', '12661343145647546733334152721561222554677');
+  n = await count(page);
+  await page.click('#set-moves');
+  await settled(page, n);
+  assert.match(await page.locator('#message').textContent(), /one cell left, .*take a stone back \(Undo stone\)/);
+  await page.click('nav button[data-mode="levels"]');
+  assert.match(await verdict(page), /keeps this diagram: take a stone back \(Undo stone in Position mode\)[.]$/);
   // a root of unequal counts: its sentence ends before the note starts (it ran on:
   // "the counts must be equal Until Red is to move")
   await page.click('nav button[data-mode="position"]');
