@@ -165,7 +165,7 @@ function paint(i, level) {
 function setRoot(moves) {
   const p = call(engine.position, moves);
   if (!p.ok) return say(p.error, true);
-  if (p.over) return say(`After ${moves} the game is over: a root must have no four.`, true);
+  if (p.over) return say(`After ${moves} ${p.winner} has four in a row, so the game is over: a root must have no four.`, true);
   if (!p.stones.includes('.')) return say(`After ${moves} the board is full (a draw): a root needs an empty cell for Red's move.`, true);
   // the root it is already: nothing changes (Play's Yellow line was dropped unsaid,
   // with no Undo step to bring it back)
@@ -453,7 +453,7 @@ function wire() {
     const full = call(engine.position, r.root);
     // (the link would be refused, so the address bar could not keep the diagram; a four
     // is named first, as a full board's last stone may have made one)
-    if (full.ok && full.over) return say(`The stones already hold a four, so the game is over there: a root needs play to go on.`, true);
+    if (full.ok && full.over) return say(`The stones already hold a four (${full.winner}'s), so the game is over there: a root needs play to go on.`, true);
     if (full.ok && !full.stones.includes('.')) return say(`The board is full (a draw): a root needs an empty cell for Red's move.`, true);
     const line = state.yellow;
     apply(r);

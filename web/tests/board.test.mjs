@@ -193,6 +193,9 @@ test('position mode: stones only, and illegal input is named', async () => {
   await page.fill('#moves', '1111111');
   await page.click('#set-moves');
   assert.match(await page.locator('#message').textContent(), /^Move 7: column 1 is already full[.]$/);
+  await page.fill('#moves', '1212121');
+  await page.click('#set-moves');
+  assert.match(await page.locator('#message').textContent(), /^After 1212121 Red has four in a row, so the game is over: a root must have no four[.]$/);
   await page.fill('#stones', '.......\n.......\n.......\n.......\n...R...\n..Y....\n');
   await page.click('#set-stones');
   assert.match(await page.locator('#message').textContent(), /floats above an empty cell/);
@@ -438,7 +441,8 @@ test('a diagram whose root already holds a four is refused on import, as a link 
   // (it was taken, with the address bar emptied: a reload lost it without a word)
   await page.fill('#io-text', '9999999\n9999999\n9999999\n9999999\nR999999\nYYYYRRR\n');
   await page.click('#import');
-  assert.match(await page.locator('#message').textContent(), /^The stones already hold a four/);
+  // (and says whose four it is, as c4lab verify does)
+  assert.match(await page.locator('#message').textContent(), /^The stones already hold a four \(Yellow's\)/);
   assert.match(await verdict(page), /^Win/, 'the diagram before stays');
   assert.equal(new URL(await href(page)).hash, link);
   await page.close();

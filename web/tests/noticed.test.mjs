@@ -426,7 +426,7 @@ test('what a user noticed, fifth round: Ctrl+Z with nothing to undo, a line cut 
   // a root whose stones hold a four is refused on import, as a link with it is
   await page.fill('#io-text', '9999999\n9999999\n9Y99999\nRY99999\nRY99999\nRYR9999\n');
   await page.click('#import');
-  assert.match(await page.locator('#message').textContent(), /^The stones already hold a four, so the game is over there/);
+  assert.match(await page.locator('#message').textContent(), /^The stones already hold a four \(Yellow's\), so the game is over there/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

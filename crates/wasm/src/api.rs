@@ -59,12 +59,13 @@ pub fn read_any(text: &str) -> String {
     .to_string()
 }
 
-/// A root from a move sequence: `{ok, stones, moves, to_move}`; refuses illegal input.
+/// A root from a move sequence: `{ok, stones, moves, to_move, over, winner}` (`winner`:
+/// who holds a four, else null); refuses illegal input.
 #[wasm_bindgen]
 pub fn position(moves: &str) -> String {
     match Position::from_moves(moves) {
         Ok(p) => json!({"ok": true, "stones": stones_of(&p), "moves": format_moves(&parse_moves(moves).unwrap_or_default()),
-            "to_move": p.to_move().name(), "over": p.winner().is_some()})
+            "to_move": p.to_move().name(), "over": p.winner().is_some(), "winner": p.winner().map(|w| w.name())})
         .to_string(),
         Err(e) => fail(e),
     }
