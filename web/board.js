@@ -47,7 +47,7 @@ export function verdictText(v, mode, blank = false) {
       }
       return [`Loss: ${REASONS[v.reason]}${tied} ${line}.${v.line && mode !== 'play' ? ' The numbered ghost stones show the line.' : ''}`, 'loss'];
     }
-    case 'incomplete': return [`Incomplete: ${v.undecided} undecided cell${v.undecided === 1 ? '' : 's'} (?); no verdict until they are decided.`, ''];
+    case 'incomplete': return [`Incomplete: ${v.undecided === 1 ? '1 undecided cell (?); no verdict until it is' : `${v.undecided} undecided cells (?); no verdict until they are`} decided.`, ''];
     case 'root-terminal': return [`The root already holds a four (${v.winner}): there is nothing to verify.`, 'loss'];
     case 'bad-root': return [`Bad root: ${sentence(v.message).replace(/^./, (c) => c.toLowerCase())}`, 'loss'];
     case 'budget': return [`Gave up after ${plural(v.positions, 'position')}.`, ''];

@@ -90,7 +90,7 @@ test('painting levels changes the verdict', async () => {
   // right-click marks the cell undecided: no verdict
   n = await count(page);
   await cell(page, 3, 1).click({ button: 'right' });
-  assert.match(await settled(page, n), /Incomplete: 1 undecided cell/);
+  assert.match(await settled(page, n), /^Incomplete: 1 undecided cell \(\?\); no verdict until it is decided[.]$/);
   const link = new URL(await href(page)).hash;
   assert.match(link, /^#1\.-\./);
   assert.notEqual(link, firstLink, 'the share link follows the edits');

@@ -25,7 +25,7 @@ test('auto-complete fills the ? cells of an upstream diagram, and Keep applies t
   }, blocks);
   assert.ok(puzzle, 'no upstream diagram with 16 or more stones');
   await importText(page, puzzle);
-  assert.match(await verdict(page), /^Incomplete: 10 undecided cells/);
+  assert.match(await verdict(page), /^Incomplete: 10 undecided cells \(\?\); no verdict until they are decided[.]$/);
   await page.click('#fill');
   await page.waitForFunction(() => document.querySelector('#fill-keep').ariaDisabled !== 'true', null, { timeout: 60_000 });
   // the verifier's positions and the encoded ones, each named (two bare position counts)
