@@ -171,10 +171,10 @@ export function renderLog(ol, status, game) {
   // the newest move in view (the box scrolls once the game outgrows it)
   ol.scrollTop = ol.scrollHeight;
   const text = sentence(game.status_text);
-  // Red's reply first: the status line (under the board) is the live region a screen
-  // reader announces, and the log is not
+  // Red's latest move first, its opening move too: the status line (under the board) is
+  // the live region a screen reader announces, and the log is not
   const last = game.log[game.log.length - 1];
-  const reply = last && last.player === 'Red' && last.column && game.log.length > 1 ? `Red played ${last.column}. ` : '';
+  const reply = last && last.player === 'Red' && last.column ? `Red played ${last.column}. ` : '';
   status.textContent = reply + text + (game.error ? ` ${sentence(game.error)}` : '');
 }
 

@@ -16,6 +16,8 @@ test('playing Yellow names the rule behind each Red move', async () => {
   assert.match(await verdict(page), /^Win: Red makes four on every line/);
   await page.click('nav button[data-mode="play"]');
   assert.match(await page.locator('#log').textContent(), /Red 6 · level 7, lower levels tied: 0 in columns 1, 3/);
+  // Red's opening move is announced too (it said only "Yellow to move.")
+  assert.equal(await page.locator('#game-status').textContent(), 'Red played 6. Yellow to move.');
   await cell(page, 1, 4).click(); // column 1
   const log = await page.locator('#log li').allTextContents();
   assert.deepEqual(log.slice(1), ['Yellow 1', 'Red 7 · win']);
