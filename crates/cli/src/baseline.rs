@@ -106,7 +106,6 @@ pub(crate) fn run_baseline(
     let mut words = command.split_whitespace();
     words.next();
     let input: String = cases.iter().map(|c| format!("{}\n", c.moves)).collect();
-    let cases_len = cases.len();
     let start = Instant::now();
     let mut child = ended_with_us(&mut Command::new(program))
         .args(words)
@@ -123,7 +122,8 @@ pub(crate) fn run_baseline(
     let cap = cases.len() * 256 + 4096;
     let pipe = child.stdout.take().expect("piped");
     let (said, heard) = std::sync::mpsc::channel();
-    let reader = std::thread::spawn(move || read_answers(pipe, cap, cases_len, said));
+    let answers = cases.len();
+    let reader = std::thread::spawn(move || read_answers(pipe, cap, answers, said));
     // a baseline that answers every position and then does not exit would be waited on
     // without end: it is given EXIT_GRACE to end its output, and as long again to exit
     let answered = matches!(heard.recv(), Ok(Heard::Answered));
