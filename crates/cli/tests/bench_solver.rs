@@ -196,13 +196,14 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
     // line by line to the wrong positions (`tac` is GNU's)
     #[cfg(target_os = "linux")]
     {
-        let reversed = script(
-            &dir.join("reversed.sh"),
-            &format!("tac | '{bin}' solve --table-mb 4"),
-        );
-        let out = run(&reversed);
-        assert_exit(&out, 2);
-        let err = String::from_utf8_lossy(&out.stderr);
+        // a baseline script refused with exit 2: its output, and its stderr as text
+        let refused = |name: &str, body: &str| {
+            let out = run(&script(&dir.join(name), body));
+            assert_exit(&out, 2);
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            (out, err)
+        };
+        let (_, err) = refused("reversed.sh", &format!("tac | '{bin}' solve --table-mb 4"));
         assert!(
             err.contains("the answers must come in the input's order"),
             "{err}"
@@ -210,13 +211,10 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
         // a time or node count that is no count is refused: NaN, infinite and negative
         // figures were summed into the table and its speed-up, exit 0
         for (n, figure) in ["NaN", "inf", "-1"].into_iter().enumerate() {
-            let program = script(
-                &dir.join(format!("figure{n}.sh")),
+            let (out, err) = refused(
+                &format!("figure{n}.sh"),
                 &format!("'{bin}' solve --table-mb 4 | sed 's/ [0-9]*$/ {figure}/'"),
             );
-            let out = run(&program);
-            assert_exit(&out, 2);
-            let err = String::from_utf8_lossy(&out.stderr);
             assert!(
                 err.contains("--baseline: output line 1 is \"") && err.contains(figure),
                 "{figure}: {err}"
@@ -238,13 +236,10 @@ fn bench_solver_runs_a_baseline_side_by_side_and_checks_its_scores() {
         .into_iter()
         .enumerate()
         {
-            let program = script(
-                &dir.join(format!("lingers{n}.sh")),
+            let (_, err) = refused(
+                &format!("lingers{n}.sh"),
                 &format!("'{bin}' solve --table-mb 4; {tail}"),
             );
-            let out = run(&program);
-            assert_exit(&out, 2);
-            let err = String::from_utf8_lossy(&out.stderr);
             assert!(err.contains(said), "{tail}: {err}");
             assert!(
                 err.contains("a baseline must exit once its input ends"),
