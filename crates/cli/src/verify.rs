@@ -164,25 +164,33 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
             verdict_text(&verdict),
             micros / 1000.0
         );
-        // the command that replays the line (play takes Yellow's moves; it plays a
-        // link's own Yellow line before them, so a link with one goes through a grid)
+        // the command that replays the line: play takes Yellow's moves, and plays a
+        // link's own Yellow line before them, so an input with one, or one that cannot be
+        // read again (standard input; a stream such as /dev/stdin, where a file that
+        // standard input also comes from can), is named by the diagram's link alone
         if let Verdict::Loss { counterexample, .. } = &verdict {
             let yellow = format_moves(&counterexample.yellow_moves());
-            // (a stream such as /dev/stdin cannot be read again by the replay; a file
-            // that standard input also comes from can)
             let stream = |p: &Path| {
                 crate::files::is_stdin(p) && !std::fs::metadata(p).is_ok_and(|m| m.is_file())
             };
-            let file = match file {
-                Some(p) if p != Path::new("-") && !stream(p) => shell_word(&input.name),
-                _ => "FILE".to_string(),
+            let again = matches!(file, Some(p) if p != Path::new("-") && !stream(p));
+            let diagram = if again && input.line.is_empty() {
+                Some(shell_word(&input.name))
+            } else {
+                c4lab_steady::link::encode(&input.diagram, &[])
+                    .ok()
+                    .map(|link| shell_word(&link))
             };
             if yellow.is_empty() {
                 // (lost at the root or after Red's first move: nothing for Yellow to play)
-            } else if input.line.is_empty() {
-                outln!("replay: c4lab play {file} --moves {yellow} (Yellow's moves of the line)");
+            } else if let Some(diagram) = diagram {
+                outln!(
+                    "replay: c4lab play {diagram} --moves {yellow} (Yellow's moves of the line)"
+                );
             } else {
-                outln!("replay: c4lab convert --to grid {file} > grid.txt; c4lab play grid.txt --moves {yellow} (the link's own Yellow line would be played first)");
+                // (no link: not met for a root with a lost line, but a courtesy line is
+                // no reason to fail)
+                outln!("replay: c4lab play FILE --moves {yellow} (FILE: the diagram as a file; Yellow's moves of the line)");
             }
         }
         if matches!(verdict, Verdict::Incomplete { .. }) {

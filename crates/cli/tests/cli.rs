@@ -37,35 +37,31 @@ fn verify_exit_codes_and_json() {
         "{said}"
     );
     // a diagram read from standard input, by `-` or by a name for the stream, is replayed
-    // from a file to be named (`c4lab play /dev/stdin` plays nothing)
+    // by its link (`c4lab play /dev/stdin` plays nothing), and the command runs as printed
     let loss_text = std::fs::read_to_string(repo().join("examples/loss.txt")).unwrap();
-    for name in ["-", "/dev/stdin"] {
-        let said = stdout(&c4lab(&["verify", name], &loss_text));
-        assert!(
-            said.contains("replay: c4lab play FILE --moves 7112"),
-            "{name}: {said}"
-        );
-    }
-    let replayed = c4lab(
-        &["play", "examples/loss.txt", "--moves", "7112", "--no-input"],
-        "",
-    );
-    assert!(
-        stdout(&replayed).contains("names no move"),
-        "{}",
-        stdout(&replayed)
-    );
-    // a share link with a Yellow line of its own (play would play that first) is
-    // replayed through a grid
     let link = stdout(&c4lab(
         &["convert", "--to", "link", "examples/loss.txt"],
         "",
     ));
-    let said = stdout(&c4lab(&["verify", "-"], format!("{}.7\n", link.trim())));
-    assert!(
-        said.contains("replay: c4lab convert --to grid FILE > grid.txt; c4lab play grid.txt --moves 7112 (the link's own Yellow line"),
-        "{said}"
-    );
+    let link = link.trim();
+    let by_link = format!("replay: c4lab play '{link}' --moves 7112 (Yellow's moves");
+    for name in ["-", "/dev/stdin"] {
+        let said = stdout(&c4lab(&["verify", name], &loss_text));
+        assert!(said.contains(&by_link), "{name}: {said}");
+    }
+    for diagram in ["examples/loss.txt", link] {
+        let replayed = c4lab(&["play", diagram, "--moves", "7112", "--no-input"], "");
+        assert!(
+            stdout(&replayed).contains("names no move"),
+            "{diagram}: {}",
+            stdout(&replayed)
+        );
+    }
+    // so is a share link with a Yellow line of its own (play would play that first),
+    // from standard input or as an argument
+    let with_line = format!("{link}.7");
+    assert!(stdout(&c4lab(&["verify", "-"], format!("{with_line}\n"))).contains(&by_link));
+    assert!(stdout(&c4lab(&["verify", &with_line], "")).contains(&by_link));
 
     // the empty board with one level everywhere: no unique level at the root
     let flat = c4lab(&["verify", "-"], "9999999\n".repeat(6));
