@@ -214,7 +214,7 @@ enum Command {
         #[arg(long)]
         list: bool,
         /// The file of diagrams: six-row diagrams with a blank line between them, `#` comments (`-` standard input).
-        #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
+        #[arg(long, default_value = pick::DEFAULT_STEADY_STATES)]
         steady_states: PathBuf,
     },
     /// Check upstream's whole weak solution graph (branches.txt + steady_states.txt).

@@ -9,6 +9,9 @@ use c4lab_steady::solution::{parse_branches, parse_leaves, Leaf};
 
 use crate::complete::counted;
 
+/// Where `--steady-states` looks by default: upstream's file beside the repository.
+pub const DEFAULT_STEADY_STATES: &str = "../shared/data/upstream/steady_states.txt";
+
 /// What to pick.
 pub enum Which {
     /// The diagram numbered so in the file, from 1.
@@ -138,10 +141,21 @@ pub fn pick(file: &Path, which: Which) -> Result<u8> {
                 None => {
                     let mirror = want.mirror().key();
                     let hint = match leaves.iter().find(|l| l.position.key() == mirror) {
+                        // (with the command that mirrors it: `convert --mirror` keeps
+                        // what the diagram wins, so its mirror wins from this root)
                         Some(m) => format!(
-                            "; diagram {} has its mirror image, {}",
+                            "; diagram {} has its mirror image, {}, and `c4lab pick {}{} | c4lab convert --mirror` prints its mirror, a diagram for {shown}",
                             m.index,
-                            moves_of(m)
+                            moves_of(m),
+                            m.index,
+                            match file {
+                                f if f == Path::new(DEFAULT_STEADY_STATES) => String::new(),
+                                _ if stdin => " --steady-states -".to_string(),
+                                f => format!(
+                                    " --steady-states {}",
+                                    crate::verify::shell_word(&f.display().to_string())
+                                ),
+                            }
                         ),
                         // a diagram's root has Red to move: an odd count of moves
                         // can be none, and the search would say no more than that

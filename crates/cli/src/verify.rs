@@ -22,7 +22,7 @@ pub fn exit_code(v: &Verdict) -> u8 {
 
 /// A file name as a shell and a command's options read it: bare when it holds only
 /// safe characters, else quoted, and after `./` when it starts with `-` (an option).
-fn shell_word(name: &str) -> String {
+pub(crate) fn shell_word(name: &str) -> String {
     let name = if name.starts_with('-') {
         format!("./{name}")
     } else {

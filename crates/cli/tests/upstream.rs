@@ -213,7 +213,22 @@ fn pick_takes_one_diagram_out_of_upstreams_file_by_number_or_root() {
     assert_exit(&mirrored, 2);
     let said = String::from_utf8_lossy(&mirrored.stderr);
     assert!(
-        said.contains("has the root 3747; diagram 1 has its mirror image, 5141"),
+        said.contains("has the root 3747; diagram 1 has its mirror image, 5141, and `c4lab pick 1 --steady-states "),
+        "{said}"
+    );
+    // and the command it names prints a diagram that wins from that root
+    let picked = c4lab(&["pick", "1", "--steady-states", file], "");
+    let mirror = c4lab(&["convert", "--mirror", "-"], stdout(&picked));
+    let verified = stdout(&c4lab(&["verify", "-"], stdout(&mirror)));
+    assert!(
+        said.contains(" | c4lab convert --mirror` prints its mirror, a diagram for 3747"),
+        "{said}"
+    );
+    assert!(verified.contains("root: 4737\nwin:"), "{verified}");
+    // from the default file, the command needs no --steady-states
+    let said = String::from_utf8_lossy(&c4lab(&["pick", "--root", "3747"], "").stderr).into_owned();
+    assert!(
+        said.contains("`c4lab pick 1 | c4lab convert --mirror`"),
         "{said}"
     );
     // with Yellow to move no diagram can have the root, and that is the reason said
