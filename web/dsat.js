@@ -193,9 +193,13 @@ export function wholeRoot(host) {
           // (from 1 and up when a pinned cell holds level 0: the budget counts from 0; a 9
           // is a level too: a local search starts odd rows at 9, and over pinned a-d cells
           // a 9 is a cell Red plays)
+          // (a span only where no level is skipped: "levels 0–9" read as ten levels where
+          // a local search's cells took four, 0, 1, 3 and 9)
           const filled = [...r.cells].filter((c, i) => given[i] === '?' && /[0-9]/.test(c)).map(Number);
-          const [low, top] = [Math.min(...filled), Math.max(...filled)];
-          const taken = firstLevels < 10 && filled.length ? (low === top ? `level ${top}` : `levels ${low}–${top}`) : '';
+          const levels = [...new Set(filled)].sort((a, b) => a - b);
+          const [low, top] = [levels[0], levels.at(-1)];
+          const listed = levels.length === top - low + 1 ? `${low}–${top}` : `${levels.slice(0, -1).join(', ')} and ${top}`;
+          const taken = firstLevels < 10 && levels.length ? (low === top ? `level ${top}` : `levels ${listed}`) : '';
           const how = r.local_found
             ? `by the ${r.winner ? "second search's " : ''}local search (${count(r.local_steps, 'repair step')}, ${secs} s)`
             : `${won} (${fmt(r.positions)} positions encoded, ${r.round} round${r.round === 1 ? '' : 's'}, ${secs} s)`;
@@ -203,7 +207,7 @@ export function wholeRoot(host) {
         }
         case 'unsat':
           if (host.undecided() === 0) {
-            return status(`This diagram has no ? cells, so Solve whole root had nothing to fill: as it stands it does not win (${secs} s).`);
+            return status(`This diagram has no ? cells, so Solve whole root had nothing to fill: as it stands it does not win, and the verdict under the board says where it loses (${secs} s).`);
           }
           {
             // with no level cell pinned the answer is about the root itself

@@ -81,6 +81,14 @@ test('what a user noticed: stale messages, a palette that follows the keys, fail
   await page.click('#dsat-discard');
   assert.match(await off('#dsat-discard'), /^Off: there is no search result to forget[.] Forget the solve/);
   assert.match(await off('#dsat-keep'), /^Off: no search has found a diagram[.]/);
+  // one that loses says where the loss is shown (the command line prints its line)
+  await importText(page, LOSS);
+  await page.click('#dsat');
+  await page.waitForFunction(() => /nothing to fill/.test(document.querySelector('#dsat-status').textContent)
+    && document.querySelector('#dsat-stop').getAttribute('aria-disabled') === 'true', null, { timeout: 30_000 });
+  assert.match(await page.locator('#dsat-status').textContent(), /does not win, and the verdict under the board says where it loses/);
+  assert.match(await page.locator('#verdict').textContent(), /after 67711132/);
+  await importText(page, WIN);
   // the panel does not move when a candidate's legend line appears
   const x0 = (await page.locator('#panel').boundingBox()).x;
   await page.click('#undecide-all');
