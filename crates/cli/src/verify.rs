@@ -188,8 +188,8 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
                     "replay: c4lab play {diagram} --moves {yellow} (Yellow's moves of the line)"
                 );
             } else {
-                // (no link: not met for a root with a lost line, but a courtesy line is
-                // no reason to fail)
+                // (a link is refused only for a root already won or full, which has no
+                // lost line; should one come, a courtesy line is no reason to fail)
                 outln!("replay: c4lab play FILE --moves {yellow} (FILE: the diagram as a file; Yellow's moves of the line)");
             }
         }
