@@ -116,11 +116,49 @@ pub(crate) fn read(r: &mut impl Read) -> Result<(NpyHeader, u64), HeaderError> {
     Ok((header, bytes.len() as u64))
 }
 
+/// The deepest a header's brackets may nest: an array's header is a dictionary holding
+/// the shape's tuple (2), and a structured dtype's list of tuples, which this reader
+/// refuses later, reaches 3.
+const MAX_NESTING: usize = 3;
+
+/// How deep the brackets of `text` nest, outside its quoted strings.
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut quote, mut escaped) = (None, false);
+    for ch in text.chars() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if ch == '\\' => escaped = true,
+            Some(q) if ch == q => quote = None,
+            Some(_) => {}
+            None => match ch {
+                '\'' | '"' => quote = Some(ch),
+                '(' | '[' | '{' => {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+                ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+    }
+    deepest
+}
+
 /// Holds the header text to numpy's reading: one dictionary of exactly `descr`,
 /// `fortran_order` and `shape`, the shape a tuple of integers.
 fn check_dictionary(text: &str) -> Result<(), HeaderError> {
     let refused = |why: String| Err(HeaderError::Refused(why));
     let literal = text.strip_suffix('\n').unwrap_or(text);
+    // the literal parser backtracks: its time doubles with each level of nesting (25
+    // levels of brackets took over a minute), so a deeper header is refused unparsed
+    let deepest = nesting(literal);
+    if deepest > MAX_NESTING {
+        return refused(format!(
+            "its header {} nests brackets {deepest} deep, where an array's header is a dictionary holding the shape's tuple (2 deep): write the sidecar again",
+            excerpt(text)
+        ));
+    }
     let Ok(Value::Dict(entries)) = literal.parse::<Value>() else {
         return refused(format!(
             "its header {} is no Python dictionary (numpy.load reads one): write the sidecar again",
@@ -245,6 +283,29 @@ mod tests {
             &[],
         );
         assert!(refusal(&long).contains("past numpy.load's limit of 10000"));
+    }
+
+    #[test]
+    fn a_deeply_nested_header_is_refused_without_parsing_it() {
+        // (a shape nested so took the literal parser 17 s, each level doubling it)
+        for dict in [
+            format!("{}{}", "[".repeat(22), "]".repeat(22)),
+            format!(
+                "{{'descr': '<f4', 'fortran_order': False, 'shape': {}2{}}}",
+                "[".repeat(21),
+                "]".repeat(21)
+            ),
+        ] {
+            let why = refusal(&member(&dict, &[]));
+            assert!(why.contains("nests brackets 22 deep"), "{why}");
+        }
+        // brackets inside a string are text, not nesting
+        assert_eq!(nesting("{'descr': '<f4[[[[(', 'x': \"]\\\"((((\"}"), 1);
+        // and the headers numpy writes pass
+        assert_eq!(
+            nesting("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 7), }"),
+            2
+        );
     }
 
     #[test]
