@@ -20,7 +20,9 @@ use crate::error::SidecarError;
 use crate::npy_header::{self, HeaderError};
 use crate::npz::{io_at, MemberReader, NpzReader};
 
+mod read;
 mod write;
+use read::{read_all, room_for};
 use write::write_arrays;
 pub use write::write_sidecar;
 
@@ -271,13 +273,19 @@ impl Sidecar {
         }
         // `target` was read only up to its header: its data is checked by `targets`
         drop(target);
+        // (the room for all three first: an array too large is refused before any is read)
+        let rooms = (
+            room_for::<i16>(&ply, path, "ply_of")?,
+            room_for::<i8>(&teacher, path, "teacher")?,
+            room_for::<i16>(&np, path, "n_plies")?,
+        );
         Ok(Sidecar {
             path: path.to_path_buf(),
             rows: n,
             slots: s,
-            ply_of: read_all::<i16>(ply, path, "ply_of")?,
-            teacher: read_all::<i8>(teacher, path, "teacher")?,
-            n_plies: read_all::<i16>(np, path, "n_plies")?,
+            ply_of: read_all(ply, rooms.0, path, "ply_of")?,
+            teacher: read_all(teacher, rooms.1, path, "teacher")?,
+            n_plies: read_all(np, rooms.2, path, "n_plies")?,
             archive,
         })
     }
@@ -371,32 +379,6 @@ fn open_array(
             Err(bad(format!("not a .npy array numpy.load reads: {why}")))
         }
     }
-}
-
-/// Every value of an opened array, then the rest of its member (nothing: a member
-/// that runs on past its array is refused as it opens), so the member's size and
-/// CRC-32 are checked.
-fn read_all<T: npyz::Deserialize>(
-    f: NpyFile<MemberReader>,
-    path: &Path,
-    name: &str,
-) -> Result<Vec<T>, SidecarError> {
-    let header = f.header().clone();
-    let mut member = f.into_inner();
-    let values = NpyFile::with_header(header, &mut member)
-        .into_vec::<T>()
-        .map_err(|e| match e.kind() {
-            // (it read "failed to fill whole buffer")
-            io::ErrorKind::UnexpectedEof => SidecarError::Array {
-                path: path.to_path_buf(),
-                name: name.to_string(),
-                reason: "ends early: the file is cut short or damaged; write the sidecar again"
-                    .into(),
-            },
-            _ => io_at(path)(e),
-        })?;
-    member.finish()?;
-    Ok(values)
 }
 
 /// Rows of the `target` array (little-endian float32), read lazily.
