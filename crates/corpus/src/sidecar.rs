@@ -511,7 +511,12 @@ impl RawArrays {
     /// Loads every array of a sidecar.
     pub fn read(path: &Path) -> Result<RawArrays, SidecarError> {
         let sc = Sidecar::open(path)?;
-        let mut target = Vec::with_capacity(sc.rows * sc.slots * 7);
+        let shape = [sc.rows as u64, sc.slots as u64, 7];
+        let mut target = read::room::<f32>(&shape).ok_or_else(|| SidecarError::Array {
+            path: path.to_path_buf(),
+            name: "target".into(),
+            reason: format!("its shape {shape:?} needs more memory than this machine gives now"),
+        })?;
         for row in sc.targets()? {
             target.extend(row?);
         }

@@ -64,7 +64,7 @@ pub(super) fn read_all<T: npyz::Deserialize>(
 
 /// An empty vector with room for an array of `shape`, or None where the memory cannot
 /// be had.
-fn room<T>(shape: &[u64]) -> Option<Vec<T>> {
+pub(super) fn room<T>(shape: &[u64]) -> Option<Vec<T>> {
     let count = shape.iter().try_fold(1u64, |n, &d| n.checked_mul(d))?;
     let mut values = Vec::new();
     values
