@@ -29,7 +29,7 @@ impl From<Teacher> for TeacherMode {
 /// Self-play and teacher settings shared by `generate` and `bench corpus`.
 #[derive(Args, Debug, Clone)]
 pub struct SelfPlay {
-    /// Master seed; every game is a pure function of (seed, game index).
+    /// Master seed; every game is a pure function of (seed, stream, game index): stream 0 the training games, 1 the holdout candidates.
     #[arg(long, default_value_t = 32)]
     pub seed: u64,
     /// Which teacher labels the plies.
