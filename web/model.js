@@ -35,6 +35,9 @@ export function modelHint(engine, render) {
     const kept = !r.ok && loaded ? ` The model loaded before, ${loaded}, still gives the hint.` : '';
     if (r.ok) loaded = file.name;
     $('#model-status').textContent = r.ok ? `Model loaded: ${file.name} (${mb(r.bytes)}).` : `${file.name}: ${r.error.replace(/\.$/, '')}.${kept}`;
+    // emptied, so that picking the same file again (retrained, or mended after a
+    // refusal) is a change the page hears; the status line names the file loaded
+    e.target.value = '';
     render();
   });
 

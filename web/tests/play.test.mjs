@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useLab, href, shots, bin, browser, open, verdict, settled, count, cell, importText, WIN } from './lab.mjs';
@@ -193,6 +193,13 @@ test('the model hint in Play mode: a file from c4lab train, the same move as c4l
   await page.setInputFiles('#model-file', junk);
   await page.waitForFunction(() => /still gives the hint/.test(document.querySelector('#model-status').textContent));
   assert.match(await page.locator('#model-status').textContent(), /^junk\.c4m: not a c4lab model.*The model loaded before, m\.c4m, still gives the hint\.$/);
+  assert.equal(await page.locator('#model-hint').getAttribute('data-column'), column);
+  // the same file picked again, mended on disk meanwhile (as a retrain to the same name
+  // does), is read again: the page kept the refusal, since picking the same name again
+  // changed nothing in the file field
+  writeFileSync(junk, readFileSync(model));
+  await page.setInputFiles('#model-file', junk);
+  await page.waitForFunction(() => /^Model loaded: junk\.c4m/.test(document.querySelector('#model-status').textContent));
   assert.equal(await page.locator('#model-hint').getAttribute('data-column'), column);
   // a finished game has no hint
   await page.keyboard.press('Backspace');
