@@ -182,6 +182,16 @@ impl Model {
             return Err(crate::error::unstarted(bytes, MODEL_MAGIC, 16, "model"));
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        // a file laid out as this version's (header, weights, checksum) whose version
+        // field reads otherwise and whose checksum fails is this version's file damaged
+        // there, not one from another build (a flipped bit read "version 3")
+        let count = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as u64;
+        let laid_out = bytes.len() as u64 == 16 + 2 * count + CHECKSUM as u64;
+        if version != VERSION && laid_out && !sealed(bytes) {
+            return Err(bad(format!(
+                "its checksum does not match its contents, so the file is damaged (its version field reads {version}, where this program writes and reads {VERSION}); train it again or use another copy"
+            )));
+        }
         match version {
             VERSION => {}
             VERSION_UNCHECKED => {
@@ -213,10 +223,13 @@ impl Model {
             ))
         })?;
         if bytes.len() != 16 + 2 * n + checksum {
+            let (expected, held) = (16 + 2 * n + checksum, bytes.len());
+            let why = match held < expected {
+                true => "the file was cut short, or its header is damaged",
+                false => "the file runs on past its weights, or its header is damaged",
+            };
             return Err(bad(format!(
-                "{} bytes for {n} weights; expected {}",
-                bytes.len(),
-                16 + 2 * n + checksum
+                "{held} bytes for {n} weights; expected {expected}: {why}; train it again or use another copy"
             )));
         }
         if !sealed(bytes) {

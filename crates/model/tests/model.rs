@@ -192,6 +192,23 @@ fn forward_pass_and_round_trip(t: &Trainer, hold: &[Example], bits: u32, set: Fe
     changed[16 + 2 * 1000] ^= 1;
     let e = Model::from_bytes(&changed).err().expect("refused");
     assert!(e.to_string().contains("checksum does not match"), "{e}");
+    // a damaged version field is damage, not another build's file (it said "version 3;
+    // this program reads version 2"), a flipped bit anywhere in the field
+    for (at, bit) in [(8, 1), (10, 0x80)] {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= bit;
+        let e = said(&flipped);
+        assert!(
+            e.contains("checksum does not match its contents, so the file is damaged (its version field reads"),
+            "{e}"
+        );
+    }
+    // and a file cut short says so
+    let e = said(&bytes[..bytes.len() / 2]);
+    assert!(
+        e.contains("the file was cut short, or its header is damaged"),
+        "{e}"
+    );
     // a version 1 file, written before the checksum, is refused by name (it was read
     // unchecked, a changed weight and all)
     let mut old = changed[..changed.len() - 32].to_vec();
