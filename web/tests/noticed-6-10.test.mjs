@@ -214,10 +214,13 @@ test('what a user noticed, eighth round: Levels Undo and the moves taken back in
   // level 0 (it said "levels 0–2" for cells at 1 and 2); read once the race has ended
   // (Stop off), as the other search may still win after the first's verdict shows
   const pinned = await open();
+  const solveWhole = async (page) => {
+    await page.click('#dsat');
+    await page.waitForFunction(() => /^Found a diagram/.test(document.querySelector('#dsat-status').textContent)
+      && document.querySelector('#dsat-stop').getAttribute('aria-disabled') === 'true', null, { timeout: 60_000 });
+  };
   await importText(pinned, '9909999\n99R9999\n09Y9999\nYRY9R??\nYYYRR?9\nRRRYYRY\n');
-  await pinned.click('#dsat');
-  await pinned.waitForFunction(() => /^Found a diagram/.test(document.querySelector('#dsat-status').textContent)
-    && document.querySelector('#dsat-stop').getAttribute('aria-disabled') === 'true', null, { timeout: 60_000 });
+  await solveWhole(pinned);
   // the levels as the status line says them: a span where they leave no gap, else each
   const said = (taken) => {
     const levels = [...new Set(taken)].sort((x, y) => x - y);
@@ -230,9 +233,7 @@ test('what a user noticed, eighth round: Levels Undo and the moves taken back in
   assert.match(await pinned.locator('#dsat-status').textContent(), new RegExp(`its \\? cells take ${said(filled)}[,.]`));
   // a 9 counts: here a ? cell Red plays over pinned a-d cells takes it (it said "level 0")
   await importText(pinned, '#1.655433534337221121.99a99?*B9?99a??*A9?cbd?');
-  await pinned.click('#dsat');
-  await pinned.waitForFunction(() => /^Found a diagram/.test(document.querySelector('#dsat-status').textContent)
-    && document.querySelector('#dsat-stop').getAttribute('aria-disabled') === 'true', null, { timeout: 60_000 });
+  await solveWhole(pinned);
   const found = await pinned.evaluate(() => window.__lab.dsat().cells);
   const asked = [...'99a99?999R9?99a?Y?999YRY?RcbYYYRRd?RRRYYRY'];
   const taken = [...found].filter((_, i) => asked[i] === '?').map(Number);
@@ -240,12 +241,11 @@ test('what a user noticed, eighth round: Levels Undo and the moves taken back in
   assert.match(await pinned.locator('#dsat-status').textContent(), new RegExp(`its \\? cells take ${said(taken)}[,.]`));
   // levels with a gap are named each ("levels 0–9" read as ten levels where a local
   // search's cells took four)
-  await importText(pinned, '#1.656666454544525141.29?0?149?242994522?59434');
-  await pinned.click('#dsat');
-  await pinned.waitForFunction(() => /^Found a diagram/.test(document.querySelector('#dsat-status').textContent)
-    && document.querySelector('#dsat-stop').getAttribute('aria-disabled') === 'true', null, { timeout: 60_000 });
+  const link = '#1.656666454544525141.29?0?149?242994522?59434';
+  await importText(pinned, link);
+  await solveWhole(pinned);
   const gapped = await pinned.evaluate(() => window.__lab.dsat().cells);
-  const given = await pinned.evaluate(() => JSON.parse(window.__lab.engine.read_any('#1.656666454544525141.29?0?149?242994522?59434')).cells);
+  const given = await pinned.evaluate((l) => JSON.parse(window.__lab.engine.read_any(l)).cells, link);
   const levels = [...new Set([...gapped].filter((_, i) => given[i] === '?').map(Number))].sort((x, y) => x - y);
   assert.ok(levels.length < levels.at(-1) - levels[0] + 1, `no gap in ${levels}: ${gapped}`);
   const status = await pinned.locator('#dsat-status').textContent();
