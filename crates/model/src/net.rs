@@ -185,8 +185,9 @@ impl Model {
         // a file laid out as this version's (header, weights, checksum) whose version
         // field reads otherwise and whose checksum fails is this version's file damaged
         // there, not one from another build (a flipped bit read "version 3")
-        let count = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as u64;
-        let laid_out = bytes.len() as u64 == 16 + 2 * count + CHECKSUM as u64;
+        let n = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
+        // (in u64: 2n overflows a 32-bit usize, as in the browser, before n is checked)
+        let laid_out = bytes.len() as u64 == 16 + 2 * n as u64 + CHECKSUM as u64;
         if version != VERSION && laid_out && !sealed(bytes) {
             return Err(bad(format!(
                 "its checksum does not match its contents, so the file is damaged (its version field reads {version}, where this program writes and reads {VERSION}); train it again or use another copy"
@@ -206,7 +207,6 @@ impl Model {
             }
         }
         let checksum = CHECKSUM;
-        let n = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
         let (bits, set) = layout_of(n).ok_or_else(|| {
             let range = |set| {
                 format!(
