@@ -276,11 +276,14 @@ pub fn verify_sums(dir: &Path) -> Result<SumsReport, CorpusError> {
         }
         // a checksum file from elsewhere may name files outside the dataset, by name or
         // through a link: they are no part of it, and reading them would pass a
-        // dataset that lacks its own (a name that does not resolve fails below)
-        let outside = match (&root, dir.join(&rel).canonicalize()) {
-            (Ok(root), Ok(file)) => !file.starts_with(root),
-            _ => false,
-        };
+        // dataset that lacks its own; a name that leaves the folder is outside whether
+        // or not it resolves (it was said missing where nothing was there), and one
+        // inside that does not resolve fails below
+        let outside = leaves
+            || match (&root, dir.join(&rel).canonicalize()) {
+                (Ok(root), Ok(file)) => !file.starts_with(root),
+                _ => false,
+            };
         if outside {
             // a link in the folder is listed by its name: it fails here, and once
             if !leaves {

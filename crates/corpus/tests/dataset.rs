@@ -313,7 +313,9 @@ fn sums_round_trip_and_detect_a_change() {
     std::fs::write(&outside, b"x").unwrap();
     let name = format!("../{}", outside.file_name().unwrap().to_str().unwrap());
     let hex = sha256_file(&outside).unwrap();
-    for listed in [name.clone(), outside.display().to_string()] {
+    // (one that names nothing there too: it was said missing)
+    let absent = format!("../c4lab-absent-{}.txt", std::process::id());
+    for listed in [name.clone(), outside.display().to_string(), absent] {
         let text = std::fs::read_to_string(&sums).unwrap();
         std::fs::write(&sums, format!("{text}{hex}  {listed}\n")).unwrap();
         let rep = verify_sums(&dir).unwrap();
