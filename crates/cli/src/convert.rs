@@ -67,6 +67,12 @@ pub fn convert(file: Option<&Path>, to: Form, mirror: bool) -> Result<u8> {
             column(p.expected)
         );
     }
+    // a link refuses such a grid (above); the text forms copy it faithfully, but say so
+    if let (Err(e), false) = (d.root(), matches!(to, Form::Link)) {
+        sayln!(
+            "note: written as given, but it is no diagram Red can play from: {e} (`c4lab verify` says bad-root)"
+        );
+    }
     if !given_line.is_empty() && !matches!(to, Form::Link) {
         sayln!(
             "note: the link's Yellow line ({}) is not kept: only a share link holds one (--to link)",

@@ -333,3 +333,29 @@ fn odd_input_is_named_where_it_is_odd() {
         "{text}"
     );
 }
+
+#[test]
+fn a_grid_with_no_legal_root_converts_as_given_with_a_note() {
+    // a stone floating over an empty cell: no position, so no root Red can play from
+    let floating = "???????\n???????\n???????\n???R???\n???????\n???????\n";
+    for form in ["grid", "json"] {
+        let out = c4lab(&["convert", "--to", form], floating);
+        assert_exit(&out, 0);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("note: written as given, but it is no diagram Red can play from: bad root: column 4:")
+                && said.contains("`c4lab verify` says bad-root"),
+            "{form}: {said}"
+        );
+    }
+    assert_eq!(
+        stdout(&c4lab(&["convert", "--to", "grid"], floating)),
+        floating
+    );
+    // a link cannot hold it: refused, not noted
+    let link = c4lab(&["convert", "--to", "link"], floating);
+    assert_eq!(link.status.code(), Some(2));
+    // a legal root converts without the note
+    let fine = c4lab(&["convert", "--to", "json", "examples/win.txt"], "");
+    assert!(!String::from_utf8_lossy(&fine.stderr).contains("note:"));
+}
