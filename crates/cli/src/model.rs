@@ -518,8 +518,19 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
     } else {
         String::new()
     };
+    // the figure to compare runs by is the model's own loss on a fixed sample, the same
+    // for a run resumed halfway as for one run through (the running mean starts afresh
+    // when a run resumes, so it differs between the two for the same model)
+    let since = if from > 0 {
+        format!(" since step {from}")
+    } else {
+        String::new()
+    };
     let loss = match mean {
-        Some(m) => format!("{m:.3}"),
+        Some(m) => format!(
+            "{loss_after:.3} on {} (the running mean of the steps{since}: {m:.3})",
+            crate::complete::counted(sampled as u64, "training position")
+        ),
         None => "- (no step left to run)".to_string(),
     };
     outln!(

@@ -19,6 +19,23 @@ fn training_is_reproducible_and_resumes_only_the_same_run() {
         "{text}"
     );
     let first = std::fs::read(&model).unwrap();
+    // a run stopped halfway and resumed makes the same model, and says the same loss
+    // of it (the running mean, which starts afresh on resuming, is named as such)
+    let half = format!("{d}/half.c4m");
+    assert_exit(&g.train_to(&half, "192", &["--steps", "1000"]), 0);
+    let resumed = g.train_to(&half, "192", &["--resume"]);
+    assert_exit(&resumed, 0);
+    assert_eq!(std::fs::read(&half).unwrap(), first);
+    let loss_of = |said: &str| {
+        let at = said.find("; loss ").expect(said) + 7;
+        said[at..].split(" (").next().unwrap().to_string()
+    };
+    let resumed = stdout(&resumed);
+    assert!(
+        resumed.contains(" training positions (the running mean of the steps since step 1000: "),
+        "{resumed}"
+    );
+    assert_eq!(loss_of(&resumed), loss_of(&text), "{resumed}\n{text}");
     // a fresh run over the checkpoint is refused unless asked for (a forgotten --resume
     // wrote over a long run's); the same seed gives the same model; resuming a
     // finished run to more steps works
