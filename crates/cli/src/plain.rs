@@ -1,10 +1,12 @@
 //! Progress as plain lines where standard error is no terminal (a log file, a CI job,
 //! a pipe): indicatif draws nothing there, and a long run would stay silent until it
-//! ends. One line every ten seconds, and one at the end. On a terminal a bar shows the
-//! progress instead, and a stopping signal clears it.
+//! ends. One line every ten seconds, whether or not a unit of work ended meanwhile, and
+//! one at the end. On a terminal a bar shows the progress instead, and a stopping
+//! signal clears it.
 
-use std::io::IsTerminal;
-use std::sync::{Condvar, Mutex};
+use std::io::{IsTerminal, Write};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, WeakProgressBar};
@@ -34,58 +36,144 @@ fn clear_bars() {
 /// How often a line is written.
 const EVERY: Duration = Duration::from_secs(10);
 
-/// One phase's plain progress lines (nothing on a terminal, where a bar shows it).
+/// One phase's plain progress lines (nothing on a terminal, where a bar shows it). A
+/// line is written every ten seconds even while no unit ends: a game of the exact
+/// teacher can take minutes, and the log stayed silent meanwhile.
 pub struct PlainProgress {
-    on: bool,
+    /// The line's state and the thread that writes it on time (None on a terminal, and
+    /// once finished).
+    beat: Option<(Arc<Beat>, JoinHandle<()>)>,
+}
+
+/// What the line says, shared with the thread that writes it on time.
+struct Beat {
+    line: Mutex<Line>,
+    wake: Condvar,
+}
+
+struct Line {
     phase: String,
     unit: &'static str,
     total: u64,
+    done: u64,
+    note: String,
     started: Instant,
     last: Instant,
+    every: Duration,
+    over: bool,
+    out: Box<dyn Write + Send>,
+}
+
+impl Line {
+    /// Writes how far the phase is.
+    fn write(&mut self) {
+        self.last = Instant::now();
+        let _ = writeln!(
+            self.out,
+            "{}: {} of {} {} ({:.0} %), {:.0} s{}",
+            self.phase,
+            self.done,
+            self.total,
+            self.unit,
+            100.0 * self.done as f64 / self.total.max(1) as f64,
+            self.started.elapsed().as_secs_f64(),
+            self.note
+        );
+    }
 }
 
 impl PlainProgress {
     /// A phase of `total` `unit`s (plural), written only when standard error is no
     /// terminal.
     pub fn new(phase: &str, unit: &'static str, total: u64) -> PlainProgress {
+        if std::io::stderr().is_terminal() {
+            return PlainProgress { beat: None };
+        }
+        PlainProgress::writing(phase, unit, total, EVERY, Box::new(std::io::stderr()))
+    }
+
+    /// A phase whose lines go to `out`, one every `every`.
+    fn writing(
+        phase: &str,
+        unit: &'static str,
+        total: u64,
+        every: Duration,
+        out: Box<dyn Write + Send>,
+    ) -> PlainProgress {
         let now = Instant::now();
+        let beat = Arc::new(Beat {
+            line: Mutex::new(Line {
+                phase: phase.to_string(),
+                unit,
+                total,
+                done: 0,
+                note: String::new(),
+                started: now,
+                last: now,
+                every,
+                over: false,
+                out,
+            }),
+            wake: Condvar::new(),
+        });
+        let shared = beat.clone();
+        let thread = std::thread::spawn(move || {
+            let mut line = shared.line.lock().unwrap_or_else(|e| e.into_inner());
+            while !line.over {
+                let left = line.every.saturating_sub(line.last.elapsed());
+                line = shared
+                    .wake
+                    .wait_timeout(line, left)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+                if !line.over && line.last.elapsed() >= line.every {
+                    line.write();
+                }
+            }
+        });
         PlainProgress {
-            on: !std::io::stderr().is_terminal(),
-            phase: phase.to_string(),
-            unit,
-            total,
-            started: now,
-            last: now,
+            beat: Some((beat, thread)),
         }
     }
 
-    /// Says how far the phase is, `note` after it, when ten seconds have passed since
-    /// the last line.
+    /// Records how far the phase is, `note` after it (written when its time comes).
     pub fn update(&mut self, done: u64, note: &str) {
-        if self.on && self.last.elapsed() >= EVERY {
-            self.last = Instant::now();
-            sayln!(
-                "{}: {done} of {} {} ({:.0} %), {:.0} s{note}",
-                self.phase,
-                self.total,
-                self.unit,
-                100.0 * done as f64 / self.total.max(1) as f64,
-                self.started.elapsed().as_secs_f64()
-            );
+        if let Some((beat, _)) = &self.beat {
+            let mut line = beat.line.lock().unwrap_or_else(|e| e.into_inner());
+            line.done = done;
+            line.note = note.to_string();
+            if line.last.elapsed() >= line.every {
+                line.write();
+            }
         }
     }
 
     /// Says the phase ended at `done`, `note` after it.
     pub fn finish(&mut self, done: u64, note: &str) {
-        if self.on {
-            sayln!(
-                "{}: {done} of {} {} in {:.1} s{note}",
-                self.phase,
-                self.total,
-                self.unit,
-                self.started.elapsed().as_secs_f64()
-            );
-            self.on = false;
+        if let Some((beat, thread)) = self.beat.take() {
+            {
+                let mut line = beat.line.lock().unwrap_or_else(|e| e.into_inner());
+                line.over = true;
+                let secs = line.started.elapsed().as_secs_f64();
+                let (phase, total, unit) = (line.phase.clone(), line.total, line.unit);
+                let _ = writeln!(
+                    line.out,
+                    "{phase}: {done} of {total} {unit} in {secs:.1} s{note}"
+                );
+            }
+            beat.wake.notify_all();
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A phase left unfinished (an error ends the command) ends its line writer, unsaid.
+impl Drop for PlainProgress {
+    fn drop(&mut self) {
+        if let Some((beat, thread)) = self.beat.take() {
+            beat.line.lock().unwrap_or_else(|e| e.into_inner()).over = true;
+            beat.wake.notify_all();
+            let _ = thread.join();
         }
     }
 }
@@ -134,4 +222,60 @@ pub fn with_status_lines<R>(
         let _done = Done(&done);
         work()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines written to a shared buffer.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Sink {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Sink {
+        fn lines(&self) -> Vec<String> {
+            let text = String::from_utf8(self.0.lock().unwrap().clone()).unwrap();
+            text.lines().map(str::to_string).collect()
+        }
+    }
+
+    #[test]
+    fn a_line_is_written_on_time_while_no_unit_ends_and_none_after_the_end() {
+        let sink = Sink::default();
+        let every = Duration::from_millis(20);
+        let mut p = PlainProgress::writing("train", "games", 3, every, Box::new(sink.clone()));
+        p.update(1, ", 7 candidates tried");
+        // no unit ends from here on: the lines still come, each saying where it stands
+        let waited = Instant::now();
+        while sink.lines().len() < 2 && waited.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(every);
+        }
+        let lines = sink.lines();
+        assert!(lines.len() >= 2, "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.starts_with("train: 1 of 3 games (33 %), ")
+                    && l.ends_with(" s, 7 candidates tried")),
+            "{lines:?}"
+        );
+        p.finish(3, "");
+        let end = sink.lines();
+        assert!(
+            end.last().unwrap().starts_with("train: 3 of 3 games in "),
+            "{end:?}"
+        );
+        std::thread::sleep(every * 5);
+        assert_eq!(sink.lines(), end, "nothing is written after the end");
+    }
 }
