@@ -431,6 +431,21 @@ pub fn split(
     let labels = read_labels(sidecar)?;
     let row_keys = holdout::file_row_keys(corpus, sidecar)?;
     let chosen = holdout::choose_split(&row_keys, holdout, seed);
+    // either side left empty would fail the integrity gate (no-games): nothing is written
+    if chosen.is_empty() {
+        return Err(CorpusError::Invalid(format!(
+            "{}: no row qualifies for the holdout (a holdout row shares no labelled board with any other row, and --holdout {holdout} asks for {}), so the holdout would be empty; nothing was written",
+            corpus.display(),
+            if holdout == 0 { "none" } else { "at most that many" }
+        )));
+    }
+    if chosen.len() == row_keys.len() {
+        return Err(CorpusError::Invalid(format!(
+            "{}: the holdout would take every row ({}) and leave none to train on; ask for fewer with --holdout; nothing was written",
+            corpus.display(),
+            row_keys.len()
+        )));
+    }
     let (train_l, hold_l) = holdout::split_labels(&labels, &chosen);
     let [train, train_npz, hold, hold_npz] = layout(dir, train_l.len() as u64);
     refuse_overwrite(&[corpus, sidecar], &[&train, &train_npz, &hold, &hold_npz])?;

@@ -103,6 +103,27 @@ fn split_is_board_disjoint() {
 }
 
 #[test]
+fn a_split_that_would_leave_either_side_empty_is_refused_unwritten() {
+    // an empty side fails the integrity gate (no-games): it was written all the same
+    let dir = common::scratch("split-empty");
+    let cfg = common::dataset(&dir, 1, 0, 9);
+    let [train, npz, ..] = layout(&dir, cfg.games);
+    let out = dir.join("out");
+    let none = split(&train, &npz, 0, 1, &out).unwrap_err().to_string();
+    assert!(
+        none.contains("no row qualifies for the holdout")
+            && none.contains("--holdout 0 asks for none"),
+        "{none}"
+    );
+    let all = split(&train, &npz, 1, 1, &out).unwrap_err().to_string();
+    assert!(
+        all.contains("the holdout would take every row (1) and leave none to train on"),
+        "{all}"
+    );
+    assert!(!out.exists() || files_under(&out).is_empty());
+}
+
+#[test]
 fn a_split_that_fails_once_a_file_is_in_place_leaves_none_of_its_files() {
     let dir = common::scratch("split-whole");
     let cfg = common::dataset(&dir, 120, 0, 9);
@@ -167,7 +188,7 @@ fn split_refuses_its_own_folder_and_a_corpus_shorter_than_its_sidecar() {
     let [train, npz, ..] = layout(&dir, cfg.games);
     let before = std::fs::read(&train).unwrap();
     // into the folder it reads from: refused, the input left whole
-    let e = split(&train, &npz, 0, 1, &dir).unwrap_err().to_string();
+    let e = split(&train, &npz, 5, 1, &dir).unwrap_err().to_string();
     assert!(e.contains("written over while it is read"), "{e}");
     assert_eq!(std::fs::read(&train).unwrap(), before);
     // the first 40 rows against the 60-row sidecar
