@@ -110,8 +110,8 @@ pub enum Corpus {
         /// The relabelling teacher (`--teacher` as the source's tool takes it; `exact` is the only one here).
         #[arg(long, value_enum, default_value_t = Relabeller::Exact)]
         teacher: Relabeller,
-        /// Relabel only the first ROWS rows (with --out, only they are written).
-        #[arg(long)]
+        /// Relabel only the first ROWS rows, at least 1 (with --out, only they are written).
+        #[arg(long, value_parser = crate::solve::count_arg)]
         rows: Option<usize>,
         /// Skip slots whose board has fewer stones (exact solves near the empty board are slow without --book); 0 to 42.
         #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=42))]

@@ -29,7 +29,8 @@ pub struct EvalArgs {
     #[arg(long, value_enum, default_value = "teacher")]
     corpus_source: CorpusSource,
     /// Holdout positions whose optimal move rate is measured with the strong solver (at
-    /// 1,000 the rate's standard error is about one point; a few seconds at 14+ stones).
+    /// 1,000 the rate's standard error is about one point; a few seconds at 14+ stones;
+    /// 0 leaves the rate out).
     #[arg(long, default_value_t = 1000)]
     positions: usize,
     /// Only positions with at least this many stones are sampled (earlier ones cost minutes each); 0 to 42.
@@ -39,8 +40,9 @@ pub struct EvalArgs {
     /// counted), for the holdout positions and the --games games; the --empty-games
     /// games are judged by exact replies, with no budget. With --threads above 1 the
     /// threads' race moves node counts, so a position near the budget may be skipped in
-    /// one run and not in the next: --threads 1 gives a table that repeats exactly.
-    #[arg(long, default_value_t = 2_000_000)]
+    /// one run and not in the next: --threads 1 gives a table that repeats exactly. At
+    /// least 1.
+    #[arg(long, default_value_t = 2_000_000, value_parser = crate::solve::count_u64_arg)]
     solver_nodes: u64,
     /// Games against the perfect solver (random best replies) from random openings (at
     /// most a million: each costs solves of its positions).

@@ -502,6 +502,17 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
     // model worse than the one they started from (--lr 1e30 trained one without a word);
     // judged after 1,000 steps or more, on the same training examples before and after
     let (loss_after, sampled) = sample_loss(&t.net, &train);
+    // steps too small to move a weight (a tiny --lr or loss weight) leave the model as
+    // it was, and "trained" said nothing of it
+    if sampled > 0 && t.step > from && loss_after == loss_before {
+        sayln!(
+            "warning: the run left the model as it was: its loss on {} training positions stayed {loss_before:.6}, as steps too small to move a weight do; train again with a larger --lr (now {:?}) or loss weights (--soft-w {:?}, --hard-w {:?})",
+            sampled,
+            a.lr,
+            a.soft_w,
+            a.hard_w
+        );
+    }
     if sampled > 0 && t.step - from >= 1_000 && loss_after > loss_before {
         sayln!(
             "warning: the run left the model worse than it started: its loss on {} training positions rose from {loss_before:.3} to {loss_after:.3}, as steps that overshoot do; train again with {}",

@@ -186,7 +186,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment_said = format!(
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
-    let cases: [(&[&str], &str); 82] = [
+    let cases: [(&[&str], &str); 83] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -335,6 +335,11 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         // benchmark settings that would run a row twice, count nothing, or be ignored
         (&["bench", "complete", "--k", "0"], "'--k <K>': expected a whole number of at least 1"),
         (&["bench", "complete", "--k", "4,4"], "--k names 4 twice: give each value once"),
+        // a count of none would relabel nothing (it wrote "0 rows, 0 labels", exit 0)
+        (
+            &["corpus", "label", "corpus.txt", "--rows", "0"],
+            "'--rows <ROWS>': expected a whole number of at least 1",
+        ),
         (&["bench", "complete", "--seeds", "1,1"], "--seeds names 1 twice"),
         (
             &["bench", "complete", "--seeds", "1,2", "--seed", "7"],

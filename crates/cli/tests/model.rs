@@ -252,11 +252,21 @@ fn eval_and_train_name_bad_input() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty(), "{}", stdout(&out));
     // no position solved within the budget: no rate, rather than 0.0 %
-    let out = eval_of(&model, &["--positions", "5", "--solver-nodes", "0"]);
+    // (one node settles a few positions near the end of a game: this one is not such)
+    let out = eval_of(&model, &["--positions", "1", "--solver-nodes", "1"]);
     assert!(
         stdout(&out).contains("| optimal-move rate (strong solver, 14+ stones) | - (0 of 0;"),
         "{}",
         stdout(&out)
+    );
+    // a budget of none would judge nothing, and said so only as rows of dashes
+    let out = eval_of(&model, &["--positions", "5", "--solver-nodes", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--solver-nodes")
+            && String::from_utf8_lossy(&out.stderr).contains("expected a whole number from 1"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
     let out = eval_of(&model, &["--corpus-source", "moves"]);
     assert_eq!(out.status.code(), Some(2));
@@ -502,9 +512,8 @@ fn a_run_that_leaves_the_model_worse_is_warned_about() {
     let (corpus, targets, _, _) = g.paths();
     // a step size so large that the loss stays finite but the model ends worse than it
     // started (it trained to a useless model without a word); the default does not warn
-    for (lr, warned) in [("1e30", true), ("0.5", false)] {
-        let out = format!("{d}/lr{lr}.c4m");
-        let run = c4lab(
+    let run_with = |lr: &str, steps: &str, out: &str| {
+        c4lab(
             &[
                 "train",
                 "--load-corpus",
@@ -512,16 +521,34 @@ fn a_run_that_leaves_the_model_worse_is_warned_about() {
                 "--perply-targets",
                 &targets,
                 "--steps",
-                "1000",
+                steps,
                 "--lr",
                 lr,
                 "--out",
-                &out,
+                out,
             ],
             "",
-        );
+        )
+    };
+    // steps too small to move a weight leave the model as it was: warned of (it said
+    // "trained" and no more), and a step below f32's normal range refused outright
+    let still = run_with("1e-30", "200", &format!("{d}/still.c4m"));
+    assert_exit(&still, 0);
+    let err = String::from_utf8_lossy(&still.stderr);
+    assert!(
+        err.contains("warning: the run left the model as it was: its loss on ")
+            && err.contains("train again with a larger --lr (now 1e-30)"),
+        "{err}"
+    );
+    let tiny = run_with("1e-45", "200", &format!("{d}/tiny.c4m"));
+    assert_eq!(tiny.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&tiny.stderr);
+    assert!(err.contains("--lr 1e-45 is below 1.1754944e-38"), "{err}");
+    for (lr, warned) in [("1e30", true), ("0.5", false)] {
+        let run = run_with(lr, "1000", &format!("{d}/lr{lr}.c4m"));
         assert_exit(&run, 0);
         let err = String::from_utf8_lossy(&run.stderr);
+        assert!(!err.contains("as it was"), "--lr {lr}: {err}");
         assert_eq!(
             err.contains("warning: the run left the model worse than it started")
                 && err.contains(&format!("a lower --lr (now {lr})")),

@@ -226,10 +226,26 @@ impl Trainer {
                 "--batch must be at least 1 and --lr above 0".into(),
             ));
         }
+        // a value below f32's normal range moves no weight: the run trained nothing, and
+        // said "trained" (1e-45 was taken, 1e-50, which reads as 0, refused)
+        let tiny = |x: f32| x > 0.0 && !x.is_normal();
+        if tiny(config.lr) {
+            return Err(ModelError::Config(format!(
+                "--lr {:e} is below {:e}, the smallest step a 32-bit float holds in full, so no weight would move: give a larger step size (the default is 0.5)",
+                config.lr,
+                f32::MIN_POSITIVE
+            )));
+        }
         for (flag, w) in [("--soft-w", config.soft_w), ("--hard-w", config.hard_w)] {
             if !(w.is_finite() && w >= 0.0) {
                 return Err(ModelError::Config(format!(
                     "{flag} {w} is not a loss weight: give a finite number of 0 or more"
+                )));
+            }
+            if tiny(w) {
+                return Err(ModelError::Config(format!(
+                    "{flag} {w:e} is below {:e}, the smallest weight a 32-bit float holds in full, so its loss would move no weight: give 0 or a larger weight",
+                    f32::MIN_POSITIVE
                 )));
             }
         }
