@@ -23,7 +23,7 @@ pub enum Bench {
         #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
         steady_states: PathBuf,
         /// Timed runs of check-solution, 1 to 1,000 (the best and the median are printed).
-        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        #[arg(long, default_value_t = 5, value_parser = crate::whole::range::<u32>(1, 1000))]
         runs: u32,
     },
     /// Auto-complete: upstream diagrams with k cells undecided, per k the success rate and candidates/time.

@@ -11,7 +11,7 @@ pub struct SearchArgs {
     /// Seed of the phase scrambling: the same seed gives the same run. Only CaDiCaL
     /// takes phase hints; on BatSat (the default) every seed gives the same search (in
     /// `bench complete` the seed also chooses each task's undecided cells).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::whole::any_u64)]
     pub(crate) seed: u64,
     /// How a losing candidate is learnt: `tree` (the decision rule encoded at every
     /// position it reaches), `positions` (only those on its losing line) or `blocking`
@@ -23,38 +23,38 @@ pub struct SearchArgs {
           value_parser = clap::builder::PossibleValuesParser::new(sat::backends()))]
     pub(crate) backend: String,
     /// Scramble the solver's phases every this many candidates (0: never).
-    #[arg(long, default_value_t = 25)]
+    #[arg(long, default_value_t = 25, value_parser = crate::whole::any_u64)]
     scramble_every: u64,
     /// Node budget of each strong-solver question "does this Red move keep the win?"
     /// (0: never ask). Moves proved not to keep it are ruled out before any candidate.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = 100_000, value_parser = crate::whole::any_u64)]
     oracle_nodes: u64,
     /// With `--learn tree` (from the first candidate), or `--learn positions` from
     /// --tree-after candidates on: new positions encoded per candidate at most (breadth
     /// first from the root), beyond its losing line.
-    #[arg(long, default_value_t = 512)]
+    #[arg(long, default_value_t = 512, value_parser = crate::whole::any_usize)]
     tree_cap: usize,
     /// With `--learn positions`: from this many candidates on, learn every position a
     /// losing candidate reaches, as `--learn tree` does (0: never).
-    #[arg(long, default_value_t = Options::default().tree_after)]
+    #[arg(long, default_value_t = Options::default().tree_after, value_parser = crate::whole::any_u64)]
     tree_after: u64,
     /// Before the first candidate, encode the root and every position fewer than this many plies below it.
-    #[arg(long, default_value_t = Options::default().premap_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
+    #[arg(long, default_value_t = Options::default().premap_plies, value_parser = crate::whole::range::<u32>(0, 42))]
     premap: u32,
     /// After this many candidates, deepen that map to --deepen-to plies.
-    #[arg(long, default_value_t = Options::default().deepen_after)]
+    #[arg(long, default_value_t = Options::default().deepen_after, value_parser = crate::whole::any_u64)]
     deepen_after: u64,
     /// The depth the map is deepened to.
-    #[arg(long, default_value_t = Options::default().deepen_to_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
+    #[arg(long, default_value_t = Options::default().deepen_to_plies, value_parser = crate::whole::range::<u32>(0, 42))]
     deepen_to: u32,
     /// From --lost-after candidates on, until --tree-after (with --learn positions
     /// only), learn a losing core at each position of a losing line whose whole subtree
     /// has at most this many positions: the candidate's levels that lose there, as one
     /// clause (0: never; 2000 is a reasonable budget).
-    #[arg(long, default_value_t = Options::default().lost_budget)]
+    #[arg(long, default_value_t = Options::default().lost_budget, value_parser = crate::whole::any_u64)]
     lost_budget: u64,
     /// Losing cores are learnt from this many candidates on.
-    #[arg(long, default_value_t = Options::default().lost_after)]
+    #[arg(long, default_value_t = Options::default().lost_after, value_parser = crate::whole::any_u64)]
     lost_after: u64,
     /// The flags of these settings given on the command line, as `note_typed` found
     /// them: a setting the chosen learning never uses is refused when typed, even at its

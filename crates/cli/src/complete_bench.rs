@@ -27,10 +27,10 @@ pub struct BenchComplete {
     #[arg(long, default_value_t = 12, value_parser = crate::solve::count_arg)]
     tasks: usize,
     /// Only diagrams whose root has at least this many stones.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=42))]
+    #[arg(long, default_value_t = 16, value_parser = crate::whole::range::<u32>(0, 42))]
     min_ply: u32,
     /// Only diagrams whose root has at most this many stones.
-    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=42))]
+    #[arg(long, default_value_t = 18, value_parser = crate::whole::range::<u32>(0, 42))]
     max_ply: u32,
     /// Give up a task after this many seconds.
     #[arg(long, allow_hyphen_values = true, default_value_t = 20.0, value_parser = seconds_arg)]
@@ -42,7 +42,7 @@ pub struct BenchComplete {
     /// Run the tasks under each of these seeds and pool them in each row; a seed acts
     /// as --seed does (it chooses the undecided cells and, on CaDiCaL, seeds the phase
     /// scrambling). Default: --seed alone (which is refused beside it, not ignored).
-    #[arg(long, value_delimiter = ',', conflicts_with = "seed")]
+    #[arg(long, value_delimiter = ',', conflicts_with = "seed", value_parser = crate::whole::any_u64)]
     seeds: Vec<u64>,
     /// Write each task's grid (its `?` cells undecided) to this directory as
     /// `k<K>-seed<S>-task<I>.txt` instead of running it, so that one task can be rerun

@@ -30,10 +30,10 @@ pub enum Corpus {
     /// Generate the published dataset (train, board-disjoint holdout, card, SHA256SUMS), or one shard.
     Generate {
         /// Training games.
-        #[arg(long, default_value_t = 320_000)]
+        #[arg(long, default_value_t = 320_000, value_parser = crate::whole::any_u64)]
         games: u64,
         /// Holdout games (board-disjoint from training, mirror-aware).
-        #[arg(long, default_value_t = 4_000)]
+        #[arg(long, default_value_t = 4_000, value_parser = crate::whole::any_u64)]
         holdout: u64,
         /// Output directory.
         #[arg(long)]
@@ -55,7 +55,7 @@ pub enum Corpus {
         #[arg(long, conflicts_with = "targets")]
         no_targets: bool,
         /// Examples listed per kind of violation.
-        #[arg(long, default_value_t = 5)]
+        #[arg(long, default_value_t = 5, value_parser = crate::whole::any_usize)]
         examples: usize,
         /// Machine-readable output.
         #[arg(long)]
@@ -75,10 +75,10 @@ pub enum Corpus {
         /// Its sidecar (default: perply_targets.npz beside the corpus).
         targets: Option<PathBuf>,
         /// Rows to hold out (at most; only rows sharing no labelled board qualify).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::whole::any_usize)]
         holdout: usize,
         /// Seed of the row order.
-        #[arg(long, default_value_t = 32)]
+        #[arg(long, default_value_t = 32, value_parser = crate::whole::any_u64)]
         seed: u64,
         /// Output directory.
         #[arg(long)]
@@ -114,7 +114,7 @@ pub enum Corpus {
         #[arg(long, value_parser = crate::solve::count_arg)]
         rows: Option<usize>,
         /// Skip slots whose board has fewer stones (exact solves near the empty board are slow without --book); 0 to 42.
-        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=42))]
+        #[arg(long, default_value_t = 12, value_parser = crate::whole::range::<u32>(0, 42))]
         min_stones: u32,
         /// Slots with fewer than --min-stones stones keep their original label and flag (else they are left empty).
         #[arg(long)]

@@ -12,14 +12,14 @@ use crate::selfplay::{SelfPlay, Teacher, EXACT_CHEAP_FROM_PLY};
 #[command(mut_arg("teacher", |a| a.hide(true)))]
 pub struct BenchCorpus {
     /// Games for the alpha-beta teacher.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 20_000, value_parser = crate::whole::any_u64)]
     pub games: u64,
     /// Games for the exact teacher (0 skips it).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = crate::whole::any_u64)]
     pub exact_games: u64,
     /// Games for the exact teacher with no random opening and random moves only from
     /// ply 10 on (0 skips it); the rate grows with the games as the label cache warms.
-    #[arg(long, default_value_t = 5_000)]
+    #[arg(long, default_value_t = 5_000, value_parser = crate::whole::any_u64)]
     pub late_games: u64,
     #[command(flatten)]
     pub play: SelfPlay,

@@ -6,36 +6,36 @@ use c4lab_dsat::Options;
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
     /// Map positions down to this many plies below the root (the deepest cut).
-    #[arg(long, default_value_t = Options::default().cut_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
+    #[arg(long, default_value_t = Options::default().cut_plies, value_parser = crate::whole::range::<u32>(0, 42))]
     cut: u32,
     /// Map only this many plies at first; deepen to --cut after --deepen-after rounds
     /// (a value past --cut maps to --cut from the start).
-    #[arg(long, default_value_t = Options::default().first_cut_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
+    #[arg(long, default_value_t = Options::default().first_cut_plies, value_parser = crate::whole::range::<u32>(0, 42))]
     first_cut: u32,
     /// The same for a search with a non-zero --widen-after (the second of the default
     /// race), so that the two searches explore different maps.
-    #[arg(long, default_value_t = Options::default().widening_first_cut_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
+    #[arg(long, default_value_t = Options::default().widening_first_cut_plies, value_parser = crate::whole::range::<u32>(0, 42))]
     widening_first_cut: u32,
     /// Verify-and-refine rounds at the first cut before the map is deepened.
-    #[arg(long, default_value_t = Options::default().deepen_after)]
+    #[arg(long, default_value_t = Options::default().deepen_after, value_parser = crate::whole::any_u64)]
     deepen_after: u64,
     /// After a candidate fails: positions it reaches encoded at most, besides its
     /// losing line (breadth first from the root; 0: the losing line only).
-    #[arg(long, default_value_t = Options::default().tree_cap)]
+    #[arg(long, default_value_t = Options::default().tree_cap, value_parser = crate::whole::any_usize)]
     tree_cap: usize,
     /// After a candidate fails: also encode the paths from the root to this many of the
     /// positions where it goes wrong (no move, or one the strong solver rules out),
     /// wherever in its tree they lie, the nearest the root first (0: none; the walk that
     /// looks for them stops after 100,000 positions, so a larger count takes what it
     /// met by then).
-    #[arg(long, default_value_t = Options::default().fault_paths)]
+    #[arg(long, default_value_t = Options::default().fault_paths, value_parser = crate::whole::any_usize)]
     fault_paths: usize,
     /// Level budget: `?` cells first take levels below this only, one more level each
     /// time no diagram fits (1, the default: a diagram the first SAT search finds has the
     /// fewest levels, one the local search finds may have more; 10: every level from
     /// the start).
     #[arg(long, default_value_t = Options::default().first_levels,
-          value_parser = clap::value_parser!(u8).range(1..=10))]
+          value_parser = crate::whole::range::<u8>(1, 10))]
     first_levels: u8,
     /// Also search diagrams whose `?` levels leave gaps (no symmetry breaking; every
     /// winning diagram has a gap-free twin that plays alike, so verdicts agree).
@@ -52,7 +52,7 @@ pub struct SearchArgs {
     /// before it grows by one without a proof that no diagram fits it (0: only on such
     /// a proof, so a diagram that search finds takes the fewest levels that can win). In `bench
     /// dsat`, with two, `--jobs 1` keeps one root's threads on two cores.
-    #[arg(long, value_delimiter = ',', default_value = "0,3000")]
+    #[arg(long, value_delimiter = ',', default_value = "0,3000", value_parser = crate::whole::any_u64)]
     pub widen_after: Vec<u64>,
     /// Give up after mapping this many positions.
     #[arg(long, default_value_t = Options::default().max_states,
@@ -64,12 +64,12 @@ pub struct SearchArgs {
     backend: String,
     /// Strong-solver node budget per "does this Red move keep the win?" (0: never ask,
     /// so no pruning: to measure how much the pruning shrinks the map).
-    #[arg(long, default_value_t = Options::default().oracle_nodes)]
+    #[arg(long, default_value_t = Options::default().oracle_nodes, value_parser = crate::whole::any_u64)]
     oracle_nodes: u64,
     /// Map the positions at most this many plies above the cut without asking the
     /// strong solver about their moves: a refuted candidate that reaches one asks then
     /// (0: ask about every position as it is mapped).
-    #[arg(long, default_value_t = Options::default().unasked_plies, value_parser = clap::value_parser!(u32).range(0..=42))]
+    #[arg(long, default_value_t = Options::default().unasked_plies, value_parser = crate::whole::range::<u32>(0, 42))]
     unasked_plies: u32,
     /// Work each search's local search may do (positions walked plus strong-solver
     /// nodes) before that search maps its root: one value for every search, or one per
@@ -78,7 +78,7 @@ pub struct SearchArgs {
     /// by move with the strong solver as judge, and can find a diagram but never prove
     /// there is none; 0: none. Needs --oracle-nodes above 0 (with --oracle-nodes 0 and
     /// no --local-work, none runs).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = crate::whole::any_u64)]
     pub local_work: Vec<u64>,
     /// Start no SAT search from the levels of the diagram its local search left with
     /// the fewest faults (by default every search of the race but the first does; for

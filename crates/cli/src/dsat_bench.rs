@@ -16,10 +16,10 @@ pub struct BenchDsat {
     #[arg(long, default_value = "../shared/data/upstream/steady_states.txt")]
     steady_states: std::path::PathBuf,
     /// Roots with at least this many stones.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=42))]
+    #[arg(long, default_value_t = 16, value_parser = crate::whole::range::<u32>(0, 42))]
     min_ply: u32,
     /// Roots with at most this many stones.
-    #[arg(long, default_value_t = 42, value_parser = clap::value_parser!(u32).range(0..=42))]
+    #[arg(long, default_value_t = 42, value_parser = crate::whole::range::<u32>(0, 42))]
     max_ply: u32,
     /// How many roots (taken evenly from those of --min-ply to --max-ply stones).
     #[arg(long, default_value_t = 8, value_parser = crate::solve::count_arg)]
@@ -37,7 +37,7 @@ pub struct BenchDsat {
     write_grids: Option<std::path::PathBuf>,
     /// Roots solved at a time, each in its own process (more than one slows each solve:
     /// the processes share the machine's caches and memory bandwidth).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    #[arg(long, default_value_t = 1, value_parser = crate::whole::range::<u64>(1, 64))]
     jobs: u64,
     /// Solve these grids (as `c4lab dsat` reads them, pinned cells kept) instead of
     /// upstream's roots: a fixed sample, such as one `--write-grids` wrote.

@@ -31,10 +31,10 @@ pub struct EvalArgs {
     /// Holdout positions whose optimal move rate is measured with the strong solver (at
     /// 1,000 the rate's standard error is about one point; a few seconds at 14+ stones;
     /// 0 leaves the rate out).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::whole::any_usize)]
     positions: usize,
     /// Only positions with at least this many stones are sampled (earlier ones cost minutes each); 0 to 42.
-    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=42))]
+    #[arg(long, default_value_t = 14, value_parser = crate::whole::range::<u32>(0, 42))]
     min_stones: u32,
     /// Strong-solver node budget per column (a position over budget is skipped and
     /// counted), for the holdout positions and the --games games; the --empty-games
@@ -46,18 +46,18 @@ pub struct EvalArgs {
     solver_nodes: u64,
     /// Games against the perfect solver (random best replies) from random openings (at
     /// most a million: each costs solves of its positions).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    #[arg(long, default_value_t = 20, value_parser = crate::whole::range::<u64>(0, 1_000_000))]
     games: u64,
     /// Random opening plies before those games (0-41).
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=41))]
+    #[arg(long, default_value_t = 12, value_parser = crate::whole::range::<u32>(0, 41))]
     opening: u32,
     /// Games as first player from the empty board against the perfect solver (its
     /// replies are exact, not bounded by --solver-nodes, and the early ones cost minutes
     /// each: give it a book and threads; at most a million).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    #[arg(long, default_value_t = 0, value_parser = crate::whole::range::<u64>(0, 1_000_000))]
     empty_games: u64,
     /// Seed of the position sample, the openings and the solver's choices.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = 32, value_parser = crate::whole::any_u64)]
     seed: u64,
     #[command(flatten)]
     solver: crate::solve::SolverArgs,

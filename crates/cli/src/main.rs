@@ -77,6 +77,7 @@ mod solve;
 mod table_memory;
 mod ticker;
 mod verify;
+mod whole;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -206,6 +207,7 @@ enum Command {
     #[command(group(clap::ArgGroup::new("which").required(true).args(["number", "root", "list"])))]
     Pick {
         /// The diagram's number in the file, from 1.
+        #[arg(value_parser = crate::whole::any_usize)]
         number: Option<usize>,
         /// The diagram whose root is the position these moves reach (columns 1-7, `-` the empty board).
         #[arg(long, allow_hyphen_values = true)]
@@ -261,7 +263,7 @@ enum Command {
         /// on two cores depth 1 takes about 1.5 minutes, depth 2 about 5, see docs/solver.md;
         /// at most 10: depth 8 already lists 129,498 positions, out of reach to solve, and
         /// deeper lists run to millions before the first solve).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=c4lab_solver::BOOK_MAX_DEPTH as i64))]
+        #[arg(long, default_value_t = 1, value_parser = crate::whole::range::<u32>(0, c4lab_solver::BOOK_MAX_DEPTH as u64))]
         depth: u32,
         /// Where to write the book.
         #[arg(long)]

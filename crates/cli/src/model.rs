@@ -61,19 +61,19 @@ pub struct TrainArgs {
     steps: u64,
     /// Examples per step (each moves the weights by lr / batch times its gradient), at
     /// most 1,048,576 (a million take about a second a step).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    #[arg(long, default_value_t = 16, value_parser = crate::whole::range::<u64>(1, 1_048_576))]
     batch: u64,
     /// Context in transcript bytes. The source's sequence model read this many bytes;
     /// this model reads only the current position (one ply, 10 bytes), so --ctx must be
     /// at least 10 and changes nothing else.
-    #[arg(long, default_value_t = 192)]
+    #[arg(long, default_value_t = 192, value_parser = crate::whole::any_usize)]
     ctx: usize,
     /// Step size of gradient descent on the table weights (the logits are sums of 23
     /// weights, 15 with --features columns).
     #[arg(long, default_value_t = 0.5, value_parser = float32)]
     lr: f32,
     /// Seed of the example order: a run is deterministic given it.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = 32, value_parser = crate::whole::any_u64)]
     seed: u64,
     /// Targets: `teacher` (sidecar) or `moves` (the played moves, one-hot, at every ply:
     /// the holdout is board-disjoint on labelled plies only, so with `moves` some of its
@@ -81,10 +81,10 @@ pub struct TrainArgs {
     #[arg(long, value_enum, default_value = "teacher")]
     corpus_source: CorpusSource,
     /// Step at which the loss against the played move (one-hot) starts.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::whole::any_u64)]
     hard_start: u64,
     /// Steps over which that loss's weight rises linearly from 0 to --hard-w.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = crate::whole::any_u64)]
     hard_ramp: u64,
     /// Final weight of the loss against the played move.
     #[arg(long, default_value_t = 0.5, value_parser = float32)]
@@ -92,7 +92,7 @@ pub struct TrainArgs {
     /// Bits of the table indices, 16 to 20: each bit doubles the model (threats: 23.9
     /// MB at 16, 95.4 MB at 18; columns: 14.7 and 58.7 MB) and lets hashed windows
     /// collide half as often.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = crate::whole::index_bits)]
     index_bits: u32,
     /// The windows the network reads: `threats` (the column windows, each column's
     /// threat cells, and the lowest threat of each side in every column at once) or

@@ -26,7 +26,7 @@ pub struct BenchModel {
     #[arg(long, default_value_t = 200, value_parser = crate::solve::count_arg)]
     positions: usize,
     /// Bits of the table indices of the model trained and timed (16 to 20).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = crate::whole::index_bits)]
     index_bits: u32,
     /// The windows of the model trained and timed (`threats` or `columns`).
     #[arg(long, default_value = "threats")]

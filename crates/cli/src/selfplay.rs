@@ -30,36 +30,36 @@ impl From<Teacher> for TeacherMode {
 #[derive(Args, Debug, Clone)]
 pub struct SelfPlay {
     /// Master seed; every game is a pure function of (seed, stream, game index): stream 0 the training games, 1 the holdout candidates.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = 32, value_parser = crate::whole::any_u64)]
     pub seed: u64,
     /// Which teacher labels the plies.
     #[arg(long, value_enum, default_value_t = Teacher::Alphabeta)]
     pub teacher: Teacher,
     /// Label slots per row (S, 1-42), newest ply first.
-    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u64).range(1..=42))]
+    #[arg(long, default_value_t = 19, value_parser = crate::whole::range::<u64>(1, 42))]
     pub slots: u64,
     /// Depth of the alpha-beta teacher.
-    #[arg(long, default_value_t = TeacherConfig::default().depth)]
+    #[arg(long, default_value_t = TeacherConfig::default().depth, value_parser = crate::whole::any_u32)]
     pub depth: u32,
     /// Node budget of the alpha-beta teacher per move.
-    #[arg(long, default_value_t = TeacherConfig::default().node_budget)]
+    #[arg(long, default_value_t = TeacherConfig::default().node_budget, value_parser = crate::whole::any_u64)]
     pub nodes: u64,
     /// The bounded exact solver labels plies with at most this many empty cells (0-7:
     /// the format's flag 1 covers at most 7).
-    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(0..=7))]
+    #[arg(long, default_value_t = 7, value_parser = crate::whole::range::<u32>(0, 7))]
     pub bounded_empty: u32,
     /// Fewest uniformly random opening plies.
-    #[arg(long, default_value_t = GenConfig::default().opening_min)]
+    #[arg(long, default_value_t = GenConfig::default().opening_min, value_parser = crate::whole::plies)]
     pub opening_min: u32,
     /// Most uniformly random opening plies.
-    #[arg(long, default_value_t = GenConfig::default().opening_max)]
+    #[arg(long, default_value_t = GenConfig::default().opening_max, value_parser = crate::whole::plies)]
     pub opening_max: u32,
     /// Probability of a random move at each later ply.
     #[arg(long, default_value_t = GenConfig::default().epsilon)]
     pub epsilon: f64,
     /// First ply (0-based) where random moves may be played; later deviations are cheap
     /// for the exact teacher to solve.
-    #[arg(long, default_value_t = GenConfig::default().epsilon_from)]
+    #[arg(long, default_value_t = GenConfig::default().epsilon_from, value_parser = crate::whole::plies)]
     pub epsilon_from: u32,
     /// Take the lowest best column instead of a random one among equal best moves.
     #[arg(long)]
