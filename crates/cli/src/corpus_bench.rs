@@ -2,6 +2,7 @@
 
 use anyhow::{bail, Result};
 use c4lab_corpus::bench::{bench as run_bench, TABLE_HEADER};
+use c4lab_corpus::dataset::MAX_GAMES;
 use clap::Args;
 
 use crate::selfplay::{SelfPlay, Teacher, EXACT_CHEAP_FROM_PLY};
@@ -11,15 +12,16 @@ use crate::selfplay::{SelfPlay, Teacher, EXACT_CHEAP_FROM_PLY};
 // (every teacher has its row: the self-play flag that chooses one is not offered)
 #[command(mut_arg("teacher", |a| a.hide(true)))]
 pub struct BenchCorpus {
-    /// Games for the alpha-beta teacher.
-    #[arg(long, default_value_t = 20_000, value_parser = crate::whole::any_u64)]
+    /// Games for the alpha-beta teacher (at most a billion, as `corpus generate`).
+    #[arg(long, default_value_t = 20_000, value_parser = crate::whole::range::<u64>(0, MAX_GAMES))]
     pub games: u64,
-    /// Games for the exact teacher (0 skips it).
-    #[arg(long, default_value_t = 20, value_parser = crate::whole::any_u64)]
+    /// Games for the exact teacher (0 skips it; at most a billion).
+    #[arg(long, default_value_t = 20, value_parser = crate::whole::range::<u64>(0, MAX_GAMES))]
     pub exact_games: u64,
     /// Games for the exact teacher with no random opening and random moves only from
-    /// ply 10 on (0 skips it); the rate grows with the games as the label cache warms.
-    #[arg(long, default_value_t = 5_000, value_parser = crate::whole::any_u64)]
+    /// ply 10 on (0 skips it; at most a billion); the rate grows with the games as the
+    /// label cache warms.
+    #[arg(long, default_value_t = 5_000, value_parser = crate::whole::range::<u64>(0, MAX_GAMES))]
     pub late_games: u64,
     #[command(flatten)]
     pub play: SelfPlay,

@@ -183,6 +183,11 @@ fn bench_corpus_prints_a_row_per_teacher_and_the_time_for_the_full_corpus() {
             "--opening-max 42 is past the board",
         ),
         (&["--games", "0"][..], "--games 0"),
+        // as many games as `corpus generate` takes at most (it ran on, a row of years)
+        (
+            &["--games", "18446744073709551615"][..],
+            "'--games <GAMES>': expected a whole number from 0 to 1000000000",
+        ),
         // (past the last ply no move is random: it was accepted as if it were a setting)
         (
             &["--epsilon-from", "42"][..],
