@@ -165,7 +165,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Stop after this many seconds (exit 3, the deepest candidate reported).
-        #[arg(long, allow_hyphen_values = true)]
+        #[arg(long, allow_hyphen_values = true, value_parser = complete::seconds_arg)]
         max_seconds: Option<f64>,
         #[command(flatten)]
         search: complete_args::SearchArgs,
@@ -188,7 +188,7 @@ enum Command {
         #[command(flatten)]
         search: dsat_args::SearchArgs,
         /// Stop after this many seconds (exit 3).
-        #[arg(long, allow_hyphen_values = true)]
+        #[arg(long, allow_hyphen_values = true, value_parser = complete::seconds_arg)]
         max_seconds: Option<f64>,
         /// Write one JSON line per solve-verify round of each search to this file: the
         /// search, the round, the level budget it solved under, how it ended (refuted,

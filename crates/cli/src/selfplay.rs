@@ -55,7 +55,7 @@ pub struct SelfPlay {
     #[arg(long, default_value_t = GenConfig::default().opening_max, value_parser = crate::whole::plies)]
     pub opening_max: u32,
     /// Probability of a random move at each later ply.
-    #[arg(long, default_value_t = GenConfig::default().epsilon)]
+    #[arg(long, default_value_t = GenConfig::default().epsilon, value_parser = probability)]
     pub epsilon: f64,
     /// First ply (0-based) where random moves may be played; later deviations are cheap
     /// for the exact teacher to solve.
@@ -140,6 +140,15 @@ impl SelfPlay {
             epsilon_from: self.epsilon_from,
             random_ties: !self.no_random_ties,
         })
+    }
+}
+
+/// Parses `--epsilon`: a probability, 0 to 1 (the error echoes the value as typed: a
+/// number printed back ran to 309 digits for `1e308`).
+fn probability(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err("expected a probability from 0 to 1".into()),
     }
 }
 

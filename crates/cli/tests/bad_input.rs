@@ -186,7 +186,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment_said = format!(
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
-    let cases: [(&[&str], &str); 87] = [
+    let cases: [(&[&str], &str); 88] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -397,7 +397,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         ),
         (
             &["dsat", "--max-seconds", "-1", "examples/complete.txt"],
-            "--max-seconds must be a positive number",
+            "'--max-seconds <MAX_SECONDS>': expected a positive number of seconds",
         ),
         (
             &[
@@ -445,7 +445,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         // (a minus sign before a word was taken for a flag: "unexpected argument '-i'")
         (
             &["dsat", "--max-seconds", "-inf", "examples/complete.txt"],
-            "--max-seconds must be a positive number",
+            "'--max-seconds <MAX_SECONDS>': expected a positive number of seconds",
         ),
         (
             &["bench", "dsat", "--cap", "-inf"],
@@ -520,7 +520,12 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
         ),
         (
             &["complete", "--max-seconds", "1e20", "examples/complete.txt"],
-            "no larger than about 1.8e19, got 1e20",
+            "invalid value '1e20' for '--max-seconds <MAX_SECONDS>': expected a number of seconds no larger than about 1.8e19",
+        ),
+        // (a unit after the number said "invalid float literal")
+        (
+            &["dsat", "--max-seconds", "10s", "examples/complete.txt"],
+            "'--max-seconds <MAX_SECONDS>': expected a positive number of seconds",
         ),
         (
             &[

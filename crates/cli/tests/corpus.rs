@@ -424,7 +424,19 @@ fn a_negative_value_is_named_by_its_flag() {
         ),
         (
             vec!["corpus", "generate", "--epsilon", "-0.1", "--out", "unused"],
-            "--epsilon -0.1 is not a probability",
+            "invalid value '-0.1' for '--epsilon <EPSILON>': expected a probability from 0 to 1",
+        ),
+        // (the value as typed: it was printed back as a number, 309 digits long)
+        (
+            vec![
+                "corpus",
+                "generate",
+                "--epsilon",
+                "1e308",
+                "--out",
+                "unused",
+            ],
+            "invalid value '1e308' for '--epsilon <EPSILON>': expected a probability from 0 to 1",
         ),
     ] {
         let out = c4lab(&args, "");
