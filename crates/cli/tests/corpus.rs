@@ -347,6 +347,58 @@ fn a_holdout_no_candidate_can_fill_fails_early_naming_why() {
 }
 
 #[test]
+fn a_rerun_whose_holdout_fails_leaves_the_earlier_dataset_whole() {
+    // the holdout is played before any file is renamed into place: the earlier run's
+    // six files were removed once the new training files had replaced two of them
+    let dir = std::env::temp_dir().join(format!("c4lab-kept-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let first = [
+        "corpus",
+        "generate",
+        "--games",
+        "30",
+        "--holdout",
+        "4",
+        "--seed",
+        "3",
+    ];
+    assert_exit(&c4lab(&[&first[..], &["--out", d]].concat(), ""), 0);
+    let files = |dir: &std::path::Path| -> Vec<(String, Vec<u8>)> {
+        let mut all = Vec::new();
+        for sub in ["", "train", "holdout"] {
+            for e in std::fs::read_dir(dir.join(sub)).unwrap().flatten() {
+                if e.path().is_file() {
+                    let name = e.path().strip_prefix(dir).unwrap().display().to_string();
+                    all.push((name, std::fs::read(e.path()).unwrap()));
+                }
+            }
+        }
+        all.sort();
+        all
+    };
+    let before = files(&dir);
+    assert_eq!(
+        before.len(),
+        6,
+        "{:?}",
+        before.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    let hopeless = [
+        "--seed", "9", "--slots", "41", "--depth", "1", "--nodes", "1",
+    ];
+    let rerun = c4lab(&[&first[..6], &hopeless[..], &["--out", d]].concat(), "");
+    assert_exit(&rerun, 2);
+    assert!(
+        String::from_utf8_lossy(&rerun.stderr).contains("holdout games were disjoint"),
+        "{}",
+        String::from_utf8_lossy(&rerun.stderr)
+    );
+    assert!(files(&dir) == before, "the earlier dataset changed");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_output_folder_that_is_a_file_or_a_finished_dataset_is_refused() {
     let g = Generated::new("out-folder");
     let d = g.d.as_str();

@@ -213,10 +213,14 @@ pub fn generate_dataset(
         },
     )?;
     progress.finish();
+    // the holdout before any file is renamed into place: a holdout that fails (too few
+    // disjoint games) leaves an earlier run's dataset there whole (it was removed, as
+    // the training files had replaced its own)
+    let holdout = make_holdout(cfg, &KeySet::from_keys(keys), &pool, progress)?;
     let whole = part::Whole::new(unfinished(dir, cfg.games));
     let finished = w
         .finish(&train_npz)
-        .and_then(|_| finish_dataset(cfg, dir, KeySet::from_keys(keys), &pool, progress));
+        .and_then(|_| finish_dataset(cfg, dir, holdout));
     whole.end(finished.is_ok());
     finished
 }
@@ -232,28 +236,39 @@ pub(crate) fn unfinished(dir: &Path, games: u64) -> Vec<PathBuf> {
     files
 }
 
-/// Builds the holdout, the card and the checksums once the training files exist.
+/// The holdout games of `cfg` (None when it asks for none), disjoint from `train_keys`.
+pub(crate) fn make_holdout(
+    cfg: &DatasetConfig,
+    train_keys: &KeySet,
+    pool: &TeacherPool,
+    progress: &dyn Progress,
+) -> Result<Option<holdout::Holdout>, CorpusError> {
+    if cfg.holdout == 0 {
+        return Ok(None);
+    }
+    progress.start("holdout", cfg.holdout);
+    let max = cfg.holdout.saturating_mul(200).max(10_000);
+    let h = generate_holdout_with(
+        &cfg.gen,
+        cfg.holdout as usize,
+        train_keys,
+        max,
+        pool,
+        progress,
+    )?;
+    progress.finish();
+    Ok(Some(h))
+}
+
+/// Writes the holdout's files, the card and the checksums once the training files exist.
 pub(crate) fn finish_dataset(
     cfg: &DatasetConfig,
     dir: &Path,
-    train_keys: KeySet,
-    pool: &TeacherPool,
-    progress: &dyn Progress,
+    holdout: Option<holdout::Holdout>,
 ) -> Result<DatasetSummary, CorpusError> {
     let [train, train_npz, hold, hold_npz] = layout(dir, cfg.games);
     let (mut holdout_path, mut candidates) = (None, 0);
-    if cfg.holdout > 0 {
-        progress.start("holdout", cfg.holdout);
-        let max = cfg.holdout.saturating_mul(200).max(10_000);
-        let h = generate_holdout_with(
-            &cfg.gen,
-            cfg.holdout as usize,
-            &train_keys,
-            max,
-            pool,
-            progress,
-        )?;
-        progress.finish();
+    if let Some(h) = holdout {
         let mut w = CorpusWriter::create(&hold, cfg.gen.slots)?;
         for g in &h.games {
             w.push(g)?;

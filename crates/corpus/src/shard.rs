@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use c4lab_board::CELLS;
 
 use crate::dataset::{
-    finish_dataset, keys_of, layout, refuse_overwrite, refuse_strays, unfinished, DatasetConfig,
-    DatasetSummary, Writes, SHARD_FILE,
+    finish_dataset, keys_of, layout, make_holdout, refuse_overwrite, refuse_strays, unfinished,
+    DatasetConfig, DatasetSummary, Writes, SHARD_FILE,
 };
 use crate::error::{io_err, CorpusError};
 use crate::gate;
@@ -344,6 +344,10 @@ pub fn merge_with(
         keys.extend(keys_of(&part, &mut |i| std::mem::take(&mut moves[i])));
         labels.extend(&part);
     }
+    // the holdout before any file is written: one that fails leaves an earlier merge's
+    // dataset there whole (the shards' games were played elsewhere: its teachers are new)
+    let pool = TeacherPool::new(&cfg.gen.teacher);
+    let holdout = make_holdout(&cfg, &KeySet::from_keys(keys), &pool, progress)?;
     if let Some(d) = train.parent() {
         std::fs::create_dir_all(d).map_err(io_err(d))?;
     }
@@ -359,11 +363,7 @@ pub fn merge_with(
     let finished = write_sidecar(&train_npz, &labels)
         .map_err(CorpusError::from)
         .and_then(|_| part::commit(&train).map_err(io_err(&train)))
-        .and_then(|_| {
-            // (the shards' games were played elsewhere: the holdout's teachers are new)
-            let pool = TeacherPool::new(&cfg.gen.teacher);
-            finish_dataset(&cfg, dir, KeySet::from_keys(keys), &pool, progress)
-        });
+        .and_then(|_| finish_dataset(&cfg, dir, holdout));
     whole.end(finished.is_ok());
     finished
 }
