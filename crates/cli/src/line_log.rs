@@ -1,6 +1,7 @@
 //! JSON-lines logs a long search writes beside its result (`dsat --log-rounds`,
-//! `complete --log-candidates`): refused where they would overwrite the input or the
-//! result, flushed line by line, and a write that fails is said after the verdict.
+//! `complete --log-candidates`): refused where they would overwrite the input, the
+//! result or a file that is no log, or open a named pipe; flushed line by line, and a
+//! write that fails is said after the verdict.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -48,14 +49,54 @@ pub fn refuse_clash(flag: &str, what: &str, log: &Path, input: Option<&Path>) ->
             log.display()
         );
     }
+    // a named pipe blocks the open until a reader comes, and neither a stop signal nor
+    // --max-seconds could end that wait (only SIGKILL did)
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if std::fs::metadata(log).is_ok_and(|m| m.file_type().is_fifo()) {
+            bail!(
+                "{flag} {} is a named pipe: opening it waits for a reader, which no stop can end; name a regular file for the {what}",
+                log.display()
+            );
+        }
+    }
+    // a file that holds something other than a log is not emptied for one (a model
+    // named by mistake was)
+    // (only a regular file is opened here: opening a device or a pipe to read could wait)
+    let opened = if log.is_file() {
+        File::open(log).ok()
+    } else {
+        None
+    };
+    if let Some(mut f) = opened {
+        let mut head = [0u8; 256];
+        let n = std::io::Read::read(&mut f, &mut head).unwrap_or(0);
+        let first = head[..n].iter().find(|b| !b.is_ascii_whitespace());
+        if first.is_some_and(|&b| b != b'{') {
+            bail!(
+                "{flag} {} already holds a file that is no JSON-lines log; remove it, or name another file for the {what}",
+                log.display()
+            );
+        }
+    }
     Ok(())
 }
 
 impl LineLog {
     /// Creates (or empties) the log at `path`.
     pub fn create(path: &Path, what: &'static str) -> Result<LineLog> {
-        let file = File::create(path)
-            .with_context(|| format!("cannot write the {what} {}", path.display()))?;
+        let file = File::create(path).with_context(|| {
+            let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+            match folder.filter(|p| !p.exists()) {
+                Some(p) => format!(
+                    "cannot write the {what} {}: its folder {} does not exist; create it first",
+                    path.display(),
+                    p.display()
+                ),
+                None => format!("cannot write the {what} {}", path.display()),
+            }
+        })?;
         Ok(LineLog {
             path: path.to_path_buf(),
             what,

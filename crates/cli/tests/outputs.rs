@@ -80,6 +80,84 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
 }
 
 #[test]
+fn a_log_is_no_named_pipe_nor_a_file_that_holds_something_else() {
+    let dir = std::env::temp_dir().join(format!("c4lab-log-kinds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // a file of another kind named by mistake: refused, left as it was (it was emptied)
+    let model = dir.join("model.c4m");
+    std::fs::write(&model, b"C4LM and twenty-four megabytes of weights").unwrap();
+    let m = model.display().to_string();
+    for args in [
+        ["dsat", "--log-rounds", &m, "examples/win.txt"],
+        ["complete", "--log-candidates", &m, "examples/win.txt"],
+    ] {
+        let out = c4lab(&args, "");
+        assert_exit(&out, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("already holds a file that is no JSON-lines log"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read(&model).unwrap(),
+            b"C4LM and twenty-four megabytes of weights"
+        );
+    }
+    // an earlier log is written over, and a folder that is not there is named
+    let log = dir.join("rounds.jsonl");
+    std::fs::write(&log, "{\"round\": 1}\n").unwrap();
+    let l = log.display().to_string();
+    assert_exit(
+        &c4lab(&["dsat", "--log-rounds", &l, "examples/win.txt"], ""),
+        0,
+    );
+    let absent = dir.join("no-such-folder/rounds.jsonl");
+    let out = c4lab(
+        &[
+            "dsat",
+            "--log-rounds",
+            absent.to_str().unwrap(),
+            "examples/win.txt",
+        ],
+        "",
+    );
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("no-such-folder does not exist; create it first"));
+    // a named pipe with no reader: refused at once (the open waited for a reader, and
+    // neither a stop signal nor --max-seconds ended the wait)
+    #[cfg(unix)]
+    {
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let f = fifo.display().to_string();
+        let out = c4lab(
+            &[
+                "dsat",
+                "--max-seconds",
+                "5",
+                "--log-rounds",
+                &f,
+                "examples/complete.txt",
+            ],
+            "",
+        );
+        assert_exit(&out, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("is a named pipe: opening it waits for a reader"),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_round_log_may_not_overwrite_the_diagram_it_solves() {
     let dir = std::env::temp_dir().join(format!("c4lab-log-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
