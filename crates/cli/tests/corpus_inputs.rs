@@ -123,6 +123,24 @@ fn a_sidecar_that_is_missing_or_does_not_fit_is_named() {
         err.contains("/dev/stdin: not a regular file (a pipe or a device): an .npz is read from its directory at the end"),
         "{err}"
     );
+    // nor is a named pipe no program writes to opened (the open waited for a writer)
+    #[cfg(unix)]
+    {
+        let fifo = format!("{}.fifo", lone);
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        let out = c4lab(&["corpus", "check", &corpus, &fifo], "");
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("fifo: not a regular file (a pipe or a device)"),
+            "{err}"
+        );
+        std::fs::remove_file(&fifo).unwrap();
+    }
     std::fs::remove_file(&lone).unwrap();
 }
 

@@ -221,6 +221,19 @@ pub struct NpzReader {
 impl NpzReader {
     /// Opens an archive, reads its central directory and locates every member's data.
     pub fn open(path: &Path) -> Result<NpzReader, SidecarError> {
+        let not_regular = || {
+            io_at(path)(io::Error::other(
+                "not a regular file (a pipe or a device): an .npz is read from its directory at the end, so it cannot stream; save it to a file and name that",
+            ))
+        };
+        // a named pipe is told before it is opened: the open waits for a writer
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo()) {
+                return Err(not_regular());
+            }
+        }
         let file = File::open(path).map_err(io_at(path))?;
         // (a folder opens, and then fails to seek with "Invalid argument")
         if file.metadata().is_ok_and(|m| m.is_dir()) {
@@ -230,9 +243,7 @@ impl NpzReader {
         }
         // (a pipe, `<(cat perply_targets.npz)`, failed with a bare "Illegal seek")
         if file.metadata().is_ok_and(|m| !m.is_file()) {
-            return Err(io_at(path)(io::Error::other(
-                "not a regular file (a pipe or a device): an .npz is read from its directory at the end, so it cannot stream; save it to a file and name that",
-            )));
+            return Err(not_regular());
         }
         // a zip reader finds an archive after any prefix (as a self-extracting one has),
         // but numpy.load tells an .npz by its first bytes and refuses such a file: one
