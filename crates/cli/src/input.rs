@@ -302,8 +302,8 @@ pub fn write_grid(dir: &Path, name: &str, diagram: &Diagram) -> Result<()> {
     check_grid_dir(dir)?;
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = dir.join(name);
-    std::fs::write(&path, diagram.to_grid())
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    // through a `.part` file: a full disk left an empty grid under the name
+    crate::files::Output::new(&path).write(diagram.to_grid().as_bytes())?;
     outln!("wrote {}", path.display());
     Ok(())
 }
