@@ -15,8 +15,9 @@ pub const BOOK_MAX_BYTES: u64 = 64 << 20;
 
 /// Reads an opening book made by `c4lab book`, refusing a damaged one.
 pub fn read_book(path: &Path) -> Result<Book> {
-    let bytes = crate::input::read_bytes_limited(path, BOOK_MAX_BYTES, "book")
-        .with_context(|| format!("cannot read the book {}", path.display()))?;
+    let bytes =
+        crate::input::read_bytes_limited(path, BOOK_MAX_BYTES, "book", c4lab_solver::BOOK_MAGIC)
+            .with_context(|| format!("cannot read the book {}", path.display()))?;
     Book::from_bytes(&bytes).with_context(|| format!("{}", path.display()))
 }
 

@@ -99,8 +99,10 @@ pub fn utf16_note(head: &[u8]) -> Option<&'static str> {
 /// (`what` names the kind of c4lab file it should be, for the message): a device that
 /// never ends, such as `/dev/zero`, was read until memory ran out. The caller names
 /// the file (its context): an I/O error is returned as it is, a file past the size
-/// says what it is not.
-pub fn read_bytes_limited(path: &Path, most: u64, what: &str) -> Result<Vec<u8>> {
+/// says what it is not. A file that does not start with `magic` is read no further:
+/// its first bytes are returned, for the caller's reader to refuse (`/dev/zero` was
+/// read to the size limit, hundreds of megabytes, before it was).
+pub fn read_bytes_limited(path: &Path, most: u64, what: &str, magic: &[u8]) -> Result<Vec<u8>> {
     use std::io::Read;
     let too_big = || {
         anyhow::anyhow!("not a c4lab {what}: larger than any {what} ({most} bytes at most); name the right file")
@@ -108,9 +110,15 @@ pub fn read_bytes_limited(path: &Path, most: u64, what: &str) -> Result<Vec<u8>>
     if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > most) {
         return Err(too_big());
     }
+    let mut file = std::fs::File::open(path)?;
     let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(most + 1)
+    (&mut file)
+        .take(magic.len() as u64)
+        .read_to_end(&mut bytes)?;
+    if bytes != magic {
+        return Ok(bytes);
+    }
+    file.take(most + 1 - bytes.len() as u64)
         .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > most {
         return Err(too_big());

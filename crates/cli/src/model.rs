@@ -387,7 +387,7 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
     let mut t = if a.resume {
         let most = c4lab_model::Trainer::max_checkpoint_bytes() as u64;
         let bytes =
-            crate::input::read_bytes_limited(&ckpt, most, "checkpoint").with_context(|| {
+            crate::input::read_bytes_limited(&ckpt, most, "checkpoint", c4lab_model::CHECKPOINT_MAGIC).with_context(|| {
                 format!(
                     "cannot read the checkpoint {} to resume (train without --resume to start a run; --checkpoint names another file)",
                     ckpt.display()
@@ -598,7 +598,7 @@ fn step_fixes(a: &TrainArgs) -> String {
 /// Reads an exported model (a huge file or a device that never ends is refused unread).
 pub fn load_model(path: &Path) -> Result<Model> {
     let most = Model::max_file_bytes() as u64;
-    let bytes = crate::input::read_bytes_limited(path, most, "model")
+    let bytes = crate::input::read_bytes_limited(path, most, "model", c4lab_model::MODEL_MAGIC)
         .with_context(|| format!("cannot read {}", path.display()))?;
     Model::from_bytes(&bytes).with_context(|| path.display().to_string())
 }

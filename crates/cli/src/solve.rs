@@ -88,11 +88,13 @@ pub fn thread_count(threads: usize) -> usize {
 /// A solver with `mb` MiB of table, `threads` search threads (0: one per core) and
 /// the book at `book`, if any.
 pub fn solver(mb: usize, threads: usize, book: Option<&Path>) -> Result<Solver> {
+    // the book first: one that is refused costs no table
+    let book = book.map(crate::book::read_book).transpose()?;
     crate::table_memory::ensure_table_memory(mb << 20, 1)?;
     let mut s = Solver::new(mb << 20);
     s.set_threads(thread_count(threads));
-    if let Some(path) = book {
-        s.set_book(Some(crate::book::read_book(path)?));
+    if book.is_some() {
+        s.set_book(book);
     }
     Ok(s)
 }

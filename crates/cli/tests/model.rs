@@ -470,6 +470,24 @@ fn a_file_larger_than_any_model_is_refused_unread() {
     let out = c4lab(&["hint", "--model", &huge, "4"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("larger than any model"));
+    // a device that never ends is read no further than its first bytes (it was read to
+    // the size limit, 379 MB, before the magic was looked at)
+    #[cfg(unix)]
+    for (args, said) in [
+        (
+            &["hint", "--model", "/dev/zero", "4"][..],
+            "/dev/zero: not a c4lab model: it does not start with the c4lab model magic",
+        ),
+        (
+            &["analyze", "--book", "/dev/zero", "4"][..],
+            "/dev/zero: not a c4lab opening book",
+        ),
+    ] {
+        let out = c4lab(args, "");
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{err}");
+    }
 }
 
 #[test]
