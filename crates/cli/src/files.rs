@@ -91,6 +91,25 @@ pub fn is_stdin(_path: &Path) -> bool {
     false
 }
 
+/// The folder `path` would go in, where it is not there.
+pub fn missing_folder(path: &Path) -> Option<&Path> {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    folder.filter(|p| !p.exists())
+}
+
+/// "cannot write SHOWN", and where `target`'s folder is not there, that it is not and
+/// the fix (a bare "No such file or directory" named neither).
+fn cannot_write(shown: &Path, target: &Path) -> String {
+    match missing_folder(target) {
+        Some(p) => format!(
+            "cannot write {}: its folder {} does not exist; create it first",
+            shown.display(),
+            p.display()
+        ),
+        None => format!("cannot write {}", shown.display()),
+    }
+}
+
 /// A file to write: a regular file (or a new one) is written to `NAME.part` beside it
 /// and renamed into place at the end; a symbolic link's target is the file replaced (the
 /// link stays); a device or pipe (`/dev/null`) is written in place, as a shell
@@ -146,7 +165,7 @@ impl Output {
             }
             None => std::fs::OpenOptions::new().write(true).open(&self.target),
         };
-        opened.with_context(|| format!("cannot write {}", self.shown.display()))
+        opened.with_context(|| cannot_write(&self.shown, &self.target))
     }
 
     /// Ends a write begun with [`Output::create`]: flushes the file and renames it into
@@ -415,7 +434,7 @@ pub fn writable(path: &Path, what: &str, kind: (&[u8], &str)) -> Result<()> {
         .append(true)
         .create(true)
         .open(path)
-        .with_context(|| format!("{what}: cannot write {}", path.display()))?;
+        .with_context(|| format!("{what}: {}", cannot_write(path, path)))?;
     if !existed {
         let _ = std::fs::remove_file(path);
     }

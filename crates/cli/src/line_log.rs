@@ -86,17 +86,15 @@ pub fn refuse_clash(flag: &str, what: &str, log: &Path, input: Option<&Path>) ->
 impl LineLog {
     /// Creates (or empties) the log at `path`.
     pub fn create(path: &Path, what: &'static str) -> Result<LineLog> {
-        let file = File::create(path).with_context(|| {
-            let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-            match folder.filter(|p| !p.exists()) {
+        let file =
+            File::create(path).with_context(|| match crate::files::missing_folder(path) {
                 Some(p) => format!(
                     "cannot write the {what} {}: its folder {} does not exist; create it first",
                     path.display(),
                     p.display()
                 ),
                 None => format!("cannot write the {what} {}", path.display()),
-            }
-        })?;
+            })?;
         Ok(LineLog {
             path: path.to_path_buf(),
             what,

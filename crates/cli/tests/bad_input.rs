@@ -186,7 +186,7 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
     let comment_said = format!(
         "{comment_s}: not a diagram: a diagram is six rows of seven cells, top row first: found 0 rows\n"
     );
-    let cases: [(&[&str], &str); 88] = [
+    let cases: [(&[&str], &str); 89] = [
         (
             &["book", "--depth", "1", "--out", "/nonexistent/dir/b.bin"],
             "cannot write /nonexistent/dir/b.bin",
@@ -364,6 +364,11 @@ fn out_of_range_numbers_and_empty_inputs_are_refused_by_name() {
             "'--opening-max <OPENING_MAX>': expected a ply from 0 to 41 (a game has at most 42 plies)",
         ),
         (&["pick", "2x"], "'[NUMBER]': expected a whole number from 0 to"),
+        // a folder that is not there is named, with the fix
+        (
+            &["book", "--depth", "0", "--out", "no-such-folder/book.bin"],
+            "cannot write no-such-folder/book.bin: its folder no-such-folder does not exist; create it first",
+        ),
         (&["bench", "dsat", "--max-ply", "50"], "'--max-ply <MAX_PLY>': expected a whole number from 0 to 42"),
         (
             &["bench", "solver", "--only", "L3_R1,L3_R1"],
