@@ -91,22 +91,16 @@ pub fn is_stdin(_path: &Path) -> bool {
     false
 }
 
-/// The folder `path` would go in, where it is not there.
-pub fn missing_folder(path: &Path) -> Option<&Path> {
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-    folder.filter(|p| !p.exists())
-}
-
 /// "cannot write SHOWN", and where `target`'s folder is not there, that it is not and
 /// the fix (a bare "No such file or directory" named neither).
-fn cannot_write(shown: &Path, target: &Path) -> String {
-    match missing_folder(target) {
+pub fn cannot_write(shown: &dyn std::fmt::Display, target: &Path) -> String {
+    let folder = target.parent().filter(|p| !p.as_os_str().is_empty());
+    match folder.filter(|p| !p.exists()) {
         Some(p) => format!(
-            "cannot write {}: its folder {} does not exist; create it first",
-            shown.display(),
+            "cannot write {shown}: its folder {} does not exist; create it first",
             p.display()
         ),
-        None => format!("cannot write {}", shown.display()),
+        None => format!("cannot write {shown}"),
     }
 }
 
@@ -165,7 +159,7 @@ impl Output {
             }
             None => std::fs::OpenOptions::new().write(true).open(&self.target),
         };
-        opened.with_context(|| cannot_write(&self.shown, &self.target))
+        opened.with_context(|| cannot_write(&self.shown.display(), &self.target))
     }
 
     /// Ends a write begun with [`Output::create`]: flushes the file and renames it into
@@ -434,7 +428,7 @@ pub fn writable(path: &Path, what: &str, kind: (&[u8], &str)) -> Result<()> {
         .append(true)
         .create(true)
         .open(path)
-        .with_context(|| format!("{what}: {}", cannot_write(path, path)))?;
+        .with_context(|| format!("{what}: {}", cannot_write(&path.display(), path)))?;
     if !existed {
         let _ = std::fs::remove_file(path);
     }

@@ -118,7 +118,7 @@ pub fn read_bytes_limited(path: &Path, most: u64, what: &str, magic: &[u8]) -> R
     if bytes != magic {
         return Ok(bytes);
     }
-    file.take(most + 1 - bytes.len() as u64)
+    file.take((most + 1).saturating_sub(bytes.len() as u64))
         .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > most {
         return Err(too_big());

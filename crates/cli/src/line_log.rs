@@ -86,15 +86,9 @@ pub fn refuse_clash(flag: &str, what: &str, log: &Path, input: Option<&Path>) ->
 impl LineLog {
     /// Creates (or empties) the log at `path`.
     pub fn create(path: &Path, what: &'static str) -> Result<LineLog> {
-        let file =
-            File::create(path).with_context(|| match crate::files::missing_folder(path) {
-                Some(p) => format!(
-                    "cannot write the {what} {}: its folder {} does not exist; create it first",
-                    path.display(),
-                    p.display()
-                ),
-                None => format!("cannot write the {what} {}", path.display()),
-            })?;
+        let file = File::create(path).with_context(|| {
+            crate::files::cannot_write(&format!("the {what} {}", path.display()), path)
+        })?;
         Ok(LineLog {
             path: path.to_path_buf(),
             what,

@@ -80,6 +80,16 @@ impl Line {
             self.note
         );
     }
+
+    /// Writes that the phase ended at `done`, `note` after it.
+    fn write_end(&mut self, done: u64, note: &str) {
+        let secs = self.started.elapsed().as_secs_f64();
+        let _ = writeln!(
+            self.out,
+            "{}: {done} of {} {} in {secs:.1} s{note}",
+            self.phase, self.total, self.unit
+        );
+    }
 }
 
 impl PlainProgress {
@@ -150,16 +160,18 @@ impl PlainProgress {
 
     /// Says the phase ended at `done`, `note` after it.
     pub fn finish(&mut self, done: u64, note: &str) {
+        self.stop(Some((done, note)));
+    }
+
+    /// Ends the line writer, after the last line `end` gives (if any).
+    fn stop(&mut self, end: Option<(u64, &str)>) {
         if let Some((beat, thread)) = self.beat.take() {
             {
                 let mut line = beat.line.lock().unwrap_or_else(|e| e.into_inner());
                 line.over = true;
-                let secs = line.started.elapsed().as_secs_f64();
-                let (phase, total, unit) = (line.phase.clone(), line.total, line.unit);
-                let _ = writeln!(
-                    line.out,
-                    "{phase}: {done} of {total} {unit} in {secs:.1} s{note}"
-                );
+                if let Some((done, note)) = end {
+                    line.write_end(done, note);
+                }
             }
             beat.wake.notify_all();
             let _ = thread.join();
@@ -170,11 +182,7 @@ impl PlainProgress {
 /// A phase left unfinished (an error ends the command) ends its line writer, unsaid.
 impl Drop for PlainProgress {
     fn drop(&mut self) {
-        if let Some((beat, thread)) = self.beat.take() {
-            beat.line.lock().unwrap_or_else(|e| e.into_inner()).over = true;
-            beat.wake.notify_all();
-            let _ = thread.join();
-        }
+        self.stop(None);
     }
 }
 

@@ -93,9 +93,7 @@ pub fn solver(mb: usize, threads: usize, book: Option<&Path>) -> Result<Solver> 
     crate::table_memory::ensure_table_memory(mb << 20, 1)?;
     let mut s = Solver::new(mb << 20);
     s.set_threads(thread_count(threads));
-    if book.is_some() {
-        s.set_book(book);
-    }
+    s.set_book(book);
     Ok(s)
 }
 
