@@ -236,54 +236,38 @@ pub fn with_status_lines<R>(
 mod tests {
     use super::*;
 
-    /// Lines written to a shared buffer.
-    #[derive(Clone, Default)]
-    struct Sink(Arc<Mutex<Vec<u8>>>);
+    use crate::ticker::tests::Seen;
 
-    impl Write for Sink {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    impl Sink {
-        fn lines(&self) -> Vec<String> {
-            let text = String::from_utf8(self.0.lock().unwrap().clone()).unwrap();
-            text.lines().map(str::to_string).collect()
-        }
+    fn lines(sink: &Seen) -> Vec<String> {
+        sink.text().lines().map(str::to_string).collect()
     }
 
     #[test]
     fn a_line_is_written_on_time_while_no_unit_ends_and_none_after_the_end() {
-        let sink = Sink::default();
+        let sink = Seen::default();
         let every = Duration::from_millis(20);
         let mut p = PlainProgress::writing("train", "games", 3, every, Box::new(sink.clone()));
         p.update(1, ", 7 candidates tried");
         // no unit ends from here on: the lines still come, each saying where it stands
         let waited = Instant::now();
-        while sink.lines().len() < 2 && waited.elapsed() < Duration::from_secs(10) {
+        while lines(&sink).len() < 2 && waited.elapsed() < Duration::from_secs(10) {
             std::thread::sleep(every);
         }
-        let lines = sink.lines();
-        assert!(lines.len() >= 2, "{lines:?}");
+        let said = lines(&sink);
+        assert!(said.len() >= 2, "{said:?}");
         assert!(
-            lines
-                .iter()
+            said.iter()
                 .all(|l| l.starts_with("train: 1 of 3 games (33 %), ")
                     && l.ends_with(" s, 7 candidates tried")),
-            "{lines:?}"
+            "{said:?}"
         );
         p.finish(3, "");
-        let end = sink.lines();
+        let end = lines(&sink);
         assert!(
             end.last().unwrap().starts_with("train: 3 of 3 games in "),
             "{end:?}"
         );
         std::thread::sleep(every * 5);
-        assert_eq!(sink.lines(), end, "nothing is written after the end");
+        assert_eq!(lines(&sink), end, "nothing is written after the end");
     }
 }

@@ -52,18 +52,12 @@ pub fn count_arg(text: &str) -> Result<usize, String> {
 
 /// Parses a count of at least 1 that may be large (a budget of positions or steps).
 pub fn count_u64_arg(text: &str) -> Result<u64, String> {
-    match text.parse::<u64>() {
-        Ok(n @ 1..) => Ok(n),
-        _ => Err("expected a whole number from 1 to 18446744073709551615".into()),
-    }
+    crate::whole::range(1, u64::MAX)(text)
 }
 
 /// Parses a count of at least 1 below 2^32 (`--repeat`).
 pub fn count_u32_arg(text: &str) -> Result<u32, String> {
-    match text.parse::<u32>() {
-        Ok(n @ 1..) => Ok(n),
-        _ => Err("expected a whole number from 1 to 4294967295".into()),
-    }
+    crate::whole::range(1, u32::MAX.into())(text)
 }
 
 /// Parses `--threads`: 0 (one per core) to 1024.

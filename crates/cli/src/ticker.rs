@@ -161,12 +161,12 @@ impl Drop for Ticker {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// A writer whose bytes the test reads back.
+    /// A writer whose bytes the test reads back (the plain progress lines' test too).
     #[derive(Clone, Default)]
-    struct Seen(Arc<Mutex<Vec<u8>>>);
+    pub(crate) struct Seen(Arc<Mutex<Vec<u8>>>);
 
     impl Write for Seen {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -179,7 +179,7 @@ mod tests {
     }
 
     impl Seen {
-        fn text(&self) -> String {
+        pub(crate) fn text(&self) -> String {
             String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
         }
     }
