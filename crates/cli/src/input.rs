@@ -88,11 +88,23 @@ pub fn read_limited(path: Option<&Path>, limit: u64, what: &str) -> Result<Strin
     })
 }
 
-/// What to say of text that starts with a UTF-16 byte-order mark (an editor's
-/// "Unicode" encoding): every line of it would be named as not UTF-8 otherwise.
+/// What to say of text that is UTF-16 (an editor's "Unicode" encoding): every line of it
+/// would be named as not UTF-8 otherwise, or, without a byte-order mark, its NUL bytes
+/// read as cells ("found 7 rows"). No c4lab text starts with a NUL byte, so an ASCII
+/// character beside a NUL at the start is taken as UTF-16 without its mark.
 pub fn utf16_note(head: &[u8]) -> Option<&'static str> {
-    (head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]))
-        .then_some("it is UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8")
+    if head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]) {
+        return Some(
+            "it is UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8",
+        );
+    }
+    let ascii_beside_nul = |a: u8, b: u8| a == 0 && b != 0 && b.is_ascii();
+    match head {
+        [a, b, ..] if ascii_beside_nul(*a, *b) || ascii_beside_nul(*b, *a) => Some(
+            "it looks like UTF-16 text (a NUL byte beside each of its first characters); save it as UTF-8",
+        ),
+        _ => None,
+    }
 }
 
 /// Reads the whole of the file `path`, refusing one of more than `most` bytes unread

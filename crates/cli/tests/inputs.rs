@@ -284,6 +284,33 @@ fn odd_input_is_named_where_it_is_odd() {
         );
         assert_eq!(stdout(&o), "", "{args:?}");
     }
+    // and so is UTF-16 without its byte-order mark, either byte order (verify read the
+    // NUL bytes as cells: "found 7 rows"; solve named the line as no position)
+    let diagram = std::fs::read_to_string(repo().join("examples/loss.txt")).unwrap();
+    for (args, text) in [
+        (&["verify", "-"][..], diagram.as_str()),
+        (&["solve", "-"][..], "44\n"),
+    ] {
+        for big_endian in [false, true] {
+            let bytes: Vec<u8> = text
+                .encode_utf16()
+                .flat_map(|u| {
+                    if big_endian {
+                        u.to_be_bytes()
+                    } else {
+                        u.to_le_bytes()
+                    }
+                })
+                .collect();
+            let o = c4lab(args, &bytes);
+            assert_exit(&o, 2);
+            let said = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                said.contains("cannot read standard input: it looks like UTF-16 text (a NUL byte beside each of its first characters); save it as UTF-8"),
+                "{args:?} {big_endian}: {said}"
+            );
+        }
+    }
     // input far past any diagram's size is refused once it passes a megabyte (a stream
     // without end was read until memory ran out)
     let o = c4lab(&["verify", "-"], vec![b'9'; 3 << 20]);
