@@ -321,6 +321,13 @@ fn run_command(cmd: Corpus, hold: &mut Option<FolderHold>) -> Result<u8> {
             let t = Instant::now();
             if let Some((i, n)) = shard {
                 let rows = generate_shard(&cfg, i, n, &out, &bar)?;
+                if rows == 0 {
+                    // (shards are contiguous blocks: more shards than games leave some empty)
+                    sayln!(
+                        "note: this shard holds no game: {} over {n} shards leave some empty; corpus merge takes it as it is",
+                        crate::complete::counted(games, "game")
+                    );
+                }
                 outln!(
                     "shard {i}/{n}: {} (indices {:?}) in {:.1} s -> {}",
                     crate::complete::counted(rows, "game"),

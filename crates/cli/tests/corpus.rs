@@ -424,6 +424,16 @@ fn an_output_folder_that_is_a_file_or_a_finished_dataset_is_refused() {
     };
     let out = c4lab(&[&small_shard("0/1")[..], &["--out", &shard]].concat(), "");
     assert_exit(&out, 0);
+    // a shard of more shards than games may hold none: written, and said so
+    let empty = format!("{d}-empty-shard");
+    let out = c4lab(&[&small_shard("0/8")[..], &["--out", &empty]].concat(), "");
+    assert_exit(&out, 0);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("note: this shard holds no game: 4 games over 8 shards leave some empty"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&empty).unwrap();
     for (args, what) in [
         (
             vec!["corpus", "generate", "--games", "5", "--holdout", "0"],
