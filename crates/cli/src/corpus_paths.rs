@@ -80,6 +80,11 @@ pub(crate) fn out_folder(out: &Path, what: &str) -> Result<()> {
             "--out {} is a file, not a folder: the {what} is written into a folder; give a folder's name",
             out.display()
         ),
+        // (a link to nowhere or round a loop: making the folder said "File exists")
+        Err(_) if out.symlink_metadata().is_ok_and(|m| m.is_symlink()) => bail!(
+            "--out {} is a link that leads to no folder (its target is missing, or the links go round in a loop): give a folder's name",
+            out.display()
+        ),
         _ => Ok(()),
     }
 }

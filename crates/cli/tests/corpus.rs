@@ -34,7 +34,10 @@ fn a_generated_corpus_says_its_progress_and_its_misnamed_inputs_are_refused() {
     // a holdout with no sidecar beside it (the holdout's own is read by default)
     let alone = format!("{d}/alone.txt");
     std::fs::copy(&hold, &alone).unwrap();
-    let refusals: [(Vec<&str>, String); 6] = [
+    // a shard folder whose shard.txt is a folder (it was said to have none)
+    let odd_shard = format!("{d}-odd-shard");
+    std::fs::create_dir_all(format!("{odd_shard}/shard.txt")).unwrap();
+    let refusals: [(Vec<&str>, String); 7] = [
         (
             vec![
                 "train",
@@ -76,6 +79,10 @@ fn a_generated_corpus_says_its_progress_and_its_misnamed_inputs_are_refused() {
             format!("{d} has no shard.txt: merge takes the folders `corpus generate --shard"),
         ),
         (
+            vec!["corpus", "merge", &odd_shard, "--out", "unused"],
+            format!("{odd_shard} has a shard.txt that is no regular file: merge takes the folders"),
+        ),
+        (
             vec!["corpus", "verify-sums", &train_dir],
             format!("{train_dir} has no SHA256SUMS: {d} holds one: give that folder"),
         ),
@@ -86,6 +93,7 @@ fn a_generated_corpus_says_its_progress_and_its_misnamed_inputs_are_refused() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(&said), "{args:?}: {err}");
     }
+    std::fs::remove_dir_all(&odd_shard).unwrap();
 }
 
 #[test]
@@ -470,6 +478,19 @@ fn an_output_folder_that_is_a_file_or_a_finished_dataset_is_refused() {
             let said = format!("{out_dir}{inside} holds a finished dataset ({d}/SHA256SUMS is there), whose checksums would no longer match: {what} into a new folder");
             assert!(err.contains(&said), "{args:?}: {err}");
         }
+    }
+    // a link to nowhere, or round a loop (it said "File exists")
+    let dangling = format!("{d}-dangling");
+    let looped = format!("{d}-looped");
+    std::os::unix::fs::symlink(format!("{d}-nothing-here"), &dangling).unwrap();
+    std::os::unix::fs::symlink(&looped, &looped).unwrap();
+    for link in [&dangling, &looped] {
+        let out = c4lab(&[&small_shard("0/1")[..], &["--out", link]].concat(), "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{link}: {err}");
+        let said = format!("--out {link} is a link that leads to no folder");
+        assert!(err.contains(&said), "{link}: {err}");
+        std::fs::remove_file(link).unwrap();
     }
     std::fs::remove_file(&file).unwrap();
     std::fs::remove_dir_all(&shard).unwrap();

@@ -127,7 +127,10 @@ pub fn merge_with(
         let p = s.join(SHARD_FILE);
         if !p.is_file() {
             // (it read "c1/shard.txt: No such file or directory (os error 2)")
-            let what = if s.is_dir() {
+            let what = if p.exists() {
+                // (a folder or a named pipe there was said to be no shard.txt at all)
+                format!("has a {SHARD_FILE} that is no regular file")
+            } else if s.is_dir() {
                 format!("has no {SHARD_FILE}")
             } else if s.exists() {
                 "is no folder".to_string()
