@@ -72,7 +72,7 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
     let mut out = crate::stdout();
     // `where_` names a line of standard input ("line 3: "), nothing for an argument
     let mut answer = |moves: &str, pos: Result<Position, String>, where_: &str| -> Result<()> {
-        // (who won and when, as `solve` and `analyze` say it; cut after 40 characters,
+        // (who won and when, as `solve` and `analyze` say it; cut after 64 characters,
         // as analyze names it: a 5,000-character argument was given back whole)
         let pos = pos
             .and_then(|p| match p.is_full() {

@@ -245,7 +245,7 @@ pub(crate) fn position_lines(
         n += 1;
         if cut {
             // its first word, marked cut (a line of spaces has none)
-            let start = String::from_utf8_lossy(&chunk[..41]).into_owned();
+            let start = String::from_utf8_lossy(&chunk[..SHOWN_CHARS + 1]).into_owned();
             let word = (start.split_whitespace().next())
                 .filter(|w| start.starts_with(w))
                 .map(str::to_string);
@@ -499,22 +499,27 @@ pub fn analyze(moves: &str, json_out: bool, args: &SolverArgs) -> Result<u8> {
     Ok(0)
 }
 
+/// The characters of a bad word shown at most: more than any game's moves (42), so a
+/// bad line of moves comes back whole, to be matched with its input (40 cut a full
+/// board's moves), and a runaway line does not.
+const SHOWN_CHARS: usize = 64;
+
 /// A bad line's first word as an error names it: control characters escaped, cut
-/// after 40 characters.
+/// after [`SHOWN_CHARS`] characters.
 pub(crate) fn shown(word: &str) -> String {
     first_chars(word, true)
 }
 
-/// The first 40 characters of `word`, marked `…` when it goes on, its control
-/// characters escaped when `escape` (JSON escapes them itself).
+/// The first [`SHOWN_CHARS`] characters of `word`, marked `…` when it goes on, its
+/// control characters escaped when `escape` (JSON escapes them itself).
 fn first_chars(word: &str, escape: bool) -> String {
-    let head = word.chars().take(40);
+    let head = word.chars().take(SHOWN_CHARS);
     let mut out: String = if escape {
         head.flat_map(char::escape_debug).collect()
     } else {
         head.collect()
     };
-    if word.chars().nth(40).is_some() {
+    if word.chars().nth(SHOWN_CHARS).is_some() {
         out.push('…');
     }
     out

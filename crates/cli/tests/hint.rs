@@ -70,7 +70,7 @@ fn hint_answers_each_position_and_names_a_bad_one() {
         "no answer while the input was open"
     );
     assert!(child.wait().unwrap().success());
-    // a long bad argument is named by its first 40 characters, as analyze names it (it
+    // a long bad argument is named by its first 64 characters, as analyze names it (it
     // was given back whole)
     let long = "8".repeat(5000);
     let out = c4lab(&["hint", "--model", &model, &long], "");
@@ -79,7 +79,7 @@ fn hint_answers_each_position_and_names_a_bad_one() {
     assert!(
         err.contains(&format!(
             "position \"{}…\": move 1: '8' is not a column",
-            &long[..40]
+            &long[..64]
         )) && err.len() < 200,
         "{err}"
     );

@@ -66,6 +66,16 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
         (json(-11), json(-11))
     );
     assert_eq!(rows[1]["expected"], -10);
+    // a bad line's moves come back whole up to a full board's 42, so a script can
+    // match them (40 were shown, then "…")
+    let full = "467542311242375735765675733135661624214421";
+    let o = c4lab(
+        &["solve", "--json", "--table-mb", "16"],
+        format!("{full} x\n"),
+    );
+    assert_exit(&o, 2);
+    let row: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(row["moves"], full, "{row}");
     // a line past 64 KiB is named cut short and skipped whole, kept out of memory (a
     // stream without line breaks grew until memory ran out); the next line is answered
     let mut long = vec![b'4'; 200_000];
@@ -82,7 +92,7 @@ fn solve_prints_the_classic_layout_and_names_bad_lines() {
     assert!(lines[1].starts_with("4453 "), "{text}");
     // its moves are shown cut, marked so
     assert!(
-        lines[0].starts_with(&format!("{}… error", "4".repeat(40))),
+        lines[0].starts_with(&format!("{}… error", "4".repeat(64))),
         "{text}"
     );
     // under --weak only the sign is checked, and the line's own score is quoted
@@ -202,7 +212,7 @@ fn solve_refuses_separated_moves_and_reads_each_line_as_it_comes() {
         "{text}"
     );
     assert!(
-        lines[6].starts_with(&format!("{}… error: line 7: ", &long[..40])),
+        lines[6].starts_with(&format!("{}… error: line 7: ", &long[..64])),
         "{}",
         lines[6]
     );
