@@ -18,7 +18,7 @@
 //! `n-1-s` or -1; teacher flag in {0,1,2,3}, 0 iff the slot is empty; targets finite
 //! and non-negative, summing to 1 on a labelled slot (within 1e-5) and 0 elsewhere,
 //! with mass only on legal columns; flag 2 one-hot; flags 1 and 3 spread evenly over
-//! their columns; flag 1 only with <= 7 empty cells, on exactly the best moves (solved
+//! their columns (within two units of 2^-19 of `SlotLabel::target`'s masses); flag 1 only with <= 7 empty cells, on exactly the best moves (solved
 //! again here, as flag 3 is at boards with <= 7 empty cells); a labelled column never
 //! passes up an immediate win, nor lets the opponent win at once where another column
 //! would not (no teacher labels so: a label that does belongs to another position, as
@@ -283,7 +283,11 @@ fn check_slots(
         }
         .target();
         let exact = flag as u8 == FLAG_BOUNDED || flag as u8 == FLAG_EXACT;
-        if exact && t.iter().zip(even).any(|(a, b)| (a - b).abs() > 1e-6) {
+        if exact
+            && t.iter()
+                .zip(even)
+                .any(|(a, b)| (a - b).abs() > crate::sidecar::EVEN_TOLERANCE)
+        {
             let d = format!("flag {flag} target {t:?} is not spread evenly");
             rep.add_slot(Kind::Uneven, r, None, slot, d);
         }

@@ -36,6 +36,16 @@ pub const FLAG_BOUNDED: u8 = 1;
 pub const FLAG_ALPHABETA: u8 = 2;
 /// Teacher flag: full exact solver (all best moves).
 pub const FLAG_EXACT: u8 = 3;
+/// The target masses are whole multiples of this, 2^-19 (see [`SlotLabel::target`]): a
+/// row's sum, at most 19 slots of 1, stays below 2^5 = 2^24 units, so every partial
+/// sum is exact in float32.
+pub const MASS_UNIT: f32 = 1.0 / (1u32 << 19) as f32;
+/// A labelled slot's mass in [`MASS_UNIT`]s.
+const UNITS_PER_SLOT: u32 = 1 << 19;
+/// How far a flag-1 or flag-3 mass may lie from [`SlotLabel::target`]'s: two units, so a
+/// sidecar whose masses are float32's nearest `1 / k` (as numpy writes `1/3`, and as
+/// this crate wrote before masses came in units) reads as evenly spread too.
+pub const EVEN_TOLERANCE: f32 = 2.0 * MASS_UNIT;
 /// The array names, in the order they are written.
 pub const ARRAYS: [&str; 4] = ["target", "ply_of", "teacher", "n_plies"];
 
@@ -65,15 +75,25 @@ impl SlotLabel {
         (0..7).filter(|&x| t[x] > 0.0).fold(0u8, |m, x| m | 1 << x)
     }
 
-    /// The slot's 7 target masses: `1 / k` on each of its `k` columns.
+    /// The slot's 7 target masses: about `1 / k` on each of its `k` columns, in whole
+    /// [`MASS_UNIT`]s that sum to exactly 1 (the lowest columns take the units left
+    /// over, one each).
+    ///
+    /// Why units: `1 / 3` is no float32, and three float32 thirds in a row of 19 slots
+    /// summed to 19.000002, so the invariant `target.sum(axis=(1,2)) == (ply_of >=
+    /// 0).sum(axis=1)` failed as written. Every sum of whole units below 32 is a float32,
+    /// so with units the invariant and each slot's sum of 1 hold exactly, in float32 or
+    /// float64, in any order of summation; a mass differs from `1 / k` by under a unit.
     pub fn target(&self) -> [f32; 7] {
         let k = self.mask.count_ones();
         let mut t = [0f32; 7];
         if k > 0 {
-            for (x, v) in t.iter_mut().enumerate() {
-                if self.mask & (1 << x) != 0 {
-                    *v = 1.0 / k as f32;
-                }
+            let (each, left) = (UNITS_PER_SLOT / k, UNITS_PER_SLOT % k);
+            let columns = (0..7).filter(|x| self.mask & (1 << x) != 0);
+            for (i, x) in columns.enumerate() {
+                let units = each + u32::from((i as u32) < left);
+                // (exact: units < 2^24)
+                t[x] = units as f32 * MASS_UNIT;
             }
         }
         t
@@ -477,7 +497,10 @@ pub fn read_labels(path: &Path) -> Result<Labels, SidecarError> {
                 mask,
             };
             let want = l.target();
-            if v.iter().zip(want).any(|(a, b)| (a - b).abs() > 1e-6) {
+            if v.iter()
+                .zip(want)
+                .any(|(a, b)| (a - b).abs() > EVEN_TOLERANCE)
+            {
                 return Err(bad(format!(
                     "target {v:?} is not spread evenly over its columns"
                 )));

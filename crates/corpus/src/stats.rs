@@ -55,8 +55,10 @@ pub struct Stats {
     pub flags: [FlagStats; 4],
     /// Slots with a flag outside 0..=3.
     pub bad_flags: u64,
-    /// Rows for which the invariant holds.
+    /// Rows for which the invariant holds (within 1e-4, as the gate checks it).
     pub invariant_rows: u64,
+    /// Rows for which it holds exactly, as written (`==`).
+    pub invariant_exact_rows: u64,
 }
 
 impl Stats {
@@ -136,12 +138,20 @@ impl Stats {
                 100.0 * ratio(st.multi, st.slots)
             );
         }
+        let (rows, exact) = (self.rows, self.invariant_exact_rows);
+        let verdict = if !self.invariant_holds() {
+            format!(
+                "BROKEN ({} of {rows} rows within 1e-4)",
+                self.invariant_rows
+            )
+        } else if exact == rows {
+            format!("holds exactly on all {rows} rows (the masses are whole multiples of 2^-19, so their sums are exact in float32 or float64, in any order)")
+        } else {
+            format!("holds within 1e-4 on all {rows} rows, exactly on {exact} (the others' masses are not all whole multiples of 2^-19, as float32's nearest 1/3 is not: compare with `np.isclose`)")
+        };
         let _ = writeln!(
             s,
-            "\nInvariant `target.sum(axis=(1,2)) == (ply_of >= 0).sum(axis=1)`, within 1e-4 (masses such as 1/3 are not exact in float32, so compare with `np.isclose`): {} ({} of {} rows).",
-            if self.invariant_holds() { "holds" } else { "BROKEN" },
-            self.invariant_rows,
-            self.rows
+            "\nInvariant `target.sum(axis=(1,2)) == (ply_of >= 0).sum(axis=1)`: {verdict}."
         );
         if self.bad_flags > 0 {
             let _ = writeln!(
@@ -205,6 +215,10 @@ pub fn compute(corpus: &Path, sidecar: &Path) -> Result<Stats, CorpusError> {
         let labelled = sc.ply_row(i).iter().filter(|&&p| p >= 0).count() as f64;
         if (sum - labelled).abs() <= 1e-4 {
             st.invariant_rows += 1;
+        }
+        // (a sum of float32 masses in f64 is exact for whole units, and so is numpy's)
+        if sum == labelled {
+            st.invariant_exact_rows += 1;
         }
     }
     if st.rows == 0 {

@@ -31,6 +31,13 @@ fn holdout_is_board_disjoint_and_overlap_detects_a_plant() {
         "{card}"
     );
     assert!(!card.contains(" in A"), "{card}");
+    // and the invariant as written, `==`, holds on every row of both corpora
+    assert_eq!(
+        card.matches("(ply_of >= 0).sum(axis=1)`: holds exactly on all")
+            .count(),
+        2,
+        "{card}"
+    );
 
     // plant: a training row copied into the holdout is found (a mirrored copy shares
     // its keys, checked below)

@@ -39,6 +39,42 @@ fn labels_round_trip_bit_exactly_and_reproducibly() {
 }
 
 #[test]
+fn numpy_sums_the_targets_exactly_as_the_invariant_is_written() {
+    // the invariant with `==`, on masses spread over 3, 5, 6 and 7 columns: float32
+    // thirds in a row of 19 slots summed to 19.000002
+    let dir = common::scratch("npz-exact");
+    let path = dir.join("spread.npz");
+    let labels = random_labels(400, 19, 7);
+    write_sidecar(&path, &labels).unwrap();
+    // masses that are float32's nearest 1/k, as numpy writes them (and this crate did
+    // before units), still read as evenly spread
+    let mut raw = RawArrays::read(&path).unwrap();
+    for slot in raw.target.chunks_mut(7) {
+        let k = slot.iter().filter(|&&m| m > 0.0).count();
+        for m in slot.iter_mut().filter(|m| **m > 0.0) {
+            *m = 1.0 / k as f32;
+        }
+    }
+    let nearest = dir.join("nearest.npz");
+    raw.write(&nearest).unwrap();
+    assert_eq!(read_labels(&nearest).unwrap(), labels);
+    if !common::has_numpy("test") {
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/check_npz.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .args([path.as_os_str(), "400".as_ref(), "19".as_ref()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("check_npz: ok"),
+        "{text}"
+    );
+}
+
+#[test]
 fn raw_arrays_round_trip_bit_exactly() {
     let dir = common::scratch("npz-raw");
     let odd = [
