@@ -87,8 +87,8 @@ impl SlotLabel {
     pub fn target(&self) -> [f32; 7] {
         let k = self.mask.count_ones();
         let mut t = [0f32; 7];
-        if k > 0 {
-            let (each, left) = (UNITS_PER_SLOT / k, UNITS_PER_SLOT % k);
+        if let Some(each) = UNITS_PER_SLOT.checked_div(k) {
+            let left = UNITS_PER_SLOT - each * k;
             let columns = (0..7).filter(|x| self.mask & (1 << x) != 0);
             for (i, x) in columns.enumerate() {
                 let units = each + u32::from((i as u32) < left);
