@@ -18,12 +18,12 @@
 //! `n-1-s` or -1; teacher flag in {0,1,2,3}, 0 iff the slot is empty; targets finite
 //! and non-negative, summing to 1 on a labelled slot (within 1e-5) and 0 elsewhere,
 //! with mass only on legal columns; flag 2 one-hot; flags 1 and 3 spread evenly over
-//! their columns (within two units of 2^-19 of `SlotLabel::target`'s masses); flag 1 only with <= 7 empty cells, on exactly the best moves (solved
-//! again here, as flag 3 is at boards with <= 7 empty cells); a labelled column never
-//! passes up an immediate win, nor lets the opponent win at once where another column
-//! would not (no teacher labels so: a label that does belongs to another position, as
-//! when rows were swapped); and
-//! `target.sum(axis=(1,2)) == (ply_of >= 0).sum(axis=1)` (within 1e-4).
+//! their columns (within two units of 2^-19 of `SlotLabel::target`'s masses); flag 1
+//! only with <= 7 empty cells, on exactly the best moves (solved again here, as flag 3
+//! is at boards with <= 7 empty cells); a labelled column never passes up an immediate
+//! win, nor lets the opponent win at once where another column would not (no teacher
+//! labels so: a label that does belongs to another position, as when rows were
+//! swapped); and `target.sum(axis=(1,2)) == (ply_of >= 0).sum(axis=1)` (within 1e-4).
 
 use std::path::Path;
 

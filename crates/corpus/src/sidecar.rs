@@ -37,8 +37,8 @@ pub const FLAG_ALPHABETA: u8 = 2;
 /// Teacher flag: full exact solver (all best moves).
 pub const FLAG_EXACT: u8 = 3;
 /// The target masses are whole multiples of this, 2^-19 (see [`SlotLabel::target`]): a
-/// row's sum, at most 19 slots of 1, stays below 2^5 = 2^24 units, so every partial
-/// sum is exact in float32.
+/// row's sum, at most 19 slots of 1, stays below 2^5, that is 2^24 units, so every
+/// partial sum is exact in float32.
 pub const MASS_UNIT: f32 = 1.0 / (1u32 << 19) as f32;
 /// A labelled slot's mass in [`MASS_UNIT`]s.
 const UNITS_PER_SLOT: u32 = 1 << 19;
