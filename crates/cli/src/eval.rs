@@ -269,6 +269,16 @@ pub fn eval(mut a: EvalArgs) -> Result<u8> {
             o.solved,
             o.unsolved
         );
+        // (a rate over the positions solved within the budget is one over the easier
+        // ones: 6 of 6 read 100 % where the whole sample's rate was 84.5 %)
+        let sampled = o.solved + o.unsolved;
+        if o.unsolved * 10 > sampled {
+            sayln!(
+                "note: {} of {sampled} sampled positions ran past --solver-nodes {} and are left out of the optimal-move rate; the rest are the easier ones, so the rate may read high: raise --solver-nodes",
+                o.unsolved,
+                a.solver_nodes
+            );
+        }
         outln!(
             "| value-keeping moves (a win stays a win, a draw a draw) | {} |",
             solved_rate(o.solved, o.value_rate())

@@ -259,6 +259,13 @@ fn eval_and_train_name_bad_input() {
         "{}",
         stdout(&out)
     );
+    // a rate that leaves out many positions is said to (it read 100 % on the few easy
+    // ones solved)
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("note: 1 of 1 sampled positions ran past --solver-nodes 1 and are left out of the optimal-move rate"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // a budget of none would judge nothing, and said so only as rows of dashes
     let out = eval_of(&model, &["--positions", "5", "--solver-nodes", "0"]);
     assert_eq!(out.status.code(), Some(2));
