@@ -210,7 +210,15 @@ pub fn eval(mut a: EvalArgs) -> Result<u8> {
     let progress = Progress::new();
     outln!("| measure | value |");
     outln!("| --- | ---: |");
-    outln!("| holdout positions | {} |", ag.total);
+    // (each ply judged is counted, a board two games met twice)
+    let judged = match a.corpus_source {
+        CorpusSource::Teacher => "labelled plies",
+        CorpusSource::Moves => "plies",
+    };
+    outln!(
+        "| holdout positions ({judged}; a board met twice counts twice) | {} |",
+        ag.total
+    );
     outln!(
         "| holdout agreement | {} ({} of {}) |",
         pct(&ag),

@@ -24,6 +24,12 @@ fn eval_is_reproducible_and_bench_model_agrees_with_it() {
         table.contains("| holdout agreement |") && table.contains("optimal-move rate"),
         "{table}"
     );
+    // the first row says what it counts (it read "holdout positions", and counted a
+    // board reached in two games twice)
+    assert!(
+        table.contains("| holdout positions (labelled plies; a board met twice counts twice) | "),
+        "{table}"
+    );
     assert_eq!(eval(), table);
     let out = c4lab(
         &[
