@@ -182,7 +182,11 @@ pub fn verify(file: Option<&Path>, json_out: bool, budget: u64) -> Result<u8> {
                     .map(|link| shell_word(&link))
             };
             if yellow.is_empty() {
-                // (lost at the root or after Red's first move: nothing for Yellow to play)
+                // lost at the root or after Red's first move: nothing for Yellow to play,
+                // but play still shows the board and Red's failing move (it printed no
+                // line, where the README promises one with every loss)
+                let diagram = diagram.unwrap_or_else(|| "FILE".to_string());
+                outln!("replay: c4lab play {diagram} --no-input (lost before Yellow's first move)");
             } else if let Some(diagram) = diagram {
                 outln!(
                     "replay: c4lab play {diagram} --moves {yellow} (Yellow's moves of the line)"

@@ -36,6 +36,23 @@ fn verify_exit_codes_and_json() {
         said.contains("replay: c4lab play examples/loss.txt --moves 7112 (Yellow's moves"),
         "{said}"
     );
+    // a loss at the root has its replay too, with no Yellow move (it had none), and it
+    // runs as printed
+    let at_root = "9999999\n9999999\n9999999\n9999999\n9999999\naaaaaaa\n";
+    let said = stdout(&c4lab(&["verify", "-"], at_root));
+    let link = stdout(&c4lab(&["convert", "--to", "link", "-"], at_root));
+    let command = format!(
+        "replay: c4lab play '{}' --no-input (lost before Yellow's first move)",
+        link.trim()
+    );
+    assert!(said.contains(&command), "{said}");
+    let replayed = c4lab(&["play", link.trim(), "--no-input"], "");
+    assert_exit(&replayed, 1);
+    assert!(
+        stdout(&replayed).contains("names no move"),
+        "{}",
+        stdout(&replayed)
+    );
     // a diagram read from standard input, by `-` or by a name for the stream, is replayed
     // by its link (`c4lab play /dev/stdin` plays nothing), and the command runs as printed
     let loss_text = std::fs::read_to_string(repo().join("examples/loss.txt")).unwrap();
@@ -71,8 +88,12 @@ fn verify_exit_codes_and_json() {
         "{}",
         stdout(&flat)
     );
-    // (no moves to replay at the root)
-    assert!(!stdout(&flat).contains("replay"), "{}", stdout(&flat));
+    // (nothing for Yellow to play: the replay plays none)
+    assert!(
+        stdout(&flat).contains("--no-input (lost before Yellow's first move)"),
+        "{}",
+        stdout(&flat)
+    );
 
     let incomplete = c4lab(&["verify", "examples/incomplete.txt"], "");
     assert_eq!(incomplete.status.code(), Some(2));
