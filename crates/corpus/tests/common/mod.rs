@@ -76,6 +76,26 @@ pub fn has_numpy(skipped: &str) -> bool {
     ok
 }
 
+/// Runs `tests/check_npz.py` (numpy's own reading of a sidecar: names, shapes, dtypes,
+/// the invariant with `==`) on `npz` with `rows` rows of `slots` slots, and fails the
+/// test with its output unless it passes.
+pub fn assert_numpy_reads(npz: &Path, rows: usize, slots: usize) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/check_npz.py");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(npz)
+        .args([rows.to_string(), slots.to_string()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("check_npz: ok"),
+        "{}: {text}{}",
+        npz.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Random compact labels as the generator makes them: rows of 0..=slots labelled
 /// slots, newest ply first, alpha-beta (flag 2) targets one-hot.
 pub fn random_labels(rows: usize, slots: usize, seed: u64) -> Labels {
