@@ -269,47 +269,44 @@ fn odd_input_is_named_where_it_is_odd() {
         "{said}"
     );
     // a file saved as UTF-16 is named so, by verify and by solve (which named every
-    // line of it as not UTF-8, or its first byte only)
-    let utf16: Vec<u8> = std::iter::once(0xFEFFu16)
-        .chain("44\n".encode_utf16())
-        .flat_map(u16::to_le_bytes)
-        .collect();
-    for args in [&["verify", "-"][..], &["solve", "-"][..]] {
-        let o = c4lab(args, &utf16);
+    // line of it as not UTF-8, or its first byte only), and so is UTF-16 without its
+    // byte-order mark, in either byte order (verify read the NUL bytes as cells: "found
+    // 7 rows"; solve named the line as no position)
+    let utf16 = |text: &str, mark: bool, big_endian: bool| -> Vec<u8> {
+        let units = mark
+            .then_some(0xFEFFu16)
+            .into_iter()
+            .chain(text.encode_utf16());
+        units
+            .flat_map(|u| {
+                if big_endian {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                }
+            })
+            .collect()
+    };
+    let marked = "it is UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8";
+    let unmarked = "it looks like UTF-16 text (a NUL byte beside each of its first characters); save it as UTF-8";
+    let diagram = std::fs::read_to_string(repo().join("examples/loss.txt")).unwrap();
+    let (verify, solve) = (&["verify", "-"][..], &["solve", "-"][..]);
+    for (args, bytes, said_so) in [
+        (verify, utf16("44\n", true, false), marked),
+        (solve, utf16("44\n", true, false), marked),
+        (verify, utf16(&diagram, false, false), unmarked),
+        (verify, utf16(&diagram, false, true), unmarked),
+        (solve, utf16("44\n", false, false), unmarked),
+        (solve, utf16("44\n", false, true), unmarked),
+    ] {
+        let o = c4lab(args, &bytes);
         assert_exit(&o, 2);
         let said = String::from_utf8_lossy(&o.stderr);
         assert!(
-            said.contains("cannot read standard input: it is UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8"),
+            said.contains(&format!("cannot read standard input: {said_so}")),
             "{args:?}: {said}"
         );
         assert_eq!(stdout(&o), "", "{args:?}");
-    }
-    // and so is UTF-16 without its byte-order mark, either byte order (verify read the
-    // NUL bytes as cells: "found 7 rows"; solve named the line as no position)
-    let diagram = std::fs::read_to_string(repo().join("examples/loss.txt")).unwrap();
-    for (args, text) in [
-        (&["verify", "-"][..], diagram.as_str()),
-        (&["solve", "-"][..], "44\n"),
-    ] {
-        for big_endian in [false, true] {
-            let bytes: Vec<u8> = text
-                .encode_utf16()
-                .flat_map(|u| {
-                    if big_endian {
-                        u.to_be_bytes()
-                    } else {
-                        u.to_le_bytes()
-                    }
-                })
-                .collect();
-            let o = c4lab(args, &bytes);
-            assert_exit(&o, 2);
-            let said = String::from_utf8_lossy(&o.stderr);
-            assert!(
-                said.contains("cannot read standard input: it looks like UTF-16 text (a NUL byte beside each of its first characters); save it as UTF-8"),
-                "{args:?} {big_endian}: {said}"
-            );
-        }
     }
     // input far past any diagram's size is refused once it passes a megabyte (a stream
     // without end was read until memory ran out)
