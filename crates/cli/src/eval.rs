@@ -237,6 +237,15 @@ pub fn eval(mut a: EvalArgs) -> Result<u8> {
         }
     }
     let sample = sample_positions(&hold, a.positions, a.min_stones, a.seed);
+    // (a sample capped at the pool read only "of 4453" after --positions 5000)
+    if !sample.is_empty() && sample.len() < a.positions {
+        sayln!(
+            "note: --positions {} asks for more than the holdout's {} distinct positions of {}+ stones; the optimal-move rate is measured on all of them",
+            a.positions,
+            sample.len(),
+            a.min_stones
+        );
+    }
     let raw_ag = agreement(&hold, |p| model.net_move(p));
     if sample.is_empty() {
         if a.positions > 0 {

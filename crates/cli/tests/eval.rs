@@ -154,6 +154,45 @@ fn eval_says_when_no_holdout_position_fills_the_sample() {
         "{}",
         stdout(&none)
     );
+    // a sample the pool cannot fill is measured on the whole pool, and said so
+    let all = c4lab(
+        &[
+            "eval",
+            "--holdout-corpus",
+            &hold,
+            "--holdout-targets",
+            &hold_t,
+            "--model",
+            &model,
+            "--games",
+            "0",
+            "--min-stones",
+            "30",
+            "--positions",
+            "100000",
+        ],
+        "",
+    );
+    assert_exit(&all, 0);
+    let table = stdout(&all);
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("| optimal-move rate"))
+        .expect(&table);
+    let pool: usize = row
+        .split(" of ")
+        .nth(1)
+        .and_then(|t| t.split(';').next())
+        .and_then(|n| n.parse().ok())
+        .expect(row);
+    assert!(pool > 0 && pool < 100000, "{row}");
+    let notes = String::from_utf8_lossy(&all.stderr);
+    assert!(
+        notes.contains(&format!(
+            "--positions 100000 asks for more than the holdout's {pool} distinct positions of 30+ stones"
+        )),
+        "{notes}"
+    );
 }
 
 #[test]
