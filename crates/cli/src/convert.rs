@@ -28,7 +28,22 @@ pub fn convert(file: Option<&Path>, to: Form, mirror: bool) -> Result<u8> {
     // (the note on a line not kept names the line as given)
     let given_line = input.line.clone();
     let mut parted = None;
+    // what the input cannot be written as is said of the input's own cells: the mirror
+    // image would name column 8 - c for a stone or level in column c
+    let root = input.diagram.root().err();
     if mirror {
+        match to {
+            Form::Old => {
+                input
+                    .diagram
+                    .to_legacy()
+                    .map_err(|e| anyhow!("{}: cannot write the old language: {e}", input.name))?;
+            }
+            Form::Link => {
+                link::encode(&input.diagram, &[]).with_context(|| input.name.clone())?;
+            }
+            Form::Grid | Form::Json => {}
+        }
         // Red takes the leftmost of two columns to win or block in, so the mirrored
         // game may part from the mirror image of the game: the line is cut there (only a
         // link keeps a line)
@@ -68,9 +83,14 @@ pub fn convert(file: Option<&Path>, to: Form, mirror: bool) -> Result<u8> {
         );
     }
     // a link refuses such a grid (above); the text forms copy it faithfully, but say so
-    if let (Err(e), false) = (d.root(), matches!(to, Form::Link)) {
+    if let (Some(e), false) = (root, matches!(to, Form::Link)) {
+        let cells = if mirror {
+            "columns as in the input; "
+        } else {
+            ""
+        };
         sayln!(
-            "note: written as given, but it is no diagram Red can play from: {e} (`c4lab verify` says bad-root)"
+            "note: written as given, but it is no diagram Red can play from: {e} ({cells}`c4lab verify` says bad-root)"
         );
     }
     if !given_line.is_empty() && !matches!(to, Form::Link) {

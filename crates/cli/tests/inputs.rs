@@ -383,3 +383,34 @@ fn a_grid_with_no_legal_root_converts_as_given_with_a_note() {
     let fine = c4lab(&["convert", "--to", "json", "examples/win.txt"], "");
     assert!(!String::from_utf8_lossy(&fine.stderr).contains("note:"));
 }
+
+#[test]
+fn a_mirrored_conversion_names_the_cells_as_the_input_has_them() {
+    // a stone floating in column 1 and a level 6 in column 6: the mirror image has them
+    // in columns 7 and 2, which the messages named
+    let floating = "R999999\n9999999\n9999999\n9999999\n9999999\n9999999\n";
+    let link = c4lab(&["convert", "--mirror", "--to", "link"], floating);
+    assert_exit(&link, 2);
+    let said = String::from_utf8_lossy(&link.stderr);
+    assert!(said.contains("bad root: column 1: the stone"), "{said}");
+    let grid = c4lab(&["convert", "--mirror"], floating);
+    assert_exit(&grid, 0);
+    assert_eq!(
+        stdout(&grid),
+        "999999R\n9999999\n9999999\n9999999\n9999999\n9999999\n"
+    );
+    let said = String::from_utf8_lossy(&grid.stderr);
+    assert!(
+        said.contains("bad root: column 1: the stone")
+            && said.contains("(columns as in the input;"),
+        "{said}"
+    );
+    let six = "9999999\n9999999\n9999999\n9999969\n9999999\n9999999\n";
+    let old = c4lab(&["convert", "--mirror", "--to", "old"], six);
+    assert_exit(&old, 2);
+    let said = String::from_utf8_lossy(&old.stderr);
+    assert!(
+        said.contains("row 4 (from the top), column 6: '6'"),
+        "{said}"
+    );
+}
