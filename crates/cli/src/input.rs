@@ -73,16 +73,17 @@ pub fn read_limited(path: Option<&Path>, limit: u64, what: &str) -> Result<Strin
     if let Some(fix) = utf16_note(&bytes) {
         anyhow::bail!("cannot read {name}: {fix}");
     }
+    // (a NUL read as one more cell: "row 4 has 8 cells")
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        let (line, byte) = line_and_byte(&bytes, at);
+        anyhow::bail!("cannot read {name}: line {line}, byte {byte} is a NUL byte (0x00), which is no text; remove it, or name the right file");
+    }
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
-        // lines end at `\n`, `\r\n` or a lone `\r`, as the readers take them
-        let ends = |i: usize| bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
-        let line = (0..at).filter(|&i| ends(i)).count() + 1;
-        let start = (0..at).rev().find(|&i| ends(i)).map_or(0, |i| i + 1);
+        let (line, byte) = line_and_byte(bytes, at);
         anyhow::anyhow!(
-            "cannot read {name}: line {line}, byte {} (0x{:02X}) is not UTF-8 text; save it as UTF-8",
-            at - start + 1,
+            "cannot read {name}: line {line}, byte {byte} (0x{:02X}) is not UTF-8 text; save it as UTF-8",
             bytes[at]
         )
     })
@@ -98,13 +99,25 @@ pub fn utf16_note(head: &[u8]) -> Option<&'static str> {
             "it is UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8",
         );
     }
-    let ascii_beside_nul = |a: u8, b: u8| a == 0 && b != 0 && b.is_ascii();
-    match head {
-        [a, b, ..] if ascii_beside_nul(*a, *b) || ascii_beside_nul(*b, *a) => Some(
-            "it looks like UTF-16 text (a NUL byte beside each of its first characters); save it as UTF-8",
-        ),
-        _ => None,
-    }
+    // the first four characters (as many as there are), each an ASCII byte beside a
+    // NUL on the same side: one NUL among digits (`9\09099`) is no such text
+    let pairs: Vec<&[u8]> = head.chunks_exact(2).take(4).collect();
+    let ascii = |b: u8| b != 0 && b.is_ascii();
+    let little = pairs.iter().all(|p| ascii(p[0]) && p[1] == 0);
+    let big = pairs.iter().all(|p| p[0] == 0 && ascii(p[1]));
+    (!pairs.is_empty() && (little || big)).then_some(
+        "it looks like UTF-16 text (a NUL byte beside each of its first characters); save it as UTF-8",
+    )
+}
+
+/// Line and byte (each from 1) of byte `at` of `bytes`, lines ending at `\n`, `\r\n`
+/// or a lone `\r`, as the readers take them.
+fn line_and_byte(bytes: &[u8], at: usize) -> (usize, usize) {
+    let ends =
+        |i: usize| bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+    let line = (0..at).filter(|&i| ends(i)).count() + 1;
+    let start = (0..at).rev().find(|&i| ends(i)).map_or(0, |i| i + 1);
+    (line, at - start + 1)
 }
 
 /// Reads the whole of the file `path`, refusing one of more than `most` bytes unread

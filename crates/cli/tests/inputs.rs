@@ -290,6 +290,11 @@ fn odd_input_is_named_where_it_is_odd() {
     let marked = "it is UTF-16 text (it starts with UTF-16's byte-order mark); save it as UTF-8";
     let unmarked = "it looks like UTF-16 text (a NUL byte beside each of its first characters); save it as UTF-8";
     let diagram = std::fs::read_to_string(repo().join("examples/loss.txt")).unwrap();
+    let nul_at = |text: &str, at: usize| -> Vec<u8> {
+        let mut bytes = text.as_bytes().to_vec();
+        bytes[at] = 0;
+        bytes
+    };
     let (verify, solve) = (&["verify", "-"][..], &["solve", "-"][..]);
     for (args, bytes, said_so) in [
         (verify, utf16("44\n", true, false), marked),
@@ -298,6 +303,18 @@ fn odd_input_is_named_where_it_is_odd() {
         (verify, utf16(&diagram, false, true), unmarked),
         (solve, utf16("44\n", false, false), unmarked),
         (solve, utf16("44\n", false, true), unmarked),
+        // one NUL among the digits is no UTF-16: it is named where it is (it was called
+        // UTF-16 at the start, and read as one more cell further on)
+        (
+            verify,
+            nul_at(&diagram, 1),
+            "line 1, byte 2 is a NUL byte (0x00)",
+        ),
+        (
+            verify,
+            nul_at(&diagram, 27),
+            "line 4, byte 4 is a NUL byte (0x00)",
+        ),
     ] {
         let o = c4lab(args, &bytes);
         assert_exit(&o, 2);
@@ -308,6 +325,9 @@ fn odd_input_is_named_where_it_is_odd() {
         );
         assert_eq!(stdout(&o), "", "{args:?}");
     }
+    // solve names such a NUL as it names any byte that is no column, on its line
+    let said = stdout(&c4lab(solve, b"4\x0044\n"));
+    assert!(said.contains("move 2: U+0000 is not a column"), "{said}");
     // input far past any diagram's size is refused once it passes a megabyte (a stream
     // without end was read until memory ran out)
     let o = c4lab(&["verify", "-"], vec![b'9'; 3 << 20]);
