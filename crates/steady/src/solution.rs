@@ -297,12 +297,22 @@ pub fn check_solution(branches_text: &str, steady_text: &str) -> Report {
             let q = after.after(y);
             let mut line = b.moves.clone();
             line.extend([b.column as u8, y as u8]);
+            // (named as an uncovered reply is: the branch line whose move allowed it)
             if q.winner().is_some() {
-                failures.push(format!("{}: Yellow wins", show(&line)));
+                failures.push(format!(
+                    "{}: Yellow's reply (after branches line {}) wins: column {} there lets Yellow make four",
+                    show(&line),
+                    b.line,
+                    b.column + 1
+                ));
                 continue;
             }
             if q.is_full() {
-                failures.push(format!("{}: the board is full (draw)", show(&line)));
+                failures.push(format!(
+                    "{}: Yellow's reply (after branches line {}) fills the board (a draw)",
+                    show(&line),
+                    b.line
+                ));
                 continue;
             }
             let key = q.canonical_key();

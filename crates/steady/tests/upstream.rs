@@ -146,6 +146,35 @@ fn a_removed_branch_fails_coverage_and_reachability() {
 }
 
 #[test]
+fn a_branch_that_lets_yellow_win_names_its_line() {
+    let Some((branches, steady)) = common::upstream() else {
+        return;
+    };
+    // upstream's line 28 blocks in column 3; column 1 leaves Yellow's four open
+    let line = branches
+        .lines()
+        .position(|l| l == "41565455644732->3")
+        .expect("upstream's branches.txt holds 41565455644732->3")
+        + 1;
+    let text: String = branches
+        .lines()
+        .map(|l| match l {
+            "41565455644732->3" => "41565455644732->1\n".to_string(),
+            l => format!("{l}\n"),
+        })
+        .collect();
+    let r = check_solution(&text, &steady);
+    let f = failures_of(&r, "coverage");
+    // (it said "4156545564473213: Yellow wins", the only coverage failure without its line)
+    assert!(
+        f.contains(&format!(
+            "4156545564473213: Yellow's reply (after branches line {line}) wins: column 1 there lets Yellow make four"
+        )),
+        "{f:?}"
+    );
+}
+
+#[test]
 fn a_duplicate_mirrored_diagram_fails_structure() {
     let Some((branches, steady)) = common::upstream() else {
         return;
