@@ -422,15 +422,19 @@ pub fn writable(path: &Path, what: &str, kind: (&[u8], &str)) -> Result<()> {
             );
         }
     }
-    // (a dangling symbolic link counts as there: removing it would lose the link)
-    let existed = path.symlink_metadata().is_ok();
-    std::fs::OpenOptions::new()
+    // the file its links lead to is the one opening creates: a dangling symbolic link
+    // stays (removing it would lose the link), and the empty file made through it goes
+    // (it was left, so a refused second run put an empty "book" where there was none)
+    let target = link_target(path);
+    let existed = target.symlink_metadata().is_ok();
+    let file = std::fs::OpenOptions::new()
         .append(true)
         .create(true)
         .open(path)
         .with_context(|| format!("{what}: {}", cannot_write(&path.display(), path)))?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
+    // (only the file made here: one renamed into place meanwhile stays)
+    if !existed && same_inode(&file, &target) {
+        let _ = std::fs::remove_file(&target);
     }
     Ok(())
 }
@@ -515,6 +519,23 @@ mod tests {
         assert!(x.symlink_metadata().unwrap().file_type().is_file());
         assert_eq!(std::fs::read(&x).unwrap(), b"new");
         assert!(y.symlink_metadata().unwrap().file_type().is_symlink());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_check_leaves_no_file_behind_a_link_to_none() {
+        let dir = scratch("check");
+        // a dangling link stays dangling: the empty file the check opened through it
+        // was left, an empty "book" where there was none
+        let link = dir.join("link.bin");
+        std::os::unix::fs::symlink("none.bin", &link).unwrap();
+        writable(&link, "--out", (b"MAGIC", "book")).unwrap();
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        assert!(!dir.join("none.bin").exists());
+        // and a plain path, as before
+        writable(&dir.join("plain.bin"), "--out", (b"MAGIC", "book")).unwrap();
+        assert!(!dir.join("plain.bin").exists());
         std::fs::remove_dir_all(&dir).ok();
     }
 
