@@ -523,7 +523,7 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
     ckpt_out.finish(&t.checkpoint())?;
     let (model, scale) = t.net.quantize();
     model_out.finish(&model.to_bytes())?;
-    // a resumed run says where it started; one with no step left has no loss to show
+    // a resumed run says where it started
     let resumed = if from > 0 {
         format!(" (resumed at step {from})")
     } else {
@@ -542,7 +542,11 @@ pub fn train(mut a: TrainArgs) -> Result<u8> {
             "{loss_after:.3} on {} (the running mean of the steps{since}: {m:.3})",
             crate::complete::counted(sampled as u64, "training position")
         ),
-        None => "- (no step left to run)".to_string(),
+        // (the model's loss all the same: "-" left a finished run's resume without it)
+        None => format!(
+            "{loss_after:.3} on {} (no step left to run, so no running mean)",
+            crate::complete::counted(sampled as u64, "training position")
+        ),
     };
     outln!(
         "trained {}{resumed} in {:.1} s; loss {loss}; model {} ({} bytes, scale {}), checkpoint {}",

@@ -50,9 +50,10 @@ fn training_is_reproducible_and_resumes_only_the_same_run() {
     let said = stdout(&out);
     assert!(
         said.contains("trained 2000 steps (resumed at step 2000)")
-            && said.contains("loss - (no step left to run)"),
+            && said.contains(" training positions (no step left to run, so no running mean)"),
         "{said}"
     );
+    assert_eq!(loss_of(&said), loss_of(&text), "{said}\n{text}");
     assert_eq!(
         std::fs::read(&model).unwrap(),
         first,
