@@ -111,12 +111,14 @@ pub fn hint(path: &Path, positions: &[String], json: bool) -> Result<u8> {
     };
     if !positions.is_empty() {
         for moves in positions {
-            // `-` is the empty board, as for `solve`, and is printed as given
-            answer(
-                moves,
-                crate::solve::position(crate::solve::played(moves)),
-                "",
-            )?;
+            // `-` is the empty board, as for `solve`, and is printed as given; a blank
+            // argument (an unset shell variable, say) is none: it was answered as the
+            // empty board, where a blank line of standard input is skipped
+            let pos = match moves.trim() {
+                "" => Err("no moves given; write the empty board as -".to_string()),
+                _ => crate::solve::position(crate::solve::played(moves)),
+            };
+            answer(moves, pos, "")?;
         }
         return Ok(code);
     }

@@ -41,6 +41,22 @@ fn hint_answers_each_position_and_names_a_bad_one() {
             && !err.contains("solve"),
         "{err}"
     );
+    // a blank argument (an unset shell variable) is refused; `-` is the empty board (the
+    // blank one was answered as the empty board, `- 4`)
+    let blank = c4lab(&["hint", "--model", &model, "", "-", " "], "");
+    assert_exit(&blank, 2);
+    let answers = stdout(&blank);
+    assert!(
+        answers.starts_with("- ") && answers.lines().count() == 1,
+        "{answers}"
+    );
+    let err = String::from_utf8_lossy(&blank.stderr);
+    assert_eq!(
+        err.matches("no moves given; write the empty board as -")
+            .count(),
+        2,
+        "{err}"
+    );
     let scored = c4lab(&["hint", "--model", &model], "4453 -2\n112233 5\n");
     assert_exit(&scored, 0);
     assert_eq!(stdout(&scored), stdout(&out));
