@@ -129,25 +129,9 @@ fn eval_judges_the_network_alone_on_the_same_solved_positions() {
 #[test]
 fn eval_says_when_no_holdout_position_fills_the_sample() {
     let g = Generated::new("sample");
-    let (_, _, hold, hold_t) = g.paths();
     let model = g.model();
     // a sample no holdout position can fill is said, not a row left out
-    let none = c4lab(
-        &[
-            "eval",
-            "--holdout-corpus",
-            &hold,
-            "--holdout-targets",
-            &hold_t,
-            "--model",
-            &model,
-            "--games",
-            "0",
-            "--min-stones",
-            "42",
-        ],
-        "",
-    );
+    let none = g.eval_of(&model, &["--games", "0", "--min-stones", "42"]);
     assert_exit(&none, 0);
     assert!(
         stdout(&none).contains("no holdout position has 42 stones or more"),
@@ -155,15 +139,9 @@ fn eval_says_when_no_holdout_position_fills_the_sample() {
         stdout(&none)
     );
     // a sample the pool cannot fill is measured on the whole pool, and said so
-    let all = c4lab(
+    let all = g.eval_of(
+        &model,
         &[
-            "eval",
-            "--holdout-corpus",
-            &hold,
-            "--holdout-targets",
-            &hold_t,
-            "--model",
-            &model,
             "--games",
             "0",
             "--min-stones",
@@ -171,7 +149,6 @@ fn eval_says_when_no_holdout_position_fills_the_sample() {
             "--positions",
             "100000",
         ],
-        "",
     );
     assert_exit(&all, 0);
     let table = stdout(&all);
