@@ -488,8 +488,25 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             sayln!("error: {}", message(&e));
-            ExitCode::from(2)
+            ExitCode::from(error_exit(&e))
         }
+    }
+}
+
+/// The exit code of a run that ended in error `e`: 3 when a search ran out of the
+/// verifier's budget (a budget, as `complete` and `dsat` say theirs, not bad input), 2
+/// otherwise.
+fn error_exit(e: &anyhow::Error) -> u8 {
+    let out_of_budget = e.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<c4lab_synth::SynthError>(),
+            Some(c4lab_synth::SynthError::VerifierBudget { .. })
+        )
+    });
+    if out_of_budget {
+        3
+    } else {
+        2
     }
 }
 
@@ -573,4 +590,21 @@ fn message(e: &anyhow::Error) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_past_the_verifiers_budget_exits_as_a_budget() {
+        // (it exited 2, which `complete` and `dsat` keep for bad input)
+        let budget = anyhow::Error::new(c4lab_synth::SynthError::VerifierBudget { positions: 7 })
+            .context("root.txt: cannot search completions of this diagram");
+        assert_eq!(error_exit(&budget), 3);
+        let bad = anyhow::Error::new(c4lab_synth::SynthError::Root("Yellow to move".into()))
+            .context("root.txt");
+        assert_eq!(error_exit(&bad), 2);
+        assert_eq!(error_exit(&anyhow::anyhow!("cannot read root.txt")), 2);
+    }
 }
