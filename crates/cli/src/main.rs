@@ -60,6 +60,7 @@ mod dsat_args;
 mod dsat_bench;
 mod dsat_out;
 mod eval;
+mod failure;
 mod files;
 mod heap;
 mod input;
@@ -84,6 +85,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use failure::{error_exit, message};
 pub use output::stdout;
 use output::{StdoutError, BROKEN_PIPE_EXIT};
 
@@ -493,23 +495,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// The exit code of a run that ended in error `e`: 3 when a search ran out of the
-/// verifier's budget (a budget, as `complete` and `dsat` say theirs, not bad input), 2
-/// otherwise.
-fn error_exit(e: &anyhow::Error) -> u8 {
-    let out_of_budget = e.chain().any(|cause| {
-        matches!(
-            cause.downcast_ref::<c4lab_synth::SynthError>(),
-            Some(c4lab_synth::SynthError::VerifierBudget { .. })
-        )
-    });
-    if out_of_budget {
-        3
-    } else {
-        2
-    }
-}
-
 /// Records which flags were typed, for the settings whose checks ask (`complete`,
 /// `bench complete`, `bench dsat`, `bench corpus`).
 fn note_typed(command: &mut Command, matches: &clap::ArgMatches) {
@@ -560,51 +545,4 @@ fn typed_flags<A: clap::Args>(matches: &clap::ArgMatches) -> Vec<String> {
         })
         .filter_map(|arg| arg.get_long().map(|long| format!("--{long}")))
         .collect()
-}
-
-/// The error and its causes joined by ": ", leaving out a cause whose text the message
-/// already ends with (the library errors name their cause in their own text).
-fn message(e: &anyhow::Error) -> String {
-    let mut out = String::new();
-    for cause in e.chain() {
-        // (the system's "Is a directory (os error 21)" named no fix)
-        let folder = cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::IsADirectory);
-        let mut text = cause.to_string();
-        if folder {
-            // (a library error may have said the system's words already)
-            if let Some(said) = out.strip_suffix(&text) {
-                out = said.trim_end_matches([':', ' ']).to_string();
-            }
-            text = if out.contains("standard input") {
-                "it is a folder: redirect a file, not a folder".to_string()
-            } else {
-                "it is a folder, not a file: name a file".to_string()
-            };
-        }
-        if out.is_empty() {
-            out = text;
-        } else if !out.ends_with(&text) {
-            out = format!("{out}: {text}");
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_search_past_the_verifiers_budget_exits_as_a_budget() {
-        // (it exited 2, which `complete` and `dsat` keep for bad input)
-        let budget = anyhow::Error::new(c4lab_synth::SynthError::VerifierBudget { positions: 7 })
-            .context("root.txt: cannot search completions of this diagram");
-        assert_eq!(error_exit(&budget), 3);
-        let bad = anyhow::Error::new(c4lab_synth::SynthError::Root("Yellow to move".into()))
-            .context("root.txt");
-        assert_eq!(error_exit(&bad), 2);
-        assert_eq!(error_exit(&anyhow::anyhow!("cannot read root.txt")), 2);
-    }
 }
