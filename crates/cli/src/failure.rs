@@ -34,17 +34,17 @@ pub fn message(e: &anyhow::Error) -> String {
 /// verifier's budget (a budget, as `complete` and `dsat` say theirs, not bad input), 2
 /// otherwise.
 pub fn error_exit(e: &anyhow::Error) -> u8 {
-    let out_of_budget = e.chain().any(|cause| {
-        matches!(
-            cause.downcast_ref::<c4lab_synth::SynthError>(),
-            Some(c4lab_synth::SynthError::VerifierBudget { .. })
-        )
-    });
-    if out_of_budget {
-        3
-    } else {
-        2
-    }
+    // (the verifier's own budget verdict, and its code, as `verify` exits on it)
+    let budget =
+        e.chain().find_map(
+            |cause| match cause.downcast_ref::<c4lab_synth::SynthError>() {
+                Some(&c4lab_synth::SynthError::VerifierBudget { positions }) => {
+                    Some(c4lab_steady::Verdict::Budget { positions })
+                }
+                _ => None,
+            },
+        );
+    budget.map_or(2, |verdict| crate::verify::exit_code(&verdict))
 }
 
 #[cfg(test)]
